@@ -1,0 +1,66 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { SEMVER } from '@scb/shared';
+import { CACHE_DIR } from '../paths';
+
+const run = promisify(execFile);
+const PACKAGE = '@google-cloud/spanner';
+const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+/** A failure the user can act on; its message is shown as is on the cell. */
+export class ClientInstallError extends Error {}
+
+/**
+ * Installs @google-cloud/spanner at exactly `version` into the cache once and returns its folder.
+ * The version must be plain semver and listed by the registry before npm is asked to install it.
+ */
+export async function ensureNodeClient(version: string, log: (line: string) => void = () => {}): Promise<string> {
+  if (!SEMVER.test(version)) throw new ClientInstallError(`"${version}" is not a plain semver version`);
+  const dir = path.join(CACHE_DIR, 'clients', 'node', version);
+  const marker = path.join(dir, '.installed');
+  if (existsSync(marker)) return dir;
+
+  const listed = await registryVersions();
+  if (!listed.includes(version)) {
+    throw new ClientInstallError(`${PACKAGE}@${version} is not published on the npm registry (newest: ${listed.at(-1) ?? 'unknown'})`);
+  }
+  log(`installing ${PACKAGE}@${version} into ${dir}`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  // Own package.json so npm does not walk up into this repo's workspaces.
+  writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'scb-client-cache', private: true }) + '\n');
+  try {
+    await run(NPM, ['install', '--prefix', dir, '--no-audit', '--no-fund', '--no-package-lock', '--save-exact', `${PACKAGE}@${version}`], {
+      cwd: dir,
+      maxBuffer: 16 * 1024 * 1024,
+      timeout: 10 * 60_000,
+    });
+  } catch (e) {
+    const err = e as { stderr?: string; message: string };
+    throw new ClientInstallError(`npm could not install ${PACKAGE}@${version}: ${lastLines(err.stderr ?? err.message)}`);
+  }
+  writeFileSync(marker, new Date().toISOString() + '\n');
+  return dir;
+}
+
+let versionsCache: { at: number; versions: string[] } | undefined;
+
+/** Versions the npm registry lists for the client, cached for an hour. */
+export async function registryVersions(): Promise<string[]> {
+  if (versionsCache && Date.now() - versionsCache.at < 3_600_000) return versionsCache.versions;
+  try {
+    const { stdout } = await run(NPM, ['view', PACKAGE, 'versions', '--json'], { timeout: 60_000, maxBuffer: 16 * 1024 * 1024 });
+    const versions = JSON.parse(stdout) as string[];
+    versionsCache = { at: Date.now(), versions };
+    return versions;
+  } catch (e) {
+    const err = e as { stderr?: string; message: string };
+    throw new ClientInstallError(`could not ask the npm registry for ${PACKAGE} versions: ${lastLines(err.stderr ?? err.message)}`);
+  }
+}
+
+function lastLines(text: string, n = 3): string {
+  return text.split('\n').map((l) => l.trim()).filter((l) => l && !l.includes('Unknown user config')).slice(-n).join(' | ');
+}

@@ -1,0 +1,47 @@
+// The Node driver: one process, one fresh @google-cloud/spanner client, one cell (DESIGN.md protocol).
+// Reads the cell as JSON on stdin, writes JSON lines on stdout, exits by itself.
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { DriverCellSchema, type DriverCell } from '@scb/shared';
+import { runPhases } from './loop';
+import { nodeClientOptions } from './node-options';
+
+function emit(m: object): void {
+  process.stdout.write(JSON.stringify(m) + '\n');
+}
+
+function fail(message: string, code = 2): never {
+  process.stderr.write(message + '\n');
+  process.exit(code);
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of process.stdin) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+async function main(): Promise<void> {
+  const parsed = DriverCellSchema.safeParse(JSON.parse(await readStdin()));
+  if (!parsed.success) fail(`driver: bad cell spec: ${parsed.error.message}`);
+  const cell = parsed.data;
+  setTimeout(() => fail(`driver: deadline of ${cell.deadlineMs} ms reached before the cell finished`, 3), cell.deadlineMs).unref();
+  if (!cell.clientDir) fail('driver: clientDir (the installed @google-cloud/spanner) is required');
+
+  // Load the client, and the grpc-js its google-gax uses, from the version's own install folder.
+  const req = createRequire(path.join(cell.clientDir, 'package.json'));
+  const { Spanner } = req('@google-cloud/spanner');
+  const gax = createRequire(req.resolve('@google-cloud/spanner'))('google-gax');
+  emit({ type: 'progress', phase: 'connecting', done: 0, elapsedMs: 0, qps: 0 });
+  const spanner = new Spanner(nodeClientOptions(cell, gax.grpc));
+  const database = spanner.instance(cell.instanceId).database(cell.databaseId);
+  const op = () => database.run({ sql: 'SELECT 1' });
+
+  const result = await runPhases(cell, op, emit);
+  emit(result);
+  // @google-cloud/spanner 7.21's close() may never resolve: give it a moment, then leave anyway.
+  await Promise.race([Promise.resolve(database.close()).catch(() => {}), new Promise((r) => setTimeout(r, 1000))]);
+  process.exit(0);
+}
+
+main().catch((e) => fail(`driver: ${(e as Error)?.stack ?? e}`));

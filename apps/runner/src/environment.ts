@@ -1,0 +1,52 @@
+import { execFile } from 'node:child_process';
+import os from 'node:os';
+import { promisify } from 'node:util';
+import { REPO_ROOT } from './paths';
+
+const run = promisify(execFile);
+
+export interface Environment {
+  host: string;
+  cores: number;
+  cpuModel: string;
+  memoryGiB: number;
+  platform: string;
+  node: string;
+  java: string | null;
+  commit: string | null;
+}
+
+/** Where a job ran: numbers without their machine are not comparable. */
+export async function describeEnvironment(): Promise<Environment> {
+  const [java, commit] = await Promise.all([javaVersion(), gitCommit()]);
+  return {
+    host: os.hostname(),
+    cores: os.availableParallelism(),
+    cpuModel: os.cpus()[0]?.model ?? 'unknown',
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    platform: `${os.platform()} ${os.release()} ${os.arch()}`,
+    node: process.version,
+    java,
+    commit,
+  };
+}
+
+async function javaVersion(): Promise<string | null> {
+  try {
+    const { stderr, stdout } = await run('java', ['-version'], { timeout: 10_000 });
+    return (stderr || stdout).match(/version "([^"]+)"/)?.[1] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+async function gitCommit(): Promise<string | null> {
+  if (process.env.SCB_GIT_COMMIT) return process.env.SCB_GIT_COMMIT;
+  try {
+    const { stdout } = await run('git', ['rev-parse', 'HEAD'], { cwd: REPO_ROOT, timeout: 10_000 });
+    const dirty = (await run('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: REPO_ROOT, timeout: 10_000 })).stdout.trim();
+    return stdout.trim() + (dirty ? '-dirty' : '');
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,84 @@
+import { parseJobSpec, planCells, summarize, decodeHistogram } from '@scb/shared';
+import type { Db } from '@scb/db';
+import { runCell, CellError } from './cell';
+import { describeEnvironment } from './environment';
+
+export interface JobHooks {
+  log: (line: string) => void;
+  signal?: AbortSignal;
+}
+
+/** Runs every cell of a queued job in order and stores what each produced. */
+export async function runJob(db: Db, jobId: string, hooks: JobHooks): Promise<void> {
+  const job = await db.job.findUnique({ where: { id: jobId } });
+  if (!job) return hooks.log(`job ${jobId}: not found, skipped`);
+  if (job.status !== 'queued') return hooks.log(`job ${jobId}: already ${job.status}, skipped`);
+
+  const parsed = parseJobSpec(job.spec);
+  if (!parsed.ok) {
+    await db.job.update({
+      where: { id: jobId },
+      data: { status: 'failed', finishedAt: new Date(), error: `stored spec is invalid: ${parsed.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}` },
+    });
+    return;
+  }
+  const spec = parsed.value;
+  await db.job.update({ where: { id: jobId }, data: { status: 'running', startedAt: new Date(), environment: { ...(await describeEnvironment()) } } });
+  hooks.log(`job ${jobId}: running ${job.cellsTotal} cells`);
+
+  const cells = await db.cell.findMany({ where: { jobId }, orderBy: { index: 'asc' } });
+  const plans = planCells(spec);
+  let succeeded = 0;
+  for (const cell of cells) {
+    if (hooks.signal?.aborted) break;
+    const plan = plans[cell.index];
+    const label = `job ${jobId} cell ${cell.index + 1}/${cells.length} (${plan.client.language} ${plan.client.version}, ${plan.configuration.label}, C=${plan.concurrency}, repeat ${plan.repeat})`;
+    await db.cell.update({ where: { id: cell.id }, data: { status: 'running', startedAt: new Date() } });
+    hooks.log(`${label}: started`);
+    try {
+      const out = await runCell(spec, plan, {
+        log: (l) => hooks.log(`${label}: ${l}`),
+        signal: hooks.signal,
+        onProgress: (p) => void db.cell.update({ where: { id: cell.id }, data: { progress: p } }).catch(() => {}),
+      });
+      const summary = summarize(decodeHistogram(out.result.histogram), out.result.elapsedMs);
+      const errorCount = Object.values(out.result.errors).reduce((a, b) => a + b, 0);
+      await db.$transaction([
+        db.cellResult.create({
+          data: {
+            cellId: cell.id,
+            ...summary,
+            errorCount,
+            errors: out.result.errors,
+            elapsedMs: out.result.elapsedMs,
+            histogram: out.result.histogram,
+            timeline: out.result.timeline,
+            cpuMs: out.result.cpuMs,
+            serverRpcs: out.serverRpcs,
+          },
+        }),
+        db.channelStat.createMany({
+          data: out.channels.map((c) => ({ cellId: cell.id, connection: c.connection, peer: c.peer, rpcs: c.rpcs, peakInFlight: c.peakInFlight })),
+        }),
+        db.cell.update({ where: { id: cell.id }, data: { status: 'succeeded', finishedAt: new Date() } }),
+      ]);
+      succeeded++;
+      hooks.log(`${label}: ${summary.qps.toFixed(0)} qps, p50 ${summary.p50Ms.toFixed(1)} ms, p99 ${summary.p99Ms.toFixed(1)} ms, ${errorCount} errors, ${out.channels.length} connections`);
+    } catch (e) {
+      const message = e instanceof CellError ? e.message : `unexpected runner error: ${(e as Error).message}`;
+      await db.cell.update({ where: { id: cell.id }, data: { status: 'failed', finishedAt: new Date(), error: message } });
+      hooks.log(`${label}: failed: ${message}`);
+    }
+  }
+
+  const interrupted = hooks.signal?.aborted;
+  const status = interrupted ? 'failed' : succeeded > 0 ? 'succeeded' : 'failed';
+  const error = interrupted
+    ? 'the runner was stopped while this job ran'
+    : succeeded === 0
+      ? 'every cell failed: see the cells for their errors'
+      : null;
+  if (interrupted) await db.cell.updateMany({ where: { jobId, status: { in: ['pending', 'running'] } }, data: { status: 'cancelled' } });
+  await db.job.update({ where: { id: jobId }, data: { status, finishedAt: new Date(), error } });
+  hooks.log(`job ${jobId}: ${status} (${succeeded} of ${cells.length} cells succeeded)`);
+}

@@ -1,0 +1,47 @@
+import { Logger, run, type Runner } from 'graphile-worker';
+import { RUN_JOB_TASK, type Db } from '@scb/db';
+import { runJob } from './job';
+
+export interface RunnerHandle {
+  stop(): Promise<void>;
+}
+
+/**
+ * Takes queued jobs from PostgreSQL (graphile-worker) one at a time: benchmarks on one machine
+ * must never overlap.
+ */
+export async function startRunner(db: Db, databaseUrl: string, log: (line: string) => void): Promise<RunnerHandle> {
+  const abort = new AbortController();
+  const runner: Runner = await run({
+    connectionString: databaseUrl,
+    concurrency: 1,
+    noHandleSignals: true,
+    pollInterval: 1000,
+    // Only graphile-worker's warnings and errors: our own lines tell job and cell events.
+    logger: new Logger(() => (level, message) => {
+      if (level === 'error' || level === 'warning') log(`queue ${level}: ${message}`);
+    }),
+    taskList: {
+      [RUN_JOB_TASK]: async (payload) => {
+        const { jobId } = payload as { jobId: string };
+        await runJob(db, jobId, { log, signal: abort.signal });
+      },
+    },
+  });
+  return {
+    async stop() {
+      abort.abort();
+      await runner.stop();
+    },
+  };
+}
+
+/** Jobs left "running" by a runner that died; only safe when this is the only runner. */
+export async function failOrphanedJobs(db: Db): Promise<number> {
+  const orphans = await db.job.findMany({ where: { status: 'running' }, select: { id: true } });
+  for (const { id } of orphans) {
+    await db.cell.updateMany({ where: { jobId: id, status: { in: ['pending', 'running'] } }, data: { status: 'cancelled' } });
+    await db.job.update({ where: { id }, data: { status: 'failed', finishedAt: new Date(), error: 'the runner stopped while this job ran' } });
+  }
+  return orphans.length;
+}

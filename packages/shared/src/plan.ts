@@ -1,0 +1,23 @@
+import type { Client, Configuration, JobSpec } from './spec';
+
+export interface CellPlan {
+  index: number;
+  client: Client;
+  configuration: Configuration;
+  concurrency: number;
+  repeat: number;
+}
+
+/**
+ * The cross product client x configuration x concurrency x repeat. Repeats are the outer loop so
+ * that machine drift during a job spreads over every combination instead of hitting one.
+ */
+export function planCells(spec: JobSpec): CellPlan[] {
+  const cells: CellPlan[] = [];
+  for (let repeat = 1; repeat <= spec.repeats; repeat++)
+    for (const client of spec.clients)
+      for (const concurrency of spec.concurrency)
+        for (const configuration of spec.configurations)
+          cells.push({ index: cells.length, client, configuration, concurrency, repeat });
+  return cells;
+}

@@ -1,0 +1,87 @@
+import { z } from 'zod';
+
+/** Plain semver only (no ranges, tags, paths or URLs): it ends up in an npm/Maven command line. */
+export const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z]+(\.[0-9A-Za-z]+)*)?$/;
+
+export const LANGUAGES = ['node'] as const;
+export const GRPC_GCP = ['on', 'off', 'default'] as const;
+export const OPERATIONS = ['select1'] as const;
+
+export const ClientSchema = z.strictObject({
+  language: z.enum(LANGUAGES),
+  version: z.string().regex(SEMVER, 'must be a plain semver such as 9.0.0'),
+});
+
+export const ConfigurationSchema = z.strictObject({
+  label: z.string().trim().min(1, 'must not be empty').max(60, 'must be at most 60 characters'),
+  /** grpc-gcp channel pool: on, off, or whatever the client version does by default. */
+  grpcGcp: z.enum(GRPC_GCP).default('default'),
+});
+
+export const TargetSchema = z.strictObject({
+  kind: z.literal('fake'),
+  /** Server-side latency of every data RPC, before the time scale. */
+  latencyMs: z.number().min(0).max(10_000).default(65),
+});
+
+export const WorkloadSchema = z
+  .strictObject({
+    operation: z.enum(OPERATIONS).default('select1'),
+    /** Operations run at the target concurrency before measuring (the burst that binds channels). */
+    warmupOps: z.number().int().min(0).max(1_000_000).default(200),
+    measuredOps: z.number().int().min(1).max(10_000_000).optional(),
+    durationSeconds: z.number().min(0.5).max(3600).optional(),
+  })
+  .superRefine((w, ctx) => {
+    if ((w.measuredOps === undefined) === (w.durationSeconds === undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['measuredOps'], message: 'give exactly one of measuredOps or durationSeconds' });
+    }
+  });
+
+export const JobSpecSchema = z.strictObject({
+  name: z.string().trim().max(120).optional(),
+  target: TargetSchema.default({ kind: 'fake', latencyMs: 65 }),
+  clients: z.array(ClientSchema).min(1, 'list at least one client').max(20),
+  configurations: z
+    .array(ConfigurationSchema)
+    .min(1, 'list at least one configuration')
+    .max(20)
+    .refine((cs) => new Set(cs.map((c) => c.label)).size === cs.length, 'configuration labels must be unique'),
+  concurrency: z
+    .array(z.number().int('must be a whole number').min(1, 'must be at least 1').max(2000, 'must be at most 2000'))
+    .min(1, 'list at least one concurrency')
+    .max(20),
+  workload: WorkloadSchema,
+  repeats: z.number().int().min(1).max(50).default(1),
+  /** Multiplies the target's latencies (and durations): ideal qps stays concurrency / latency. */
+  timeScale: z.number().min(0.1).max(100).default(1),
+});
+
+export type JobSpec = z.output<typeof JobSpecSchema>;
+export type JobSpecInput = z.input<typeof JobSpecSchema>;
+export type Client = z.output<typeof ClientSchema>;
+export type Configuration = z.output<typeof ConfigurationSchema>;
+
+export interface FieldIssue { path: string; message: string }
+export type ParseResult<T> = { ok: true; value: T } | { ok: false; issues: FieldIssue[] };
+
+/** Validates a job spec; every bad field is reported with a dotted path (e.g. clients.0.version). */
+export function parseJobSpec(input: unknown): ParseResult<JobSpec> {
+  const r = JobSpecSchema.safeParse(input);
+  if (r.success) return { ok: true, value: r.data };
+  return { ok: false, issues: toFieldIssues(r.error) };
+}
+
+export function toFieldIssues(error: z.ZodError): FieldIssue[] {
+  return error.issues.map((i) => ({ path: i.path.map(String).join('.') || '(root)', message: i.message }));
+}
+
+/** Latency one data RPC takes on the fake, after the time scale. */
+export function effectiveLatencyMs(spec: Pick<JobSpec, 'target' | 'timeScale'>): number {
+  return spec.target.latencyMs * spec.timeScale;
+}
+
+/** The closed-loop ceiling: C requests in flight, each taking the server latency. */
+export function idealQps(concurrency: number, latencyMs: number): number {
+  return latencyMs > 0 ? (concurrency * 1000) / latencyMs : Number.POSITIVE_INFINITY;
+}

@@ -1,0 +1,78 @@
+import { median } from './stats';
+
+/** The stored facts a results table needs about one cell (pages and Markdown read the same shape). */
+export interface TableCell {
+  clientLanguage: string;
+  clientVersion: string;
+  configLabel: string;
+  concurrency: number;
+  repeat: number;
+  status: string;
+  error?: string | null;
+  result?: { qps: number; p50Ms: number; p99Ms: number } | null;
+}
+
+export interface TableEntry {
+  qps: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** Repeats that produced a result; the numbers above are their medians. */
+  repeats: number;
+  failed: number;
+  error?: string;
+}
+
+export interface ResultTable {
+  /** Column groups: one per configuration, prefixed by the client when a job has several. */
+  columns: string[];
+  rows: { concurrency: number; entries: (TableEntry | null)[] }[];
+}
+
+export function columnKey(cell: Pick<TableCell, 'clientLanguage' | 'clientVersion' | 'configLabel'>, multiClient: boolean): string {
+  return multiClient ? `${cell.clientLanguage} ${cell.clientVersion} · ${cell.configLabel}` : cell.configLabel;
+}
+
+/** Rows by concurrency, column groups by configuration: the layout of google-cloud-java PR #12725. */
+export function buildResultTable(cells: TableCell[]): ResultTable {
+  const multiClient = new Set(cells.map((c) => `${c.clientLanguage}@${c.clientVersion}`)).size > 1;
+  const columns: string[] = [];
+  for (const c of cells) {
+    const k = columnKey(c, multiClient);
+    if (!columns.includes(k)) columns.push(k);
+  }
+  const concurrencies = [...new Set(cells.map((c) => c.concurrency))].sort((a, b) => a - b);
+  const rows = concurrencies.map((concurrency) => ({
+    concurrency,
+    entries: columns.map((col) => {
+      const group = cells.filter((c) => c.concurrency === concurrency && columnKey(c, multiClient) === col);
+      if (group.length === 0) return null;
+      const done = group.filter((c) => c.result);
+      const failed = group.filter((c) => c.status === 'failed');
+      return {
+        qps: median(done.map((c) => c.result!.qps)),
+        p50Ms: median(done.map((c) => c.result!.p50Ms)),
+        p99Ms: median(done.map((c) => c.result!.p99Ms)),
+        repeats: done.length,
+        failed: failed.length,
+        error: failed[0]?.error ?? undefined,
+      };
+    }),
+  }));
+  return { columns, rows };
+}
+
+export function formatMs(ms: number): string {
+  if (!Number.isFinite(ms)) return '–';
+  return ms >= 100 ? ms.toFixed(0) : ms.toFixed(1);
+}
+
+export function formatQps(qps: number): string {
+  return Number.isFinite(qps) ? Math.round(qps).toString() : '–';
+}
+
+/** "qps / p50 / p99" as in the PR table; "failed" or "–" when the cell has no result. */
+export function formatEntry(e: TableEntry | null): string {
+  if (!e) return '';
+  if (e.repeats === 0) return e.failed > 0 ? 'failed' : '–';
+  return `${formatQps(e.qps)} / ${formatMs(e.p50Ms)} / ${formatMs(e.p99Ms)}`;
+}

@@ -1,0 +1,94 @@
+// The whole runner chain, every part real: embedded PostgreSQL, migrations, graphile-worker queue,
+// the fake Spanner server, and @google-cloud/spanner 9.0.0 in a driver process per cell.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { createDb, createJob, releaseQueue, type Db } from '@scb/db';
+import { idealQps, parseJobSpec } from '@scb/shared';
+import { startRunner, type RunnerHandle } from '../apps/runner/src/worker';
+import { startTestDatabase, type TestDatabase } from './helpers/postgres';
+
+let pg: TestDatabase;
+let db: Db;
+let runner: RunnerHandle;
+const logs: string[] = [];
+
+before(async () => {
+  pg = await startTestDatabase();
+  db = createDb(pg.url);
+  runner = await startRunner(db, pg.url, (l) => logs.push(l));
+});
+
+after(async () => {
+  await runner?.stop();
+  await releaseQueue();
+  await db?.$disconnect();
+  await pg?.stop();
+});
+
+async function waitForJob(id: string, timeoutMs: number) {
+  const t0 = Date.now();
+  for (;;) {
+    const job = await db.job.findUniqueOrThrow({
+      where: { id },
+      include: { cells: { orderBy: { index: 'asc' }, include: { result: true, channels: { orderBy: { connection: 'asc' } } } } },
+    });
+    if (['succeeded', 'failed', 'cancelled'].includes(job.status)) return job;
+    if (Date.now() - t0 > timeoutMs) assert.fail(`job ${id} still ${job.status} after ${timeoutMs} ms; log:\n${logs.join('\n')}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+test('a Node 9.0.0 job runs through the queue against the fake and stores every cell', { timeout: 300_000 }, async () => {
+  const parsed = parseJobSpec({
+    clients: [{ language: 'node', version: '9.0.0' }],
+    configurations: [{ label: 'grpc-gcp on', grpcGcp: 'on' }, { label: 'grpc-gcp off', grpcGcp: 'off' }],
+    concurrency: [10, 50],
+    target: { kind: 'fake', latencyMs: 65 },
+    workload: { warmupOps: 100, durationSeconds: 3 },
+  });
+  assert.ok(parsed.ok);
+  const id = await createJob(db, pg.url, parsed.value);
+  const job = await waitForJob(id, 240_000);
+
+  assert.equal(job.status, 'succeeded', `job error: ${job.error}; log:\n${logs.join('\n')}`);
+  assert.equal(job.cells.length, 4);
+  const env = job.environment as { cores: number; node: string };
+  assert.ok(env.cores >= 1 && env.node.startsWith('v'), 'the job records where it ran');
+  for (const cell of job.cells) {
+    assert.equal(cell.status, 'succeeded', `cell ${cell.index}: ${cell.error}`);
+    const r = cell.result!;
+    assert.ok(r, `cell ${cell.index} has a result`);
+    const ideal = idealQps(cell.concurrency, 65);
+    assert.ok(r.qps >= 0.6 * ideal && r.qps <= 1.05 * ideal, `C=${cell.concurrency} ${cell.configLabel}: qps ${r.qps.toFixed(0)} not within 60%..105% of ideal ${ideal.toFixed(0)}`);
+    assert.ok(r.p50Ms >= 65 && r.p50Ms < 65 * 3, `p50 ${r.p50Ms} ms is near the fake's 65 ms`);
+    assert.ok(r.p99Ms >= r.p50Ms && r.maxMs >= r.p99Ms);
+    assert.equal(r.errorCount, 0);
+    // The channel stats account for every RPC the cell's own fake served...
+    const channelRpcs = cell.channels.reduce((a, c) => a + c.rpcs, 0);
+    assert.equal(channelRpcs, r.serverRpcs);
+    // ...which is every query the driver ran (warm-up and measured) plus the session calls.
+    assert.ok(r.serverRpcs >= r.count + 100, `server saw ${r.serverRpcs} RPCs, driver measured ${r.count} + 100 warm-up`);
+    assert.ok(r.serverRpcs <= r.count + 100 + 5, `server saw ${r.serverRpcs} RPCs, more than the driver ran`);
+    assert.ok(cell.channels.every((c) => c.peakInFlight >= 1 && c.peakInFlight <= 100));
+    if (cell.configLabel === 'grpc-gcp off') assert.equal(cell.channels.length, 1, 'grpc-gcp off is one HTTP/2 connection');
+  }
+});
+
+test('a version the registry does not list fails only its own cells', { timeout: 300_000 }, async () => {
+  const parsed = parseJobSpec({
+    clients: [{ language: 'node', version: '9.0.0' }, { language: 'node', version: '0.0.1' }],
+    configurations: [{ label: 'default', grpcGcp: 'default' }],
+    concurrency: [5],
+    target: { kind: 'fake', latencyMs: 5 },
+    workload: { warmupOps: 10, measuredOps: 200 },
+  });
+  assert.ok(parsed.ok);
+  const id = await createJob(db, pg.url, parsed.value);
+  const job = await waitForJob(id, 240_000);
+  assert.equal(job.status, 'succeeded');
+  const [good, bad] = job.cells;
+  assert.equal(good.status, 'succeeded');
+  assert.equal(good.result!.count, 200);
+  assert.equal(bad.status, 'failed');
+  assert.match(bad.error!, /@google-cloud\/spanner@0\.0\.1 is not published on the npm registry/);
+});
