@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { startEmbeddedPostgres, migrate } from '@scb/db';
+import { startEmbeddedPostgres, migrate } from '@scb/db/setup';
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -84,7 +84,7 @@ export async function startFakeSpanner(opts: FakeSpannerOptions = {}): Promise<F
         for (const p of parts) call.write(p);
         call.end();
       } catch (e) {
-        call.destroy(e as grpc.ServiceError);
+        call.emit('error', e as grpc.ServiceError);
       } finally {
         end();
       }

@@ -73,7 +73,12 @@ export function parseJobSpec(input: unknown): ParseResult<JobSpec> {
 }
 
 export function toFieldIssues(error: z.ZodError): FieldIssue[] {
-  return error.issues.map((i) => ({ path: i.path.map(String).join('.') || '(root)', message: i.message }));
+  return error.issues.flatMap((i) => {
+    const at = (extra: string[]) => [...i.path.map(String), ...extra].join('.') || '(root)';
+    // One issue per unknown field, at that field's path.
+    if (i.code === 'unrecognized_keys') return i.keys.map((k) => ({ path: at([k]), message: 'unknown field' }));
+    return [{ path: at([]), message: i.message }];
+  });
 }
 
 /** Latency one data RPC takes on the fake, after the time scale. */

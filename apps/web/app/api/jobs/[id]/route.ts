@@ -1,0 +1,11 @@
+import { NextResponse } from 'next/server';
+import { getJob } from '@/lib/jobs';
+
+export const dynamic = 'force-dynamic';
+
+export async function GET(_req: Request, ctx: { params: Promise<{ id: string }> }) {
+  const { id } = await ctx.params;
+  const job = await getJob(id);
+  if (!job) return NextResponse.json({ error: `no job with id "${id}"` }, { status: 404 });
+  return NextResponse.json(job);
+}

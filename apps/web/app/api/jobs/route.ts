@@ -1,0 +1,29 @@
+import { NextResponse } from 'next/server';
+import { createJob } from '@scb/db';
+import { parseJobSpec } from '@scb/shared/spec';
+import { databaseUrl, db } from '@/lib/db';
+import { listJobs } from '@/lib/jobs';
+
+export const dynamic = 'force-dynamic';
+
+/** Queues a job. 201 {id, url}; 400 {error, issues: [{path, message}]} naming every bad field. */
+export async function POST(req: Request) {
+  let body: unknown;
+  try {
+    body = await req.json();
+  } catch (e) {
+    return NextResponse.json(
+      { error: 'the request body is not valid JSON', issues: [{ path: '(root)', message: (e as Error).message }] },
+      { status: 400 },
+    );
+  }
+  const parsed = parseJobSpec(body);
+  if (!parsed.ok) return NextResponse.json({ error: 'invalid job spec', issues: parsed.issues }, { status: 400 });
+  const id = await createJob(db(), databaseUrl(), parsed.value);
+  const url = new URL(`/jobs/${id}`, req.url).toString();
+  return NextResponse.json({ id, url }, { status: 201, headers: { Location: url } });
+}
+
+export async function GET() {
+  return NextResponse.json({ jobs: await listJobs() });
+}

@@ -1,0 +1,161 @@
+import type { Metadata } from 'next';
+import { notFound } from 'next/navigation';
+import { buildResultTable, formatEntry, formatMs, formatQps } from '@scb/shared/table';
+import { effectiveLatencyMs, idealQps } from '@scb/shared/spec';
+import { AutoRefresh } from '@/components/AutoRefresh';
+import { QpsChart, type QpsPoint } from '@/components/QpsChart';
+import { StatusBadge } from '@/components/StatusBadge';
+import { getJob, type CellView, type JobView } from '@/lib/jobs';
+
+export const dynamic = 'force-dynamic';
+
+type Params = { params: Promise<{ id: string }> };
+
+export async function generateMetadata({ params }: Params): Promise<Metadata> {
+  const job = await getJob((await params).id);
+  return { title: job ? `Job ${job.name || job.id}` : 'Job not found' };
+}
+
+function tableCells(job: JobView) {
+  return job.cells.map((c) => ({
+    clientLanguage: c.client.language,
+    clientVersion: c.client.version,
+    configLabel: c.configuration.label,
+    concurrency: c.concurrency,
+    repeat: c.repeat,
+    status: c.status,
+    error: c.error,
+    result: c.result,
+  }));
+}
+
+function chartData(job: JobView, columns: string[], rows: ReturnType<typeof buildResultTable>['rows']): QpsPoint[] {
+  const latency = effectiveLatencyMs(job.spec);
+  return rows.map((r) => {
+    const p: QpsPoint = { concurrency: r.concurrency, ideal: idealQps(r.concurrency, latency) };
+    columns.forEach((col, i) => (p[col] = r.entries[i] && r.entries[i]!.repeats > 0 ? r.entries[i]!.qps : null));
+    return p;
+  });
+}
+
+function Progress({ job }: { job: JobView }) {
+  const current = job.cells.find((c) => c.status === 'running');
+  const pct = job.cellsTotal ? Math.round((100 * job.cellsDone) / job.cellsTotal) : 0;
+  return (
+    <section aria-label="progress">
+      <div className="progress" role="progressbar" aria-valuemin={0} aria-valuemax={job.cellsTotal} aria-valuenow={job.cellsDone}>
+        <div style={{ width: `${pct}%` }} />
+      </div>
+      <p className="muted">
+        {job.cellsDone} of {job.cellsTotal} cells done
+        {current && <> · now: {cellLabel(current)}{current.progress && <> · {current.progress.phase} {current.progress.done}{current.progress.total ? ` / ${current.progress.total}` : ''} ops, {Math.round(current.progress.qps)} qps, {(current.progress.elapsedMs / 1000).toFixed(1)} s</>}</>}
+      </p>
+    </section>
+  );
+}
+
+function cellLabel(c: CellView): string {
+  return `${c.client.language} ${c.client.version} · ${c.configuration.label} · C=${c.concurrency} · repeat ${c.repeat}`;
+}
+
+export default async function JobPage({ params }: Params) {
+  const job = await getJob((await params).id);
+  if (!job) notFound();
+  const live = job.status === 'queued' || job.status === 'running';
+  const table = buildResultTable(tableCells(job));
+  const latency = effectiveLatencyMs(job.spec);
+  const hasResults = job.cells.some((c) => c.result);
+  const env = job.environment as Record<string, string | number | null> | null;
+
+  return (
+    <>
+      {live && <AutoRefresh />}
+      <h1>
+        {job.name || `Job ${job.id}`} <StatusBadge status={job.status} />
+      </h1>
+      <p className="muted">
+        Fake Spanner, {job.spec.target.latencyMs} ms per query × time scale {job.spec.timeScale} = {formatMs(latency)} ms ·{' '}
+        {job.spec.workload.operation} · warm-up {job.spec.workload.warmupOps} ops ·{' '}
+        {job.spec.workload.durationSeconds !== undefined ? `${job.spec.workload.durationSeconds} s measured` : `${job.spec.workload.measuredOps} ops measured`} ·{' '}
+        {job.spec.repeats} repeat(s) · created {job.createdAt.replace('T', ' ').slice(0, 19)} UTC
+      </p>
+      {job.error && <p className="error" role="alert">{job.error}</p>}
+      {live && <Progress job={job} />}
+
+      <h2>Results (qps / p50 ms / p99 ms)</h2>
+      {!hasResults ? (
+        <p className="muted">{live ? 'No cell has finished yet.' : 'No cell produced a result.'}</p>
+      ) : (
+        <table data-testid="results-table">
+          <thead>
+            <tr>
+              <th>concurrency</th>
+              {table.columns.map((c) => <th key={c}>{c}<br /><span className="muted">qps / p50 / p99</span></th>)}
+            </tr>
+          </thead>
+          <tbody>
+            {table.rows.map((r) => (
+              <tr key={r.concurrency}>
+                <td className="num">{r.concurrency}</td>
+                {r.entries.map((e, i) => <td key={i} className="num">{formatEntry(e)}</td>)}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+
+      {hasResults && (
+        <>
+          <h2>Throughput vs concurrency</h2>
+          <QpsChart data={chartData(job, table.columns, table.rows)} series={table.columns} />
+        </>
+      )}
+
+      <h2>Cells</h2>
+      <table data-testid="cells-table">
+        <thead>
+          <tr><th>#</th><th>Client</th><th>Configuration</th><th>C</th><th>Repeat</th><th>Status</th><th>qps</th><th>p50</th><th>p90</th><th>p99</th><th>max</th><th>Errors</th><th>Connections (RPCs / peak in-flight)</th></tr>
+        </thead>
+        <tbody>
+          {job.cells.map((c) => (
+            <tr key={c.index}>
+              <td className="num">{c.index + 1}</td>
+              <td>{c.client.language} {c.client.version}</td>
+              <td>{c.configuration.label}</td>
+              <td className="num">{c.concurrency}</td>
+              <td className="num">{c.repeat}</td>
+              <td><StatusBadge status={c.status} />{c.error && <div className="error">{c.error}</div>}</td>
+              <td className="num">{c.result ? formatQps(c.result.qps) : ''}</td>
+              <td className="num">{c.result ? formatMs(c.result.p50Ms) : ''}</td>
+              <td className="num">{c.result ? formatMs(c.result.p90Ms) : ''}</td>
+              <td className="num">{c.result ? formatMs(c.result.p99Ms) : ''}</td>
+              <td className="num">{c.result ? formatMs(c.result.maxMs) : ''}</td>
+              <td>{c.result ? (c.result.errorCount ? Object.entries(c.result.errors).map(([k, v]) => `${k} ${v}`).join(', ') : '0') : ''}</td>
+              <td>{c.channels.map((ch) => `${ch.rpcs} / ${ch.peakInFlight}`).join(' · ')}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+
+      <h2>Where it ran</h2>
+      {env ? (
+        <dl className="env">
+          <dt>host</dt><dd>{env.host}</dd>
+          <dt>cores</dt><dd>{env.cores} ({env.cpuModel})</dd>
+          <dt>memory</dt><dd>{env.memoryGiB} GiB</dd>
+          <dt>platform</dt><dd>{env.platform}</dd>
+          <dt>Node</dt><dd>{env.node}</dd>
+          <dt>Java</dt><dd>{env.java ?? 'not found'}</dd>
+          <dt>commit</dt><dd>{env.commit ?? 'unknown'}</dd>
+        </dl>
+      ) : (
+        <p className="muted">Recorded when a runner picks the job up.</p>
+      )}
+
+      <details>
+        <summary>Job spec (JSON)</summary>
+        <pre>{JSON.stringify(job.spec, null, 2)}</pre>
+      </details>
+    </>
+  );
+}

@@ -1,0 +1,38 @@
+import Link from 'next/link';
+import { StatusBadge } from '@/components/StatusBadge';
+import { listJobs } from '@/lib/jobs';
+
+export const dynamic = 'force-dynamic';
+
+export default async function JobsPage() {
+  const jobs = await listJobs();
+  return (
+    <>
+      <h1>Jobs</h1>
+      {jobs.length === 0 ? (
+        <p className="muted">
+          No jobs yet. <Link href="/jobs/new">Launch the first benchmark</Link>.
+        </p>
+      ) : (
+        <table>
+          <thead>
+            <tr><th>Job</th><th>Status</th><th>Created</th><th>Clients</th><th>Configurations</th><th>Concurrency</th><th>Cells</th></tr>
+          </thead>
+          <tbody>
+            {jobs.map((j) => (
+              <tr key={j.id}>
+                <td><Link href={`/jobs/${j.id}`}>{j.name || j.id}</Link></td>
+                <td><StatusBadge status={j.status} /></td>
+                <td className="num">{j.createdAt.replace('T', ' ').slice(0, 19)} UTC</td>
+                <td>{j.clients}</td>
+                <td>{j.configurations}</td>
+                <td>{j.concurrency}</td>
+                <td className="num">{j.cellsDone} / {j.cellsTotal}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,3 @@
+export function StatusBadge({ status }: { status: string }) {
+  return <span className={`status status-${status}`}>{status}</span>;
+}

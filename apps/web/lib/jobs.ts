@@ -1,0 +1,125 @@
+import type { JobSpec } from '@scb/shared/spec';
+import { db } from './db';
+
+/** The API's view of a job: what GET /api/jobs/<id> answers and what the job page renders. */
+export interface JobView {
+  id: string;
+  name: string | null;
+  status: string;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  error: string | null;
+  spec: JobSpec;
+  environment: Record<string, unknown> | null;
+  cellsTotal: number;
+  cellsDone: number;
+  cells: CellView[];
+}
+
+export interface CellView {
+  index: number;
+  client: { language: string; version: string };
+  configuration: Record<string, unknown> & { label: string };
+  concurrency: number;
+  repeat: number;
+  status: string;
+  error: string | null;
+  startedAt: string | null;
+  finishedAt: string | null;
+  progress: { phase: string; done: number; total?: number; elapsedMs: number; qps: number } | null;
+  result: {
+    count: number;
+    qps: number;
+    p50Ms: number;
+    p90Ms: number;
+    p99Ms: number;
+    p999Ms: number;
+    maxMs: number;
+    errorCount: number;
+    errors: Record<string, number>;
+    elapsedMs: number;
+    cpuMs: number;
+    serverRpcs: number;
+    timeline: { second: number; count: number; errors: number; p99Ms: number }[];
+  } | null;
+  channels: { connection: number; rpcs: number; peakInFlight: number }[];
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export async function getJob(id: string): Promise<JobView | null> {
+  const job = await db().job.findUnique({
+    where: { id },
+    include: { cells: { orderBy: { index: 'asc' }, include: { result: true, channels: { orderBy: { connection: 'asc' } } } } },
+  });
+  if (!job) return null;
+  return {
+    id: job.id,
+    name: job.name,
+    status: job.status,
+    createdAt: job.createdAt.toISOString(),
+    startedAt: iso(job.startedAt),
+    finishedAt: iso(job.finishedAt),
+    error: job.error,
+    spec: job.spec as unknown as JobSpec,
+    environment: job.environment as Record<string, unknown> | null,
+    cellsTotal: job.cellsTotal,
+    cellsDone: job.cells.filter((c) => c.status !== 'pending' && c.status !== 'running').length,
+    cells: job.cells.map((c) => {
+      const { histogram: _h, cellId: _c, ...result } = c.result ?? ({} as NonNullable<typeof c.result>);
+      return {
+        index: c.index,
+        client: { language: c.clientLanguage, version: c.clientVersion },
+        configuration: c.config as CellView['configuration'],
+        concurrency: c.concurrency,
+        repeat: c.repeat,
+        status: c.status,
+        error: c.error,
+        startedAt: iso(c.startedAt),
+        finishedAt: iso(c.finishedAt),
+        progress: c.progress as CellView['progress'],
+        result: c.result ? (result as unknown as CellView['result']) : null,
+        channels: c.channels.map((ch) => ({ connection: ch.connection, rpcs: ch.rpcs, peakInFlight: ch.peakInFlight })),
+      };
+    }),
+  };
+}
+
+export interface JobListItem {
+  id: string;
+  name: string | null;
+  status: string;
+  createdAt: string;
+  finishedAt: string | null;
+  cellsTotal: number;
+  cellsDone: number;
+  clients: string;
+  configurations: string;
+  concurrency: string;
+}
+
+export async function listJobs(limit = 100): Promise<JobListItem[]> {
+  const jobs = await db().job.findMany({ orderBy: { createdAt: 'desc' }, take: limit });
+  const done = await db().cell.groupBy({
+    by: ['jobId'],
+    where: { jobId: { in: jobs.map((j) => j.id) }, status: { notIn: ['pending', 'running'] } },
+    _count: { _all: true },
+  });
+  const doneBy = new Map(done.map((d) => [d.jobId, d._count._all]));
+  return jobs.map((j) => {
+    const spec = j.spec as unknown as JobSpec;
+    return {
+      id: j.id,
+      name: j.name,
+      status: j.status,
+      createdAt: j.createdAt.toISOString(),
+      finishedAt: iso(j.finishedAt),
+      cellsTotal: j.cellsTotal,
+      cellsDone: doneBy.get(j.id) ?? 0,
+      clients: spec.clients.map((c) => `${c.language} ${c.version}`).join(', '),
+      configurations: spec.configurations.map((c) => c.label).join(', '),
+      concurrency: spec.concurrency.join(', '),
+    };
+  });
+}

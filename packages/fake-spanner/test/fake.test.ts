@@ -1,0 +1,98 @@
+// The fake as a product: a raw grpc-js client (no Spanner library) checks its answers and accounting.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import * as grpc from '@grpc/grpc-js';
+import { startFakeSpanner, type FakeSpanner } from '../src/index';
+import { spannerService } from '../src/proto';
+
+const Client = grpc.makeClientConstructor(spannerService(), 'Spanner') as unknown as new (addr: string, creds: grpc.ChannelCredentials, opts?: object) => any;
+const DB = 'projects/p/instances/i/databases/d';
+
+let fake: FakeSpanner;
+before(async () => {
+  fake = await startFakeSpanner({ latencyMs: 20 });
+});
+after(() => fake.stop());
+
+// A private subchannel pool gives each client its own HTTP/2 connection.
+const connect = () => new Client(`${fake.host}:${fake.port}`, grpc.credentials.createInsecure(), { 'grpc.use_local_subchannel_pool': 1 });
+const unary = (c: any, method: string, req: object, md = new grpc.Metadata()) =>
+  new Promise<any>((resolve, reject) => c[method](req, md, (e: Error | null, r: any) => (e ? reject(e) : resolve(r))));
+const stream = (c: any, req: object) =>
+  new Promise<{ parts: any[]; headers: grpc.Metadata | undefined }>((resolve, reject) => {
+    const parts: any[] = [];
+    let headers: grpc.Metadata | undefined;
+    const call = c.ExecuteStreamingSql(req);
+    call.on('metadata', (m: grpc.Metadata) => (headers = m));
+    call.on('data', (d: any) => parts.push(d));
+    call.on('error', reject);
+    call.on('end', () => resolve({ parts, headers }));
+  });
+
+test('sessions, SELECT 1 on both query RPCs, and server-timing', async () => {
+  const c = connect();
+  const mux = await unary(c, 'CreateSession', { database: DB, session: { multiplexed: true } });
+  assert.ok(mux.name.startsWith(`${DB}/sessions/`));
+  assert.equal(mux.multiplexed, true);
+  const batch = await unary(c, 'BatchCreateSessions', { database: DB, sessionCount: 3 });
+  assert.equal(batch.session.length, 3);
+  assert.equal(new Set(batch.session.map((s: any) => s.name)).size, 3);
+  assert.equal((await unary(c, 'GetSession', { name: mux.name })).name, mux.name);
+
+  const rs = await unary(c, 'ExecuteSql', { session: mux.name, sql: 'SELECT 1' });
+  assert.equal(rs.metadata.rowType.fields[0].type.code, 'INT64');
+  assert.equal(rs.rows[0].values[0].stringValue, '1');
+
+  const t0 = Date.now();
+  const { parts, headers } = await stream(c, { session: mux.name, sql: 'SELECT 1' });
+  assert.ok(Date.now() - t0 >= 19, 'the configured latency is applied');
+  assert.equal(parts.length, 1);
+  assert.equal(parts[0].values[0].stringValue, '1');
+  assert.equal(headers?.get('server-timing')[0], 'gfet4t7; dur=20');
+  c.close();
+});
+
+test('an unknown statement is INVALID_ARGUMENT naming the statement', async () => {
+  const c = connect();
+  await assert.rejects(unary(c, 'ExecuteSql', { session: `${DB}/sessions/x`, sql: 'SELECT * FROM Nope' }), (e: any) => {
+    assert.equal(e.code, grpc.status.INVALID_ARGUMENT);
+    assert.match(e.details, /unknown statement: SELECT \* FROM Nope/);
+    return true;
+  });
+  await assert.rejects(stream(c, { session: `${DB}/sessions/x`, sql: 'DELETE FROM x' }), (e: any) => e.code === grpc.status.INVALID_ARGUMENT);
+  c.close();
+});
+
+test('accounting: RPCs and peak in-flight per connection; reset forgets', async () => {
+  fake.resetStats();
+  const a = connect();
+  const b = connect();
+  await Promise.all(Array.from({ length: 7 }, () => stream(a, { session: 's', sql: 'SELECT 1' })));
+  await Promise.all(Array.from({ length: 3 }, () => stream(b, { session: 's', sql: 'SELECT 1' })));
+  const s = fake.stats();
+  assert.equal(s.totalRpcs, 10);
+  assert.deepEqual(s.connections.map((c) => c.rpcs).sort(), [3, 7]);
+  assert.deepEqual(s.connections.map((c) => c.peakInFlight).sort(), [3, 7]);
+  assert.ok(s.connections.every((c) => c.inFlight === 0));
+  assert.notEqual(s.connections[0].peer, s.connections[1].peer);
+  fake.resetStats();
+  assert.equal(fake.stats().totalRpcs, 0);
+  assert.equal(fake.stats().connections.length, 0);
+  a.close();
+  b.close();
+});
+
+test('150 concurrent calls on one connection: at most 100 streams in flight', async () => {
+  const slow = await startFakeSpanner({ latencyMs: 300 });
+  try {
+    const c = new Client(`${slow.host}:${slow.port}`, grpc.credentials.createInsecure(), { 'grpc.use_local_subchannel_pool': 1 });
+    await Promise.all(Array.from({ length: 150 }, () => stream(c, { session: 's', sql: 'SELECT 1' })));
+    const s = slow.stats();
+    assert.equal(s.connections.length, 1);
+    assert.equal(s.connections[0].rpcs, 150);
+    assert.equal(s.connections[0].peakInFlight, 100);
+    c.close();
+  } finally {
+    await slow.stop();
+  }
+});

@@ -1,0 +1,77 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { parseJobSpec, planCells, idealQps, effectiveLatencyMs } from '../src/index';
+import example from '../../../examples/node-select1.json' with { type: 'json' };
+
+const good = {
+  clients: [{ language: 'node', version: '9.0.0' }],
+  configurations: [{ label: 'on', grpcGcp: 'on' }, { label: 'off', grpcGcp: 'off' }],
+  concurrency: [10, 50],
+  workload: { warmupOps: 100, durationSeconds: 2 },
+};
+
+test('a minimal spec gets its defaults', () => {
+  const r = parseJobSpec(good);
+  assert.ok(r.ok);
+  assert.deepEqual(r.value.target, { kind: 'fake', latencyMs: 65 });
+  assert.equal(r.value.repeats, 1);
+  assert.equal(r.value.timeScale, 1);
+  assert.equal(r.value.workload.operation, 'select1');
+});
+
+test('the shipped example is accepted as is', () => {
+  assert.ok(parseJobSpec(example).ok);
+});
+
+function pathsOf(input: unknown): string[] {
+  const r = parseJobSpec(input);
+  assert.ok(!r.ok, 'expected the spec to be refused');
+  return r.issues.map((i) => i.path);
+}
+
+test('versions must be plain semver: ranges, tags, paths, URLs and shell text are refused', () => {
+  for (const version of ['file:../x', 'latest; rm -rf /', 'git+https://github.com/x/y.git', 'latest', '^9.0.0', '9.0', '9.0.0 && ls', '../9.0.0', '09.0.0', '']) {
+    const paths = pathsOf({ ...good, clients: [{ language: 'node', version }] });
+    assert.deepEqual(paths, ['clients.0.version'], `version ${JSON.stringify(version)}`);
+  }
+  for (const version of ['9.0.0', '7.21.0', '8.0.0-rc.1']) assert.ok(parseJobSpec({ ...good, clients: [{ language: 'node', version }] }).ok, version);
+});
+
+test('concurrency outside 1..2000, empty lists and unknown fields are named', () => {
+  assert.deepEqual(pathsOf({ ...good, concurrency: [0, 2001, 1.5] }), ['concurrency.0', 'concurrency.1', 'concurrency.2']);
+  assert.deepEqual(pathsOf({ ...good, concurrency: [] }), ['concurrency']);
+  assert.deepEqual(pathsOf({ ...good, configurations: [] }), ['configurations']);
+  assert.deepEqual(pathsOf({ ...good, clients: [] }), ['clients']);
+  assert.deepEqual(pathsOf({ ...good, color: 'red' }), ['color']);
+  assert.deepEqual(pathsOf({ ...good, workload: { ...good.workload, extra: 1 } }), ['workload.extra']);
+  assert.deepEqual(pathsOf({ ...good, clients: [{ language: 'cobol', version: '1.0.0' }] }), ['clients.0.language']);
+});
+
+test('the workload needs exactly one of measuredOps and durationSeconds', () => {
+  assert.deepEqual(pathsOf({ ...good, workload: { warmupOps: 1 } }), ['workload.measuredOps']);
+  assert.deepEqual(pathsOf({ ...good, workload: { warmupOps: 1, measuredOps: 10, durationSeconds: 1 } }), ['workload.measuredOps']);
+});
+
+test('configuration labels must be unique', () => {
+  assert.deepEqual(pathsOf({ ...good, configurations: [{ label: 'a' }, { label: 'a' }] }), ['configurations']);
+});
+
+test('the plan is the cross product, repeats outermost, indexes in order', () => {
+  const r = parseJobSpec({ ...good, repeats: 2, clients: [{ language: 'node', version: '9.0.0' }, { language: 'node', version: '8.13.0' }] });
+  assert.ok(r.ok);
+  const cells = planCells(r.value);
+  assert.equal(cells.length, 2 * 2 * 2 * 2);
+  assert.deepEqual(cells.map((c) => c.index), [...cells.keys()]);
+  assert.deepEqual(cells.slice(0, 4).map((c) => [c.client.version, c.concurrency, c.configuration.label, c.repeat]), [
+    ['9.0.0', 10, 'on', 1], ['9.0.0', 10, 'off', 1], ['9.0.0', 50, 'on', 1], ['9.0.0', 50, 'off', 1],
+  ]);
+  assert.ok(cells.slice(8).every((c) => c.repeat === 2));
+});
+
+test('ideal qps is concurrency over the scaled latency', () => {
+  const r = parseJobSpec({ ...good, timeScale: 10 });
+  assert.ok(r.ok);
+  assert.equal(effectiveLatencyMs(r.value), 650);
+  assert.ok(Math.abs(idealQps(400, 650) - 615.38) < 0.01);
+  assert.ok(Math.abs(idealQps(50, 65) - 769.23) < 0.01);
+});

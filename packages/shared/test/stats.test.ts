@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { decodeHistogram, encodeHistogram, median, newLatencyHistogram, summarize, throughput, buildResultTable, resultTableMarkdown } from '../src/index';
+
+test('percentiles of a known histogram survive encoding', () => {
+  const h = newLatencyHistogram();
+  // 1..1000 ms, one sample each, recorded in microseconds.
+  for (let ms = 1; ms <= 1000; ms++) h.recordValue(ms * 1000);
+  const s = summarize(decodeHistogram(encodeHistogram(h)), 2000);
+  assert.equal(s.count, 1000);
+  assert.equal(s.qps, 500);
+  const near = (actual: number, expected: number) => assert.ok(Math.abs(actual - expected) / expected < 0.002, `${actual} vs ${expected}`);
+  near(s.p50Ms, 500);
+  near(s.p90Ms, 900);
+  near(s.p99Ms, 990);
+  near(s.p999Ms, 999);
+  near(s.maxMs, 1000);
+});
+
+test('a skewed histogram: p50 from the bulk, p99 from the tail', () => {
+  const h = newLatencyHistogram();
+  for (let i = 0; i < 980; i++) h.recordValue(65_000);
+  for (let i = 0; i < 20; i++) h.recordValue(400_000);
+  const s = summarize(h, 1000);
+  assert.ok(Math.abs(s.p50Ms - 65) < 0.1);
+  assert.ok(Math.abs(s.p99Ms - 400) < 0.5);
+});
+
+test('an empty histogram summarizes to zeros, not NaN', () => {
+  const s = summarize(newLatencyHistogram(), 1000);
+  assert.deepEqual(s, { count: 0, qps: 0, p50Ms: 0, p90Ms: 0, p99Ms: 0, p999Ms: 0, maxMs: 0 });
+});
+
+test('throughput and median', () => {
+  assert.equal(throughput(1500, 3000), 500);
+  assert.equal(throughput(10, 0), 0);
+  assert.equal(median([3, 1, 2]), 2);
+  assert.equal(median([4, 1, 3, 2]), 2.5);
+  assert.ok(Number.isNaN(median([])));
+});
+
+const cell = (configLabel: string, concurrency: number, repeat: number, qps: number | null, status = 'succeeded') => ({
+  clientLanguage: 'node', clientVersion: '9.0.0', configLabel, concurrency, repeat, status,
+  error: status === 'failed' ? 'boom' : null,
+  result: qps === null ? null : { qps, p50Ms: 65, p99Ms: 80 },
+});
+
+test('the result table has a row per concurrency and a column per configuration, repeats as medians', () => {
+  const t = buildResultTable([cell('on', 50, 1, 700), cell('off', 50, 1, 720), cell('on', 10, 1, 150), cell('on', 50, 2, 500), cell('on', 50, 3, 600), cell('off', 10, 1, null, 'failed')]);
+  assert.deepEqual(t.columns, ['on', 'off']);
+  assert.deepEqual(t.rows.map((r) => r.concurrency), [10, 50]);
+  assert.equal(t.rows[1].entries[0]!.qps, 600);
+  assert.equal(t.rows[1].entries[0]!.repeats, 3);
+  assert.equal(t.rows[0].entries[1]!.failed, 1);
+  const md = resultTableMarkdown([cell('on', 50, 1, 700), cell('off', 50, 1, 720.4)]);
+  assert.equal(md, '| concurrency | on qps / p50 / p99 | off qps / p50 / p99 |\n|---|---|---|\n| 50 | 700 / 65.0 / 80.0 | 720 / 65.0 / 80.0 |');
+});

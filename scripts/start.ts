@@ -1,0 +1,128 @@
+// `npm start`: embedded PostgreSQL (unless DATABASE_URL is set), migrations, the runner and the
+// production web app; prints the URL; Ctrl-C stops everything it started.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { migrate, startEmbeddedPostgres, type EmbeddedDb } from '@scb/db/setup';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const WEB = path.join(ROOT, 'apps/web');
+const PORT = Number(process.env.PORT ?? 3000);
+const HOST = process.env.HOST ?? '127.0.0.1';
+const PG_PORT = Number(process.env.SCB_PG_PORT ?? 54329);
+const DATA_DIR = path.resolve(process.env.SCB_DATA_DIR ?? path.join(ROOT, '.data'));
+const NEXT_BIN = path.join(path.dirname(fileURLToPath(import.meta.resolve('next/package.json'))), 'dist/bin/next');
+
+const log = (who: string, line: string) => process.stdout.write(`${new Date().toISOString().slice(11, 19)} ${who.padEnd(7)} ${line}\n`);
+const children: ChildProcess[] = [];
+let embedded: EmbeddedDb | undefined;
+let stopping = false;
+
+function start(name: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }): ChildProcess {
+  const child = spawn(process.execPath, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // The runner prefixes its own lines; the others get a name.
+  const relay = (s: NodeJS.ReadableStream) =>
+    createInterface({ input: s }).on('line', (l) => (name === 'runner' ? process.stdout.write(l + '\n') : log(name, l)));
+  relay(child.stdout!);
+  relay(child.stderr!);
+  child.on('exit', (code, signal) => {
+    if (!stopping) {
+      log('start', `${name} exited (${signal ?? `code ${code}`}); stopping everything`);
+      void shutdown(1);
+    }
+  });
+  children.push(child);
+  return child;
+}
+
+function waitExit(child: ChildProcess, ms: number): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const t = setTimeout(() => { child.kill('SIGKILL'); resolve(); }, ms);
+    child.once('exit', () => { clearTimeout(t); resolve(); });
+  });
+}
+
+async function shutdown(code: number): Promise<never> {
+  if (stopping) return new Promise<never>(() => {});
+  stopping = true;
+  log('start', 'stopping');
+  for (const c of children) c.kill('SIGTERM');
+  await Promise.all(children.map((c) => waitExit(c, 10_000)));
+  if (embedded) await embedded.stop().catch(() => {});
+  log('start', 'stopped');
+  process.exit(code);
+}
+
+function run(name: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = start(name, args, { cwd, env });
+    children.splice(children.indexOf(child), 1);
+    child.removeAllListeners('exit');
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${name} failed with code ${code}`))));
+  });
+}
+
+/** A hash of everything the web build is made of, so a stale build is rebuilt after a pull. */
+function sourceStamp(): string {
+  const h = createHash('sha256');
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir).sort()) {
+      if (name === 'node_modules' || name.startsWith('.') || name === 'next-env.d.ts' || name.endsWith('.tsbuildinfo')) continue;
+      const p = path.join(dir, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else h.update(p).update(readFileSync(p));
+    }
+  };
+  for (const dir of ['apps/web', 'packages/shared/src', 'packages/db/src', 'packages/db/generated']) walk(path.join(ROOT, dir));
+  h.update(readFileSync(path.join(ROOT, 'package-lock.json')));
+  return h.digest('hex');
+}
+
+async function waitHealthy(url: string, ms: number): Promise<void> {
+  const t0 = Date.now();
+  while (Date.now() - t0 < ms) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch { /* not listening yet */ }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  throw new Error(`${url} did not answer within ${ms / 1000} s`);
+}
+
+async function main(): Promise<void> {
+  for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => void shutdown(0));
+
+  let databaseUrl = process.env.DATABASE_URL;
+  if (databaseUrl) {
+    log('start', 'using the database at DATABASE_URL');
+  } else {
+    embedded = await startEmbeddedPostgres({ dataDir: path.join(DATA_DIR, 'postgres'), port: PG_PORT, log: (l) => log('pg', l) });
+    databaseUrl = embedded.url;
+    log('start', `embedded PostgreSQL on 127.0.0.1:${PG_PORT}, data in ${path.join(DATA_DIR, 'postgres')}`);
+  }
+  const applied = await migrate(databaseUrl);
+  log('start', applied.applied.length ? `applied migrations: ${applied.applied.join(', ')}` : 'database schema is up to date');
+
+  const env = { ...process.env, DATABASE_URL: databaseUrl, NEXT_TELEMETRY_DISABLED: '1' };
+  const stamp = sourceStamp();
+  const stampFile = path.join(WEB, '.next/scb-source-stamp');
+  if (!existsSync(path.join(WEB, '.next/BUILD_ID')) || !existsSync(stampFile) || readFileSync(stampFile, 'utf8') !== stamp) {
+    log('start', 'building the web app (its sources changed since the last build)');
+    await run('build', [NEXT_BIN, 'build'], WEB, env);
+    writeFileSync(stampFile, stamp);
+  }
+  start('runner', ['--import', 'tsx', path.join(ROOT, 'apps/runner/src/main.ts'), ...(embedded ? ['--recover'] : [])], { cwd: ROOT, env });
+  start('web', [NEXT_BIN, 'start', '-p', String(PORT), '-H', HOST], { cwd: WEB, env });
+  const url = `http://${HOST === '0.0.0.0' || HOST === '127.0.0.1' ? 'localhost' : HOST}:${PORT}`;
+  await waitHealthy(`http://127.0.0.1:${PORT}/api/health`, 60_000);
+  log('start', `spanner-client-bench is ready: ${url}  (Ctrl-C stops it)`);
+}
+
+main().catch(async (e) => {
+  log('start', `failed: ${(e as Error).message}`);
+  await shutdown(1);
+});

@@ -1,0 +1,123 @@
+// The product as a user meets it: `npm start`'s stack, the JSON API, and Debian's chromium driven
+// by playwright-core through the launch form, the live job page and its permanent link.
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { chromium, type Browser } from 'playwright-core';
+import { startStack, type Stack } from './helpers/stack';
+
+const ARTIFACTS = path.resolve(process.env.SCB_TEST_ARTIFACTS ?? 'test-artifacts');
+let stack: Stack;
+let browser: Browser;
+
+before(async () => {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  stack = await startStack();
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  if (stack) {
+    const code = await stack.stop();
+    assert.equal(code, 0, `npm start stops cleanly on Ctrl-C:\n${stack.output.slice(-20).join('\n')}`);
+    assert.ok(stack.output.some((l) => l.includes('stopped')));
+  }
+});
+
+const api = (p: string, init?: RequestInit) => fetch(stack.baseUrl + p, init);
+const post = (body: string) => api('/api/jobs', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+
+test('the API refuses bad specs field by field and loses nothing stored', async () => {
+  assert.equal((await api('/api/health')).status, 200);
+  const before = ((await (await api('/api/jobs')).json()) as { jobs: unknown[] }).jobs.length;
+
+  const bad = await post(JSON.stringify({
+    clients: [{ language: 'node', version: 'latest; rm -rf /' }],
+    configurations: [{ label: 'x' }],
+    concurrency: [0],
+    workload: { warmupOps: 1, durationSeconds: 1 },
+    extra: true,
+  }));
+  assert.equal(bad.status, 400);
+  const body = (await bad.json()) as { error: string; issues: { path: string; message: string }[] };
+  assert.equal(body.error, 'invalid job spec');
+  assert.deepEqual(body.issues.map((i) => i.path).sort(), ['clients.0.version', 'concurrency.0', 'extra']);
+
+  const notJson = await post('{"clients": [');
+  assert.equal(notJson.status, 400);
+  assert.match(((await notJson.json()) as { error: string }).error, /not valid JSON/);
+
+  assert.equal((await api('/api/jobs/does-not-exist')).status, 404);
+  const after = ((await (await api('/api/jobs')).json()) as { jobs: unknown[] }).jobs.length;
+  assert.equal(after, before);
+});
+
+test('launch from the form, watch it run, read table and chart, reload the permanent link', { timeout: 300_000 }, async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 1200 } });
+  await page.goto(stack.baseUrl + '/jobs/new');
+  await page.fill('#name', 'browser test job');
+  await page.fill('#version', '9.0.0');
+  await page.fill('#concurrency', '10, 20');
+  await page.fill('#latencyMs', '20');
+  await page.fill('#warmupOps', '50');
+  await page.fill('#measureValue', '2');
+  await page.screenshot({ path: path.join(ARTIFACTS, 'new-job.png'), fullPage: true });
+  await page.click('button[type=submit]');
+
+  await page.waitForURL(/\/jobs\/(?!new$)[0-9a-z]+$/, { timeout: 30_000 });
+  const id = page.url().split('/').pop()!;
+  // Live: the page refreshes itself (no full reload: the marker survives) until the job ends.
+  await page.evaluate(() => ((window as unknown as { scbMarker: number }).scbMarker = 1));
+  const seen = new Set<string>();
+  let shot = false;
+  for (const t0 = Date.now(); Date.now() - t0 < 240_000; await page.waitForTimeout(250)) {
+    const status = await page.locator('h1 .status').textContent();
+    const done = await page.getByRole('progressbar').getAttribute('aria-valuenow', { timeout: 100 }).catch(() => null);
+    seen.add(`${status}:${done ?? '-'}`);
+    if (status === 'running' && Number(done) >= 1 && !shot) {
+      shot = true;
+      await page.screenshot({ path: path.join(ARTIFACTS, 'job-running.png'), fullPage: true });
+    }
+    if (status === 'succeeded' || status === 'failed') break;
+  }
+  assert.equal(await page.locator('h1 .status').textContent(), 'succeeded', stack.output.slice(-20).join('\n'));
+  assert.ok(seen.has('running:1') || seen.has('running:2') || seen.has('running:3'), `progress moved while running: ${[...seen].join(', ')}`);
+  assert.equal(await page.evaluate(() => (window as unknown as { scbMarker: number }).scbMarker), 1, 'updated without a full reload');
+
+  const job = (await (await api(`/api/jobs/${id}`)).json()) as {
+    status: string;
+    cells: { concurrency: number; configuration: { label: string }; result: { qps: number; p50Ms: number; p99Ms: number } }[];
+  };
+  assert.equal(job.status, 'succeeded');
+  assert.equal(job.cells.length, 4);
+
+  const readTable = async () =>
+    page.locator('[data-testid=results-table] tbody tr').evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent!.trim())));
+  const rows = await readTable();
+  assert.deepEqual(rows.map((r) => r[0]), ['10', '20']);
+  const headers = await page.locator('[data-testid=results-table] thead th').allTextContents();
+  for (const cell of job.cells) {
+    const col = headers.findIndex((h) => h.startsWith(cell.configuration.label));
+    const row = rows.find((r) => r[0] === String(cell.concurrency))!;
+    const [qps, p50, p99] = row[col].split(' / ').map(Number);
+    assert.equal(qps, Math.round(cell.result.qps), `qps of ${cell.configuration.label} C=${cell.concurrency}`);
+    assert.ok(Math.abs(p50 - cell.result.p50Ms) < 0.06 && Math.abs(p99 - cell.result.p99Ms) < 0.6, `${row[col]} vs API`);
+  }
+
+  // Recharts draws in the browser: one line per configuration plus the ideal line.
+  await page.locator('[data-testid=qps-chart] svg .recharts-line').first().waitFor();
+  assert.equal(await page.locator('[data-testid=qps-chart] svg .recharts-line').count(), 3);
+  await page.screenshot({ path: path.join(ARTIFACTS, 'job-done.png'), fullPage: true });
+
+  await page.reload();
+  assert.deepEqual(await readTable(), rows, 'the permanent link shows the same numbers');
+  await page.goto(stack.baseUrl + '/');
+  assert.ok(await page.getByRole('link', { name: 'browser test job' }).isVisible());
+  await page.screenshot({ path: path.join(ARTIFACTS, 'jobs.png'), fullPage: true });
+  await page.close();
+});

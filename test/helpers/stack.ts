@@ -1,0 +1,46 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { freePort } from './postgres';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export interface Stack { baseUrl: string; output: string[]; stop(): Promise<number | null> }
+
+/** Runs the README's start command (scripts/start.ts) on free ports with a throw-away data dir. */
+export async function startStack(timeoutMs = 240_000): Promise<Stack> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'scb-stack-'));
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), SCB_PG_PORT: String(await freePort()), SCB_DATA_DIR: dataDir };
+  delete env.DATABASE_URL; // always the embedded default, as on a fresh machine
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/start.ts')], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`stack not ready in ${timeoutMs} ms:\n${output.join('\n')}`)), timeoutMs);
+    for (const s of [child.stdout!, child.stderr!]) {
+      createInterface({ input: s }).on('line', (l) => {
+        output.push(l);
+        if (l.includes('is ready')) { clearTimeout(timer); resolve(); }
+      });
+    }
+    void exited.then((code) => { clearTimeout(timer); reject(new Error(`start exited with ${code}:\n${output.join('\n')}`)); });
+  });
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    output,
+    async stop() {
+      child.kill('SIGINT');
+      const code = await Promise.race([exited, new Promise<null>((r) => setTimeout(() => { child.kill('SIGKILL'); r(null); }, 30_000))]);
+      rmSync(dataDir, { recursive: true, force: true });
+      return code;
+    },
+  };
+}
