@@ -3,7 +3,8 @@ import { z } from 'zod';
 /** Plain semver only (no ranges, tags, paths or URLs): it ends up in an npm/Maven command line. */
 export const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z]+(\.[0-9A-Za-z]+)*)?$/;
 
-export const LANGUAGES = ['node'] as const;
+export const LANGUAGES = ['node', 'java'] as const;
+export type Language = (typeof LANGUAGES)[number];
 export const GRPC_GCP = ['on', 'off', 'default'] as const;
 export const OPERATIONS = ['select1'] as const;
 
@@ -12,10 +13,28 @@ export const ClientSchema = z.strictObject({
   version: z.string().regex(SEMVER, 'must be a plain semver such as 9.0.0'),
 });
 
+/**
+ * One labelled set of client options. An option left out keeps the client version's default; an
+ * option a client or version does not have fails that cell ("option X is not supported by ...").
+ */
 export const ConfigurationSchema = z.strictObject({
   label: z.string().trim().min(1, 'must not be empty').max(60, 'must be at most 60 characters'),
   /** grpc-gcp channel pool: on, off, or whatever the client version does by default. */
   grpcGcp: z.enum(GRPC_GCP).default('default'),
+  /** Java: SpannerOptions numChannels. Node: the grpc-gcp channel pool's maximum size. */
+  numChannels: z.number().int().min(1).max(256).optional(),
+  /** Java only: enableDynamicChannelPool(); it only takes effect when numChannels is not set. */
+  dynamicChannelPool: z.boolean().optional(),
+  /** Use multiplexed sessions (versions that have the switch). */
+  multiplexedSessions: z.boolean().optional(),
+  /** Session pool options, for versions that have a pool. */
+  sessionPool: z
+    .strictObject({
+      minSessions: z.number().int().min(0).max(10_000).optional(),
+      maxSessions: z.number().int().min(1).max(10_000).optional(),
+      writeSessionsFraction: z.number().min(0).max(1).optional(),
+    })
+    .optional(),
 });
 
 export const TargetSchema = z.strictObject({
