@@ -1,42 +1,69 @@
+import type { Histogram } from 'hdr-histogram-js';
+import { newLatencyHistogram, type RpcKind } from '@scb/shared';
+
 /** What the fake saw on one client HTTP/2 connection (one gRPC peer). */
 export interface ConnectionStat {
   connection: number;
   peer: string;
-  firstSeenMs: number;
+  /** ms since the stats began; null when the connection was already open then. */
+  openedMs: number | null;
+  closedMs: number | null;
   rpcs: number;
   rpcsByMethod: Record<string, number>;
   inFlight: number;
   peakInFlight: number;
 }
 
+export interface KindLatency { count: number; p50Ms: number; p99Ms: number; maxMs: number }
+
 export interface FakeStats {
+  /** Epoch ms when the stats began (start or last reset). */
   since: number;
   totalRpcs: number;
   rpcsByMethod: Record<string, number>;
   connections: ConnectionStat[];
+  /** Server-side time applied per RPC kind. */
+  latency: Partial<Record<RpcKind, KindLatency>>;
+  /** Injected faults by RPC kind and code. */
+  faults: Partial<Record<RpcKind, Record<string, number>>>;
 }
 
-/** Per-connection counters: RPCs, in-flight and peak in-flight, keyed by the call's peer address. */
+/** Per-connection counters keyed by the peer address, plus per-kind latency and fault counts. */
 export class Accounting {
   private byPeer = new Map<string, ConnectionStat>();
   private rpcsByMethod: Record<string, number> = {};
   private totalRpcs = 0;
   private since = Date.now();
+  private latency = new Map<RpcKind, Histogram>();
+  private faults: FakeStats['faults'] = {};
+
+  private conn(peer: string, opened: boolean): ConnectionStat {
+    let c = this.byPeer.get(peer);
+    if (!c) {
+      const at = opened ? Date.now() - this.since : null;
+      c = { connection: this.byPeer.size, peer, openedMs: at, closedMs: null, rpcs: 0, rpcsByMethod: {}, inFlight: 0, peakInFlight: 0 };
+      this.byPeer.set(peer, c);
+    }
+    return c;
+  }
+
+  connectionOpened(peer: string): void {
+    this.conn(peer, true);
+  }
+
+  connectionClosed(peer: string): void {
+    const c = this.byPeer.get(peer);
+    if (c) c.closedMs = Date.now() - this.since;
+  }
 
   /** Call when an RPC starts; the returned function ends it (idempotent). */
   begin(peer: string, method: string): () => void {
-    let c = this.byPeer.get(peer);
-    if (!c) {
-      c = { connection: this.byPeer.size, peer, firstSeenMs: Date.now() - this.since, rpcs: 0, rpcsByMethod: {}, inFlight: 0, peakInFlight: 0 };
-      this.byPeer.set(peer, c);
-    }
-    const conn = c;
+    const conn = this.conn(peer, false);
     conn.rpcs++;
     conn.rpcsByMethod[method] = (conn.rpcsByMethod[method] ?? 0) + 1;
     this.rpcsByMethod[method] = (this.rpcsByMethod[method] ?? 0) + 1;
     this.totalRpcs++;
-    conn.inFlight++;
-    if (conn.inFlight > conn.peakInFlight) conn.peakInFlight = conn.inFlight;
+    if (++conn.inFlight > conn.peakInFlight) conn.peakInFlight = conn.inFlight;
     let ended = false;
     return () => {
       if (ended) return;
@@ -45,20 +72,39 @@ export class Accounting {
     };
   }
 
+  serverTime(kind: RpcKind, ms: number): void {
+    let h = this.latency.get(kind);
+    if (!h) this.latency.set(kind, (h = newLatencyHistogram()));
+    h.recordValue(Math.max(1, Math.round(ms * 1000)));
+  }
+
+  fault(kind: RpcKind, code: string): void {
+    const k = (this.faults[kind] ??= {});
+    k[code] = (k[code] ?? 0) + 1;
+  }
+
   snapshot(): FakeStats {
+    const latency: FakeStats['latency'] = {};
+    for (const [kind, h] of this.latency) {
+      latency[kind] = { count: h.totalCount, p50Ms: h.getValueAtPercentile(50) / 1000, p99Ms: h.getValueAtPercentile(99) / 1000, maxMs: h.maxValue / 1000 };
+    }
     return {
       since: this.since,
       totalRpcs: this.totalRpcs,
       rpcsByMethod: { ...this.rpcsByMethod },
       connections: [...this.byPeer.values()].map((c) => ({ ...c, rpcsByMethod: { ...c.rpcsByMethod } })),
+      latency,
+      faults: structuredClone(this.faults),
     };
   }
 
-  /** Forgets everything; connections seen again later are numbered anew. */
+  /** Forgets everything; connections still open are numbered anew when next used. */
   reset(): void {
     this.byPeer = new Map();
     this.rpcsByMethod = {};
     this.totalRpcs = 0;
     this.since = Date.now();
+    this.latency = new Map();
+    this.faults = {};
   }
 }

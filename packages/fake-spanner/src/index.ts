@@ -1,3 +1,4 @@
 export { startFakeSpanner, type FakeSpanner, type FakeSpannerOptions } from './server';
-export { StatementRegistry, type StatementResult } from './statements';
-export type { ConnectionStat, FakeStats } from './accounting';
+export { StatementRegistry, defaultStatements, type StatementHandler, type StatementOutcome } from './statements';
+export { Store, leaderboardStore } from './store';
+export type { ConnectionStat, FakeStats, KindLatency } from './accounting';

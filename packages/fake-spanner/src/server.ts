@@ -1,129 +1,110 @@
-import { randomBytes } from 'node:crypto';
+import type http2 from 'node:http2';
+import type net from 'node:net';
 import * as grpc from '@grpc/grpc-js';
+import { FakeConfigSchema, type FakeBehaviour, type FakeConfig, type FakeConfigInput } from '@scb/shared';
 import { Accounting, type FakeStats } from './accounting';
+import { Behaviour } from './behaviour';
 import { spannerService } from './proto';
-import { StatementRegistry, toPartialResultSet, toResultSet } from './statements';
+import { spannerHandlers } from './service';
+import { defaultStatements, type StatementRegistry } from './statements';
+import { leaderboardStore, type Store } from './store';
 
-export interface FakeSpannerOptions {
+export interface FakeSpannerOptions extends FakeConfigInput {
   host?: string;
   /** 0 picks a free port. */
   port?: number;
-  /** Server time of data RPCs (queries, reads, commits), in ms. */
+  /** Shorthand for `latency.query`, which reads, begins, commits and batch DML also take unless set. */
   latencyMs?: number;
-  /** Server time of session RPCs (CreateSession, BatchCreateSessions), in ms. */
-  sessionLatencyMs?: number;
-  /** HTTP/2 MAX_CONCURRENT_STREAMS per connection, as Spanner's front end (100). */
-  maxConcurrentStreams?: number;
 }
 
 export interface FakeSpanner {
   host: string;
   port: number;
+  config(): FakeConfig;
+  /** Changes latency, faults, schedule, accept delay or time scale while running. */
+  update(next: FakeBehaviour): void;
   statements: StatementRegistry;
+  store: Store;
   stats(): FakeStats;
+  /** Forgets the stats and restarts the schedule's clock. */
   resetStats(): void;
   stop(): Promise<void>;
 }
 
-type Call = grpc.ServerUnaryCall<any, any> | grpc.ServerWritableStream<any, any>;
-
-const sleep = (ms: number) => (ms > 0 ? new Promise<void>((r) => setTimeout(r, ms)) : Promise.resolve());
-
-function serverError(code: grpc.status, details: string): grpc.ServiceError {
-  return Object.assign(new Error(details), { code, details, metadata: new grpc.Metadata() });
-}
-
 /** Starts a fake google.spanner.v1.Spanner server on plaintext HTTP/2. */
 export async function startFakeSpanner(opts: FakeSpannerOptions = {}): Promise<FakeSpanner> {
-  const host = opts.host ?? '127.0.0.1';
-  const latencyMs = opts.latencyMs ?? 0;
-  const sessionLatencyMs = opts.sessionLatencyMs ?? 0;
+  const { host = '127.0.0.1', port: wantedPort = 0, latencyMs, ...input } = opts;
+  let config = FakeConfigSchema.parse(latencyMs === undefined ? input : { ...input, latency: { query: latencyMs, ...input.latency } });
   const accounting = new Accounting();
-  const statements = new StatementRegistry();
-  let sessionSeq = 0;
+  const behaviour = new Behaviour(config);
+  const statements = defaultStatements();
+  const store = leaderboardStore(config.seedPlayers);
 
-  const newSession = (database: string, multiplexed: boolean) => ({
-    name: `${database}/sessions/${(++sessionSeq).toString(36)}${randomBytes(6).toString('hex')}`,
-    multiplexed,
-    createTime: { seconds: String(Math.floor(Date.now() / 1000)), nanos: 0 },
+  const scale = config.timeScale;
+  const server = new grpc.Server({
+    'grpc.max_concurrent_streams': config.maxConcurrentStreams,
+    ...(config.maxConnectionAgeMs !== undefined ? { 'grpc.max_connection_age_ms': Math.round(config.maxConnectionAgeMs * scale) } : {}),
+    ...(config.maxConnectionAgeGraceMs !== undefined ? { 'grpc.max_connection_age_grace_ms': Math.round(config.maxConnectionAgeGraceMs * scale) } : {}),
   });
-
-  // server-timing lets a client or the runner split server time from client time.
-  function timing(call: Call, ms: number): void {
-    const md = new grpc.Metadata();
-    md.set('server-timing', `gfet4t7; dur=${Math.round(ms)}`);
-    call.sendMetadata(md);
-  }
-
-  /** Wraps a unary handler with accounting, latency and error mapping. */
-  function unary(method: string, delayMs: number, body: (req: any) => object) {
-    return async (call: grpc.ServerUnaryCall<any, any>, cb: grpc.sendUnaryData<any>) => {
-      const end = accounting.begin(call.getPeer(), method);
-      call.on('cancelled', end);
-      try {
-        await sleep(delayMs);
-        const res = body(call.request);
-        timing(call, delayMs);
-        cb(null, res);
-      } catch (e) {
-        cb(e as grpc.ServiceError);
-      } finally {
-        end();
-      }
-    };
-  }
-
-  function streaming(method: string, delayMs: number, body: (req: any) => object[]) {
-    return async (call: grpc.ServerWritableStream<any, any>) => {
-      const end = accounting.begin(call.getPeer(), method);
-      call.on('cancelled', end);
-      try {
-        await sleep(delayMs);
-        const parts = body(call.request);
-        timing(call, delayMs);
-        for (const p of parts) call.write(p);
-        call.end();
-      } catch (e) {
-        call.emit('error', e as grpc.ServiceError);
-      } finally {
-        end();
-      }
-    };
-  }
-
-  function lookup(sql: string) {
-    const r = statements.get(sql ?? '');
-    if (!r) throw serverError(grpc.status.INVALID_ARGUMENT, `fake-spanner: unknown statement: ${sql}`);
-    return r;
-  }
-
-  const handlers: grpc.UntypedServiceImplementation = {
-    CreateSession: unary('CreateSession', sessionLatencyMs, (req) => newSession(req.database, Boolean(req.session?.multiplexed))),
-    BatchCreateSessions: unary('BatchCreateSessions', sessionLatencyMs, (req) => ({
-      session: Array.from({ length: Math.max(1, Number(req.sessionCount ?? 1)) }, () => newSession(req.database, false)),
-    })),
-    GetSession: unary('GetSession', 0, (req) => ({ name: req.name })),
-    DeleteSession: unary('DeleteSession', 0, () => ({})),
-    ExecuteSql: unary('ExecuteSql', latencyMs, (req) => toResultSet(lookup(req.sql))),
-    ExecuteStreamingSql: streaming('ExecuteStreamingSql', latencyMs, (req) => [toPartialResultSet(lookup(req.sql))]),
-  };
-
-  const server = new grpc.Server({ 'grpc.max_concurrent_streams': opts.maxConcurrentStreams ?? 100 });
-  server.addService(spannerService(), handlers);
+  server.addService(spannerService(), spannerHandlers({ accounting, behaviour, statements, store }));
   const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync(`${host}:${opts.port ?? 0}`, grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
+    server.bindAsync(`${host}:${wantedPort}`, grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
   );
+  for (const h2 of http2ServersOf(server)) watchConnections(h2, accounting, () => behaviour.settings.acceptDelayMs * behaviour.settings.timeScale);
 
   return {
     host,
     port,
+    config: () => config,
+    update(next) {
+      config = { ...config, ...next };
+      behaviour.replace(config);
+    },
     statements,
+    store,
     stats: () => accounting.snapshot(),
-    resetStats: () => accounting.reset(),
+    resetStats() {
+      accounting.reset();
+      behaviour.restartClock();
+    },
     stop: () =>
       new Promise<void>((resolve) => {
-        const force = setTimeout(() => { server.forceShutdown(); resolve(); }, 2000);
-        server.tryShutdown(() => { clearTimeout(force); resolve(); });
+        const force = setTimeout(() => {
+          server.forceShutdown();
+          resolve();
+        }, 2000);
+        server.tryShutdown(() => {
+          clearTimeout(force);
+          resolve();
+        });
       }),
   };
+}
+
+// grpc-js keeps its HTTP/2 servers private; connection events and the accept delay need them.
+function http2ServersOf(server: grpc.Server): http2.Http2Server[] {
+  const map = (server as unknown as { http2Servers?: Map<http2.Http2Server, unknown> }).http2Servers;
+  if (!(map instanceof Map)) throw new Error('fake-spanner: this @grpc/grpc-js version hides its HTTP/2 servers; pin the tested version');
+  return [...map.keys()];
+}
+
+/**
+ * Records when client connections open and close, and holds each new connection back for the
+ * accept delay before grpc-js sees it (the client waits for the server's HTTP/2 settings meanwhile).
+ */
+function watchConnections(h2: http2.Http2Server, accounting: Accounting, acceptDelayMs: () => number): void {
+  const grpcListeners = h2.listeners('connection') as ((s: net.Socket) => void)[];
+  h2.removeAllListeners('connection');
+  h2.on('connection', (socket: net.Socket) => {
+    const peer = `${socket.remoteAddress}:${socket.remotePort}`;
+    const handOver = () => {
+      if (socket.destroyed) return;
+      accounting.connectionOpened(peer);
+      socket.once('close', () => accounting.connectionClosed(peer));
+      for (const l of grpcListeners) l.call(h2, socket);
+    };
+    const delay = acceptDelayMs();
+    if (delay > 0) setTimeout(handOver, delay);
+    else handOver();
+  });
 }

@@ -1,29 +1,30 @@
-/** Column types as Spanner's TypeCode names. */
-export type ColumnType = 'INT64' | 'STRING' | 'BOOL' | 'FLOAT64' | 'TIMESTAMP';
-export type Cell = string | number | boolean | null;
+import type { Column, Mutation, Row, Store, Value } from './store';
 
-export interface StatementResult {
-  columns: { name: string; type: ColumnType }[];
-  rows: Cell[][];
-}
+export type StatementOutcome =
+  | { kind: 'rows'; columns: Column[]; rows: Row[] }
+  /** DML: rows it affects, and the mutations it stands for (applied at commit). */
+  | { kind: 'dml'; rowCount: number; mutations: Mutation[] };
+
+export type StatementHandler = (params: Record<string, Value>, store: Store) => StatementOutcome;
 
 /**
- * Known statements and their results, keyed by SQL text (MockSpannerServiceImpl style).
- * Anything else is answered with INVALID_ARGUMENT naming the statement.
+ * Known statements by SQL text (MockSpannerServiceImpl style): a fixed result or a handler over
+ * the store. Anything else is answered with INVALID_ARGUMENT naming the statement.
  */
 export class StatementRegistry {
-  private readonly results = new Map<string, StatementResult>();
+  private readonly handlers = new Map<string, StatementHandler>();
 
-  constructor() {
-    this.put('SELECT 1', { columns: [{ name: '', type: 'INT64' }], rows: [[1]] });
+  /** A statement with a fixed result. */
+  putResult(sql: string, columns: Column[], rows: Row[]): void {
+    this.put(sql, () => ({ kind: 'rows', columns, rows }));
   }
 
-  put(sql: string, result: StatementResult): void {
-    this.results.set(normalize(sql), result);
+  put(sql: string, handler: StatementHandler): void {
+    this.handlers.set(normalize(sql), handler);
   }
 
-  get(sql: string): StatementResult | undefined {
-    return this.results.get(normalize(sql));
+  get(sql: string): StatementHandler | undefined {
+    return this.handlers.get(normalize(sql));
   }
 }
 
@@ -31,30 +32,34 @@ function normalize(sql: string): string {
   return sql.trim().replace(/\s+/g, ' ').replace(/;$/, '');
 }
 
-// Spanner encodes INT64 (and TIMESTAMP) as strings in google.protobuf.Value.
-function toValue(v: Cell, type: ColumnType): object {
-  if (v === null) return { nullValue: 'NULL_VALUE' };
-  if (type === 'BOOL') return { boolValue: Boolean(v) };
-  if (type === 'FLOAT64') return { numberValue: Number(v) };
-  return { stringValue: String(v) };
+function need(params: Record<string, Value>, name: string): Value {
+  if (!(name in params)) throw new StatementParamError(`missing query parameter @${name}`);
+  return params[name];
 }
 
-export function resultSetMetadata(r: StatementResult): object {
-  return { rowType: { fields: r.columns.map((c) => ({ name: c.name, type: { code: c.type } })) } };
-}
+export class StatementParamError extends Error {}
 
-/** ResultSet for ExecuteSql. */
-export function toResultSet(r: StatementResult): object {
-  return {
-    metadata: resultSetMetadata(r),
-    rows: r.rows.map((row) => ({ values: row.map((v, i) => toValue(v, r.columns[i].type)) })),
-  };
-}
-
-/** One PartialResultSet holding every value, for ExecuteStreamingSql (results here are small). */
-export function toPartialResultSet(r: StatementResult): object {
-  return {
-    metadata: resultSetMetadata(r),
-    values: r.rows.flatMap((row) => row.map((v, i) => toValue(v, r.columns[i].type))),
-  };
+/** `SELECT 1` and the leaderboard statements the scenarios use. */
+export function defaultStatements(): StatementRegistry {
+  const r = new StatementRegistry();
+  r.putResult('SELECT 1', [{ name: '', type: 'INT64' }], [['1']]);
+  r.put('SELECT PlayerId, PlayerName FROM Players WHERE PlayerId = @playerId', (p, store) => ({
+    kind: 'rows',
+    ...store.read('Players', ['PlayerId', 'PlayerName'], [[String(need(p, 'playerId'))]]),
+  }));
+  r.put('INSERT INTO Scores (PlayerId, Timestamp, Score) VALUES (@playerId, PENDING_COMMIT_TIMESTAMP(), @score)', (p) => ({
+    kind: 'dml',
+    rowCount: 1,
+    mutations: [{ op: 'insert', table: 'Scores', columns: ['PlayerId', 'Timestamp', 'Score'], values: [[String(need(p, 'playerId')), new Date().toISOString(), String(need(p, 'score'))]] }],
+  }));
+  r.put('UPDATE Players SET PlayerName = @playerName WHERE PlayerId = @playerId', (p, store) => {
+    const id = String(need(p, 'playerId'));
+    const exists = store.read('Players', ['PlayerId'], [[id]]).rows.length;
+    return {
+      kind: 'dml',
+      rowCount: exists,
+      mutations: exists ? [{ op: 'update', table: 'Players', columns: ['PlayerId', 'PlayerName'], values: [[id, need(p, 'playerName')]] }] : [],
+    };
+  });
+  return r;
 }

@@ -6,3 +6,4 @@ export * from './table';
 export * from './markdown';
 export * from './names';
 export * from './grpc-codes';
+export * from './fake-config';
