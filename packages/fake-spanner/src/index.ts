@@ -2,3 +2,4 @@ export { startFakeSpanner, type FakeSpanner, type FakeSpannerOptions } from './s
 export { StatementRegistry, defaultStatements, type StatementHandler, type StatementOutcome } from './statements';
 export { Store, leaderboardStore } from './store';
 export type { ConnectionStat, FakeStats, KindLatency } from './accounting';
+export { startAdmin, type AdminServer } from './admin';
