@@ -96,3 +96,105 @@ test('150 concurrent calls on one connection: at most 100 streams in flight', as
     await slow.stop();
   }
 });
+
+test('ABORTED carries google.rpc.RetryInfo with the configured delay', async () => {
+  const f = await startFakeSpanner({ faults: [{ kind: 'commit', code: 'ABORTED', ratio: 1, retryDelayMs: 1500 }] });
+  try {
+    const c = new Client(`${f.host}:${f.port}`, grpc.credentials.createInsecure(), { 'grpc.use_local_subchannel_pool': 1 });
+    await assert.rejects(unary(c, 'Commit', { session: 's', singleUseTransaction: { readWrite: {} }, mutations: [] }), (e: any) => {
+      assert.equal(e.code, grpc.status.ABORTED);
+      // RetryInfo { retry_delay: Duration { seconds: 1, nanos: 500000000 } }
+      const info: Buffer = e.metadata.get('google.rpc.retryinfo-bin')[0];
+      assert.deepEqual([...info], [0x0a, 0x08, 0x08, 0x01, 0x10, 0x80, 0xca, 0xb5, 0xee, 0x01]);
+      assert.ok(e.metadata.get('grpc-status-details-bin')[0].includes(Buffer.from('google.rpc.RetryInfo')));
+      return true;
+    });
+    assert.deepEqual(f.stats().faults, { commit: { ABORTED: 1 } });
+    c.close();
+  } finally {
+    await f.stop();
+  }
+});
+
+test('a schedule switches faults on and off while running', async () => {
+  const f = await startFakeSpanner({ schedule: [{ fromSeconds: 0, untilSeconds: 0.4, faults: [{ kind: 'query', code: 'UNAVAILABLE', ratio: 1 }] }] });
+  try {
+    const c = new Client(`${f.host}:${f.port}`, grpc.credentials.createInsecure(), { 'grpc.use_local_subchannel_pool': 1 });
+    f.resetStats(); // the schedule's clock starts here
+    await assert.rejects(unary(c, 'ExecuteSql', { session: 's', sql: 'SELECT 1' }), (e: any) => e.code === grpc.status.UNAVAILABLE);
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal((await unary(c, 'ExecuteSql', { session: 's', sql: 'SELECT 1' })).rows.length, 1);
+    assert.deepEqual(f.stats().faults, { query: { UNAVAILABLE: 1 } });
+    c.close();
+  } finally {
+    await f.stop();
+  }
+});
+
+test('lognormal latency: the server-side histogram has the configured median and tail', async () => {
+  const f = await startFakeSpanner({ latency: { query: { p50: 10, p99: 60 } } });
+  try {
+    const c = new Client(`${f.host}:${f.port}`, grpc.credentials.createInsecure(), { 'grpc.use_local_subchannel_pool': 1 });
+    await Promise.all(Array.from({ length: 20 }, async () => {
+      for (let i = 0; i < 25; i++) await unary(c, 'ExecuteSql', { session: 's', sql: 'SELECT 1' });
+    }));
+    const q = f.stats().latency.query!;
+    assert.equal(q.count, 500);
+    assert.ok(q.p50Ms > 8 && q.p50Ms < 12.5, `p50 ${q.p50Ms}`);
+    assert.ok(q.p99Ms > 35 && q.p99Ms < 100, `p99 ${q.p99Ms}`);
+    c.close();
+  } finally {
+    await f.stop();
+  }
+});
+
+test('an accept delay holds new connections back', async () => {
+  const f = await startFakeSpanner({ acceptDelayMs: 400 });
+  try {
+    const c = new Client(`${f.host}:${f.port}`, grpc.credentials.createInsecure(), { 'grpc.use_local_subchannel_pool': 1 });
+    const t0 = Date.now();
+    await unary(c, 'ExecuteSql', { session: 's', sql: 'SELECT 1' });
+    assert.ok(Date.now() - t0 >= 390, `first call took ${Date.now() - t0} ms`);
+    const t1 = Date.now();
+    await unary(c, 'ExecuteSql', { session: 's', sql: 'SELECT 1' });
+    assert.ok(Date.now() - t1 < 200, 'the open connection is not delayed again');
+    c.close();
+  } finally {
+    await f.stop();
+  }
+});
+
+test('admin API: stats, reset, live config changes, and bad input named field by field', async () => {
+  const { startAdmin } = await import('../src/index');
+  const f = await startFakeSpanner({ latencyMs: 1 });
+  const admin = await startAdmin(f);
+  const url = `http://127.0.0.1:${admin.port}`;
+  try {
+    const c = new Client(`${f.host}:${f.port}`, grpc.credentials.createInsecure(), { 'grpc.use_local_subchannel_pool': 1 });
+    await unary(c, 'ExecuteSql', { session: 's', sql: 'SELECT 1' });
+    const stats = await (await fetch(`${url}/stats`)).json();
+    assert.equal(stats.totalRpcs, 1);
+    assert.equal(stats.connections[0].rpcsByMethod.ExecuteSql, 1);
+
+    const bad = await fetch(`${url}/config`, { method: 'PATCH', body: JSON.stringify({ faults: [{ kind: 'everything', code: 'ABORTED', ratio: -0.5 }], color: 'red' }) });
+    assert.equal(bad.status, 400);
+    const body = await bad.json();
+    assert.deepEqual(body.issues.map((i: any) => i.path).sort(), ['color', 'faults.0.kind', 'faults.0.ratio']);
+    assert.match(body.issues.find((i: any) => i.path === 'faults.0.ratio').message, /between 0 and 1/);
+    assert.deepEqual(f.config().faults, [], 'a bad request changes nothing');
+
+    const ok = await fetch(`${url}/config`, { method: 'PATCH', body: JSON.stringify({ latency: { query: 150 } }) });
+    assert.equal(ok.status, 200);
+    const t0 = Date.now();
+    await unary(c, 'ExecuteSql', { session: 's', sql: 'SELECT 1' });
+    assert.ok(Date.now() - t0 >= 145, 'the new latency applies at once');
+
+    assert.equal((await fetch(`${url}/reset`, { method: 'POST' })).status, 200);
+    assert.equal((await (await fetch(`${url}/stats`)).json()).totalRpcs, 0);
+    assert.equal((await fetch(`${url}/nope`)).status, 404);
+    c.close();
+  } finally {
+    await admin.stop();
+    await f.stop();
+  }
+});

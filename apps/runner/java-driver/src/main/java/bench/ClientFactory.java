@@ -1,0 +1,129 @@
+package bench;
+
+import com.google.cloud.NoCredentials;
+import com.google.cloud.spanner.SessionPoolOptions;
+import com.google.cloud.spanner.Spanner;
+import com.google.cloud.spanner.SpannerOptions;
+import com.google.gson.JsonObject;
+import io.grpc.ManagedChannelBuilder;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+
+/**
+ * Builds a fresh Spanner client from a cell's configuration. Every builder method that is not in
+ * all versions is called through reflection, so this one source compiles against any version and a
+ * version that lacks a requested option fails the cell with a clear sentence instead of a crash.
+ */
+final class ClientFactory {
+
+  /** A requested option the client version does not have. */
+  static final class UnsupportedOption extends RuntimeException {
+    UnsupportedOption(String option, String version) {
+      super("option " + option + " is not supported by java " + version);
+    }
+  }
+
+  private ClientFactory() {}
+
+  static Spanner create(Cell cell) {
+    String version = cell.version();
+    JsonObject conf = cell.configuration();
+    SpannerOptions.Builder b =
+        SpannerOptions.newBuilder()
+            .setProjectId(cell.projectId())
+            .setHost("http://" + cell.host() + ":" + cell.port())
+            // Plaintext to the local endpoint. Never setChannelProvider: it silently bypasses grpc-gcp.
+            .setChannelConfigurator(ManagedChannelBuilder::usePlaintext)
+            .setCredentials(NoCredentials.getInstance());
+    // No metrics export (it would look for GCP credentials and a project); not every version has it.
+    Method metrics = find(b.getClass(), "setBuiltInMetricsEnabled", boolean.class);
+    if (metrics != null) invoke(metrics, b, false);
+
+    String grpcGcp = conf.has("grpcGcp") ? conf.get("grpcGcp").getAsString() : "default";
+    if (grpcGcp.equals("on")) {
+      call(b, "enableGrpcGcpExtension", "grpcGcp", version);
+    } else if (grpcGcp.equals("off")) {
+      // Versions without the switch predate grpc-gcp being on by default: off is what they do.
+      Method off = find(b.getClass(), "disableGrpcGcpExtension");
+      if (off != null) invoke(off, b);
+    }
+    if (conf.has("numChannels")) b.setNumChannels(conf.get("numChannels").getAsInt());
+    if (conf.has("dynamicChannelPool")) {
+      if (conf.get("dynamicChannelPool").getAsBoolean()) {
+        // Only takes effect when numChannels is unset; the UI says so, we do not refuse.
+        call(b, "enableDynamicChannelPool", "dynamicChannelPool", version);
+      } else {
+        // A version without a dynamic pool already gives what "false" asks for.
+        Method off = find(b.getClass(), "disableDynamicChannelPool");
+        if (off != null) invoke(off, b);
+      }
+    }
+    SessionPoolOptions pool = sessionPool(conf, version);
+    if (pool != null) b.setSessionPoolOption(pool);
+    return b.build().getService();
+  }
+
+  /** Session options, or null when the configuration sets none (the version's defaults stay). */
+  private static SessionPoolOptions sessionPool(JsonObject conf, String version) {
+    JsonObject pool = conf.has("sessionPool") ? conf.getAsJsonObject("sessionPool") : new JsonObject();
+    if (!conf.has("multiplexedSessions") && pool.size() == 0) return null;
+    SessionPoolOptions.Builder sb = SessionPoolOptions.newBuilder();
+    if (conf.has("multiplexedSessions")) {
+      // Package-private (@VisibleForTesting) up to at least 6.123.0, hence setAccessible. The env
+      // variable GOOGLE_CLOUD_SPANNER_MULTIPLEXED_SESSIONS, when set, overrides it in the client.
+      call(sb, "setUseMultiplexedSession", "multiplexedSessions", version, boolean.class,
+          conf.get("multiplexedSessions").getAsBoolean());
+    }
+    if (pool.has("minSessions")) {
+      call(sb, "setMinSessions", "sessionPool.minSessions", version, int.class, pool.get("minSessions").getAsInt());
+    }
+    if (pool.has("maxSessions")) {
+      call(sb, "setMaxSessions", "sessionPool.maxSessions", version, int.class, pool.get("maxSessions").getAsInt());
+    }
+    if (pool.has("writeSessionsFraction")) {
+      call(sb, "setWriteSessionsFraction", "sessionPool.writeSessionsFraction", version, float.class,
+          pool.get("writeSessionsFraction").getAsFloat());
+    }
+    return sb.build();
+  }
+
+  /** Calls a no-argument builder method, or fails the cell when the version lacks it. */
+  private static void call(Object target, String method, String option, String version) {
+    Method m = find(target.getClass(), method);
+    if (m == null) throw new UnsupportedOption(option, version);
+    invoke(m, target);
+  }
+
+  /** Calls a one-argument builder method, or fails the cell when the version lacks it. */
+  private static void call(Object target, String method, String option, String version, Class<?> type, Object arg) {
+    Method m = find(target.getClass(), method, type);
+    if (m == null) throw new UnsupportedOption(option, version);
+    invoke(m, target, arg);
+  }
+
+  /** The method, public or not, declared by the class or a superclass; null when absent. */
+  static Method find(Class<?> type, String name, Class<?>... params) {
+    for (Class<?> c = type; c != null; c = c.getSuperclass()) {
+      try {
+        Method m = c.getDeclaredMethod(name, params);
+        m.setAccessible(true);
+        return m;
+      } catch (NoSuchMethodException e) {
+        // look further up
+      }
+    }
+    return null;
+  }
+
+  private static void invoke(Method m, Object target, Object... args) {
+    try {
+      m.invoke(target, args);
+    } catch (InvocationTargetException e) {
+      // The builder refused the value (e.g. minSessions > maxSessions): report its own message.
+      Throwable cause = e.getCause();
+      throw cause instanceof RuntimeException ? (RuntimeException) cause : new RuntimeException(cause);
+    } catch (IllegalAccessException e) {
+      throw new IllegalStateException("cannot call " + m.getName(), e);
+    }
+  }
+}

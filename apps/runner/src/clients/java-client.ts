@@ -1,0 +1,137 @@
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { SEMVER } from '@scb/shared';
+import { CACHE_DIR, REPO_ROOT } from '../paths';
+import { ClientInstallError } from './node-client';
+
+const run = promisify(execFile);
+const ARTIFACT = 'com.google.cloud:google-cloud-spanner';
+const METADATA_URL = 'https://repo1.maven.org/maven2/com/google/cloud/google-cloud-spanner/maven-metadata.xml';
+const MVN = process.platform === 'win32' ? 'mvn.cmd' : 'mvn';
+/** The driver's Maven project: pom.xml (dependencies) and src/main/java (the driver). */
+export const JAVA_DRIVER_DIR = path.join(REPO_ROOT, 'apps', 'runner', 'java-driver');
+const POM = path.join(JAVA_DRIVER_DIR, 'pom.xml');
+const SOURCES = path.join(JAVA_DRIVER_DIR, 'src', 'main', 'java', 'bench');
+
+/** How to start the Java driver for one client version: spawn(command, args), cell on stdin. */
+export interface JavaClient {
+  version: string;
+  command: string;
+  args: string[];
+}
+
+const pending = new Map<string, Promise<JavaClient>>();
+
+/**
+ * Resolves google-cloud-spanner at exactly `version` with Maven into a cached classpath and compiles
+ * the driver against it, once per version (and again when the driver's pom or sources change).
+ * The version must be plain semver and, when Maven Central's metadata can be read, listed there.
+ */
+export function ensureJavaClient(version: string, log: (line: string) => void = () => {}): Promise<JavaClient> {
+  if (!SEMVER.test(version)) return Promise.reject(new ClientInstallError(`"${version}" is not a plain semver version`));
+  // Cells of one job may ask for the same version at once: one install, shared.
+  let p = pending.get(version);
+  if (!p) {
+    p = install(version, log).finally(() => pending.delete(version));
+    pending.set(version, p);
+  }
+  return p;
+}
+
+async function install(version: string, log: (line: string) => void): Promise<JavaClient> {
+  const dir = path.join(CACHE_DIR, 'clients', 'java', version);
+  const classes = path.join(dir, 'classes');
+  const classpathFile = path.join(dir, 'classpath.txt');
+  const marker = path.join(dir, '.installed');
+  const sources = readdirSync(SOURCES).filter((f) => f.endsWith('.java')).sort().map((f) => path.join(SOURCES, f));
+  const key = driverHash(sources);
+  const client = () => ({ version, command: 'java', args: ['-cp', [classes, readFileSync(classpathFile, 'utf8').trim()].join(path.delimiter), 'bench.JavaDriver'] });
+  if (existsSync(marker) && readFileSync(marker, 'utf8').trim() === key) return client();
+
+  const listed = await centralVersions(log);
+  if (listed && !listed.includes(version)) {
+    throw new ClientInstallError(`${ARTIFACT}:${version} is not published on Maven Central (newest: ${listed.at(-1) ?? 'unknown'})`);
+  }
+  log(`resolving ${ARTIFACT}:${version} with Maven into ${dir}`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(classes, { recursive: true });
+  try {
+    await run(MVN, ['-B', '-q', '-Dstyle.color=never', '-f', POM, 'dependency:build-classpath', `-Dspanner.version=${version}`, `-Dmdep.outputFile=${classpathFile}`], {
+      cwd: dir,
+      maxBuffer: 16 * 1024 * 1024,
+      timeout: 10 * 60_000,
+    });
+  } catch (e) {
+    throw new ClientInstallError(`Maven could not resolve ${ARTIFACT}:${version}: ${mavenError(e)}`);
+  }
+  log(`compiling the Java driver against ${ARTIFACT}:${version}`);
+  try {
+    await run('javac', ['--release', '17', '-nowarn', '-encoding', 'UTF-8', '-cp', readFileSync(classpathFile, 'utf8').trim(), '-d', classes, ...sources], {
+      maxBuffer: 16 * 1024 * 1024,
+      timeout: 5 * 60_000,
+    });
+  } catch (e) {
+    const err = e as { code?: unknown; stderr?: string; message: string };
+    if (err.code === 'ENOENT') throw new ClientInstallError('javac (a JDK 17 or newer) is needed for Java clients and is not on the PATH');
+    const errors = (err.stderr ?? err.message).split('\n').filter((l) => /error:/.test(l)).slice(0, 3).join(' | ');
+    throw new ClientInstallError(`the Java driver does not compile against ${ARTIFACT}:${version}: ${errors || err.message}`);
+  }
+  writeFileSync(marker, key + '\n');
+  return client();
+}
+
+/** The relevant [ERROR] sentence of a failed Maven run, without its boilerplate. */
+export function mavenError(e: unknown): string {
+  const err = e as { code?: unknown; stdout?: string; stderr?: string; message: string };
+  if (err.code === 'ENOENT') return 'Maven (mvn) is needed for Java clients and is not on the PATH';
+  const lines = `${err.stdout ?? ''}\n${err.stderr ?? ''}`
+    .replace(/\x1b\[[0-9;]*m/g, '')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l.startsWith('[ERROR]'))
+    .map((l) => l.replace(/^\[ERROR\]\s*/, ''))
+    .filter((l) => l);
+  if (lines.length === 0) return err.message.split('\n')[0];
+  let first = lines[0]
+    .replace(/ -> \[Help \d+\]$/, '')
+    .replace(/^Failed to execute goal .*? on project [^:]+: /, '')
+    .replace(/^Could not resolve dependencies for project [^:]+:[^:]+:[^:]+:[^:]+: /, '');
+  // "The following artifacts could not be resolved: a, b, c: Could not find artifact a in central (...)"
+  const many = /^The following artifacts could not be resolved: (.*?): (Could not (?:find|transfer) artifact .*)$/.exec(first);
+  if (many) {
+    const count = many[1].split(', ').length;
+    first = count > 1 ? `${many[2]} (${count - 1} more artifacts missing as well)` : many[2];
+  }
+  return first;
+}
+
+/** Changes when the driver's pom or sources change, so a stale cache is rebuilt. */
+function driverHash(sources: string[]): string {
+  const h = createHash('sha256').update(readFileSync(POM));
+  for (const f of sources) h.update(path.basename(f)).update(readFileSync(f));
+  return h.digest('hex');
+}
+
+let versionsCache: { at: number; versions: string[] } | undefined;
+
+/**
+ * Versions Maven Central's metadata lists, cached for an hour; undefined when it cannot be read
+ * (then Maven itself is the judge).
+ */
+export async function centralVersions(log: (line: string) => void = () => {}): Promise<string[] | undefined> {
+  if (versionsCache && Date.now() - versionsCache.at < 3_600_000) return versionsCache.versions;
+  try {
+    const res = await fetch(METADATA_URL, { signal: AbortSignal.timeout(20_000) });
+    if (!res.ok) throw new Error(`HTTP ${res.status}`);
+    const versions = [...(await res.text()).matchAll(/<version>([^<]+)<\/version>/g)].map((m) => m[1].trim());
+    if (versions.length === 0) throw new Error('no versions in the metadata');
+    versionsCache = { at: Date.now(), versions };
+    return versions;
+  } catch (e) {
+    log(`could not read Maven Central's version list (${(e as Error).message}); letting Maven decide`);
+    return undefined;
+  }
+}
