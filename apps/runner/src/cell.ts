@@ -43,7 +43,7 @@ export async function runCell(spec: JobSpec, plan: CellPlan, hooks: CellHooks = 
     throw new CellError(e.message);
   });
   const latencyMs = effectiveLatencyMs(spec);
-  const fake = await startFakeSpanner({ latencyMs });
+  const fake = await startFakeSpanner({ ...spec.target.server, latencyMs: spec.target.latencyMs, timeScale: spec.timeScale });
   try {
     const durationMs = spec.workload.durationSeconds !== undefined ? spec.workload.durationSeconds * 1000 : undefined;
     const cell: DriverCell = {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FakeConfigSchema } from './fake-config';
 
 /** Plain semver only (no ranges, tags, paths or URLs): it ends up in an npm/Maven command line. */
 export const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z]+(\.[0-9A-Za-z]+)*)?$/;
@@ -41,6 +42,14 @@ export const TargetSchema = z.strictObject({
   kind: z.literal('fake'),
   /** Server-side latency of every data RPC, before the time scale. */
   latencyMs: z.number().min(0).max(10_000).default(65),
+  /**
+   * The rest of the fake's behaviour: latency of other RPC kinds (session, commit...), faults,
+   * schedules, connection age, accept delay, stream limit. The job's time scale applies to all of it.
+   */
+  server: FakeConfigSchema.omit({ timeScale: true })
+    .partial()
+    .refine((s) => s.latency?.query === undefined, { message: 'set the query latency with target.latencyMs', path: ['latency', 'query'] })
+    .optional(),
 });
 
 export const WorkloadSchema = z
