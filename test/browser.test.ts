@@ -53,6 +53,11 @@ test('the API refuses bad specs field by field and loses nothing stored', async 
   assert.match(((await notJson.json()) as { error: string }).error, /not valid JSON/);
 
   assert.equal((await api('/api/jobs/does-not-exist')).status, 404);
+  assert.equal((await api('/api/versions?language=cobol')).status, 400);
+  const node = (await (await api('/api/versions?language=node')).json()) as { versions: { version: string }[] };
+  const list = node.versions.map((v) => v.version);
+  assert.ok(list.includes('9.0.0') && list.includes('7.21.0'));
+  assert.ok(list.indexOf('9.0.0') < list.indexOf('8.13.0') && list.indexOf('8.13.0') < list.indexOf('7.21.0'), 'newest first');
   const after = ((await (await api('/api/jobs')).json()) as { jobs: unknown[] }).jobs.length;
   assert.equal(after, before);
 });
@@ -60,8 +65,16 @@ test('the API refuses bad specs field by field and loses nothing stored', async 
 test('launch from the form, watch it run, read table and chart, reload the permanent link', { timeout: 300_000 }, async () => {
   const page = await browser.newPage({ viewport: { width: 1280, height: 1200 } });
   await page.goto(stack.baseUrl + '/jobs/new');
+  // A preset fills the form: the affinity-burst scenario is Java 6.104.0 vs 6.105.0.
+  await page.selectOption('#preset', 'affinity-burst');
+  assert.equal(await page.inputValue('#language'), 'java');
+  assert.deepEqual(await page.locator('#versions').evaluate((s: HTMLSelectElement) => [...s.selectedOptions].map((o) => o.value)), ['6.104.0', '6.105.0']);
+  assert.equal(await page.inputValue('#warmupOps-min'), '500');
+  await page.selectOption('#language', 'node');
   await page.fill('#name', 'browser test job');
-  await page.fill('#version', '9.0.0');
+  // The versions come from the npm registry, newest first; 9.0.0 is the default choice.
+  await page.getByText(/published versions, newest first/).waitFor({ timeout: 60_000 });
+  await page.selectOption('#versions', ['9.0.0']);
   await page.fill('#concurrency', '10, 20');
   await page.fill('#latencyMs', '20');
   await page.fill('#warmupOps', '50');

@@ -2,7 +2,7 @@
 // Prisma's own bookkeeping so `prisma migrate deploy` can take over where an engine exists.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import pg from 'pg';
@@ -24,7 +24,7 @@ after(async () => {
 test('every model of the schema can be written and read back', async () => {
   const schema = readFileSync(path.join(MIGRATIONS_DIR, '../schema.prisma'), 'utf8');
   const models = [...schema.matchAll(/^model (\w+) \{/gm)].map((m) => m[1]).sort();
-  assert.deepEqual(models, ['Cell', 'CellResult', 'ChannelStat', 'Job'], 'this test covers every model; extend it with the schema');
+  assert.deepEqual(models, ['Cell', 'CellResult', 'ChannelStat', 'ClientVersion', 'Job'], 'this test covers every model; extend it with the schema');
 
   await db.job.create({ data: { id: 'job1', spec: { clients: [] }, cellsTotal: 1, environment: { cores: 2 } } });
   const cell = await db.cell.create({
@@ -44,6 +44,10 @@ test('every model of the schema can be written and read back', async () => {
   assert.deepEqual(back.cells[0].result?.errors, { UNAVAILABLE: 1 });
   assert.equal(back.cells[0].channels.length, 2);
 
+  await db.clientVersion.create({ data: { language: 'java', version: '6.109.0', ok: false, message: 'a jar is missing' } });
+  await db.clientVersion.upsert({ where: { language_version: { language: 'java', version: '6.109.0' } }, create: { language: 'java', version: '6.109.0', ok: true }, update: { ok: true, message: null } });
+  assert.deepEqual(await db.clientVersion.findMany({ select: { language: true, version: true, ok: true, message: true } }), [{ language: 'java', version: '6.109.0', ok: true, message: null }]);
+
   // Cells, results and channel stats belong to their job.
   await db.job.delete({ where: { id: 'job1' } });
   assert.equal(await db.cell.count(), 0);
@@ -56,15 +60,18 @@ test('migrations are recorded as Prisma records them, and applying again changes
   await c.connect();
   try {
     const rows = (await c.query('SELECT * FROM "_prisma_migrations" ORDER BY migration_name')).rows;
-    assert.equal(rows.length, 1);
-    const sql = readFileSync(path.join(MIGRATIONS_DIR, rows[0].migration_name, 'migration.sql'), 'utf8');
-    assert.equal(rows[0].checksum, createHash('sha256').update(sql).digest('hex'));
-    assert.ok(rows[0].finished_at instanceof Date);
-    assert.equal(rows[0].applied_steps_count, 1);
-    assert.equal(rows[0].rolled_back_at, null);
+    const folders = readdirSync(MIGRATIONS_DIR).filter((f) => f !== 'migration_lock.toml').sort();
+    assert.deepEqual(rows.map((r) => r.migration_name), folders);
+    for (const row of rows) {
+      const sql = readFileSync(path.join(MIGRATIONS_DIR, row.migration_name, 'migration.sql'), 'utf8');
+      assert.equal(row.checksum, createHash('sha256').update(sql).digest('hex'));
+      assert.ok(row.finished_at instanceof Date);
+      assert.equal(row.applied_steps_count, 1);
+      assert.equal(row.rolled_back_at, null);
+    }
     const again = await migrate(tdb.url);
     assert.deepEqual(again.applied, []);
-    assert.deepEqual(again.skipped, [rows[0].migration_name]);
+    assert.deepEqual(again.skipped, folders);
   } finally {
     await c.end();
   }

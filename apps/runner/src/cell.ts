@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { startFakeSpanner, type ConnectionStat } from '@scb/fake-spanner';
 import {
@@ -8,14 +7,14 @@ import {
   FAKE_INSTANCE,
   FAKE_PROJECT,
   effectiveLatencyMs,
+  opsAt,
   type CellPlan,
   type DriverCell,
   type JobSpec,
   type ProgressMessage,
   type ResultMessage,
 } from '@scb/shared';
-import { ensureNodeClient } from './clients/node-client';
-import { DRIVERS_DIR } from './paths';
+import type { DriverLaunch } from './drivers/index';
 
 /** A cell that could not produce a result; the message is what the user reads. */
 export class CellError extends Error {}
@@ -38,10 +37,7 @@ export interface CellHooks {
  * Runs one cell: a fresh fake on a free port (so no connection of an earlier cell is counted),
  * a fresh driver process with a fresh client, and the fake's per-connection accounting.
  */
-export async function runCell(spec: JobSpec, plan: CellPlan, hooks: CellHooks = {}): Promise<CellOutcome> {
-  const clientDir = await ensureNodeClient(plan.client.version, hooks.log).catch((e: Error) => {
-    throw new CellError(e.message);
-  });
+export async function runCell(spec: JobSpec, plan: CellPlan, launch: DriverLaunch, hooks: CellHooks = {}): Promise<CellOutcome> {
   const latencyMs = effectiveLatencyMs(spec);
   const fake = await startFakeSpanner({ ...spec.target.server, latencyMs: spec.target.latencyMs, timeScale: spec.timeScale });
   try {
@@ -52,16 +48,16 @@ export async function runCell(spec: JobSpec, plan: CellPlan, hooks: CellHooks = 
       instanceId: FAKE_INSTANCE,
       databaseId: FAKE_DATABASE,
       client: plan.client,
-      clientDir,
+      clientDir: launch.clientDir,
       configuration: plan.configuration,
       concurrency: plan.concurrency,
       operation: spec.workload.operation,
-      warmupOps: spec.workload.warmupOps,
-      measuredOps: spec.workload.measuredOps,
+      warmupOps: opsAt(spec.workload.warmupOps, plan.concurrency),
+      measuredOps: spec.workload.measuredOps === undefined ? undefined : opsAt(spec.workload.measuredOps, plan.concurrency),
       durationMs,
       deadlineMs: driverDeadlineMs(spec, plan.concurrency, latencyMs),
     };
-    const result = await runDriver(cell, hooks);
+    const result = await runDriver(cell, launch, hooks);
     const stats = fake.stats();
     return { result, serverRpcs: stats.totalRpcs, channels: stats.connections };
   } finally {
@@ -73,13 +69,13 @@ export async function runCell(spec: JobSpec, plan: CellPlan, hooks: CellHooks = 
 export function driverDeadlineMs(spec: JobSpec, concurrency: number, latencyMs: number): number {
   const perOpMs = Math.max(latencyMs, 1);
   const opsMs = (ops: number) => (Math.ceil(ops / concurrency) * perOpMs) * 10;
-  const measureMs = spec.workload.durationSeconds !== undefined ? spec.workload.durationSeconds * 1000 * 1.5 : opsMs(spec.workload.measuredOps!);
-  return Math.round(60_000 + opsMs(spec.workload.warmupOps) + measureMs);
+  const measureMs = spec.workload.durationSeconds !== undefined ? spec.workload.durationSeconds * 1000 * 1.5 : opsMs(opsAt(spec.workload.measuredOps!, concurrency));
+  return Math.round(60_000 + opsMs(opsAt(spec.workload.warmupOps, concurrency)) + measureMs);
 }
 
-function runDriver(cell: DriverCell, hooks: CellHooks): Promise<ResultMessage> {
+function runDriver(cell: DriverCell, launch: DriverLaunch, hooks: CellHooks): Promise<ResultMessage> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(DRIVERS_DIR, 'node-driver.ts')], {
+    const child = spawn(launch.command, launch.args, {
       env: { ...process.env, METADATA_SERVER_DETECTION: 'none', SPANNER_DISABLE_BUILTIN_METRICS: 'true' },
       stdio: ['pipe', 'pipe', 'pipe'],
     });

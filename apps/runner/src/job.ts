@@ -1,6 +1,8 @@
 import { parseJobSpec, planCells, summarize, decodeHistogram } from '@scb/shared';
 import type { Db } from '@scb/db';
 import { runCell, CellError } from './cell';
+import { ClientInstallError } from './clients/node-client';
+import { prepareDriver, type DriverLaunch } from './drivers/index';
 import { describeEnvironment } from './environment';
 
 export interface JobHooks {
@@ -28,6 +30,23 @@ export async function runJob(db: Db, jobId: string, hooks: JobHooks): Promise<vo
 
   const cells = await db.cell.findMany({ where: { jobId }, orderBy: { index: 'asc' } });
   const plans = planCells(spec);
+  // One installation per client version per job; its outcome is remembered for the launch form.
+  const launches = new Map<string, Promise<DriverLaunch>>();
+  const launchFor = (client: (typeof plans)[number]['client'], log: (l: string) => void) => {
+    const key = `${client.language}@${client.version}`;
+    let p = launches.get(key);
+    if (!p) {
+      p = prepareDriver(client, log);
+      launches.set(key, p);
+      void p.then(
+        () => recordVersion(db, client.language, client.version, null),
+        (e) => {
+          if (e instanceof ClientInstallError) void recordVersion(db, client.language, client.version, e.message);
+        },
+      );
+    }
+    return p;
+  };
   let succeeded = 0;
   for (const cell of cells) {
     if (hooks.signal?.aborted) break;
@@ -36,7 +55,10 @@ export async function runJob(db: Db, jobId: string, hooks: JobHooks): Promise<vo
     await db.cell.update({ where: { id: cell.id }, data: { status: 'running', startedAt: new Date() } });
     hooks.log(`${label}: started`);
     try {
-      const out = await runCell(spec, plan, {
+      const launch = await launchFor(plan.client, (l) => hooks.log(`${label}: ${l}`)).catch((e: Error) => {
+        throw new CellError(e.message);
+      });
+      const out = await runCell(spec, plan, launch, {
         log: (l) => hooks.log(`${label}: ${l}`),
         signal: hooks.signal,
         onProgress: (p) => void db.cell.update({ where: { id: cell.id }, data: { progress: p } }).catch(() => {}),
@@ -81,4 +103,9 @@ export async function runJob(db: Db, jobId: string, hooks: JobHooks): Promise<vo
   if (interrupted) await db.cell.updateMany({ where: { jobId, status: { in: ['pending', 'running'] } }, data: { status: 'cancelled' } });
   await db.job.update({ where: { id: jobId }, data: { status, finishedAt: new Date(), error } });
   hooks.log(`job ${jobId}: ${status} (${succeeded} of ${cells.length} cells succeeded)`);
+}
+
+async function recordVersion(db: Db, language: string, version: string, failure: string | null): Promise<void> {
+  const data = { ok: failure === null, message: failure, checkedAt: new Date() };
+  await db.clientVersion.upsert({ where: { language_version: { language, version } }, create: { language, version, ...data }, update: data }).catch(() => {});
 }

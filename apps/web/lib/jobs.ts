@@ -1,4 +1,5 @@
 import type { JobSpec } from '@scb/shared/spec';
+import { CPU_BOUND_SHARE, cpuShare, summarizeChannels, type ChannelSummary } from '@scb/shared/channels';
 import { db } from './db';
 
 /** The API's view of a job: what GET /api/jobs/<id> answers and what the job page renders. */
@@ -42,8 +43,13 @@ export interface CellView {
     cpuMs: number;
     serverRpcs: number;
     timeline: { second: number; count: number; errors: number; p99Ms: number }[];
+    /** Share of the machine's cores the driver used while measuring. */
+    cpuShare: number;
+    /** Over 85% of the cores: the number says more about this machine than about the client. */
+    clientCpuBound: boolean;
   } | null;
   channels: { connection: number; rpcs: number; peakInFlight: number }[];
+  channelSummary: ChannelSummary;
 }
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -54,6 +60,7 @@ export async function getJob(id: string): Promise<JobView | null> {
     include: { cells: { orderBy: { index: 'asc' }, include: { result: true, channels: { orderBy: { connection: 'asc' } } } } },
   });
   if (!job) return null;
+  const cores = Number((job.environment as { cores?: number } | null)?.cores ?? 0);
   return {
     id: job.id,
     name: job.name,
@@ -79,8 +86,15 @@ export async function getJob(id: string): Promise<JobView | null> {
         startedAt: iso(c.startedAt),
         finishedAt: iso(c.finishedAt),
         progress: c.progress as CellView['progress'],
-        result: c.result ? (result as unknown as CellView['result']) : null,
+        result: c.result
+          ? {
+              ...(result as unknown as Omit<NonNullable<CellView['result']>, 'cpuShare' | 'clientCpuBound'>),
+              cpuShare: cpuShare(c.result.cpuMs, c.result.elapsedMs, cores),
+              clientCpuBound: cpuShare(c.result.cpuMs, c.result.elapsedMs, cores) > CPU_BOUND_SHARE,
+            }
+          : null,
         channels: c.channels.map((ch) => ({ connection: ch.connection, rpcs: ch.rpcs, peakInFlight: ch.peakInFlight })),
+        channelSummary: summarizeChannels(c.channels),
       };
     }),
   };

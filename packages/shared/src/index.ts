@@ -7,3 +7,5 @@ export * from './markdown';
 export * from './names';
 export * from './grpc-codes';
 export * from './fake-config';
+export * from './channels';
+export * from './presets';

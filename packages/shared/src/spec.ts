@@ -52,12 +52,23 @@ export const TargetSchema = z.strictObject({
     .optional(),
 });
 
+/** An operation count: fixed, or max(min, perConcurrency x C) so that bursts scale with concurrency. */
+export const OpsSchema = z.union([
+  z.number().int().min(0).max(10_000_000),
+  z.strictObject({ min: z.number().int().min(0).max(10_000_000), perConcurrency: z.number().min(0).max(100_000) }),
+]);
+export type Ops = z.infer<typeof OpsSchema>;
+
+export function opsAt(ops: Ops, concurrency: number): number {
+  return typeof ops === 'number' ? ops : Math.max(ops.min, Math.ceil(ops.perConcurrency * concurrency));
+}
+
 export const WorkloadSchema = z
   .strictObject({
     operation: z.enum(OPERATIONS).default('select1'),
     /** Operations run at the target concurrency before measuring (the burst that binds channels). */
-    warmupOps: z.number().int().min(0).max(1_000_000).default(200),
-    measuredOps: z.number().int().min(1).max(10_000_000).optional(),
+    warmupOps: OpsSchema.default(200),
+    measuredOps: OpsSchema.optional(),
     durationSeconds: z.number().min(0.5).max(3600).optional(),
   })
   .superRefine((w, ctx) => {

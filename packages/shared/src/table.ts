@@ -76,3 +76,12 @@ export function formatEntry(e: TableEntry | null): string {
   if (e.repeats === 0) return e.failed > 0 ? 'failed' : '–';
   return `${formatQps(e.qps)} / ${formatMs(e.p50Ms)} / ${formatMs(e.p99Ms)}`;
 }
+
+/** "200", or "max(500, 4 × C)" for counts that grow with concurrency. */
+export function formatOps(ops: number | { min: number; perConcurrency: number }): string {
+  return typeof ops === 'number' ? String(ops) : `max(${ops.min}, ${ops.perConcurrency} × C)`;
+}
+
+export function formatPercent(share: number): string {
+  return `${Math.round(share * 100)}%`;
+}

@@ -75,3 +75,18 @@ test('ideal qps is concurrency over the scaled latency', () => {
   assert.ok(Math.abs(idealQps(400, 650) - 615.38) < 0.01);
   assert.ok(Math.abs(idealQps(50, 65) - 769.23) < 0.01);
 });
+
+test('the affinity-burst example is the preset at C=400 with the client default, and scales its bursts', async () => {
+  const { affinityBurstSpec, opsAt } = await import('../src/index');
+  const example = (await import('../../../examples/affinity-burst-java.json', { with: { type: 'json' } })).default;
+  const r = parseJobSpec(example);
+  assert.ok(r.ok);
+  const preset = parseJobSpec({ ...affinityBurstSpec({ versions: ['6.104.0', '6.105.0'], concurrency: [400], configurations: 'default' }), name: example.name });
+  assert.ok(preset.ok);
+  assert.deepEqual(r.value, preset.value);
+  assert.equal(planCells(r.value).length, 2 * 3);
+  assert.equal(opsAt(r.value.workload.warmupOps, 400), 1600);
+  assert.equal(opsAt(r.value.workload.warmupOps, 50), 500);
+  assert.equal(opsAt(r.value.workload.measuredOps!, 400), 12000);
+  assert.equal(opsAt(r.value.workload.measuredOps!, 50), 2000);
+});

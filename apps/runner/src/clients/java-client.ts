@@ -59,7 +59,8 @@ async function install(version: string, log: (line: string) => void): Promise<Ja
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(classes, { recursive: true });
   try {
-    await run(MVN, ['-B', '-q', '-Dstyle.color=never', '-f', POM, 'dependency:build-classpath', `-Dspanner.version=${version}`, `-Dmdep.outputFile=${classpathFile}`], {
+    // -U: retry artifacts an earlier attempt did not find, instead of Maven's cached failure.
+    await run(MVN, ['-B', '-q', '-U', '-Dstyle.color=never', '-f', POM, 'dependency:build-classpath', `-Dspanner.version=${version}`, `-Dmdep.outputFile=${classpathFile}`], {
       cwd: dir,
       maxBuffer: 16 * 1024 * 1024,
       timeout: 10 * 60_000,
@@ -97,10 +98,10 @@ export function mavenError(e: unknown): string {
   if (lines.length === 0) return err.message.split('\n')[0];
   let first = lines[0]
     .replace(/ -> \[Help \d+\]$/, '')
-    .replace(/^Failed to execute goal .*? on project [^:]+: /, '')
+    .replace(/^Failed to execute goal (?:.*? )?on project [^:]+: /, '')
     .replace(/^Could not resolve dependencies for project [^:]+:[^:]+:[^:]+:[^:]+: /, '');
-  // "The following artifacts could not be resolved: a, b, c: Could not find artifact a in central (...)"
-  const many = /^The following artifacts could not be resolved: (.*?): (Could not (?:find|transfer) artifact .*)$/.exec(first);
+  // "The following artifacts could not be resolved: a:jar:1, b:jar:1: Could not find artifact a:jar:1 in central (...)"
+  const many = /^The following artifacts could not be resolved: ((?:[^\s,:]+(?::[^\s,:]+){3,4}(?:, )?)+): (.*)$/.exec(first);
   if (many) {
     const count = many[1].split(', ').length;
     first = count > 1 ? `${many[2]} (${count - 1} more artifacts missing as well)` : many[2];

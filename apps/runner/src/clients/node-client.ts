@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { SEMVER } from '@scb/shared';
+import { publishedVersions, RegistryError } from '@scb/shared/registry';
 import { CACHE_DIR } from '../paths';
 
 const run = promisify(execFile);
@@ -22,7 +23,9 @@ export async function ensureNodeClient(version: string, log: (line: string) => v
   const marker = path.join(dir, '.installed');
   if (existsSync(marker)) return dir;
 
-  const listed = await registryVersions();
+  const listed = await publishedVersions('node').catch((e: Error) => {
+    throw new ClientInstallError(e instanceof RegistryError ? e.message : String(e));
+  });
   if (!listed.includes(version)) {
     throw new ClientInstallError(`${PACKAGE}@${version} is not published on the npm registry (newest: ${listed.at(-1) ?? 'unknown'})`);
   }
@@ -43,22 +46,6 @@ export async function ensureNodeClient(version: string, log: (line: string) => v
   }
   writeFileSync(marker, new Date().toISOString() + '\n');
   return dir;
-}
-
-let versionsCache: { at: number; versions: string[] } | undefined;
-
-/** Versions the npm registry lists for the client, cached for an hour. */
-export async function registryVersions(): Promise<string[]> {
-  if (versionsCache && Date.now() - versionsCache.at < 3_600_000) return versionsCache.versions;
-  try {
-    const { stdout } = await run(NPM, ['view', PACKAGE, 'versions', '--json'], { timeout: 60_000, maxBuffer: 16 * 1024 * 1024 });
-    const versions = JSON.parse(stdout) as string[];
-    versionsCache = { at: Date.now(), versions };
-    return versions;
-  } catch (e) {
-    const err = e as { stderr?: string; message: string };
-    throw new ClientInstallError(`could not ask the npm registry for ${PACKAGE} versions: ${lastLines(err.stderr ?? err.message)}`);
-  }
 }
 
 function lastLines(text: string, n = 3): string {

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { DriverCellSchema, type DriverCell } from '@scb/shared';
 import { runPhases } from './loop';
-import { nodeClientOptions } from './node-options';
+import { nodeClientSetup, UnsupportedOption } from './node-options';
 
 function emit(m: object): void {
   process.stdout.write(JSON.stringify(m) + '\n');
@@ -28,13 +28,33 @@ async function main(): Promise<void> {
   setTimeout(() => fail(`driver: deadline of ${cell.deadlineMs} ms reached before the cell finished`, 3), cell.deadlineMs).unref();
   if (!cell.clientDir) fail('driver: clientDir (the installed @google-cloud/spanner) is required');
 
-  // Load the client, and the grpc-js its google-gax uses, from the version's own install folder.
+  // Load the client, and the grpc-js and grpc-gcp its google-gax uses, from the version's own folder.
   const req = createRequire(path.join(cell.clientDir, 'package.json'));
   const { Spanner } = req('@google-cloud/spanner');
-  const gax = createRequire(req.resolve('@google-cloud/spanner'))('google-gax');
+  const clientReq = createRequire(req.resolve('@google-cloud/spanner'));
+  const grpc = clientReq('google-gax').grpc;
+  const optional = (load: () => any) => {
+    try {
+      return load();
+    } catch {
+      return undefined;
+    }
+  };
+  let setup;
+  try {
+    setup = nodeClientSetup(cell, {
+      grpc,
+      grpcGcp: optional(() => clientReq('grpc-gcp')(grpc)),
+      gcpConfig: optional(() => req('@google-cloud/spanner/build/src/spanner_grpc_config.json')),
+    });
+  } catch (e) {
+    if (e instanceof UnsupportedOption) fail(e.message, 4);
+    throw e;
+  }
+  Object.assign(process.env, setup.env);
   emit({ type: 'progress', phase: 'connecting', done: 0, elapsedMs: 0, qps: 0 });
-  const spanner = new Spanner(nodeClientOptions(cell, gax.grpc));
-  const database = spanner.instance(cell.instanceId).database(cell.databaseId);
+  const spanner = new Spanner(setup.clientOptions);
+  const database = spanner.instance(cell.instanceId).database(cell.databaseId, setup.poolOptions);
   const op = () => database.run({ sql: 'SELECT 1' });
 
   const result = await runPhases(cell, op, emit);

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
-import { buildResultTable, formatEntry, formatMs, formatQps } from '@scb/shared/table';
+import { buildResultTable, formatEntry, formatMs, formatOps, formatPercent, formatQps } from '@scb/shared/table';
 import { effectiveLatencyMs, idealQps } from '@scb/shared/spec';
 import { AutoRefresh } from '@/components/AutoRefresh';
 import { QpsChart, type QpsPoint } from '@/components/QpsChart';
@@ -54,6 +54,13 @@ function Progress({ job }: { job: JobView }) {
   );
 }
 
+/** The options a configuration sets beyond its label. */
+function configurationText(c: CellView): string {
+  const { label, ...options } = c.configuration;
+  const set = Object.entries(options).filter(([, v]) => v !== undefined && v !== 'default');
+  return set.length ? `${label} (${set.map(([k, v]) => `${k}=${typeof v === 'object' ? JSON.stringify(v) : v}`).join(', ')})` : label;
+}
+
 function cellLabel(c: CellView): string {
   return `${c.client.language} ${c.client.version} · ${c.configuration.label} · C=${c.concurrency} · repeat ${c.repeat}`;
 }
@@ -75,8 +82,8 @@ export default async function JobPage({ params }: Params) {
       </h1>
       <p className="muted">
         Fake Spanner, {job.spec.target.latencyMs} ms per query × time scale {job.spec.timeScale} = {formatMs(latency)} ms ·{' '}
-        {job.spec.workload.operation} · warm-up {job.spec.workload.warmupOps} ops ·{' '}
-        {job.spec.workload.durationSeconds !== undefined ? `${job.spec.workload.durationSeconds} s measured` : `${job.spec.workload.measuredOps} ops measured`} ·{' '}
+        {job.spec.workload.operation} · warm-up {formatOps(job.spec.workload.warmupOps)} ops at the target concurrency ·{' '}
+        {job.spec.workload.durationSeconds !== undefined ? `${job.spec.workload.durationSeconds} s measured` : `${formatOps(job.spec.workload.measuredOps!)} ops measured`} ·{' '}
         {job.spec.repeats} repeat(s) · created {job.createdAt.replace('T', ' ').slice(0, 19)} UTC
       </p>
       {job.error && <p className="error" role="alert">{job.error}</p>}
@@ -112,16 +119,21 @@ export default async function JobPage({ params }: Params) {
       )}
 
       <h2>Cells</h2>
+      <p className="muted">
+        Every repeat on its own row. Connections: opened / used by the client; hottest: the busiest connection&apos;s share of
+        RPCs and its peak streams in flight (the server allows 100 per connection). CPU: the driver&apos;s share of the
+        machine&apos;s cores while measuring; above 85% the client is CPU-bound and its qps says more about this machine.
+      </p>
       <table data-testid="cells-table">
         <thead>
-          <tr><th>#</th><th>Client</th><th>Configuration</th><th>C</th><th>Repeat</th><th>Status</th><th>qps</th><th>p50</th><th>p90</th><th>p99</th><th>max</th><th>Errors</th><th>Connections (RPCs / peak in-flight)</th></tr>
+          <tr><th>#</th><th>Client</th><th>Configuration</th><th>C</th><th>Repeat</th><th>Status</th><th>qps</th><th>p50</th><th>p90</th><th>p99</th><th>max</th><th>Errors</th><th>CPU</th><th>Connections</th><th>Hottest</th><th>RPCs / peak in-flight per connection</th></tr>
         </thead>
         <tbody>
           {job.cells.map((c) => (
-            <tr key={c.index}>
+            <tr key={c.index} data-cell={c.index}>
               <td className="num">{c.index + 1}</td>
               <td>{c.client.language} {c.client.version}</td>
-              <td>{c.configuration.label}</td>
+              <td>{configurationText(c)}</td>
               <td className="num">{c.concurrency}</td>
               <td className="num">{c.repeat}</td>
               <td><StatusBadge status={c.status} />{c.error && <div className="error">{c.error}</div>}</td>
@@ -131,7 +143,10 @@ export default async function JobPage({ params }: Params) {
               <td className="num">{c.result ? formatMs(c.result.p99Ms) : ''}</td>
               <td className="num">{c.result ? formatMs(c.result.maxMs) : ''}</td>
               <td>{c.result ? (c.result.errorCount ? Object.entries(c.result.errors).map(([k, v]) => `${k} ${v}`).join(', ') : '0') : ''}</td>
-              <td>{c.channels.map((ch) => `${ch.rpcs} / ${ch.peakInFlight}`).join(' · ')}</td>
+              <td className="num">{c.result ? <>{formatPercent(c.result.cpuShare)}{c.result.clientCpuBound && <div className="warn">client CPU-bound</div>}</> : ''}</td>
+              <td className="num">{c.result ? `${c.channelSummary.opened} / ${c.channelSummary.used}` : ''}</td>
+              <td className="num">{c.result ? `${formatPercent(c.channelSummary.hottestShare)} · ${c.channelSummary.hottestPeakInFlight}` : ''}</td>
+              <td className="small">{c.channels.filter((ch) => ch.rpcs > 0).map((ch) => `${ch.rpcs} / ${ch.peakInFlight}`).join(' · ')}</td>
             </tr>
           ))}
         </tbody>

@@ -1,119 +1,268 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
-import { useState } from 'react';
-import { parseJobSpec, type FieldIssue } from '@scb/shared/spec';
+import { useEffect, useMemo, useState } from 'react';
+import { parseJobSpec, type FieldIssue, type JobSpecInput, type Language } from '@scb/shared/spec';
+import { PRESETS } from '@scb/shared/presets';
 
-const CONFIGS = [
+type Ops = number | { min: number; perConcurrency: number };
+type ConfigKey = 'on' | 'off' | 'default' | 'dynamic';
+
+interface FormState {
+  name: string;
+  language: Language;
+  versions: string[];
+  concurrency: string;
+  configs: Record<ConfigKey, boolean>;
+  numChannels: string;
+  latencyMs: number;
+  timeScale: number;
+  warmup: Ops;
+  measure: { kind: 'seconds'; seconds: number } | { kind: 'ops'; ops: Ops };
+  repeats: number;
+}
+
+const CONFIGS: { key: ConfigKey; label: string; hint?: string }[] = [
   { key: 'on', label: 'grpc-gcp on' },
   { key: 'off', label: 'grpc-gcp off' },
   { key: 'default', label: 'client default' },
-] as const;
+  { key: 'dynamic', label: 'dynamic channel pool', hint: 'Java only; it takes effect only when numChannels is not set, so numChannels is not applied to it.' },
+];
 
-function numberList(text: string): number[] {
-  return text.split(/[\s,]+/).filter(Boolean).map(Number);
+const DEFAULT_VERSION: Record<Language, string> = { node: '9.0.0', java: '6.105.0' };
+
+const INITIAL: FormState = {
+  name: '',
+  language: 'node',
+  versions: ['9.0.0'],
+  concurrency: '10, 50, 100',
+  configs: { on: true, off: true, default: false, dynamic: false },
+  numChannels: '',
+  latencyMs: 65,
+  timeScale: 1,
+  warmup: 200,
+  measure: { kind: 'seconds', seconds: 5 },
+  repeats: 1,
+};
+
+/** The form's state as a JobSpec (the API and this form validate it with the same schema). */
+function toSpec(f: FormState): JobSpecInput {
+  const numChannels = f.numChannels.trim() === '' ? undefined : Number(f.numChannels);
+  const configurations = CONFIGS.filter((c) => f.configs[c.key]).map((c) =>
+    c.key === 'dynamic'
+      ? { label: c.label, grpcGcp: 'on' as const, dynamicChannelPool: true }
+      : { label: c.label, grpcGcp: c.key, ...(numChannels !== undefined ? { numChannels } : {}) },
+  );
+  return {
+    ...(f.name.trim() ? { name: f.name.trim() } : {}),
+    clients: f.versions.map((version) => ({ language: f.language, version })),
+    configurations,
+    concurrency: f.concurrency.split(/[\s,]+/).filter(Boolean).map(Number),
+    target: { kind: 'fake', latencyMs: f.latencyMs },
+    workload: {
+      operation: 'select1',
+      warmupOps: f.warmup,
+      ...(f.measure.kind === 'seconds' ? { durationSeconds: f.measure.seconds } : { measuredOps: f.measure.ops }),
+    },
+    repeats: f.repeats,
+    timeScale: f.timeScale,
+  };
 }
 
-/** The launch form: builds a JobSpec, checks it with the same zod schema as the API, posts it. */
+/** A preset's spec as form state (presets use only what the form can show). */
+function fromSpec(spec: JobSpecInput): FormState {
+  const cfgs = spec.configurations;
+  const w = spec.workload;
+  return {
+    name: spec.name ?? '',
+    language: spec.clients[0].language,
+    versions: spec.clients.map((c) => c.version),
+    concurrency: spec.concurrency.join(', '),
+    configs: {
+      on: cfgs.some((c) => c.grpcGcp === 'on' && !c.dynamicChannelPool),
+      off: cfgs.some((c) => c.grpcGcp === 'off'),
+      default: cfgs.some((c) => (c.grpcGcp ?? 'default') === 'default'),
+      dynamic: cfgs.some((c) => c.dynamicChannelPool),
+    },
+    numChannels: String(cfgs.find((c) => c.numChannels !== undefined)?.numChannels ?? ''),
+    latencyMs: spec.target?.latencyMs ?? 65,
+    timeScale: spec.timeScale ?? 1,
+    warmup: w.warmupOps ?? 200,
+    measure: w.durationSeconds !== undefined ? { kind: 'seconds', seconds: w.durationSeconds } : { kind: 'ops', ops: w.measuredOps ?? 1000 },
+    repeats: spec.repeats ?? 1,
+  };
+}
+
+interface VersionInfo { version: string; status: 'installed' | 'failed' | 'unknown'; message: string | null }
+
+function OpsInput({ id, value, onChange }: { id: string; value: Ops; onChange: (v: Ops) => void }) {
+  const scaled = typeof value !== 'number';
+  return (
+    <span>
+      {scaled ? (
+        <>
+          max(<input type="number" id={`${id}-min`} aria-label={`${id} minimum`} value={value.min} min={0} onChange={(e) => onChange({ ...value, min: Number(e.target.value) })} style={{ minWidth: '6rem', width: '6rem' }} />,{' '}
+          <input type="number" id={`${id}-per`} aria-label={`${id} per concurrency`} value={value.perConcurrency} min={0} step="any" onChange={(e) => onChange({ ...value, perConcurrency: Number(e.target.value) })} style={{ minWidth: '5rem', width: '5rem' }} /> × C)
+        </>
+      ) : (
+        <input type="number" id={id} value={value} min={0} onChange={(e) => onChange(Number(e.target.value))} />
+      )}{' '}
+      <label>
+        <input type="checkbox" checked={scaled} onChange={(e) => onChange(e.target.checked ? { min: typeof value === 'number' ? value : 0, perConcurrency: 4 } : typeof value === 'number' ? value : value.min)} /> scale with concurrency
+      </label>
+    </span>
+  );
+}
+
+/** The launch form: presets, registry versions, configurations; posts a JobSpec to /api/jobs. */
 export function NewJobForm() {
   const router = useRouter();
+  const [form, setForm] = useState<FormState>(INITIAL);
   const [issues, setIssues] = useState<FieldIssue[]>([]);
   const [busy, setBusy] = useState(false);
+  const [versions, setVersions] = useState<{ language: Language; list?: VersionInfo[]; error?: string }>({ language: 'node' });
+  const [json, setJson] = useState<string | null>(null);
+  const spec = useMemo(() => toSpec(form), [form]);
+  const set = (patch: Partial<FormState>) => setForm((f) => ({ ...f, ...patch }));
 
-  async function submit(e: React.FormEvent<HTMLFormElement>) {
-    e.preventDefault();
-    const f = new FormData(e.currentTarget);
-    const byDuration = f.get('measureMode') === 'duration';
-    const input = {
-      name: String(f.get('name') || '') || undefined,
-      clients: [{ language: String(f.get('language')), version: String(f.get('version')).trim() }],
-      configurations: CONFIGS.filter((c) => f.get(`config-${c.key}`)).map((c) => ({ label: c.label, grpcGcp: c.key })),
-      concurrency: numberList(String(f.get('concurrency'))),
-      target: { kind: 'fake', latencyMs: Number(f.get('latencyMs')) },
-      workload: {
-        operation: 'select1',
-        warmupOps: Number(f.get('warmupOps')),
-        ...(byDuration ? { durationSeconds: Number(f.get('measureValue')) } : { measuredOps: Number(f.get('measureValue')) }),
-      },
-      repeats: Number(f.get('repeats')),
-      timeScale: Number(f.get('timeScale')),
+  useEffect(() => {
+    let live = true;
+    setVersions({ language: form.language });
+    fetch(`/api/versions?language=${form.language}`)
+      .then(async (r) => {
+        const body = await r.json();
+        if (!live) return;
+        setVersions(r.ok ? { language: form.language, list: body.versions } : { language: form.language, error: body.error });
+      })
+      .catch((e) => live && setVersions({ language: form.language, error: (e as Error).message }));
+    return () => {
+      live = false;
     };
-    const local = parseJobSpec(input);
+  }, [form.language]);
+
+  async function submit(body: unknown) {
+    const local = parseJobSpec(body);
     if (!local.ok) return setIssues(local.issues);
     setBusy(true);
     setIssues([]);
     try {
-      const res = await fetch('/api/jobs', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(input) });
-      const body = await res.json();
+      const res = await fetch('/api/jobs', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const answer = await res.json();
       if (res.status !== 201) {
-        setIssues(body.issues ?? [{ path: '(request)', message: body.error ?? `HTTP ${res.status}` }]);
+        setIssues(answer.issues ?? [{ path: '(request)', message: answer.error ?? `HTTP ${res.status}` }]);
         setBusy(false);
         return;
       }
-      router.push(`/jobs/${body.id}`);
+      router.push(`/jobs/${answer.id}`);
     } catch (err) {
       setIssues([{ path: '(request)', message: (err as Error).message }]);
       setBusy(false);
     }
   }
 
+  function submitJson() {
+    try {
+      void submit(JSON.parse(json ?? ''));
+    } catch (e) {
+      setIssues([{ path: '(json)', message: (e as Error).message }]);
+    }
+  }
+
+  const listed = versions.list ?? [];
+  const shown = [...new Set([...form.versions.filter((v) => !listed.some((l) => l.version === v)), ...listed.map((l) => l.version)])];
+
   return (
-    <form className="spec" onSubmit={submit} aria-label="new job">
+    <form className="spec" aria-label="new job" onSubmit={(e) => { e.preventDefault(); void submit(spec); }}>
+      <label className="field" htmlFor="preset">Preset</label>
+      <div>
+        <select id="preset" defaultValue="" onChange={(e) => {
+          const p = PRESETS.find((x) => x.id === e.target.value);
+          if (p) { setForm(fromSpec(p.spec)); setJson(null); }
+        }}>
+          <option value="">custom</option>
+          {PRESETS.map((p) => <option key={p.id} value={p.id}>{p.title}</option>)}
+        </select>
+        <span className="hint">{PRESETS.find((p) => p.spec.name === form.name)?.description ?? 'Start from a ready-made scenario, or fill the fields below.'}</span>
+      </div>
+
       <label className="field" htmlFor="name">Name</label>
-      <div><input type="text" id="name" name="name" placeholder="optional" /></div>
+      <div><input type="text" id="name" value={form.name} placeholder="optional" onChange={(e) => set({ name: e.target.value })} /></div>
 
       <label className="field" htmlFor="language">Client</label>
       <div>
-        <select id="language" name="language" defaultValue="node">
+        <select id="language" value={form.language} onChange={(e) => { const language = e.target.value as Language; set({ language, versions: [DEFAULT_VERSION[language]] }); }}>
           <option value="node">Node (@google-cloud/spanner)</option>
+          <option value="java">Java (com.google.cloud:google-cloud-spanner)</option>
         </select>
       </div>
 
-      <label className="field" htmlFor="version">Client version</label>
+      <label className="field" htmlFor="versions">Client versions</label>
       <div>
-        <input type="text" id="version" name="version" defaultValue="9.0.0" />
-        <span className="hint">An exact published version, e.g. 9.0.0 or 8.13.0. Installed on first use.</span>
+        <select id="versions" multiple size={8} value={form.versions} onChange={(e) => set({ versions: [...e.target.selectedOptions].map((o) => o.value) })}>
+          {shown.map((v) => {
+            const info = listed.find((l) => l.version === v);
+            return <option key={v} value={v}>{v}{info?.status === 'failed' ? ' — failed to resolve here' : info?.status === 'installed' ? ' — installed' : ''}</option>;
+          })}
+        </select>
+        <span className="hint">
+          {versions.error ? <span className="error">Could not list versions: {versions.error}</span> : versions.list ? `${listed.length} published versions, newest first; Ctrl/Cmd-click to pick several.` : 'Loading the registry…'}
+        </span>
       </div>
 
       <label className="field" htmlFor="concurrency">Concurrency</label>
       <div>
-        <input type="text" id="concurrency" name="concurrency" defaultValue="10, 50, 100" />
+        <input type="text" id="concurrency" value={form.concurrency} onChange={(e) => set({ concurrency: e.target.value })} />
         <span className="hint">Operations in flight, comma separated, 1..2000 each.</span>
       </div>
 
       <span className="field">Configurations</span>
       <div>
         {CONFIGS.map((c) => (
-          <label key={c.key} style={{ marginRight: '1rem' }}>
-            <input type="checkbox" name={`config-${c.key}`} defaultChecked={c.key !== 'default'} /> {c.label}
+          <label key={c.key} style={{ marginRight: '1rem' }} title={c.hint}>
+            <input type="checkbox" name={`config-${c.key}`} checked={form.configs[c.key]} onChange={(e) => set({ configs: { ...form.configs, [c.key]: e.target.checked } })} /> {c.label}
           </label>
         ))}
-        <span className="hint">grpc-gcp off means one HTTP/2 connection, capped at 100 streams.</span>
+        <span className="hint">Node with grpc-gcp off uses one HTTP/2 connection (100 streams). The dynamic channel pool is a Java option and only applies when numChannels is unset.</span>
+      </div>
+
+      <label className="field" htmlFor="numChannels">numChannels</label>
+      <div>
+        <input type="number" id="numChannels" value={form.numChannels} min={1} placeholder="client default" onChange={(e) => set({ numChannels: e.target.value })} />
+        <span className="hint">Java: SpannerOptions numChannels. Node: the grpc-gcp pool&apos;s maximum size (needs grpc-gcp).</span>
       </div>
 
       <label className="field" htmlFor="latencyMs">Fake server latency (ms)</label>
-      <div><input type="number" id="latencyMs" name="latencyMs" defaultValue={65} min={0} step="any" /></div>
+      <div><input type="number" id="latencyMs" value={form.latencyMs} min={0} step="any" onChange={(e) => set({ latencyMs: Number(e.target.value) })} /></div>
+
+      <label className="field" htmlFor="timeScale">Time scale</label>
+      <div>
+        <input type="number" id="timeScale" value={form.timeScale} min={0.1} step="any" onChange={(e) => set({ timeScale: Number(e.target.value) })} />
+        <span className="hint">Multiplies the server latency; the ideal qps is concurrency / latency at any scale.</span>
+      </div>
 
       <label className="field" htmlFor="warmupOps">Warm-up operations</label>
       <div>
-        <input type="number" id="warmupOps" name="warmupOps" defaultValue={200} min={0} />
-        <span className="hint">Run at the target concurrency before measuring.</span>
+        <OpsInput id="warmupOps" value={form.warmup} onChange={(warmup) => set({ warmup })} />
+        <span className="hint">Run at the target concurrency before measuring: a cold client&apos;s first burst.</span>
       </div>
 
       <span className="field">Measure</span>
       <div>
-        <label style={{ marginRight: '1rem' }}><input type="radio" name="measureMode" value="duration" defaultChecked /> seconds</label>
-        <label><input type="radio" name="measureMode" value="ops" /> operations</label>
-        <div style={{ marginTop: '.3rem' }}><input type="number" id="measureValue" name="measureValue" aria-label="measure amount" defaultValue={5} min={0} step="any" /></div>
+        <label style={{ marginRight: '1rem' }}><input type="radio" name="measureMode" value="duration" checked={form.measure.kind === 'seconds'} onChange={() => set({ measure: { kind: 'seconds', seconds: 5 } })} /> seconds</label>
+        <label><input type="radio" name="measureMode" value="ops" checked={form.measure.kind === 'ops'} onChange={() => set({ measure: { kind: 'ops', ops: 1000 } })} /> operations</label>
+        <div style={{ marginTop: '.3rem' }}>
+          {form.measure.kind === 'seconds' ? (
+            <input type="number" id="measureValue" aria-label="measured seconds" value={form.measure.seconds} min={0} step="any" onChange={(e) => set({ measure: { kind: 'seconds', seconds: Number(e.target.value) } })} />
+          ) : (
+            <OpsInput id="measureValue" value={form.measure.ops} onChange={(ops) => set({ measure: { kind: 'ops', ops } })} />
+          )}
+        </div>
       </div>
 
       <label className="field" htmlFor="repeats">Repeats</label>
-      <div><input type="number" id="repeats" name="repeats" defaultValue={1} min={1} /></div>
-
-      <label className="field" htmlFor="timeScale">Time scale</label>
       <div>
-        <input type="number" id="timeScale" name="timeScale" defaultValue={1} min={0.1} step="any" />
-        <span className="hint">Multiplies the server latency; ideal qps is concurrency / latency at any scale.</span>
+        <input type="number" id="repeats" value={form.repeats} min={1} onChange={(e) => set({ repeats: Number(e.target.value) })} />
+        <span className="hint">Each repeat is a fresh process with a fresh client; probabilistic regressions need several.</span>
       </div>
 
       <span />
@@ -124,6 +273,11 @@ export function NewJobForm() {
           </ul>
         )}
         <button type="submit" disabled={busy}>{busy ? 'Submitting…' : 'Run benchmark'}</button>
+        <details style={{ marginTop: '1rem' }} onToggle={(e) => (e.currentTarget.open && json === null ? setJson(JSON.stringify(spec, null, 2)) : undefined)}>
+          <summary>Edit the job spec as JSON (every option: faults, schedules, session pool…)</summary>
+          <textarea id="spec-json" aria-label="job spec JSON" value={json ?? ''} onChange={(e) => setJson(e.target.value)} rows={24} style={{ width: '100%', fontFamily: 'monospace' }} />
+          <div><button type="button" onClick={submitJson} disabled={busy}>Run this JSON</button></div>
+        </details>
       </div>
     </form>
   );

@@ -1,0 +1,28 @@
+import { NextResponse } from 'next/server';
+import { LANGUAGES, type Language } from '@scb/shared/spec';
+import { newestFirst, publishedVersions } from '@scb/shared/registry';
+import { db } from '@/lib/db';
+
+export const dynamic = 'force-dynamic';
+
+/** Published client versions, newest first, with what this machine learned installing them. */
+export async function GET(req: Request) {
+  const language = new URL(req.url).searchParams.get('language') ?? 'node';
+  if (!(LANGUAGES as readonly string[]).includes(language)) {
+    return NextResponse.json({ error: `language must be one of ${LANGUAGES.join(', ')}`, issues: [{ path: 'language', message: 'unknown language' }] }, { status: 400 });
+  }
+  let published: string[];
+  try {
+    published = await publishedVersions(language as Language);
+  } catch (e) {
+    return NextResponse.json({ error: (e as Error).message }, { status: 502 });
+  }
+  const known = new Map((await db().clientVersion.findMany({ where: { language } })).map((v) => [v.version, v]));
+  return NextResponse.json({
+    language,
+    versions: newestFirst(published).map((version) => {
+      const k = known.get(version);
+      return { version, status: k ? (k.ok ? 'installed' : 'failed') : 'unknown', message: k?.message ?? null };
+    }),
+  });
+}
