@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ClientInstallError, ensureNodeClient } from '../src/clients/node-client';
-import { nodeClientOptions } from '../src/drivers/node-options';
 import type { DriverCell } from '@scb/shared';
+import { ClientInstallError, ensureNodeClient } from '../src/clients/node-client';
+import { nodeClientSetup, UnsupportedOption } from '../src/drivers/node-options';
 
 test('a version that is not plain semver never reaches npm', async () => {
   for (const v of ['latest; rm -rf /', 'file:../x', '$(id)', '9.0.0 --registry=http://evil']) {
@@ -10,20 +10,47 @@ test('a version that is not plain semver never reaches npm', async () => {
   }
 });
 
-const cell = (grpcGcp: 'on' | 'off' | 'default') =>
-  ({ endpoint: { host: '127.0.0.1', port: 1234 }, projectId: 'p', configuration: { label: 'x', grpcGcp } }) as unknown as DriverCell;
-const fakeGrpc = { credentials: { createInsecure: () => 'insecure' } };
+const cell = (configuration: object) =>
+  ({ endpoint: { host: '127.0.0.1', port: 1234 }, projectId: 'p', client: { language: 'node', version: '9.0.0' }, configuration: { label: 'x', grpcGcp: 'default', ...configuration } }) as unknown as DriverCell;
+const deps = {
+  grpc: { credentials: { createInsecure: () => 'insecure' } },
+  grpcGcp: { createGcpApiConfig: (c: object) => ({ built: c }) },
+  gcpConfig: { channelPool: { maxSize: 10 }, method: [] },
+};
 
 test('grpc-gcp off sets the three grpc-gcp options to undefined; on and default leave them alone', () => {
-  const off = nodeClientOptions(cell('off'), fakeGrpc);
+  const off = nodeClientSetup(cell({ grpcGcp: 'off' }), deps).clientOptions;
   for (const k of ['grpc.callInvocationTransformer', 'grpc.channelFactoryOverride', 'grpc.gcpApiConfig']) {
     assert.ok(k in off && off[k] === undefined, k);
   }
-  for (const mode of ['on', 'default'] as const) {
-    const o = nodeClientOptions(cell(mode), fakeGrpc);
-    assert.ok(!('grpc.gcpApiConfig' in o));
-  }
+  for (const grpcGcp of ['on', 'default']) assert.ok(!('grpc.gcpApiConfig' in nodeClientSetup(cell({ grpcGcp }), deps).clientOptions));
   assert.equal(off.servicePath, '127.0.0.1');
   assert.equal(off.port, 1234);
   assert.equal(off.sslCreds, 'insecure');
+});
+
+test('numChannels sets the grpc-gcp pool maximum without touching the bundled config', () => {
+  const o = nodeClientSetup(cell({ grpcGcp: 'on', numChannels: 4 }), deps).clientOptions;
+  assert.deepEqual(o['grpc.gcpApiConfig'], { built: { channelPool: { maxSize: 4 }, method: [] } });
+  assert.equal(deps.gcpConfig.channelPool.maxSize, 10);
+  assert.throws(() => nodeClientSetup(cell({ grpcGcp: 'off', numChannels: 4 }), deps), /option numChannels is not supported by node 9.0.0/);
+});
+
+test('multiplexed sessions are environment switches; the pool takes min and max', () => {
+  const on = nodeClientSetup(cell({ multiplexedSessions: true }), deps);
+  assert.equal(on.env.GOOGLE_CLOUD_SPANNER_MULTIPLEXED_SESSIONS, 'true');
+  const off = nodeClientSetup(cell({ multiplexedSessions: false, sessionPool: { minSessions: 5, maxSessions: 50 } }), deps);
+  assert.equal(off.env.GOOGLE_CLOUD_SPANNER_MULTIPLEXED_SESSIONS, 'false');
+  assert.equal(off.env.GOOGLE_CLOUD_SPANNER_MULTIPLEXED_SESSIONS_FOR_RW, 'false');
+  assert.deepEqual(off.poolOptions, { min: 5, max: 50 });
+  assert.deepEqual(nodeClientSetup(cell({}), deps).env, {});
+});
+
+test('options the Node client lacks fail with "option X is not supported by node <version>"', () => {
+  for (const [configuration, option] of [
+    [{ dynamicChannelPool: true }, 'dynamicChannelPool'],
+    [{ sessionPool: { writeSessionsFraction: 0.2 } }, 'sessionPool.writeSessionsFraction'],
+  ] as const) {
+    assert.throws(() => nodeClientSetup(cell(configuration), deps), (e) => e instanceof UnsupportedOption && e.message.startsWith(`option ${option} is not supported by node 9.0.0`));
+  }
 });

@@ -49,7 +49,8 @@ async function install(version: string, log: (line: string) => void): Promise<Ja
   const sources = readdirSync(SOURCES).filter((f) => f.endsWith('.java')).sort().map((f) => path.join(SOURCES, f));
   const key = driverHash(sources);
   const client = () => ({ version, command: 'java', args: ['-cp', [classes, readFileSync(classpathFile, 'utf8').trim()].join(path.delimiter), 'bench.JavaDriver'] });
-  if (existsSync(marker) && readFileSync(marker, 'utf8').trim() === key) return client();
+  // Reuse the cache unless the driver changed or a jar it lists is gone (e.g. ~/.m2 was cleared).
+  if (existsSync(marker) && readFileSync(marker, 'utf8').trim() === key && jarsPresent(classpathFile)) return client();
 
   const listed = await centralVersions(log);
   if (listed && !listed.includes(version)) {
@@ -107,6 +108,10 @@ export function mavenError(e: unknown): string {
     first = count > 1 ? `${many[2]} (${count - 1} more artifacts missing as well)` : many[2];
   }
   return first;
+}
+
+function jarsPresent(classpathFile: string): boolean {
+  return existsSync(classpathFile) && readFileSync(classpathFile, 'utf8').trim().split(path.delimiter).every((jar) => existsSync(jar));
 }
 
 /** Changes when the driver's pom or sources change, so a stale cache is rebuilt. */

@@ -6,8 +6,10 @@ import com.google.cloud.spanner.Spanner;
 import com.google.cloud.spanner.SpannerOptions;
 import com.google.gson.JsonObject;
 import io.grpc.ManagedChannelBuilder;
+import java.lang.reflect.Field;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
 
 /**
  * Builds a fresh Spanner client from a cell's configuration. Every builder method that is not in
@@ -21,6 +23,10 @@ final class ClientFactory {
     UnsupportedOption(String option, String version) {
       super("option " + option + " is not supported by java " + version);
     }
+
+    UnsupportedOption(String option, String version, String why) {
+      super("option " + option + " is not supported by java " + version + ": " + why);
+    }
   }
 
   private ClientFactory() {}
@@ -28,6 +34,8 @@ final class ClientFactory {
   static Spanner create(Cell cell) {
     String version = cell.version();
     JsonObject conf = cell.configuration();
+    metricsOff();
+    noGcpProbe();
     SpannerOptions.Builder b =
         SpannerOptions.newBuilder()
             .setProjectId(cell.projectId())
@@ -63,10 +71,64 @@ final class ClientFactory {
     return b.build().getService();
   }
 
+  /**
+   * Every metrics switch of the client's environment reads false, whatever the process environment
+   * says. Older versions (6.104.0) gate their gRPC metrics only on the variable
+   * SPANNER_DISABLE_DIRECT_ACCESS_GRPC_BUILTIN_METRICS and then probe metadata.google.internal and
+   * add per-call metric work; that must not differ between the versions we compare.
+   */
+  private static void metricsOff() {
+    try {
+      Class<?> type = Class.forName("com.google.cloud.spanner.SpannerOptions$SpannerEnvironment");
+      Field current = SpannerOptions.class.getDeclaredField("environment");
+      current.setAccessible(true);
+      Object real = current.get(null);
+      Object quiet =
+          Proxy.newProxyInstance(
+              type.getClassLoader(),
+              new Class<?>[] {type},
+              (proxy, m, args) -> {
+                if (m.getName().startsWith("isEnable") && m.getName().endsWith("Metrics")) return false;
+                try {
+                  return m.invoke(real, args);
+                } catch (InvocationTargetException e) {
+                  throw e.getCause();
+                }
+              });
+      SpannerOptions.class.getMethod("useEnvironment", type).invoke(null, quiet);
+    } catch (ReflectiveOperationException e) {
+      // A version without the hook: the runner's environment variables are all there is.
+    }
+  }
+
+  /**
+   * The client asks metadata.google.internal whether it runs on GCP (for metric and trace labels),
+   * even with metrics off. Off GCP the answer is the location "global": give it that answer
+   * up front, and should a version keep it elsewhere, make its probe give up quickly.
+   */
+  private static void noGcpProbe() {
+    System.setProperty("spanner.check_is_running_on_gcp_timeout", "1");
+    try {
+      Field location = Class.forName("com.google.cloud.spanner.BuiltInMetricsProvider").getDeclaredField("location");
+      location.setAccessible(true);
+      if (location.get(null) == null) location.set(null, "global");
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      // Not there in this version: the short timeout above is what we have.
+    }
+  }
+
   /** Session options, or null when the configuration sets none (the version's defaults stay). */
   private static SessionPoolOptions sessionPool(JsonObject conf, String version) {
     JsonObject pool = conf.has("sessionPool") ? conf.getAsJsonObject("sessionPool") : new JsonObject();
     if (!conf.has("multiplexedSessions") && pool.size() == 0) return null;
+    // Versions without a session pool (6.123.0 has none) take the settings below and ignore them.
+    boolean hasPool = classExists("com.google.cloud.spanner.SessionPool");
+    if (!hasPool && pool.size() > 0) {
+      throw new UnsupportedOption("sessionPool", version, "it has no session pool, only multiplexed sessions");
+    }
+    if (!hasPool && conf.has("multiplexedSessions") && !conf.get("multiplexedSessions").getAsBoolean()) {
+      throw new UnsupportedOption("multiplexedSessions=false", version, "it always uses multiplexed sessions");
+    }
     SessionPoolOptions.Builder sb = SessionPoolOptions.newBuilder();
     if (conf.has("multiplexedSessions")) {
       // Package-private (@VisibleForTesting) up to at least 6.123.0, hence setAccessible. The env
@@ -99,6 +161,15 @@ final class ClientFactory {
     Method m = find(target.getClass(), method, type);
     if (m == null) throw new UnsupportedOption(option, version);
     invoke(m, target, arg);
+  }
+
+  private static boolean classExists(String name) {
+    try {
+      Class.forName(name, false, ClientFactory.class.getClassLoader());
+      return true;
+    } catch (ClassNotFoundException e) {
+      return false;
+    }
   }
 
   /** The method, public or not, declared by the class or a superclass; null when absent. */
