@@ -94,3 +94,33 @@ test('a version the registry does not list fails only its own cells', { timeout:
   assert.equal(bad.status, 'failed');
   assert.match(bad.error!, /@google-cloud\/spanner@0\.0\.1 is not published on the npm registry/);
 });
+
+test('a Java job: an old and a new version run, CPU and channels are stored, an unresolvable version fails only its cells', { timeout: 600_000 }, async () => {
+  const parsed = parseJobSpec({
+    clients: [{ language: 'java', version: '6.104.0' }, { language: 'java', version: '6.123.0' }, { language: 'java', version: '6.110.0' }],
+    configurations: [{ label: 'client default' }],
+    concurrency: [20],
+    target: { kind: 'fake', latencyMs: 50 },
+    workload: { warmupOps: 100, durationSeconds: 2 },
+  });
+  assert.ok(parsed.ok);
+  const id = await createJob(db, pg.url, parsed.value);
+  const job = await waitForJob(id, 540_000);
+  assert.equal(job.status, 'succeeded', `job error: ${job.error}; log:\n${logs.join('\n')}`);
+  const byVersion = new Map(job.cells.map((c) => [c.clientVersion, c]));
+  for (const v of ['6.104.0', '6.123.0']) {
+    const cell = byVersion.get(v)!;
+    assert.equal(cell.status, 'succeeded', `${v}: ${cell.error}`);
+    const r = cell.result!;
+    assert.ok(r.qps >= 0.4 * idealQps(20, 50) && r.qps <= 1.05 * idealQps(20, 50), `${v}: qps ${r.qps}`);
+    assert.ok(r.p50Ms >= 50, `${v}: p50 ${r.p50Ms}`);
+    assert.ok(r.cpuMs > 0);
+    assert.equal(cell.channels.reduce((a, c) => a + c.rpcs, 0), r.serverRpcs);
+    assert.ok(r.serverRpcs >= r.count + 100);
+  }
+  const bad = byVersion.get('6.110.0')!;
+  assert.equal(bad.status, 'failed');
+  assert.match(bad.error!, /Maven could not resolve .*6\.110\.0/);
+  const versions = await db.clientVersion.findMany({ where: { language: 'java' }, orderBy: { version: 'asc' } });
+  assert.deepEqual(versions.map((v) => [v.version, v.ok]), [['6.104.0', true], ['6.110.0', false], ['6.123.0', true]]);
+});
