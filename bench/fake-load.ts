@@ -1,9 +1,9 @@
 // Load generator child for bench/fake.ts: raw grpc-js streams (no Spanner client) against the fake.
-// argv: port concurrency connections seconds. Prints one JSON line: {count, errors, elapsedMs, cpuMs}.
+// argv: port concurrency connections seconds latencyMs. Prints one JSON line: {count, errors, elapsedMs, cpuMs}.
 import * as grpc from '@grpc/grpc-js';
 import { spannerService } from '../packages/fake-spanner/src/proto';
 
-const [port, concurrency, connections, seconds] = process.argv.slice(2).map(Number);
+const [port, concurrency, connections, seconds, latencyMs] = process.argv.slice(2).map(Number);
 const Client = grpc.makeClientConstructor(spannerService(), 'Spanner') as unknown as new (a: string, c: grpc.ChannelCredentials, o: object) => any;
 const clients = Array.from({ length: connections }, () => new Client(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), { 'grpc.use_local_subchannel_pool': 1 }));
 const request = { session: 'projects/p/instances/i/databases/d/sessions/bench', sql: 'SELECT 1' };
@@ -27,6 +27,9 @@ const end = t0 + seconds * 1000;
 await Promise.all(
   Array.from({ length: concurrency }, async (_, i) => {
     const c = clients[i % connections];
+    // Closed-loop workers started together stay in lock-step (every reply lands at once); spread
+    // their first calls over one latency period, as independent clients would be.
+    if (latencyMs > 0) await new Promise((r) => setTimeout(r, (i * latencyMs) / concurrency));
     while (performance.now() < end) {
       try {
         await once(c);

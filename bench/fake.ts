@@ -21,7 +21,7 @@ async function scenario(name: string, latencyMs: number, concurrency: number, co
   const { port } = await server.next();
   server.p.stdin!.write('\n');
   const before = await server.next();
-  const load = child('fake-load.ts', [port, concurrency, connections, SECONDS]);
+  const load = child('fake-load.ts', [port, concurrency, connections, SECONDS, latencyMs]);
   const r = await load.next();
   server.p.stdin!.write('\n');
   const after = await server.next();

@@ -129,8 +129,54 @@ test('launch from the form, watch it run, read table and chart, reload the perma
 
   await page.reload();
   assert.deepEqual(await readTable(), rows, 'the permanent link shows the same numbers');
+
+  // Copy as Markdown: the clipboard gets the table and the permanent link.
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.baseUrl });
+  await page.getByRole('button', { name: 'Copy as Markdown' }).click();
+  await page.getByText('Markdown copied').waitFor();
+  const md = await page.evaluate(() => navigator.clipboard.readText());
+  assert.match(md, new RegExp(`\\(${stack.baseUrl.replace(/[.:/]/g, '\\$&')}/jobs/${id}\\)`), md);
+  assert.match(md, /\| concurrency \| grpc-gcp on qps \/ p50 \/ p99 \| grpc-gcp off qps \/ p50 \/ p99 \|/);
+  const row10 = rows.find((r) => r[0] === '10')!;
+  assert.ok(md.includes(`| 10 | ${row10[1]} | ${row10[2]} |`), `the Markdown row matches the page: ${md}`);
+  assert.equal(md.trim(), (await (await api(`/api/jobs/${id}/markdown`)).text()).trim().replace(/http:\/\/[^/]+/g, stack.baseUrl));
+  const csv = await (await api(`/api/jobs/${id}/csv`)).text();
+  assert.equal(csv.trim().split('\n').length, 1 + 4);
+  assert.match(await page.locator('meta[property="og:description"]').getAttribute('content') ?? '', /node 9\.0\.0 · grpc-gcp on, grpc-gcp off · fake Spanner, 20\.0 ms/);
   await page.goto(stack.baseUrl + '/');
   assert.ok(await page.getByRole('link', { name: 'browser test job' }).isVisible());
   await page.screenshot({ path: path.join(ARTIFACTS, 'jobs.png'), fullPage: true });
+  await page.close();
+});
+
+test('cancel a running job from its page: the driver stops, finished cells are kept', { timeout: 240_000 }, async () => {
+  const res = await post(JSON.stringify({
+    name: 'job to cancel',
+    clients: [{ language: 'node', version: '9.0.0' }],
+    configurations: [{ label: 'default' }],
+    // C=1 runs max(50, 1500 x 1) = 1,500 ops... no: 50 is the minimum, so with 1500 per C the first
+    // cell (C=1) takes 1500 x 20 ms = 30 s as well; use the minimum for a short first cell instead.
+    concurrency: [1, 50],
+    target: { kind: 'fake', latencyMs: 20 },
+    workload: { warmupOps: 10, measuredOps: { min: 50, perConcurrency: 600 } },
+  }));
+  assert.equal(res.status, 201);
+  const { id } = (await res.json()) as { id: string };
+  const page = await browser.newPage();
+  await page.goto(`${stack.baseUrl}/jobs/${id}`);
+  // Let the first cell's driver run a little, then cancel.
+  await page.locator('h1 .status-running').waitFor({ timeout: 120_000 });
+  const cellRunning = async () => ((await (await api(`/api/jobs/${id}`)).json()) as { cells: { status: string; progress: { phase: string } | null }[] }).cells[0];
+  for (let i = 0; i < 200 && (await cellRunning()).progress?.phase !== 'measure'; i++) await page.waitForTimeout(250);
+  const t0 = Date.now();
+  await page.getByRole('button', { name: 'Cancel job' }).click();
+  await page.locator('h1 .status-cancelled').waitFor({ timeout: 20_000 });
+  const stoppedIn = Date.now() - t0;
+  assert.ok(stoppedIn < 15_000, `cancelled in ${stoppedIn} ms`);
+  const job = (await (await api(`/api/jobs/${id}`)).json()) as { status: string; error: string; cells: { status: string }[] };
+  assert.equal(job.status, 'cancelled');
+  assert.deepEqual(job.cells.map((c) => c.status), ['cancelled', 'cancelled']);
+  assert.match(await page.locator('.error').first().textContent() ?? '', /cancelled/);
+  assert.equal((await api(`/api/jobs/${id}/cancel`, { method: 'POST' })).status, 409, 'a finished job cannot be cancelled again');
   await page.close();
 });

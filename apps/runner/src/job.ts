@@ -47,9 +47,18 @@ export async function runJob(db: Db, jobId: string, hooks: JobHooks): Promise<vo
     }
     return p;
   };
+  // Stops the running cell on a cancel request (polled) or when the runner shuts down.
+  const stop = new AbortController();
+  const onShutdown = () => stop.abort('shutdown');
+  hooks.signal?.addEventListener('abort', onShutdown, { once: true });
+  if (hooks.signal?.aborted) onShutdown();
+  const watcher = setInterval(async () => {
+    const j = await db.job.findUnique({ where: { id: jobId }, select: { cancelRequested: true } }).catch(() => null);
+    if (j?.cancelRequested) stop.abort('cancel');
+  }, 1000);
   let succeeded = 0;
   for (const cell of cells) {
-    if (hooks.signal?.aborted) break;
+    if (stop.signal.aborted) break;
     const plan = plans[cell.index];
     const label = `job ${jobId} cell ${cell.index + 1}/${cells.length} (${plan.client.language} ${plan.client.version}, ${plan.configuration.label}, C=${plan.concurrency}, repeat ${plan.repeat})`;
     await db.cell.update({ where: { id: cell.id }, data: { status: 'running', startedAt: new Date() } });
@@ -60,7 +69,7 @@ export async function runJob(db: Db, jobId: string, hooks: JobHooks): Promise<vo
       });
       const out = await runCell(spec, plan, launch, {
         log: (l) => hooks.log(`${label}: ${l}`),
-        signal: hooks.signal,
+        signal: stop.signal,
         onProgress: (p) => void db.cell.update({ where: { id: cell.id }, data: { progress: p } }).catch(() => {}),
       });
       const summary = summarize(decodeHistogram(out.result.histogram), out.result.elapsedMs);
@@ -87,20 +96,26 @@ export async function runJob(db: Db, jobId: string, hooks: JobHooks): Promise<vo
       succeeded++;
       hooks.log(`${label}: ${summary.qps.toFixed(0)} qps, p50 ${summary.p50Ms.toFixed(1)} ms, p99 ${summary.p99Ms.toFixed(1)} ms, ${errorCount} errors, ${out.channels.length} connections`);
     } catch (e) {
+      if (stop.signal.aborted) break; // the cell was stopped on purpose: marked cancelled below
       const message = e instanceof CellError ? e.message : `unexpected runner error: ${(e as Error).message}`;
       await db.cell.update({ where: { id: cell.id }, data: { status: 'failed', finishedAt: new Date(), error: message } });
       hooks.log(`${label}: failed: ${message}`);
     }
   }
+  clearInterval(watcher);
+  hooks.signal?.removeEventListener('abort', onShutdown);
 
-  const interrupted = hooks.signal?.aborted;
-  const status = interrupted ? 'failed' : succeeded > 0 ? 'succeeded' : 'failed';
-  const error = interrupted
-    ? 'the runner was stopped while this job ran'
-    : succeeded === 0
-      ? 'every cell failed: see the cells for their errors'
-      : null;
-  if (interrupted) await db.cell.updateMany({ where: { jobId, status: { in: ['pending', 'running'] } }, data: { status: 'cancelled' } });
+  const reason = stop.signal.aborted ? (stop.signal.reason as 'cancel' | 'shutdown') : null;
+  const status = reason === 'cancel' ? 'cancelled' : reason === 'shutdown' || succeeded === 0 ? 'failed' : 'succeeded';
+  const error =
+    reason === 'cancel'
+      ? 'cancelled by request; finished cells are kept'
+      : reason === 'shutdown'
+        ? 'the runner was stopped while this job ran'
+        : succeeded === 0
+          ? 'every cell failed: see the cells for their errors'
+          : null;
+  if (reason) await db.cell.updateMany({ where: { jobId, status: { in: ['pending', 'running'] } }, data: { status: 'cancelled', finishedAt: new Date() } });
   await db.job.update({ where: { id: jobId }, data: { status, finishedAt: new Date(), error } });
   hooks.log(`job ${jobId}: ${status} (${succeeded} of ${cells.length} cells succeeded)`);
 }

@@ -1,5 +1,7 @@
 import type { JobSpec } from '@scb/shared/spec';
 import { CPU_BOUND_SHARE, cpuShare, summarizeChannels, type ChannelSummary } from '@scb/shared/channels';
+import type { CsvRow } from '@scb/shared/export';
+import type { TableCell } from '@scb/shared/table';
 import { db } from './db';
 
 /** The API's view of a job: what GET /api/jobs/<id> answers and what the job page renders. */
@@ -136,4 +138,52 @@ export async function listJobs(limit = 100): Promise<JobListItem[]> {
       concurrency: spec.concurrency.join(', '),
     };
   });
+}
+
+/** The rows the results table and the Markdown export are built from. */
+export function tableCells(job: JobView): TableCell[] {
+  return job.cells.map((c) => ({
+    clientLanguage: c.client.language,
+    clientVersion: c.client.version,
+    configLabel: c.configuration.label,
+    concurrency: c.concurrency,
+    repeat: c.repeat,
+    status: c.status,
+    error: c.error,
+    result: c.result,
+    cpuBound: c.result?.clientCpuBound,
+  }));
+}
+
+export function csvRows(job: JobView): CsvRow[] {
+  return job.cells.map((c) => ({
+    job: job.id,
+    cell: c.index + 1,
+    language: c.client.language,
+    version: c.client.version,
+    configuration: c.configuration.label,
+    concurrency: c.concurrency,
+    repeat: c.repeat,
+    status: c.status,
+    qps: c.result?.qps,
+    p50_ms: c.result?.p50Ms,
+    p90_ms: c.result?.p90Ms,
+    p99_ms: c.result?.p99Ms,
+    p999_ms: c.result?.p999Ms,
+    max_ms: c.result?.maxMs,
+    count: c.result?.count,
+    error_count: c.result?.errorCount,
+    cpu_share: c.result?.cpuShare,
+    client_cpu_bound: c.result?.clientCpuBound,
+    connections_opened: c.result ? c.channelSummary.opened : null,
+    connections_used: c.result ? c.channelSummary.used : null,
+    hottest_share: c.result ? c.channelSummary.hottestShare : null,
+    hottest_peak_in_flight: c.result ? c.channelSummary.hottestPeakInFlight : null,
+    error: c.error,
+  }));
+}
+
+/** The job's permanent link on the host the request came to. */
+export function jobUrl(id: string, base: string): string {
+  return new URL(`/jobs/${id}`, base).toString();
 }

@@ -27,3 +27,20 @@ export async function createJob(db: Db, databaseUrl: string, spec: JobSpec): Pro
   await enqueueJob(databaseUrl, id);
   return id;
 }
+
+export type CancelOutcome = 'cancelled' | 'requested' | 'finished' | 'not-found';
+
+/**
+ * Cancels a job: a queued one at once (the runner skips it), a running one by request (the runner
+ * stops its driver within a second or two and keeps the finished cells).
+ */
+export async function cancelJob(db: Db, id: string): Promise<CancelOutcome> {
+  const queued = await db.job.updateMany({ where: { id, status: 'queued' }, data: { status: 'cancelled', finishedAt: new Date(), error: 'cancelled before it started', cancelRequested: true } });
+  if (queued.count) {
+    await db.cell.updateMany({ where: { jobId: id }, data: { status: 'cancelled' } });
+    return 'cancelled';
+  }
+  const running = await db.job.updateMany({ where: { id, status: 'running' }, data: { cancelRequested: true } });
+  if (running.count) return 'requested';
+  return (await db.job.count({ where: { id } })) ? 'finished' : 'not-found';
+}

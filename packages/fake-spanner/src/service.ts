@@ -5,7 +5,7 @@ import type { Accounting } from './accounting';
 import type { Behaviour } from './behaviour';
 import { faultError, spannerError } from './faults';
 import { StatementParamError, type StatementRegistry } from './statements';
-import { StoreError, type Store } from './store';
+import { StoreError, type Mutation, type Store } from './store';
 import { Transactions, type Transaction } from './transactions';
 import { keysOf, mutationsOf, paramsOf, partialResultSet, resultSet, timestampNow } from './wire';
 
@@ -114,15 +114,16 @@ export function spannerHandlers(ctx: ServiceContext): grpc.UntypedServiceImpleme
 
   function commit(req: any) {
     const mutations = mutationsOf(req.mutations);
+    let all = mutations;
     if (req.transactionId?.length) {
       const txn = transactions.get(req.transactionId);
       if (!txn) throw spannerError(grpc.status.NOT_FOUND, 'Transaction not found');
       transactions.end(txn);
-      ctx.store.apply([...txn.buffered, ...mutations]);
-    } else {
-      ctx.store.apply(mutations);
+      all = [...txn.buffered, ...mutations];
     }
-    return { commitTimestamp: timestampNow(), ...(req.returnCommitStats ? { commitStats: { mutationCount: String(mutations.length) } } : {}) };
+    const commitTimestamp = timestampNow();
+    ctx.store.apply(withCommitTimestamp(all, commitTimestamp));
+    return { commitTimestamp, ...(req.returnCommitStats ? { commitStats: { mutationCount: String(mutations.length) } } : {}) };
   }
 
   return {
@@ -177,4 +178,13 @@ export function spannerHandlers(ctx: ServiceContext): grpc.UntypedServiceImpleme
       return {};
     }),
   };
+}
+
+/** Spanner writes the commit's own time where a client wrote the placeholder (Value.COMMIT_TIMESTAMP). */
+export const COMMIT_TIMESTAMP_PLACEHOLDER = 'spanner.commit_timestamp()';
+
+function withCommitTimestamp(mutations: Mutation[], ts: { seconds: string; nanos: number }): Mutation[] {
+  const iso = new Date(Number(ts.seconds) * 1000 + ts.nanos / 1e6).toISOString();
+  const fill = (v: unknown) => (typeof v === 'string' && v.toLowerCase() === COMMIT_TIMESTAMP_PLACEHOLDER ? iso : v);
+  return mutations.map((m) => ({ ...m, values: m.values.map((row) => row.map(fill) as typeof row) }));
 }

@@ -4,6 +4,7 @@ export type StatementOutcome =
   | { kind: 'rows'; columns: Column[]; rows: Row[] }
   /** DML: rows it affects, and the mutations it stands for (applied at commit). */
   | { kind: 'dml'; rowCount: number; mutations: Mutation[] };
+// DML that writes PENDING_COMMIT_TIMESTAMP() stores the placeholder; Commit fills in its own time.
 
 export type StatementHandler = (params: Record<string, Value>, store: Store) => StatementOutcome;
 
@@ -50,7 +51,7 @@ export function defaultStatements(): StatementRegistry {
   r.put('INSERT INTO Scores (PlayerId, Timestamp, Score) VALUES (@playerId, PENDING_COMMIT_TIMESTAMP(), @score)', (p) => ({
     kind: 'dml',
     rowCount: 1,
-    mutations: [{ op: 'insert', table: 'Scores', columns: ['PlayerId', 'Timestamp', 'Score'], values: [[String(need(p, 'playerId')), new Date().toISOString(), String(need(p, 'score'))]] }],
+    mutations: [{ op: 'insert', table: 'Scores', columns: ['PlayerId', 'Timestamp', 'Score'], values: [[String(need(p, 'playerId')), 'spanner.commit_timestamp()', String(need(p, 'score'))]] }],
   }));
   r.put('UPDATE Players SET PlayerName = @playerName WHERE PlayerId = @playerId', (p, store) => {
     const id = String(need(p, 'playerId'));

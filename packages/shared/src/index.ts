@@ -9,3 +9,4 @@ export * from './grpc-codes';
 export * from './fake-config';
 export * from './channels';
 export * from './presets';
+export * from './export';

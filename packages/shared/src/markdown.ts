@@ -1,4 +1,5 @@
-import { buildResultTable, formatEntry, type TableCell } from './table';
+import type { JobSpec } from './spec';
+import { buildResultTable, formatEntry, formatMs, formatOps, type TableCell } from './table';
 
 function escapeCell(s: string): string {
   return s.replace(/\|/g, '\\|');
@@ -11,4 +12,41 @@ export function resultTableMarkdown(cells: TableCell[]): string {
   const lines = [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`];
   for (const r of t.rows) lines.push(`| ${[String(r.concurrency), ...r.entries.map(formatEntry)].join(' | ')} |`);
   return lines.join('\n');
+}
+
+export interface MarkdownJob {
+  id: string;
+  url: string;
+  spec: JobSpec;
+  environment: { cores?: number; host?: string; node?: string; java?: string | null; commit?: string | null } | null;
+  cells: TableCell[];
+}
+
+/** One-line setup: client, versions, configurations, target, latency, time scale, machine. */
+export function setupLine(job: Pick<MarkdownJob, 'spec' | 'environment'>): string {
+  const s = job.spec;
+  const w = s.workload;
+  const clients = s.clients.map((c) => `${c.language} ${c.version}`).join(', ');
+  const configs = s.configurations.map((c) => c.label).join(', ');
+  const measured = w.durationSeconds !== undefined ? `${w.durationSeconds} s` : `${formatOps(w.measuredOps!)} ops`;
+  const env = job.environment;
+  const machine = env?.cores ? `${env.cores} cores${env.host ? ` (${env.host})` : ''}` : 'machine not recorded';
+  return (
+    `${clients} · ${configs} · fake Spanner, ${formatMs(s.target.latencyMs)} ms × time scale ${s.timeScale} · ` +
+    `${w.operation}, warm-up ${formatOps(w.warmupOps)} ops at the target concurrency, ${measured} measured · ` +
+    `${s.repeats} repeat(s), fresh client per cell · ${machine}`
+  );
+}
+
+/** What to paste into a GitHub issue: setup, table, and the permanent link. */
+export function jobMarkdown(job: MarkdownJob): string {
+  const multi = job.spec.repeats > 1 ? ' Medians over repeats, qps range in parentheses.' : '';
+  const cpu = job.cells.some((c) => c.cpuBound) ? ' `*` client CPU-bound: that qps says more about the machine than the client.' : '';
+  return [
+    `**spanner-client-bench** [job ${job.id}](${job.url}): ${setupLine(job)}`,
+    '',
+    resultTableMarkdown(job.cells),
+    '',
+    `qps / p50 ms / p99 ms.${multi}${cpu} Full results: ${job.url}`,
+  ].join('\n');
 }

@@ -10,6 +10,8 @@ export interface TableCell {
   status: string;
   error?: string | null;
   result?: { qps: number; p50Ms: number; p99Ms: number } | null;
+  /** The driver used more than 85% of the machine's cores while measuring. */
+  cpuBound?: boolean;
 }
 
 export interface TableEntry {
@@ -18,6 +20,10 @@ export interface TableEntry {
   p99Ms: number;
   /** Repeats that produced a result; the numbers above are their medians. */
   repeats: number;
+  qpsMin: number;
+  qpsMax: number;
+  /** At least one repeat was client CPU-bound. */
+  cpuBound: boolean;
   failed: number;
   error?: string;
 }
@@ -53,6 +59,9 @@ export function buildResultTable(cells: TableCell[]): ResultTable {
         p50Ms: median(done.map((c) => c.result!.p50Ms)),
         p99Ms: median(done.map((c) => c.result!.p99Ms)),
         repeats: done.length,
+        qpsMin: Math.min(...done.map((c) => c.result!.qps)),
+        qpsMax: Math.max(...done.map((c) => c.result!.qps)),
+        cpuBound: done.some((c) => c.cpuBound),
         failed: failed.length,
         error: failed[0]?.error ?? undefined,
       };
@@ -70,11 +79,15 @@ export function formatQps(qps: number): string {
   return Number.isFinite(qps) ? Math.round(qps).toString() : '–';
 }
 
-/** "qps / p50 / p99" as in the PR table; "failed" or "–" when the cell has no result. */
+/**
+ * "qps / p50 / p99" as in the PR table, medians over repeats with the qps range when there are
+ * several; "*" marks a client CPU-bound cell; "failed" or "–" when there is no result.
+ */
 export function formatEntry(e: TableEntry | null): string {
   if (!e) return '';
   if (e.repeats === 0) return e.failed > 0 ? 'failed' : '–';
-  return `${formatQps(e.qps)} / ${formatMs(e.p50Ms)} / ${formatMs(e.p99Ms)}`;
+  const range = e.repeats > 1 ? ` (${formatQps(e.qpsMin)}–${formatQps(e.qpsMax)})` : '';
+  return `${formatQps(e.qps)}${range} / ${formatMs(e.p50Ms)} / ${formatMs(e.p99Ms)}${e.cpuBound ? ' *' : ''}`;
 }
 
 /** "200", or "max(500, 4 × C)" for counts that grow with concurrency. */

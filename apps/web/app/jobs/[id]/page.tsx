@@ -5,28 +5,28 @@ import { effectiveLatencyMs, idealQps } from '@scb/shared/spec';
 import { AutoRefresh } from '@/components/AutoRefresh';
 import { QpsChart, type QpsPoint } from '@/components/QpsChart';
 import { StatusBadge } from '@/components/StatusBadge';
-import { getJob, type CellView, type JobView } from '@/lib/jobs';
+import { headers } from 'next/headers';
+import { jobMarkdown, setupLine } from '@scb/shared/markdown';
+import { JobActions } from '@/components/JobActions';
+import { getJob, jobUrl, tableCells, type CellView, type JobView } from '@/lib/jobs';
 
 export const dynamic = 'force-dynamic';
 
 type Params = { params: Promise<{ id: string }> };
 
-export async function generateMetadata({ params }: Params): Promise<Metadata> {
-  const job = await getJob((await params).id);
-  return { title: job ? `Job ${job.name || job.id}` : 'Job not found' };
+/** The origin the request came to, for absolute permanent links. */
+async function origin(): Promise<string> {
+  const h = await headers();
+  return `${h.get('x-forwarded-proto') ?? 'http'}://${h.get('x-forwarded-host') ?? h.get('host') ?? 'localhost:3000'}`;
 }
 
-function tableCells(job: JobView) {
-  return job.cells.map((c) => ({
-    clientLanguage: c.client.language,
-    clientVersion: c.client.version,
-    configLabel: c.configuration.label,
-    concurrency: c.concurrency,
-    repeat: c.repeat,
-    status: c.status,
-    error: c.error,
-    result: c.result,
-  }));
+export async function generateMetadata({ params }: Params): Promise<Metadata> {
+  const job = await getJob((await params).id);
+  if (!job) return { title: 'Job not found' };
+  const title = `${job.name || `Job ${job.id}`} (${job.status})`;
+  const description = setupLine(job);
+  const url = jobUrl(job.id, await origin());
+  return { title, description, openGraph: { title, description, url, type: 'article', siteName: 'spanner-client-bench' }, twitter: { card: 'summary', title, description } };
 }
 
 function chartData(job: JobView, columns: string[], rows: ReturnType<typeof buildResultTable>['rows']): QpsPoint[] {
@@ -86,10 +86,13 @@ export default async function JobPage({ params }: Params) {
         {job.spec.workload.durationSeconds !== undefined ? `${job.spec.workload.durationSeconds} s measured` : `${formatOps(job.spec.workload.measuredOps!)} ops measured`} ·{' '}
         {job.spec.repeats} repeat(s) · created {job.createdAt.replace('T', ' ').slice(0, 19)} UTC
       </p>
+      <JobActions id={job.id} live={live} />
       {job.error && <p className="error" role="alert">{job.error}</p>}
       {live && <Progress job={job} />}
 
       <h2>Results (qps / p50 ms / p99 ms)</h2>
+      {job.spec.repeats > 1 && <p className="muted">Medians over {job.spec.repeats} repeats, qps range in parentheses; every repeat is listed under Cells.</p>}
+      {job.cells.some((c) => c.result?.clientCpuBound) && <p className="warn">* client CPU-bound: the driver used more than 85% of the machine&apos;s cores, so that qps says more about this machine than about the client.</p>}
       {!hasResults ? (
         <p className="muted">{live ? 'No cell has finished yet.' : 'No cell produced a result.'}</p>
       ) : (
@@ -167,6 +170,10 @@ export default async function JobPage({ params }: Params) {
         <p className="muted">Recorded when a runner picks the job up.</p>
       )}
 
+      <details>
+        <summary>Markdown (for a GitHub issue)</summary>
+        <pre className="markdown" data-testid="markdown">{jobMarkdown({ id: job.id, url: jobUrl(job.id, await origin()), spec: job.spec, environment: job.environment, cells: tableCells(job) })}</pre>
+      </details>
       <details>
         <summary>Job spec (JSON)</summary>
         <pre>{JSON.stringify(job.spec, null, 2)}</pre>

@@ -1,0 +1,18 @@
+/** One CSV row per cell; the columns a spreadsheet needs to redo any table of the pages. */
+export const CELL_CSV_COLUMNS = [
+  'job', 'cell', 'language', 'version', 'configuration', 'concurrency', 'repeat', 'status', 'qps', 'p50_ms', 'p90_ms', 'p99_ms',
+  'p999_ms', 'max_ms', 'count', 'error_count', 'cpu_share', 'client_cpu_bound', 'connections_opened', 'connections_used',
+  'hottest_share', 'hottest_peak_in_flight', 'error',
+] as const;
+
+export type CsvRow = Record<(typeof CELL_CSV_COLUMNS)[number], string | number | boolean | null | undefined>;
+
+function field(v: CsvRow[keyof CsvRow]): string {
+  if (v === null || v === undefined) return '';
+  const s = typeof v === 'number' ? (Number.isInteger(v) ? String(v) : v.toFixed(3)) : String(v);
+  return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+export function toCsv(rows: CsvRow[]): string {
+  return [CELL_CSV_COLUMNS.join(','), ...rows.map((r) => CELL_CSV_COLUMNS.map((c) => field(r[c])).join(','))].join('\n') + '\n';
+}

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Job" ADD COLUMN     "cancelRequested" BOOLEAN NOT NULL DEFAULT false;
