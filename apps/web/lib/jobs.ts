@@ -183,7 +183,12 @@ export function csvRows(job: JobView): CsvRow[] {
   }));
 }
 
-/** The job's permanent link on the host the request came to. */
-export function jobUrl(id: string, base: string): string {
-  return new URL(`/jobs/${id}`, base).toString();
+/** The origin a request came to (behind a proxy: its forwarded host), for absolute permanent links. */
+export function originOf(h: Headers): string {
+  return `${h.get('x-forwarded-proto') ?? 'http'}://${h.get('x-forwarded-host') ?? h.get('host') ?? 'localhost:3000'}`;
+}
+
+/** The job's permanent link. */
+export function jobUrl(id: string, origin: string): string {
+  return new URL(`/jobs/${id}`, origin).toString();
 }

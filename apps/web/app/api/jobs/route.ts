@@ -2,7 +2,7 @@ import { NextResponse } from 'next/server';
 import { createJob } from '@scb/db';
 import { parseJobSpec } from '@scb/shared/spec';
 import { databaseUrl, db } from '@/lib/db';
-import { listJobs } from '@/lib/jobs';
+import { jobUrl, listJobs, originOf } from '@/lib/jobs';
 
 export const dynamic = 'force-dynamic';
 
@@ -20,7 +20,7 @@ export async function POST(req: Request) {
   const parsed = parseJobSpec(body);
   if (!parsed.ok) return NextResponse.json({ error: 'invalid job spec', issues: parsed.issues }, { status: 400 });
   const id = await createJob(db(), databaseUrl(), parsed.value);
-  const url = new URL(`/jobs/${id}`, req.url).toString();
+  const url = jobUrl(id, originOf(req.headers));
   return NextResponse.json({ id, url }, { status: 201, headers: { Location: url } });
 }
 

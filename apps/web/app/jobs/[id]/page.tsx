@@ -8,16 +8,14 @@ import { StatusBadge } from '@/components/StatusBadge';
 import { headers } from 'next/headers';
 import { jobMarkdown, setupLine } from '@scb/shared/markdown';
 import { JobActions } from '@/components/JobActions';
-import { getJob, jobUrl, tableCells, type CellView, type JobView } from '@/lib/jobs';
+import { getJob, jobUrl, originOf, tableCells, type CellView, type JobView } from '@/lib/jobs';
 
 export const dynamic = 'force-dynamic';
 
 type Params = { params: Promise<{ id: string }> };
 
-/** The origin the request came to, for absolute permanent links. */
 async function origin(): Promise<string> {
-  const h = await headers();
-  return `${h.get('x-forwarded-proto') ?? 'http'}://${h.get('x-forwarded-host') ?? h.get('host') ?? 'localhost:3000'}`;
+  return originOf(await headers());
 }
 
 export async function generateMetadata({ params }: Params): Promise<Metadata> {

@@ -177,9 +177,10 @@ export function NewJobForm() {
       <div>
         <select id="preset" defaultValue="" onChange={(e) => {
           const p = PRESETS.find((x) => x.id === e.target.value);
-          if (p) { setForm(fromSpec(p.spec)); setJson(null); }
+          setForm(p ? fromSpec(p.spec) : INITIAL);
+          setJson(null);
         }}>
-          <option value="">custom</option>
+          <option value="">custom (defaults)</option>
           {PRESETS.map((p) => <option key={p.id} value={p.id}>{p.title}</option>)}
         </select>
         <span className="hint">{PRESETS.find((p) => p.spec.name === form.name)?.description ?? 'Start from a ready-made scenario, or fill the fields below.'}</span>
