@@ -20,6 +20,10 @@ export function spannerService(): grpc.ServiceDefinition {
     oneofs: true,
   });
   const pkg = grpc.loadPackageDefinition(def) as any;
-  cached = pkg.google.spanner.v1.Spanner.service as grpc.ServiceDefinition;
+  const service = pkg.google.spanner.v1.Spanner.service as grpc.ServiceDefinition;
+  // Replies that never change (SELECT 1) are encoded once and passed through as bytes.
+  cached = Object.fromEntries(
+    Object.entries(service).map(([name, m]) => [name, { ...m, responseSerialize: (v: unknown) => (Buffer.isBuffer(v) ? v : m.responseSerialize(v)) }]),
+  ) as grpc.ServiceDefinition;
   return cached;
 }

@@ -96,6 +96,8 @@ function watchConnections(h2: http2.Http2Server, accounting: Accounting, acceptD
   const grpcListeners = h2.listeners('connection') as ((s: net.Socket) => void)[];
   h2.removeAllListeners('connection');
   h2.on('connection', (socket: net.Socket) => {
+    // A reply is several small writes (headers, data, trailers): Nagle would hold them back.
+    socket.setNoDelay(true);
     const peer = `${socket.remoteAddress}:${socket.remotePort}`;
     const handOver = () => {
       if (socket.destroyed) return;

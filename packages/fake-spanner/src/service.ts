@@ -4,7 +4,8 @@ import type { RpcKind } from '@scb/shared';
 import type { Accounting } from './accounting';
 import type { Behaviour } from './behaviour';
 import { faultError, spannerError } from './faults';
-import { StatementParamError, type StatementRegistry } from './statements';
+import { StatementParamError, type StatementHandler, type StatementRegistry } from './statements';
+import { spannerService } from './proto';
 import { StoreError, type Mutation, type Store } from './store';
 import { Transactions, type Transaction } from './transactions';
 import { keysOf, mutationsOf, paramsOf, partialResultSet, resultSet, timestampNow } from './wire';
@@ -31,6 +32,7 @@ function toServiceError(e: unknown): grpc.ServiceError {
 export function spannerHandlers(ctx: ServiceContext): grpc.UntypedServiceImplementation {
   const { accounting, behaviour } = ctx;
   const transactions = new Transactions();
+  const encodedReplies = new WeakMap<StatementHandler, Buffer>();
   const sessions = new Map<string, { name: string; multiplexed: boolean; createTime: object }>();
 
   /** Accounting, server time, injected faults and server-timing around every RPC. */
@@ -95,12 +97,12 @@ export function spannerHandlers(ctx: ServiceContext): grpc.UntypedServiceImpleme
   }
 
   /** Runs one SQL statement; DML is buffered in its read-write transaction until commit. */
-  function execute(req: any): { columns: any[]; rows: any[]; begun?: object; stats?: object } {
+  function execute(req: any): { columns: any[]; rows: any[]; begun?: object; stats?: object; fixed?: StatementHandler } {
     const handler = ctx.statements.get(req.sql ?? '');
     if (!handler) throw spannerError(grpc.status.INVALID_ARGUMENT, `fake-spanner: unknown statement: ${req.sql}`);
     const { txn, begun } = transactionFor(req.session, req.transaction);
     const out = handler(paramsOf(req.params), ctx.store);
-    if (out.kind === 'rows') return { columns: out.columns, rows: out.rows, begun };
+    if (out.kind === 'rows') return { columns: out.columns, rows: out.rows, begun, fixed: !begun && ctx.statements.isFixed(handler) ? handler : undefined };
     if (!txn?.readWrite) throw spannerError(grpc.status.INVALID_ARGUMENT, 'DML statements can only be performed in a read-write transaction');
     txn.buffered.push(...out.mutations);
     return { columns: [], rows: [], begun, stats: { rowCountExact: String(out.rowCount) } };
@@ -147,6 +149,11 @@ export function spannerHandlers(ctx: ServiceContext): grpc.UntypedServiceImpleme
     }),
     ExecuteStreamingSql: streaming('ExecuteStreamingSql', 'query', (req) => {
       const r = execute(req);
+      if (r.fixed) {
+        let bytes = encodedReplies.get(r.fixed);
+        if (!bytes) encodedReplies.set(r.fixed, (bytes = partialResultSetBytes(partialResultSet(r.columns, r.rows))));
+        return [bytes];
+      }
       return [partialResultSet(r.columns, r.rows, r.begun, r.stats)];
     }),
     ExecuteBatchDml: unary('ExecuteBatchDml', 'batchDml', (req) => {
@@ -187,4 +194,8 @@ function withCommitTimestamp(mutations: Mutation[], ts: { seconds: string; nanos
   const iso = new Date(Number(ts.seconds) * 1000 + ts.nanos / 1e6).toISOString();
   const fill = (v: unknown) => (typeof v === 'string' && v.toLowerCase() === COMMIT_TIMESTAMP_PLACEHOLDER ? iso : v);
   return mutations.map((m) => ({ ...m, values: m.values.map((row) => row.map(fill) as typeof row) }));
+}
+
+function partialResultSetBytes(message: object): Buffer {
+  return spannerService().ExecuteStreamingSql.responseSerialize(message) as Buffer;
 }

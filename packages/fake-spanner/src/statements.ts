@@ -14,10 +14,18 @@ export type StatementHandler = (params: Record<string, Value>, store: Store) => 
  */
 export class StatementRegistry {
   private readonly handlers = new Map<string, StatementHandler>();
+  private readonly fixed = new WeakSet<StatementHandler>();
 
   /** A statement with a fixed result. */
   putResult(sql: string, columns: Column[], rows: Row[]): void {
-    this.put(sql, () => ({ kind: 'rows', columns, rows }));
+    const handler: StatementHandler = () => ({ kind: 'rows', columns, rows });
+    this.fixed.add(handler);
+    this.put(sql, handler);
+  }
+
+  /** Whether the handler always answers the same rows (so its encoded reply can be reused). */
+  isFixed(handler: StatementHandler): boolean {
+    return this.fixed.has(handler);
   }
 
   put(sql: string, handler: StatementHandler): void {
