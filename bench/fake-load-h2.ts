@@ -3,7 +3,7 @@
 // argv: port concurrency connections seconds latencyMs. Prints {count, errors, elapsedMs, cpuMs}.
 import http2 from 'node:http2';
 import { spannerService } from '../packages/fake-spanner/src/proto';
-import { percentiles } from './percentiles';
+import { closedLoop } from './closed-loop';
 
 const [port, concurrency, connections, seconds, latencyMs] = process.argv.slice(2).map(Number);
 const method = spannerService().ExecuteStreamingSql;
@@ -34,29 +34,6 @@ function once(s: http2.ClientHttp2Session): Promise<void> {
   });
 }
 
-const lat: number[] = [];
-let count = 0;
-let errors = 0;
-const cpu0 = process.cpuUsage();
-const t0 = performance.now();
-const end = t0 + seconds * 1000;
-await Promise.all(
-  Array.from({ length: concurrency }, async (_, i) => {
-    const s = sessions[i % connections];
-    if (latencyMs > 0) await new Promise((r) => setTimeout(r, (i * latencyMs) / concurrency));
-    while (performance.now() < end) {
-      try {
-        const t = performance.now();
-        await once(s);
-        if (lat.length < 200000) lat.push(performance.now() - t);
-        count++;
-      } catch {
-        errors++;
-      }
-    }
-  }),
-);
-const elapsedMs = performance.now() - t0;
-const cpu = process.cpuUsage(cpu0);
-process.stdout.write(JSON.stringify({ count, errors, elapsedMs, cpuMs: (cpu.user + cpu.system) / 1000, ...percentiles(lat) }) + '\n');
+const result = await closedLoop(concurrency, seconds, latencyMs, (i) => once(sessions[i % connections]));
+process.stdout.write(JSON.stringify(result) + '\n');
 process.exit(0);

@@ -2,7 +2,7 @@
 // argv: port concurrency connections seconds latencyMs. Prints one JSON line: {count, errors, elapsedMs, cpuMs}.
 import * as grpc from '@grpc/grpc-js';
 import { spannerService } from '../packages/fake-spanner/src/proto';
-import { percentiles } from './percentiles';
+import { closedLoop } from './closed-loop';
 
 const [port, concurrency, connections, seconds, latencyMs] = process.argv.slice(2).map(Number);
 // The request is encoded once and replies are not decoded: the generator should spend its CPU on
@@ -26,31 +26,6 @@ function once(c: any): Promise<void> {
 
 // Connect every client first so the measured window holds only queries.
 await Promise.all(clients.map((c) => new Promise<void>((r, j) => c.waitForReady(Date.now() + 10_000, (e: Error | undefined) => (e ? j(e) : r())))));
-const lat: number[] = [];
-let count = 0;
-let errors = 0;
-const cpu0 = process.cpuUsage();
-const t0 = performance.now();
-const end = t0 + seconds * 1000;
-await Promise.all(
-  Array.from({ length: concurrency }, async (_, i) => {
-    const c = clients[i % connections];
-    // Closed-loop workers started together stay in lock-step (every reply lands at once); spread
-    // their first calls over one latency period, as independent clients would be.
-    if (latencyMs > 0) await new Promise((r) => setTimeout(r, (i * latencyMs) / concurrency));
-    while (performance.now() < end) {
-      try {
-        const t = performance.now();
-        await once(c);
-        if (lat.length < 200000) lat.push(performance.now() - t);
-        count++;
-      } catch {
-        errors++;
-      }
-    }
-  }),
-);
-const elapsedMs = performance.now() - t0;
-const cpu = process.cpuUsage(cpu0);
-process.stdout.write(JSON.stringify({ count, errors, elapsedMs, cpuMs: (cpu.user + cpu.system) / 1000, ...percentiles(lat) }) + '\n');
+const result = await closedLoop(concurrency, seconds, latencyMs, (i) => once(clients[i % connections]));
+process.stdout.write(JSON.stringify(result) + '\n');
 process.exit(0);

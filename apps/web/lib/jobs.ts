@@ -2,6 +2,7 @@ import type { JobSpec } from '@scb/shared/spec';
 import { CPU_BOUND_SHARE, cpuShare, summarizeChannels, type ChannelSummary } from '@scb/shared/channels';
 import type { CsvRow } from '@scb/shared/export';
 import type { TableCell } from '@scb/shared/table';
+import type { LatencySummary } from '@scb/shared/stats';
 import { db } from './db';
 
 /** The API's view of a job: what GET /api/jobs/<id> answers and what the job page renders. */
@@ -31,14 +32,7 @@ export interface CellView {
   startedAt: string | null;
   finishedAt: string | null;
   progress: { phase: string; done: number; total?: number; elapsedMs: number; qps: number } | null;
-  result: {
-    count: number;
-    qps: number;
-    p50Ms: number;
-    p90Ms: number;
-    p99Ms: number;
-    p999Ms: number;
-    maxMs: number;
+  result: (LatencySummary & {
     errorCount: number;
     errors: Record<string, number>;
     elapsedMs: number;
@@ -49,7 +43,7 @@ export interface CellView {
     cpuShare: number;
     /** Over 85% of the cores: the number says more about this machine than about the client. */
     clientCpuBound: boolean;
-  } | null;
+  }) | null;
   channels: { connection: number; rpcs: number; peakInFlight: number }[];
   channelSummary: ChannelSummary;
 }

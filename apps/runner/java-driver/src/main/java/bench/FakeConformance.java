@@ -87,13 +87,7 @@ public final class FakeConformance {
       out.addProperty("elapsedMs", Math.round((System.nanoTime() - t0) / 1e6));
       System.out.println(out);
       System.out.flush();
-      // close() waits for sessions and channels; a bounded wait, then leave anyway.
-      Thread closer = new Thread(spanner::close, "close");
-      closer.setDaemon(true);
-      closer.start();
-      closer.join(3000);
-      System.err.flush();
-      Runtime.getRuntime().halt(0);
+      ClientFactory.closeThenHalt(spanner);
     } catch (Throwable e) {
       e.printStackTrace();
       String code = e instanceof SpannerException ? " [" + ((SpannerException) e).getErrorCode() + "]" : "";

@@ -75,14 +75,7 @@ public final class JavaDriver {
     out.emit(result);
     workers.shutdownNow();
 
-    // close() waits for sessions and channels; a bounded wait, then leave anyway.
-    Thread closer = new Thread(spanner::close, "close");
-    closer.setDaemon(true);
-    closer.start();
-    closer.join(3000);
-    // halt, not exit: the result is out, and shutdown hooks of the client's libraries could block.
-    System.err.flush();
-    Runtime.getRuntime().halt(0);
+    ClientFactory.closeThenHalt(spanner);
   }
 
   /** Final stderr line is the sentence the runner shows; then leave without waiting for anything. */

@@ -1,0 +1,11 @@
+import { chromium } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+const b = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
+const p = await b.newPage({ viewport: { width: 1300, height: 1000 } });
+await p.goto('http://localhost:3000/jobs/new');
+await p.locator('details summary', { hasText: 'Edit the job spec as JSON' }).click();
+await p.fill('#spec-json', readFileSync(process.argv[2], 'utf8'));
+await p.getByRole('button', { name: 'Run this JSON' }).click();
+await p.waitForURL(/\/jobs\/(?!new$)[0-9a-z]+$/);
+console.log(p.url());
+await b.close();
