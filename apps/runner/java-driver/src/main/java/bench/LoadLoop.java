@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
@@ -86,8 +87,25 @@ final class LoadLoop {
       long cpu0 = processCpuNanos();
       progress();
       ScheduledFuture<?> tick = ticker.scheduleAtFixedRate(this::tick, 1, 1, TimeUnit.SECONDS);
+      // All threads wait at a gate and start together: a cold client's first traffic must be one burst
+      // at the target concurrency (the PR used virtual threads; platform threads start one by one).
+      CountDownLatch ready = new CountDownLatch(concurrency);
+      CountDownLatch go = new CountDownLatch(1);
       List<Future<?>> loops = new ArrayList<>();
-      for (int i = 0; i < concurrency; i++) loops.add(workers.submit(this::loop));
+      for (int i = 0; i < concurrency; i++) {
+        loops.add(workers.submit(() -> {
+          ready.countDown();
+          try {
+            go.await();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+          }
+          loop();
+        }));
+      }
+      ready.await();
+      go.countDown();
       for (Future<?> f : loops) {
         try {
           f.get();
