@@ -10,3 +10,4 @@ export * from './fake-config';
 export * from './channels';
 export * from './presets';
 export * from './export';
+export * from './scenario';

@@ -90,3 +90,15 @@ test('the affinity-burst example is the preset at C=400 with the client default,
   assert.equal(opsAt(r.value.workload.measuredOps!, 400), 12000);
   assert.equal(opsAt(r.value.workload.measuredOps!, 50), 2000);
 });
+
+test('scenario keys ignore clients, configurations, concurrency and repeats, and name what differs', async () => {
+  const { scenarioKey, scenarioDifferences } = await import('../src/index');
+  const a = parseJobSpec(good);
+  const b = parseJobSpec({ ...good, clients: [{ language: 'java', version: '6.105.0' }], configurations: [{ label: 'x' }], concurrency: [400], repeats: 3 });
+  const c = parseJobSpec({ ...good, timeScale: 10, target: { kind: 'fake', latencyMs: 65, server: { latency: { commit: 5 } } } });
+  assert.ok(a.ok && b.ok && c.ok);
+  assert.equal(scenarioKey(a.value), scenarioKey(b.value));
+  assert.notEqual(scenarioKey(a.value), scenarioKey(c.value));
+  assert.deepEqual(scenarioDifferences(a.value, b.value), []);
+  assert.deepEqual(scenarioDifferences(a.value, c.value).sort(), ['target.server', 'timeScale']);
+});
