@@ -16,6 +16,8 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
           <nav>
             <Link href="/">Jobs</Link>
             <Link href="/jobs/new">New job</Link>
+            <Link href="/compare">Compare</Link>
+            <Link href="/versions">Across versions</Link>
           </nav>
         </header>
         <main>{children}</main>

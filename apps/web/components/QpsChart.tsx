@@ -1,5 +1,6 @@
 'use client';
 
+import { REFERENCE_COLOR, SERIES_COLORS as COLORS } from './chart-colors';
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 
 export interface QpsPoint {
@@ -8,8 +9,6 @@ export interface QpsPoint {
   [series: string]: number | null;
 }
 
-// Colour-blind-safe palette (Okabe-Ito); the ideal line is grey and dashed.
-const COLORS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000'];
 
 /** qps versus concurrency, one line per configuration, with the ideal concurrency / latency. */
 export function QpsChart({ data, series }: { data: QpsPoint[]; series: string[] }) {
@@ -22,7 +21,7 @@ export function QpsChart({ data, series }: { data: QpsPoint[]; series: string[] 
           <YAxis label={{ value: 'queries per second', angle: -90, position: 'insideLeft', offset: -5 }} />
           <Tooltip formatter={(v) => (typeof v === 'number' ? Math.round(v) : v)} />
           <Legend verticalAlign="top" />
-          <Line dataKey="ideal" name="ideal (concurrency / latency)" stroke="#8c959f" strokeDasharray="6 4" dot={false} isAnimationActive={false} />
+          <Line dataKey="ideal" name="ideal (concurrency / latency)" stroke={REFERENCE_COLOR} strokeDasharray="6 4" dot={false} isAnimationActive={false} />
           {series.map((s, i) => (
             <Line key={s} dataKey={s} name={s} stroke={COLORS[i % COLORS.length]} strokeWidth={2} connectNulls isAnimationActive={false} />
           ))}

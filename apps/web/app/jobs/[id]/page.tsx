@@ -3,6 +3,8 @@ import { notFound } from 'next/navigation';
 import { buildResultTable, formatEntry, formatMs, formatOps, formatPercent, formatQps } from '@scb/shared/table';
 import { effectiveLatencyMs, idealQps } from '@scb/shared/spec';
 import { AutoRefresh } from '@/components/AutoRefresh';
+import { CellCharts } from '@/components/CellCharts';
+import { LatencyChart, type LatencyPoint } from '@/components/LatencyChart';
 import { QpsChart, type QpsPoint } from '@/components/QpsChart';
 import { StatusBadge } from '@/components/StatusBadge';
 import { headers } from 'next/headers';
@@ -32,6 +34,18 @@ function chartData(job: JobView, columns: string[], rows: ReturnType<typeof buil
   return rows.map((r) => {
     const p: QpsPoint = { concurrency: r.concurrency, ideal: idealQps(r.concurrency, latency) };
     columns.forEach((col, i) => (p[col] = r.entries[i] && r.entries[i]!.repeats > 0 ? r.entries[i]!.qps : null));
+    return p;
+  });
+}
+
+function latencyData(columns: string[], rows: ReturnType<typeof buildResultTable>['rows']): LatencyPoint[] {
+  return rows.map((r) => {
+    const p: LatencyPoint = { concurrency: r.concurrency };
+    columns.forEach((col, i) => {
+      const e = r.entries[i];
+      p[`${col} p50`] = e && e.repeats > 0 ? e.p50Ms : null;
+      p[`${col} p99`] = e && e.repeats > 0 ? e.p99Ms : null;
+    });
     return p;
   });
 }
@@ -116,6 +130,13 @@ export default async function JobPage({ params }: Params) {
         <>
           <h2>Throughput vs concurrency</h2>
           <QpsChart data={chartData(job, table.columns, table.rows)} series={table.columns} />
+          <h2>Latency vs concurrency</h2>
+          <LatencyChart data={latencyData(table.columns, table.rows)} series={table.columns} serverMs={latency} />
+          <h2>Channel distribution and time series of one cell</h2>
+          <CellCharts
+            streamLimit={job.spec.target.server?.maxConcurrentStreams ?? 100}
+            cells={job.cells.filter((c) => c.result).map((c) => ({ index: c.index, label: cellLabel(c), channels: c.channels, timeline: c.result!.timeline }))}
+          />
         </>
       )}
 

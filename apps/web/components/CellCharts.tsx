@@ -1,0 +1,65 @@
+'use client';
+
+import { useState } from 'react';
+import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { REFERENCE_COLOR, SERIES_COLORS } from './chart-colors';
+
+export interface CellChartData {
+  index: number;
+  label: string;
+  channels: { connection: number; rpcs: number; peakInFlight: number }[];
+  timeline: { second: number; count: number; errors: number; p99Ms: number }[];
+}
+
+/** For one chosen cell: how its RPCs spread over connections, and its measured seconds. */
+export function CellCharts({ cells, streamLimit }: { cells: CellChartData[]; streamLimit: number }) {
+  const [chosen, setChosen] = useState(cells[0]?.index ?? 0);
+  const cell = cells.find((c) => c.index === chosen) ?? cells[0];
+  if (!cell) return null;
+  // Busiest first; connection numbers are the order the fake first saw them.
+  const spread = [...cell.channels].sort((a, b) => b.rpcs - a.rpcs).map((c, rank) => ({ ...c, rank: rank + 1 }));
+  return (
+    <div data-testid="cell-charts">
+      <label>
+        Cell{' '}
+        <select value={chosen} onChange={(e) => setChosen(Number(e.target.value))} aria-label="cell for the charts below">
+          {cells.map((c) => <option key={c.index} value={c.index}>{c.index + 1}: {c.label}</option>)}
+        </select>
+      </label>
+      <div className="chart-row">
+        <div className="chart half" data-testid="channel-chart">
+          <h3>RPCs and peak in-flight per connection</h3>
+          <ResponsiveContainer width="100%" height="90%">
+            <BarChart data={spread} margin={{ top: 10, right: 20, bottom: 30, left: 20 }}>
+              <CartesianGrid strokeDasharray="3 3" />
+              <XAxis dataKey="rank" label={{ value: 'connections, busiest first', position: 'insideBottom', offset: -15 }} />
+              <YAxis yAxisId="rpcs" label={{ value: 'RPCs', angle: -90, position: 'insideLeft' }} />
+              <YAxis yAxisId="streams" orientation="right" domain={[0, Math.max(streamLimit, ...spread.map((c) => c.peakInFlight))]} label={{ value: 'peak streams in flight', angle: 90, position: 'insideRight' }} />
+              <Tooltip />
+              <Legend verticalAlign="top" />
+              <Bar yAxisId="rpcs" dataKey="rpcs" name="RPCs" fill={SERIES_COLORS[0]} isAnimationActive={false} />
+              <Bar yAxisId="streams" dataKey="peakInFlight" name="peak in-flight" fill={SERIES_COLORS[1]} isAnimationActive={false} />
+              <ReferenceLine yAxisId="streams" y={streamLimit} stroke={REFERENCE_COLOR} strokeDasharray="6 4" label={{ value: `stream limit ${streamLimit}`, position: 'insideTopRight' }} />
+            </BarChart>
+          </ResponsiveContainer>
+        </div>
+        <div className="chart half" data-testid="timeline-chart">
+          <h3>Per second while measuring</h3>
+          <ResponsiveContainer width="100%" height="90%">
+            <LineChart data={cell.timeline} margin={{ top: 10, right: 20, bottom: 30, left: 20 }}>
+              <CartesianGrid strokeDasharray="3 3" />
+              <XAxis dataKey="second" label={{ value: 'second of the measured phase', position: 'insideBottom', offset: -15 }} />
+              <YAxis yAxisId="qps" label={{ value: 'completed per second', angle: -90, position: 'insideLeft' }} />
+              <YAxis yAxisId="p99" orientation="right" label={{ value: 'p99, ms', angle: 90, position: 'insideRight' }} />
+              <Tooltip />
+              <Legend verticalAlign="top" />
+              <Line yAxisId="qps" dataKey="count" name="qps" stroke={SERIES_COLORS[0]} strokeWidth={2} isAnimationActive={false} />
+              <Line yAxisId="qps" dataKey="errors" name="errors" stroke={SERIES_COLORS[1]} isAnimationActive={false} />
+              <Line yAxisId="p99" dataKey="p99Ms" name="p99 ms" stroke={SERIES_COLORS[2]} strokeDasharray="5 4" isAnimationActive={false} />
+            </LineChart>
+          </ResponsiveContainer>
+        </div>
+      </div>
+    </div>
+  );
+}
