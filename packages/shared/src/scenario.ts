@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { JobSpec } from './spec';
+import { FakeServerSchema, type JobSpec } from './spec';
 import { formatOps } from './table';
 
 /**
@@ -7,8 +7,11 @@ import { formatOps } from './table';
  * behaviour, the workload, the time scale. Concurrency and repeats are per cell, so not part of it.
  */
 export function scenarioOf(spec: JobSpec): { target: JobSpec['target']; workload: JobSpec['workload']; timeScale: number } {
-  return { target: spec.target, workload: spec.workload, timeScale: spec.timeScale };
+  // A target without `server` runs the fake's defaults: spell them out so both compare equal.
+  return { target: { ...spec.target, server: spec.target.server ?? DEFAULT_SERVER }, workload: spec.workload, timeScale: spec.timeScale };
 }
+
+const DEFAULT_SERVER = FakeServerSchema.parse({});
 
 function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;

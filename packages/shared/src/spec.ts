@@ -38,6 +38,11 @@ export const ConfigurationSchema = z.strictObject({
     .optional(),
 });
 
+/** The fake's behaviour besides the query latency; unset fields take the fake's defaults. */
+export const FakeServerSchema = FakeConfigSchema.omit({ timeScale: true })
+  .partial()
+  .refine((s) => s.latency?.query === undefined, { message: 'set the query latency with target.latencyMs', path: ['latency', 'query'] });
+
 export const TargetSchema = z.strictObject({
   kind: z.literal('fake'),
   /** Server-side latency of every data RPC, before the time scale. */
@@ -46,10 +51,7 @@ export const TargetSchema = z.strictObject({
    * The rest of the fake's behaviour: latency of other RPC kinds (session, commit...), faults,
    * schedules, connection age, accept delay, stream limit. The job's time scale applies to all of it.
    */
-  server: FakeConfigSchema.omit({ timeScale: true })
-    .partial()
-    .refine((s) => s.latency?.query === undefined, { message: 'set the query latency with target.latencyMs', path: ['latency', 'query'] })
-    .optional(),
+  server: FakeServerSchema.optional(),
 });
 
 /** An operation count: fixed, or max(min, perConcurrency x C) so that bursts scale with concurrency. */

@@ -100,5 +100,9 @@ test('scenario keys ignore clients, configurations, concurrency and repeats, and
   assert.equal(scenarioKey(a.value), scenarioKey(b.value));
   assert.notEqual(scenarioKey(a.value), scenarioKey(c.value));
   assert.deepEqual(scenarioDifferences(a.value, b.value), []);
-  assert.deepEqual(scenarioDifferences(a.value, c.value).sort(), ['target.server', 'timeScale']);
+  assert.deepEqual(scenarioDifferences(a.value, c.value).sort(), ['target.server.latency.commit', 'timeScale']);
+  // A server block that only spells out the defaults is the same scenario as none.
+  const d = parseJobSpec({ ...good, target: { kind: 'fake', latencyMs: 65, server: { maxConcurrentStreams: 100 } } });
+  assert.ok(d.ok);
+  assert.equal(scenarioKey(a.value), scenarioKey(d.value));
 });
