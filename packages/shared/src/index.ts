@@ -11,3 +11,5 @@ export * from './channels';
 export * from './presets';
 export * from './export';
 export * from './scenario';
+export * from './versions';
+export * from './compare';

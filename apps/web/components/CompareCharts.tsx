@@ -1,0 +1,158 @@
+'use client';
+
+import {
+  Bar,
+  BarChart,
+  CartesianGrid,
+  Legend,
+  Line,
+  LineChart,
+  ReferenceLine,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from 'recharts';
+import type { CompareChartGroup } from '@scb/shared/compare';
+
+// Colour-blind-safe palette (Okabe-Ito), the same order as the job page's chart; ideal lines are grey and dashed.
+const COLORS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000'];
+const IDEAL = '#8c959f';
+
+export interface ChartSeries {
+  key: string;
+  label: string;
+}
+
+const qpsText = (v: unknown) => (typeof v === 'number' ? String(Math.round(v)) : String(v));
+const msText = (v: unknown) => (typeof v === 'number' ? (v >= 100 ? v.toFixed(0) : v.toFixed(1)) : String(v));
+const tickText = (v: unknown) => (typeof v === 'number' ? String(Number(v.toPrecision(3))) : String(v));
+const MARGIN = { top: 10, right: 30, bottom: 30, left: 20 };
+
+/** A log axis that shows every value (and the reference) with round ticks: 1-2-5 per decade, denser when the range is narrow. */
+function logAxis(values: number[]): { domain: [number, number]; ticks: number[] } | null {
+  const vs = values.filter((v) => Number.isFinite(v) && v > 0);
+  if (!vs.length) return null;
+  const lo = Math.min(...vs) / 1.15;
+  const hi = Math.max(...vs) * 1.15;
+  const within = (steps: number[]) => {
+    const out: number[] = [];
+    for (let k = Math.floor(Math.log10(lo)); k <= Math.ceil(Math.log10(hi)); k++)
+      for (const m of steps) {
+        const t = Number((m * 10 ** k).toPrecision(6));
+        if (t >= lo && t <= hi) out.push(t);
+      }
+    return out;
+  };
+  let ticks = within([1, 2, 5]);
+  if (ticks.length < 4) ticks = within([1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 7, 8, 9]);
+  return { domain: [lo, hi], ticks };
+}
+const X_LABEL = { value: 'concurrency (operations in flight)', position: 'insideBottom' as const, offset: -15 };
+
+function qpsLines({ group, series, idealLatencyMs }: { group: CompareChartGroup; series: ChartSeries[]; idealLatencyMs: number | null }) {
+  return (
+    <LineChart data={group.qps} margin={MARGIN}>
+      <CartesianGrid strokeDasharray="3 3" />
+      <XAxis dataKey="concurrency" type="number" domain={['dataMin', 'dataMax']} label={X_LABEL} />
+      <YAxis tickFormatter={qpsText} label={{ value: 'queries per second', angle: -90, position: 'insideLeft', offset: -5 }} />
+      <Tooltip formatter={qpsText} itemSorter="dataKey" />
+      <Legend verticalAlign="top" itemSorter={null} />
+      {series.map((s, i) => (
+        <Line key={s.key} dataKey={s.key} name={s.label} stroke={COLORS[i % COLORS.length]} strokeWidth={i === 0 ? 3 : 2} connectNulls isAnimationActive={false} />
+      ))}
+      {idealLatencyMs !== null && (
+        <Line dataKey="ideal" name={`ideal (concurrency / ${msText(idealLatencyMs)} ms)`} stroke={IDEAL} strokeDasharray="6 4" dot={false} isAnimationActive={false} />
+      )}
+    </LineChart>
+  );
+}
+
+function p99Lines({ group, series, idealLatencyMs }: { group: CompareChartGroup; series: ChartSeries[]; idealLatencyMs: number | null }) {
+  const values = group.p99Ms.flatMap((p) => series.map((s) => p[s.key] ?? NaN));
+  const axis = logAxis(idealLatencyMs !== null ? [...values, idealLatencyMs] : values);
+  return (
+    <LineChart data={group.p99Ms} margin={MARGIN}>
+      <CartesianGrid strokeDasharray="3 3" />
+      <XAxis dataKey="concurrency" type="number" domain={['dataMin', 'dataMax']} label={X_LABEL} />
+      <YAxis scale="log" domain={axis?.domain ?? ['auto', 'auto']} ticks={axis?.ticks} allowDataOverflow tickFormatter={tickText} label={{ value: 'p99 ms (log scale)', angle: -90, position: 'insideLeft', offset: -5 }} />
+      <Tooltip formatter={msText} itemSorter="dataKey" />
+      <Legend verticalAlign="top" itemSorter={null} />
+      {idealLatencyMs !== null && (
+        <ReferenceLine y={idealLatencyMs} stroke={IDEAL} strokeDasharray="6 4" strokeWidth={1.5} />
+      )}
+      {series.map((s, i) => (
+        <Line key={s.key} dataKey={s.key} name={s.label} stroke={COLORS[i % COLORS.length]} strokeWidth={i === 0 ? 3 : 2} connectNulls isAnimationActive={false} />
+      ))}
+    </LineChart>
+  );
+}
+
+// These return the chart element itself (called, not rendered as components): ResponsiveContainer sizes its direct child.
+
+/** One concurrency: a line has nothing to join, so bars (from zero) per series, with the ideal as a dashed reference line (named in the caption). */
+function bars({ data, series, reference, unit }: { data: CompareChartGroup['qps']; series: ChartSeries[]; reference: number | null; unit: 'qps' | 'ms' }) {
+  const text = unit === 'qps' ? qpsText : msText;
+  return (
+    <BarChart data={data} margin={MARGIN}>
+      <CartesianGrid strokeDasharray="3 3" />
+      <XAxis dataKey="concurrency" type="category" label={X_LABEL} />
+      <YAxis tickFormatter={tickText} label={{ value: unit === 'qps' ? 'queries per second' : 'p99 latency, ms', angle: -90, position: 'insideLeft', offset: -5 }} />
+      <Tooltip formatter={text} itemSorter="dataKey" />
+      <Legend verticalAlign="top" itemSorter={null} />
+      {reference !== null && <ReferenceLine y={reference} stroke={IDEAL} strokeDasharray="6 4" strokeWidth={1.5} ifOverflow="extendDomain" />}
+      {series.map((s, i) => (
+        <Bar key={s.key} dataKey={s.key} name={s.label} fill={COLORS[i % COLORS.length]} maxBarSize={90} isAnimationActive={false} />
+      ))}
+    </BarChart>
+  );
+}
+
+/** Overlaid charts of a comparison: qps and p99 versus concurrency, one line (or bar) per series. */
+export function CompareCharts({ groups, series, idealLatencyMs }: { groups: CompareChartGroup[]; series: ChartSeries[]; idealLatencyMs: number | null }) {
+  return (
+    <>
+      {groups.map((g) => {
+        const single = g.qps.length === 1;
+        const ideal = single && idealLatencyMs !== null ? g.qps[0]!.ideal : null;
+        return (
+          <section key={g.configuration ?? ''} className="cmp-chart-group" aria-label={g.configuration ? `charts for ${g.configuration}` : 'charts'}>
+            {g.configuration !== null && <h3>{g.configuration}</h3>}
+            <div className="cmp-charts">
+              <figure>
+                <figcaption>
+                  Throughput (qps){single ? ` at concurrency ${g.qps[0]!.concurrency}` : ' vs concurrency'}
+                  {single && ideal !== null && <span className="cmp-caption-note"> · dashed: ideal {qpsText(ideal)} qps (concurrency / {msText(idealLatencyMs!)} ms)</span>}
+                </figcaption>
+                <div className="chart cmp-chart" data-testid="compare-qps-chart">
+                  <ResponsiveContainer width="100%" height="100%">
+                    {single ? (
+                      bars({ data: g.qps, series, unit: 'qps', reference: ideal })
+                    ) : (
+                      qpsLines({ group: g, series, idealLatencyMs })
+                    )}
+                  </ResponsiveContainer>
+                </div>
+              </figure>
+              <figure>
+                <figcaption>
+                  p99 latency (ms){single ? ` at concurrency ${g.p99Ms[0]!.concurrency}` : ' vs concurrency, log scale'}
+                  {idealLatencyMs !== null && <span className="cmp-caption-note"> · dashed: server latency {msText(idealLatencyMs)} ms</span>}
+                </figcaption>
+                <div className="chart cmp-chart" data-testid="compare-p99-chart">
+                  <ResponsiveContainer width="100%" height="100%">
+                    {single ? (
+                      bars({ data: g.p99Ms, series, unit: 'ms', reference: idealLatencyMs })
+                    ) : (
+                      p99Lines({ group: g, series, idealLatencyMs })
+                    )}
+                  </ResponsiveContainer>
+                </div>
+              </figure>
+            </div>
+          </section>
+        );
+      })}
+    </>
+  );
+}

@@ -1,0 +1,55 @@
+import type { FieldIssue, JobSpec } from '@scb/shared/spec';
+import { scenarioKey } from '@scb/shared/scenario';
+import {
+  buildComparison,
+  compareJobIds,
+  findMissingCompared,
+  parseCompareQuery,
+  type CompareSelection,
+  type Comparison,
+} from '@scb/shared/compare';
+import { db } from './db';
+import { getJob, type JobView } from './jobs';
+
+type Query = URLSearchParams | Record<string, string | string[] | undefined>;
+
+/** What the compare page and GET /api/compare make of a query. */
+export type CompareLoad =
+  /** Nothing selected yet. */
+  | { kind: 'empty' }
+  /** The query itself is wrong (issues name the parameter: jobs.1, cells.0, mismatch). */
+  | { kind: 'invalid'; issues: FieldIssue[] }
+  /** Well-formed, but some jobs or cells do not exist. */
+  | { kind: 'not-found'; selection: CompareSelection; issues: FieldIssue[] }
+  | { kind: 'ok'; selection: CompareSelection; comparison: Comparison; jobs: Map<string, JobView> };
+
+/** Reads the selection from a query, loads its jobs and builds the comparison. */
+export async function loadComparison(query: Query): Promise<CompareLoad> {
+  const parsed = parseCompareQuery(query);
+  if (!parsed.ok) return { kind: 'invalid', issues: parsed.issues };
+  const selection = parsed.value;
+  if (!selection) return { kind: 'empty' };
+  const ids = compareJobIds(selection);
+  const loaded = await Promise.all(ids.map((id) => getJob(id)));
+  const jobs = new Map<string, JobView>();
+  loaded.forEach((j, i) => j && jobs.set(ids[i]!, j));
+  const missing = findMissingCompared(selection, jobs);
+  if (missing.length) return { kind: 'not-found', selection, issues: missing };
+  return { kind: 'ok', selection, comparison: buildComparison(selection, jobs), jobs };
+}
+
+/**
+ * Two recent finished jobs that ran the same scenario, [older, newer], for the empty page's example
+ * link (a pair that the comparison will not refuse); null when there is none.
+ */
+export async function recentComparablePair(limit = 40): Promise<[string, string] | null> {
+  const jobs = await db().job.findMany({ where: { status: 'succeeded' }, orderBy: { createdAt: 'desc' }, take: limit, select: { id: true, spec: true } });
+  const newest = new Map<string, string>();
+  for (const j of jobs) {
+    const key = scenarioKey(j.spec as unknown as JobSpec);
+    const newer = newest.get(key);
+    if (newer) return [j.id, newer];
+    newest.set(key, j.id);
+  }
+  return null;
+}
