@@ -146,6 +146,29 @@ test('launch from the form, watch it run, read table and chart, reload the perma
   await page.goto(stack.baseUrl + '/');
   assert.ok(await page.getByRole('link', { name: 'browser test job' }).isVisible());
   await page.screenshot({ path: path.join(ARTIFACTS, 'jobs.png'), fullPage: true });
+
+  // Compare: one job with two configurations compares them; the baseline is the first one (on).
+  await page.goto(`${stack.baseUrl}/compare?jobs=${id}`);
+  const compare = (await (await api(`/api/compare?jobs=${id}`)).json()) as { status: string; series: { label: string }[]; rows: { concurrency: number; entries: ({ qps: number } | null)[] }[] };
+  assert.equal(compare.status, 'ok');
+  assert.deepEqual(compare.series.map((x) => x.label), ['grpc-gcp on', 'grpc-gcp off']);
+  const on20 = job.cells.find((c) => c.concurrency === 20 && c.configuration.label === 'grpc-gcp on')!.result.qps;
+  const off20 = job.cells.find((c) => c.concurrency === 20 && c.configuration.label === 'grpc-gcp off')!.result.qps;
+  assert.equal(compare.rows.find((r) => r.concurrency === 20)!.entries[0]!.qps, on20);
+  const ratio = `${(off20 / on20).toFixed(2)}×`;
+  assert.ok((await page.locator('main').textContent())!.includes(ratio), `the page shows the qps ratio ${ratio}`);
+  await page.locator('.recharts-line').first().waitFor();
+  await page.screenshot({ path: path.join(ARTIFACTS, 'compare.png'), fullPage: true });
+  assert.equal((await api('/api/compare?jobs=')).status, 400);
+
+  // Across versions: the stored cells of this scenario, version 9.0.0 on the x axis.
+  await page.goto(`${stack.baseUrl}/versions?language=node`);
+  assert.ok((await page.locator('main').textContent())!.includes('9.0.0'));
+  await page.locator('main svg').first().waitFor();
+  await page.screenshot({ path: path.join(ARTIFACTS, 'versions.png'), fullPage: true });
+  const chart = (await (await api('/api/versions-chart?language=node&metric=qps&concurrency=20')).json()) as { chart: { versions: string[]; series: { configuration: string; points: ({ n: number } | null)[] }[] } };
+  assert.deepEqual(chart.chart.versions, ['9.0.0']);
+  assert.deepEqual(chart.chart.series.map((x) => [x.configuration, x.points[0]?.n]).sort(), [['grpc-gcp off', 1], ['grpc-gcp on', 1]]);
   await page.close();
 });
 
