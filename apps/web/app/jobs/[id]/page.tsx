@@ -168,7 +168,14 @@ export default async function JobPage({ params }: Params) {
               <td className="num">{c.result ? <>{formatPercent(c.result.cpuShare)}{c.result.clientCpuBound && <div className="warn">client CPU-bound</div>}</> : ''}</td>
               <td className="num">{c.result ? `${c.channelSummary.opened} / ${c.channelSummary.used}` : ''}</td>
               <td className="num">{c.result ? `${formatPercent(c.channelSummary.hottestShare)} · ${c.channelSummary.hottestPeakInFlight}` : ''}</td>
-              <td className="small">{c.channels.filter((ch) => ch.rpcs > 0).map((ch) => `${ch.rpcs} / ${ch.peakInFlight}`).join(' · ')}</td>
+              <td className="small">
+                {c.channels.some((ch) => ch.rpcs > 0) && (
+                  <details>
+                    <summary>{c.channelSummary.used} connection(s)</summary>
+                    {c.channels.filter((ch) => ch.rpcs > 0).map((ch) => `${ch.rpcs} / ${ch.peakInFlight}`).join(' · ')}
+                  </details>
+                )}
+              </td>
             </tr>
           ))}
         </tbody>
