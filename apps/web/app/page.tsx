@@ -1,11 +1,15 @@
 import Link from 'next/link';
 import { StatusBadge } from '@/components/StatusBadge';
+import { db } from '@/lib/db';
 import { listJobs } from '@/lib/jobs';
 
 export const dynamic = 'force-dynamic';
 
-export default async function JobsPage() {
-  const jobs = await listJobs();
+const PAGE = 100;
+
+export default async function JobsPage({ searchParams }: { searchParams: Promise<{ page?: string }> }) {
+  const page = Math.max(1, Math.floor(Number((await searchParams).page ?? 1)) || 1);
+  const [jobs, total] = await Promise.all([listJobs(PAGE, (page - 1) * PAGE), db().job.count()]);
   return (
     <>
       <h1>Jobs</h1>
@@ -32,6 +36,13 @@ export default async function JobsPage() {
             ))}
           </tbody>
         </table>
+      )}
+      {total > PAGE && (
+        <p className="muted">
+          Jobs {(page - 1) * PAGE + 1}–{Math.min(total, page * PAGE)} of {total}.{' '}
+          {page > 1 && <Link href={`/?page=${page - 1}`}>Newer</Link>}{' '}
+          {page * PAGE < total && <Link href={`/?page=${page + 1}`}>Older</Link>}
+        </p>
       )}
     </>
   );

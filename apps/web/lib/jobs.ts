@@ -109,8 +109,8 @@ export interface JobListItem {
   concurrency: string;
 }
 
-export async function listJobs(limit = 100): Promise<JobListItem[]> {
-  const jobs = await db().job.findMany({ orderBy: { createdAt: 'desc' }, take: limit });
+export async function listJobs(limit = 100, offset = 0): Promise<JobListItem[]> {
+  const jobs = await db().job.findMany({ orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], take: limit, skip: offset });
   const done = await db().cell.groupBy({
     by: ['jobId'],
     where: { jobId: { in: jobs.map((j) => j.id) }, status: { notIn: ['pending', 'running'] } },
