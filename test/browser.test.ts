@@ -161,6 +161,20 @@ test('launch from the form, watch it run, read table and chart, reload the perma
   await page.screenshot({ path: path.join(ARTIFACTS, 'compare.png'), fullPage: true });
   assert.equal((await api('/api/compare?jobs=')).status, 400);
 
+  // Compare two jobs of the same scenario: a second, smaller run of grpc-gcp on only.
+  const second = await post(JSON.stringify({
+    name: 'second job', clients: [{ language: 'node', version: '9.0.0' }], configurations: [{ label: 'grpc-gcp on', grpcGcp: 'on' }],
+    concurrency: [10, 20], target: { kind: 'fake', latencyMs: 20 }, workload: { warmupOps: 50, durationSeconds: 2 },
+  }));
+  const id2 = ((await second.json()) as { id: string }).id;
+  for (let i = 0; i < 240 && ((await (await api(`/api/jobs/${id2}`)).json()) as { status: string }).status !== 'succeeded'; i++) await page.waitForTimeout(500);
+  await page.goto(`${stack.baseUrl}/compare?jobs=${id},${id2}`);
+  const pair = (await (await api(`/api/compare?jobs=${id},${id2}`)).json()) as { status: string; series: { jobId: string }[] };
+  assert.equal(pair.status, 'ok', 'same scenario: compared without refusal');
+  assert.deepEqual([...new Set(pair.series.map((x) => x.jobId))], [id, id2]);
+  assert.ok(await page.getByRole('link', { name: 'second job' }).first().isVisible());
+  await page.screenshot({ path: path.join(ARTIFACTS, 'compare-jobs.png'), fullPage: true });
+
   // Across versions: the stored cells of this scenario, version 9.0.0 on the x axis.
   await page.goto(`${stack.baseUrl}/versions?language=node`);
   assert.ok((await page.locator('main').textContent())!.includes('9.0.0'));

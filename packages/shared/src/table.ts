@@ -34,7 +34,7 @@ export interface ResultTable {
   rows: { concurrency: number; entries: (TableEntry | null)[] }[];
 }
 
-export function columnKey(cell: Pick<TableCell, 'clientLanguage' | 'clientVersion' | 'configLabel'>, multiClient: boolean): string {
+function columnKey(cell: Pick<TableCell, 'clientLanguage' | 'clientVersion' | 'configLabel'>, multiClient: boolean): string {
   return multiClient ? `${cell.clientLanguage} ${cell.clientVersion} · ${cell.configLabel}` : cell.configLabel;
 }
 

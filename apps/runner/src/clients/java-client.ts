@@ -4,12 +4,12 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { SEMVER } from '@scb/shared';
+import { publishedVersions } from '@scb/shared/registry';
 import { CACHE_DIR, REPO_ROOT } from '../paths';
 import { ClientInstallError } from './node-client';
 
 const run = promisify(execFile);
 const ARTIFACT = 'com.google.cloud:google-cloud-spanner';
-const METADATA_URL = 'https://repo1.maven.org/maven2/com/google/cloud/google-cloud-spanner/maven-metadata.xml';
 const MVN = process.platform === 'win32' ? 'mvn.cmd' : 'mvn';
 /** The driver's Maven project: pom.xml (dependencies) and src/main/java (the driver). */
 export const JAVA_DRIVER_DIR = path.join(REPO_ROOT, 'apps', 'runner', 'java-driver');
@@ -52,7 +52,11 @@ async function install(version: string, log: (line: string) => void): Promise<Ja
   // Reuse the cache unless the driver changed or a jar it lists is gone (e.g. ~/.m2 was cleared).
   if (existsSync(marker) && readFileSync(marker, 'utf8').trim() === key && jarsPresent(classpathFile)) return client();
 
-  const listed = await centralVersions(log);
+  // When Maven Central's metadata cannot be read, Maven itself is the judge.
+  const listed = await publishedVersions('java').catch((e: Error) => {
+    log(`${e.message}; letting Maven decide`);
+    return undefined;
+  });
   if (listed && !listed.includes(version)) {
     throw new ClientInstallError(`${ARTIFACT}:${version} is not published on Maven Central (newest: ${listed.at(-1) ?? 'unknown'})`);
   }
@@ -119,25 +123,4 @@ function driverHash(sources: string[]): string {
   const h = createHash('sha256').update(readFileSync(POM));
   for (const f of sources) h.update(path.basename(f)).update(readFileSync(f));
   return h.digest('hex');
-}
-
-let versionsCache: { at: number; versions: string[] } | undefined;
-
-/**
- * Versions Maven Central's metadata lists, cached for an hour; undefined when it cannot be read
- * (then Maven itself is the judge).
- */
-export async function centralVersions(log: (line: string) => void = () => {}): Promise<string[] | undefined> {
-  if (versionsCache && Date.now() - versionsCache.at < 3_600_000) return versionsCache.versions;
-  try {
-    const res = await fetch(METADATA_URL, { signal: AbortSignal.timeout(20_000) });
-    if (!res.ok) throw new Error(`HTTP ${res.status}`);
-    const versions = [...(await res.text()).matchAll(/<version>([^<]+)<\/version>/g)].map((m) => m[1].trim());
-    if (versions.length === 0) throw new Error('no versions in the metadata');
-    versionsCache = { at: Date.now(), versions };
-    return versions;
-  } catch (e) {
-    log(`could not read Maven Central's version list (${(e as Error).message}); letting Maven decide`);
-    return undefined;
-  }
 }

@@ -2,7 +2,7 @@
 // Reads the cell as JSON on stdin, writes JSON lines on stdout, exits by itself.
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { DriverCellSchema, type DriverCell } from '@scb/shared';
+import { DriverCellSchema } from '@scb/shared';
 import { runPhases } from './loop';
 import { nodeClientSetup, UnsupportedOption } from './node-options';
 
@@ -64,4 +64,5 @@ async function main(): Promise<void> {
   process.exit(0);
 }
 
-main().catch((e) => fail(`driver: ${(e as Error)?.stack ?? e}`));
+// The last stderr line is what the user reads on the failed cell: the message, not a stack.
+main().catch((e) => fail(`driver: ${(e as Error)?.message ?? e}`));
