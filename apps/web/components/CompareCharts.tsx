@@ -119,40 +119,39 @@ export function CompareCharts({ groups, series, idealLatencyMs }: { groups: Comp
           <section key={g.configuration ?? ''} className="cmp-chart-group" aria-label={g.configuration ? `charts for ${g.configuration}` : 'charts'}>
             {g.configuration !== null && <h3>{g.configuration}</h3>}
             <div className="cmp-charts">
-              <figure>
-                <figcaption>
-                  Throughput (qps){single ? ` at concurrency ${g.qps[0]!.concurrency}` : ' vs concurrency'}
-                  {single && ideal !== null && <span className="cmp-caption-note"> · dashed: ideal {qpsText(ideal)} qps (concurrency / {msText(idealLatencyMs!)} ms)</span>}
-                </figcaption>
-                <div className="chart cmp-chart" data-testid="compare-qps-chart">
-                  <ResponsiveContainer width="100%" height="100%">
-                    {single ? (
-                      bars({ data: g.qps, series, unit: 'qps', reference: ideal })
-                    ) : (
-                      qpsLines({ group: g, series, idealLatencyMs })
-                    )}
-                  </ResponsiveContainer>
-                </div>
-              </figure>
-              <figure>
-                <figcaption>
-                  p99 latency (ms){single ? ` at concurrency ${g.p99Ms[0]!.concurrency}` : ' vs concurrency, log scale'}
-                  {idealLatencyMs !== null && <span className="cmp-caption-note"> · dashed: server latency {msText(idealLatencyMs)} ms</span>}
-                </figcaption>
-                <div className="chart cmp-chart" data-testid="compare-p99-chart">
-                  <ResponsiveContainer width="100%" height="100%">
-                    {single ? (
-                      bars({ data: g.p99Ms, series, unit: 'ms', reference: idealLatencyMs })
-                    ) : (
-                      p99Lines({ group: g, series, idealLatencyMs })
-                    )}
-                  </ResponsiveContainer>
-                </div>
-              </figure>
+              <ChartFigure
+                testId="compare-qps-chart"
+                title={`Throughput (qps)${single ? ` at concurrency ${g.qps[0]!.concurrency}` : ' vs concurrency'}`}
+                note={single && ideal !== null ? `dashed: ideal ${qpsText(ideal)} qps (concurrency / ${msText(idealLatencyMs!)} ms)` : null}
+                chart={single ? bars({ data: g.qps, series, unit: 'qps', reference: ideal }) : qpsLines({ group: g, series, idealLatencyMs })}
+              />
+              <ChartFigure
+                testId="compare-p99-chart"
+                title={`p99 latency (ms)${single ? ` at concurrency ${g.p99Ms[0]!.concurrency}` : ' vs concurrency, log scale'}`}
+                note={idealLatencyMs !== null ? `dashed: server latency ${msText(idealLatencyMs)} ms` : null}
+                chart={single ? bars({ data: g.p99Ms, series, unit: 'ms', reference: idealLatencyMs }) : p99Lines({ group: g, series, idealLatencyMs })}
+              />
             </div>
           </section>
         );
       })}
     </>
+  );
+}
+
+/** One captioned chart of the comparison. */
+function ChartFigure({ testId, title, note, chart }: { testId: string; title: string; note: string | null; chart: React.ReactElement }) {
+  return (
+    <figure>
+      <figcaption>
+        {title}
+        {note && <span className="cmp-caption-note"> · {note}</span>}
+      </figcaption>
+      <div className="chart cmp-chart" data-testid={testId}>
+        <ResponsiveContainer width="100%" height="100%">
+          {chart}
+        </ResponsiveContainer>
+      </div>
+    </figure>
   );
 }

@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { pageMetadata } from '@/lib/metadata';
 import Link from 'next/link';
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
@@ -71,13 +72,7 @@ export async function generateMetadata({ searchParams }: Props): Promise<Metadat
   const title = `Compare ${comparisonTitle(c)}`;
   const description = `${comparisonDescription(c)}. Scenario: ${scenarioLabel(baseJob.spec)}.`;
   const url = new URL(compareHref(l.selection), origin).toString();
-  return {
-    title,
-    description,
-    alternates: { canonical: url },
-    openGraph: { title, description, url, type: 'article', siteName: 'spanner-client-bench' },
-    twitter: { card: 'summary', title, description },
-  };
+  return pageMetadata({ title, description, url, type: 'article' });
 }
 
 function Forms({ selection }: { selection: CompareSelection | null }) {

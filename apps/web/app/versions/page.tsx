@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { pageMetadata } from '@/lib/metadata';
 import Link from 'next/link';
 import { headers } from 'next/headers';
 import { METRICS, changeFromPrevious, chartData, formatValue, scenarioOptionText, versionsHref, type VersionPoint } from '@scb/shared/versions';
@@ -26,13 +27,7 @@ export async function generateMetadata({ searchParams }: Props): Promise<Metadat
       ` (${series.map((s) => s.configuration).join(', ')}), from ${cells} stored cells; scenario: ${view.scenario.label}.`
     : `No succeeded ${view.selection.language} cells stored yet.`;
   const url = new URL(view.url, originOf(await headers())).toString();
-  return {
-    title,
-    description,
-    alternates: { canonical: url },
-    openGraph: { title, description, url, type: 'website', siteName: 'spanner-client-bench' },
-    twitter: { card: 'summary', title, description },
-  };
+  return pageMetadata({ title, description, url, type: 'website' });
 }
 
 function percent(change: number): string {

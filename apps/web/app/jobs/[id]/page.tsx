@@ -4,12 +4,12 @@ import { buildResultTable, formatEntry, formatMs, formatOps, formatPercent, form
 import { effectiveLatencyMs, idealQps } from '@scb/shared/spec';
 import { AutoRefresh } from '@/components/AutoRefresh';
 import { CellCharts } from '@/components/CellCharts';
-import { LatencyChart, type LatencyPoint } from '@/components/LatencyChart';
-import { QpsChart, type QpsPoint } from '@/components/QpsChart';
+import { LatencyChart, QpsChart, type LatencyPoint, type QpsPoint } from '@/components/ConcurrencyCharts';
 import { StatusBadge } from '@/components/StatusBadge';
 import { headers } from 'next/headers';
 import { jobMarkdown, setupLine } from '@scb/shared/markdown';
 import { JobActions } from '@/components/JobActions';
+import { pageMetadata } from '@/lib/metadata';
 import { getJob, jobUrl, originOf, tableCells, type CellView, type JobView } from '@/lib/jobs';
 
 export const dynamic = 'force-dynamic';
@@ -26,7 +26,7 @@ export async function generateMetadata({ params }: Params): Promise<Metadata> {
   const title = `${job.name || `Job ${job.id}`} (${job.status})`;
   const description = setupLine(job);
   const url = jobUrl(job.id, await origin());
-  return { title, description, openGraph: { title, description, url, type: 'article', siteName: 'spanner-client-bench' }, twitter: { card: 'summary', title, description } };
+  return pageMetadata({ title, description, url });
 }
 
 function chartData(job: JobView, columns: string[], rows: ReturnType<typeof buildResultTable>['rows']): QpsPoint[] {

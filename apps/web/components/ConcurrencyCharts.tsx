@@ -1,0 +1,62 @@
+'use client';
+
+import type { ReactNode } from 'react';
+import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { REFERENCE_COLOR, SERIES_COLORS } from './chart-colors';
+
+export interface QpsPoint {
+  concurrency: number;
+  ideal: number;
+  [series: string]: number | null;
+}
+
+export interface LatencyPoint {
+  concurrency: number;
+  [series: string]: number | null;
+}
+
+/** A line chart over concurrency: the frame both charts of a job page share. */
+function ConcurrencyFrame({ testId, data, children }: { testId: string; data: object[]; children: ReactNode }) {
+  return (
+    <div className="chart" data-testid={testId}>
+      <ResponsiveContainer width="100%" height="100%">
+        <LineChart data={data} margin={{ top: 10, right: 30, bottom: 30, left: 20 }}>
+          <CartesianGrid strokeDasharray="3 3" />
+          <XAxis dataKey="concurrency" type="number" domain={['dataMin', 'dataMax']} label={{ value: 'concurrency (operations in flight)', position: 'insideBottom', offset: -15 }} />
+          <Legend verticalAlign="top" />
+          {children}
+        </LineChart>
+      </ResponsiveContainer>
+    </div>
+  );
+}
+
+const color = (i: number) => SERIES_COLORS[i % SERIES_COLORS.length];
+
+/** qps versus concurrency, one line per configuration, with the ideal concurrency / latency. */
+export function QpsChart({ data, series }: { data: QpsPoint[]; series: string[] }) {
+  return (
+    <ConcurrencyFrame testId="qps-chart" data={data}>
+      <YAxis label={{ value: 'queries per second', angle: -90, position: 'insideLeft', offset: -5 }} />
+      <Tooltip formatter={(v) => (typeof v === 'number' ? Math.round(v) : v)} />
+      <Line dataKey="ideal" name="ideal (concurrency / latency)" stroke={REFERENCE_COLOR} strokeDasharray="6 4" dot={false} isAnimationActive={false} />
+      {series.map((s, i) => (
+        <Line key={s} dataKey={s} name={s} stroke={color(i)} strokeWidth={2} connectNulls isAnimationActive={false} />
+      ))}
+    </ConcurrencyFrame>
+  );
+}
+
+/** p50 (solid) and p99 (dashed) versus concurrency per configuration, on a log axis. */
+export function LatencyChart({ data, series, serverMs }: { data: LatencyPoint[]; series: string[]; serverMs: number }) {
+  return (
+    <ConcurrencyFrame testId="latency-chart" data={data}>
+      <YAxis scale="log" domain={[Math.max(0.1, serverMs * 0.8), 'auto']} allowDataOverflow tickFormatter={(v) => String(Math.round(v))} label={{ value: 'latency, ms (log scale)', angle: -90, position: 'insideLeft', offset: -5 }} />
+      <Tooltip formatter={(v) => (typeof v === 'number' ? `${v.toFixed(1)} ms` : v)} />
+      {series.flatMap((s, i) => [
+        <Line key={`${s} p50`} dataKey={`${s} p50`} name={`${s} p50`} stroke={color(i)} strokeWidth={2} connectNulls isAnimationActive={false} />,
+        <Line key={`${s} p99`} dataKey={`${s} p99`} name={`${s} p99`} stroke={color(i)} strokeDasharray="5 4" connectNulls isAnimationActive={false} />,
+      ])}
+    </ConcurrencyFrame>
+  );
+}
