@@ -8,7 +8,7 @@ export interface CellChartData {
   index: number;
   label: string;
   channels: { connection: number; rpcs: number; peakInFlight: number }[];
-  timeline: { second: number; count: number; errors: number; p99Ms: number }[];
+  timeline: { second: number; count: number; errors: number; p99Ms: number; ms?: number }[];
 }
 
 /** For one chosen cell: how its RPCs spread over connections, and its measured seconds. */
@@ -17,6 +17,11 @@ export function CellCharts({ cells, streamLimit }: { cells: CellChartData[]; str
   const cell = cells.find((c) => c.index === chosen) ?? cells[0];
   if (!cell) return null;
   // Busiest first; connection numbers are the order the fake first saw them.
+  // Rates, not counts: the last bucket is a partial second.
+  const perSecond = cell.timeline.map((t) => {
+    const seconds = (t.ms ?? 1000) / 1000;
+    return { second: t.second, qps: t.count / seconds, errorsPerSecond: t.errors / seconds, p99Ms: t.p99Ms };
+  });
   const spread = [...cell.channels].sort((a, b) => b.rpcs - a.rpcs).map((c, rank) => ({ ...c, rank: rank + 1 }));
   return (
     <div data-testid="cell-charts">
@@ -46,15 +51,15 @@ export function CellCharts({ cells, streamLimit }: { cells: CellChartData[]; str
         <div className="chart half" data-testid="timeline-chart">
           <h3>Per second while measuring</h3>
           <ResponsiveContainer width="100%" height="90%">
-            <LineChart data={cell.timeline} margin={{ top: 10, right: 20, bottom: 30, left: 20 }}>
+            <LineChart data={perSecond} margin={{ top: 10, right: 20, bottom: 30, left: 20 }}>
               <CartesianGrid strokeDasharray="3 3" />
               <XAxis dataKey="second" label={{ value: 'second of the measured phase', position: 'insideBottom', offset: -15 }} />
-              <YAxis yAxisId="qps" label={{ value: 'completed per second', angle: -90, position: 'insideLeft' }} />
+              <YAxis yAxisId="qps" tickFormatter={(v) => String(Math.round(v))} label={{ value: 'per second', angle: -90, position: 'insideLeft' }} />
               <YAxis yAxisId="p99" orientation="right" label={{ value: 'p99, ms', angle: 90, position: 'insideRight' }} />
               <Tooltip />
               <Legend verticalAlign="top" />
-              <Line yAxisId="qps" dataKey="count" name="qps" stroke={SERIES_COLORS[0]} strokeWidth={2} isAnimationActive={false} />
-              <Line yAxisId="qps" dataKey="errors" name="errors" stroke={SERIES_COLORS[1]} isAnimationActive={false} />
+              <Line yAxisId="qps" dataKey="qps" name="qps" stroke={SERIES_COLORS[0]} strokeWidth={2} isAnimationActive={false} />
+              <Line yAxisId="qps" dataKey="errorsPerSecond" name="errors / s" stroke={SERIES_COLORS[1]} isAnimationActive={false} />
               <Line yAxisId="p99" dataKey="p99Ms" name="p99 ms" stroke={SERIES_COLORS[2]} strokeDasharray="5 4" isAnimationActive={false} />
             </LineChart>
           </ResponsiveContainer>

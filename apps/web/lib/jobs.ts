@@ -38,7 +38,7 @@ export interface CellView {
     elapsedMs: number;
     cpuMs: number;
     serverRpcs: number;
-    timeline: { second: number; count: number; errors: number; p99Ms: number }[];
+    timeline: { second: number; count: number; errors: number; p99Ms: number; ms?: number }[];
     /** Share of the machine's cores the driver used while measuring. */
     cpuShare: number;
     /** Over 85% of the cores: the number says more about this machine than about the client. */

@@ -31,7 +31,8 @@ export const ProgressMessageSchema = z.object({
 });
 export type ProgressMessage = z.infer<typeof ProgressMessageSchema>;
 
-export const TimelinePointSchema = z.object({ second: z.number(), count: z.number(), errors: z.number(), p99Ms: z.number() });
+/** One bucket of the measured phase: a second, except the last, which is what was left (`ms`). */
+export const TimelinePointSchema = z.object({ second: z.number(), count: z.number(), errors: z.number(), p99Ms: z.number(), ms: z.number().optional() });
 export type TimelinePoint = z.infer<typeof TimelinePointSchema>;
 
 export const ResultMessageSchema = z.object({

@@ -34,8 +34,11 @@ async function runPhase(
   const total = 'ops' in budget ? budget.ops : undefined;
   const deadline = 'ms' in budget ? t0 + budget.ms : Number.POSITIVE_INFINITY;
 
+  let secondStart = t0;
   const closeSecond = () => {
-    timeline.push({ second: timeline.length + 1, count: secondCount, errors: secondErrors, p99Ms: secondCount ? second.getValueAtPercentile(99) / 1000 : 0 });
+    const now = performance.now();
+    timeline.push({ second: timeline.length + 1, count: secondCount, errors: secondErrors, p99Ms: secondCount ? second.getValueAtPercentile(99) / 1000 : 0, ms: now - secondStart });
+    secondStart = now;
     second = newLatencyHistogram();
     secondCount = 0;
     secondErrors = 0;

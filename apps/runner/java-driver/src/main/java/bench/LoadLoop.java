@@ -65,6 +65,7 @@ final class LoadLoop {
     final boolean measured;
     final Long total;
     final long startNanos = System.nanoTime();
+    long secondStartNanos = startNanos;
     final long endNanos;
     final AtomicLong started = new AtomicLong();
     final LongAdder done = new LongAdder();
@@ -150,6 +151,9 @@ final class LoadLoop {
 
     /** Moves the last second's latencies into the phase total and, when measuring, the timeline. */
     private void closeSecond(boolean last) {
+      long now = System.nanoTime();
+      double bucketMs = (now - secondStartNanos) / 1e6; // the last bucket is a partial second
+      secondStartNanos = now;
       interval = recorder.getIntervalHistogram(interval);
       long errs = secondErrors.getAndSet(0);
       all.add(interval);
@@ -160,6 +164,7 @@ final class LoadLoop {
       p.addProperty("count", count);
       p.addProperty("errors", errs);
       p.addProperty("p99Ms", count > 0 ? interval.getValueAtPercentile(99) / 1000.0 : 0);
+      p.addProperty("ms", bucketMs);
       timeline.add(p);
     }
 
