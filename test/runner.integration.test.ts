@@ -73,6 +73,10 @@ test('a Node 9.0.0 job runs through the queue against the fake and stores every 
     assert.ok(cell.channels.some((c) => c.peakInFlight >= 1));
     if (cell.configLabel === 'grpc-gcp off') assert.equal(cell.channels.filter((c) => c.rpcs > 0).length, 1, 'grpc-gcp off is one HTTP/2 connection');
     assert.ok(r.cpuMs > 0, 'the driver reports its CPU time');
+    // Per-second buckets add up to the measured count; each knows its length (the last is partial).
+    const timeline = r.timeline as { count: number; ms: number }[];
+    assert.equal(timeline.reduce((a, t) => a + t.count, 0), r.count);
+    assert.ok(timeline.length >= 3 && timeline.every((t) => t.ms > 0 && t.ms < 1500), JSON.stringify(timeline));
   }
 });
 
