@@ -26,6 +26,8 @@ export interface CompareCellInput {
   status: string;
   error?: string | null;
   result: { qps: number; p50Ms: number; p99Ms: number; clientCpuBound?: boolean } | null;
+  /** How the cell's RPCs spread over connections (the fake's accounting). */
+  channelSummary?: { hottestShare: number; hottestPeakInFlight: number } | null;
 }
 
 /** What a comparison needs to know about one job (the API's JobView fits). */
@@ -212,6 +214,9 @@ export interface CompareEntry {
   /** Cells still queued or running. */
   pending: number;
   cpuBound: boolean;
+  /** The busiest connection's share of RPCs (median over repeats) and its highest peak in flight. */
+  hottestShare: number | null;
+  hottestPeakMax: number | null;
   cells: number[];
   error: string | null;
 }
@@ -382,6 +387,7 @@ function entryOf(cells: CompareCellInput[]): CompareEntry {
   const results = done.map((c) => c.result!);
   const failed = cells.filter((c) => c.status === 'failed' || c.status === 'cancelled');
   const any = results.length > 0;
+  const spread = done.flatMap((c) => (c.channelSummary ? [c.channelSummary] : []));
   return {
     qps: any ? median(results.map((r) => r.qps)) : null,
     p50Ms: any ? median(results.map((r) => r.p50Ms)) : null,
@@ -392,6 +398,8 @@ function entryOf(cells: CompareCellInput[]): CompareEntry {
     failed: failed.length,
     pending: cells.filter((c) => c.status === 'pending' || c.status === 'running' || c.status === 'queued').length,
     cpuBound: results.some((r) => r.clientCpuBound === true),
+    hottestShare: spread.length ? median(spread.map((c) => c.hottestShare)) : null,
+    hottestPeakMax: spread.length ? Math.max(...spread.map((c) => c.hottestPeakInFlight)) : null,
     cells: cells.map((c) => c.index),
     error: failed.find((c) => c.error)?.error ?? null,
   };
@@ -615,6 +623,12 @@ export function formatCompareQps(e: CompareEntry | null): string {
   if (e.qps === null) return e.pending > 0 ? 'pending' : e.failed > 0 ? 'failed' : '–';
   const range = e.repeats > 1 ? ` (${formatQps(e.qpsMin!)}–${formatQps(e.qpsMax!)})` : '';
   return `${formatQps(e.qps)}${range}${e.cpuBound ? ' *' : ''}`;
+}
+
+/** "21% · peak 100": the hottest connection's median share of RPCs and its highest peak in flight. */
+export function formatCompareHottest(e: CompareEntry | null): string {
+  if (!e || e.hottestShare === null) return '–';
+  return `${Math.round(e.hottestShare * 100)}% · peak ${e.hottestPeakMax}`;
 }
 
 export function formatCompareMs(v: number | null | undefined): string {

@@ -296,3 +296,23 @@ test('unfinished jobs and client CPU-bound cells are noted', () => {
   assert.deepEqual(c.notes.map((n) => n.kind), ['cpu-bound', 'unfinished', 'missing']);
   assert.equal(c.status, 'warned');
 });
+
+test('the hottest connection: median share over repeats and the highest peak in flight', async () => {
+  const { buildComparison, formatCompareHottest } = await import('../src/compare');
+  const { parseJobSpec } = await import('../src/spec');
+  const spec = parseJobSpec({ clients: [{ language: 'java', version: '6.104.0' }, { language: 'java', version: '6.105.0' }], configurations: [{ label: 'default' }], concurrency: [400], workload: { warmupOps: 1, measuredOps: 10 }, repeats: 3 });
+  assert.ok(spec.ok);
+  const cell = (index: number, version: string, repeat: number, hottestShare: number, hottestPeakInFlight: number) => ({
+    index, client: { language: 'java', version }, configuration: { label: 'default' }, concurrency: 400, repeat, status: 'succeeded',
+    result: { qps: 600, p50Ms: 650, p99Ms: 700 }, channelSummary: { hottestShare, hottestPeakInFlight },
+  });
+  const job = { id: 'j', status: 'succeeded', spec: spec.value, cells: [
+    cell(0, '6.104.0', 1, 0.034, 24), cell(1, '6.105.0', 1, 0.17, 85),
+    cell(2, '6.104.0', 2, 0.034, 20), cell(3, '6.105.0', 2, 0.21, 100),
+    cell(4, '6.104.0', 3, 0.034, 23), cell(5, '6.105.0', 3, 0.076, 44),
+  ] };
+  const c = buildComparison({ kind: 'jobs', jobs: ['j'], allowMismatch: false }, new Map([['j', job]]));
+  const [base, cand] = c.rows[0]!.entries;
+  assert.equal(formatCompareHottest(base!), '3% · peak 24');
+  assert.equal(formatCompareHottest(cand!), '17% · peak 100');
+});

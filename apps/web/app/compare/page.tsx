@@ -16,6 +16,7 @@ import {
   comparisonDescription,
   comparisonTitle,
   formatCompareChange,
+  formatCompareHottest,
   formatCompareMs,
   formatCompareQps,
   formatCompareRatio,
@@ -273,8 +274,8 @@ function ComparisonTable({ c }: { c: Comparison }) {
           <tbody key={`${r.configuration ?? ''}@${r.concurrency}`} className="cmp-rowgroup" data-row={compareRowLabel(r)}>
             {METRICS.map((m, mi) => (
               <tr key={m.key}>
-                {mi === 0 && rowConfig && <th rowSpan={3} scope="rowgroup" className="cmp-rowhead">{r.configuration}</th>}
-                {mi === 0 && <th rowSpan={3} scope="rowgroup" className="cmp-rowhead num">{r.concurrency}</th>}
+                {mi === 0 && rowConfig && <th rowSpan={METRICS.length + 1} scope="rowgroup" className="cmp-rowhead">{r.configuration}</th>}
+                {mi === 0 && <th rowSpan={METRICS.length + 1} scope="rowgroup" className="cmp-rowhead num">{r.concurrency}</th>}
                 <td className="cmp-metric" title={m.hint}>{m.name}</td>
                 <Value e={r.entries[0] ?? null} metric={m.key} />
                 {candidates.map((s, j) => (
@@ -282,6 +283,11 @@ function ComparisonTable({ c }: { c: Comparison }) {
                 ))}
               </tr>
             ))}
+            <tr>
+              <td className="cmp-metric" title="the busiest connection's share of RPCs (median over repeats) and its highest peak of streams in flight; the server allows 100">hottest connection</td>
+              <td className="num">{formatCompareHottest(r.entries[0] ?? null)}</td>
+              {candidates.map((s, j) => <td key={s.key} className="num" colSpan={2}>{formatCompareHottest(r.entries[j + 1] ?? null)}</td>)}
+            </tr>
           </tbody>
         ))}
       </table>
