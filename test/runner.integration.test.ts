@@ -38,17 +38,21 @@ async function waitForJob(id: string, timeoutMs: number) {
   }
 }
 
+/** Validates a spec as the API does, queues it and waits for the runner to finish it. */
+async function runSpec(input: unknown, timeoutMs: number) {
+  const parsed = parseJobSpec(input);
+  assert.ok(parsed.ok, JSON.stringify(!parsed.ok && parsed.issues));
+  return waitForJob(await createJob(db, pg.url, parsed.value), timeoutMs);
+}
+
 test('a Node 9.0.0 job runs through the queue against the fake and stores every cell', { timeout: 300_000 }, async () => {
-  const parsed = parseJobSpec({
+  const job = await runSpec({
     clients: [{ language: 'node', version: '9.0.0' }],
     configurations: [{ label: 'grpc-gcp on', grpcGcp: 'on' }, { label: 'grpc-gcp off', grpcGcp: 'off' }],
     concurrency: [10, 50],
     target: { kind: 'fake', latencyMs: 65 },
     workload: { warmupOps: 100, durationSeconds: 3 },
-  });
-  assert.ok(parsed.ok);
-  const id = await createJob(db, pg.url, parsed.value);
-  const job = await waitForJob(id, 240_000);
+  }, 240_000);
 
   assert.equal(job.status, 'succeeded', `job error: ${job.error}; log:\n${logs.join('\n')}`);
   assert.equal(job.cells.length, 4);
@@ -81,16 +85,13 @@ test('a Node 9.0.0 job runs through the queue against the fake and stores every 
 });
 
 test('a version the registry does not list fails only its own cells', { timeout: 300_000 }, async () => {
-  const parsed = parseJobSpec({
+  const job = await runSpec({
     clients: [{ language: 'node', version: '9.0.0' }, { language: 'node', version: '0.0.1' }],
     configurations: [{ label: 'default', grpcGcp: 'default' }],
     concurrency: [5],
     target: { kind: 'fake', latencyMs: 5 },
     workload: { warmupOps: 10, measuredOps: 200 },
-  });
-  assert.ok(parsed.ok);
-  const id = await createJob(db, pg.url, parsed.value);
-  const job = await waitForJob(id, 240_000);
+  }, 240_000);
   assert.equal(job.status, 'succeeded');
   const [good, bad] = job.cells;
   assert.equal(good.status, 'succeeded');
@@ -100,16 +101,13 @@ test('a version the registry does not list fails only its own cells', { timeout:
 });
 
 test('a Java job: an old and a new version run, CPU and channels are stored, an unresolvable version fails only its cells', { timeout: 600_000 }, async () => {
-  const parsed = parseJobSpec({
+  const job = await runSpec({
     clients: [{ language: 'java', version: '6.104.0' }, { language: 'java', version: '6.123.0' }, { language: 'java', version: '6.110.0' }],
     configurations: [{ label: 'client default' }],
     concurrency: [20],
     target: { kind: 'fake', latencyMs: 50 },
     workload: { warmupOps: 100, durationSeconds: 2 },
-  });
-  assert.ok(parsed.ok);
-  const id = await createJob(db, pg.url, parsed.value);
-  const job = await waitForJob(id, 540_000);
+  }, 540_000);
   assert.equal(job.status, 'succeeded', `job error: ${job.error}; log:\n${logs.join('\n')}`);
   const byVersion = new Map(job.cells.map((c) => [c.clientVersion, c]));
   for (const v of ['6.104.0', '6.123.0']) {

@@ -27,9 +27,8 @@ export interface CellOutcome {
 }
 
 export interface CellHooks {
-  log?: (line: string) => void;
   onProgress?: (p: ProgressMessage) => void;
-  /** Aborting kills the driver (used on shutdown). */
+  /** Aborting kills the driver (cancel or shutdown). */
   signal?: AbortSignal;
 }
 

@@ -68,7 +68,6 @@ export async function runJob(db: Db, jobId: string, hooks: JobHooks): Promise<vo
         throw new CellError(e.message);
       });
       const out = await runCell(spec, plan, launch, {
-        log: (l) => hooks.log(`${label}: ${l}`),
         signal: stop.signal,
         onProgress: (p) => void db.cell.update({ where: { id: cell.id }, data: { progress: p } }).catch(() => {}),
       });

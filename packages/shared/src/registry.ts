@@ -2,6 +2,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { SEMVER, type Language } from './spec';
+import { compareSemver } from './versions';
 
 const run = promisify(execFile);
 
@@ -51,17 +52,5 @@ function lastLine(text: string): string {
 
 /** Semver order, newest first; prereleases after their release. */
 export function newestFirst(versions: string[]): string[] {
-  const key = (v: string) => {
-    const [core, pre] = v.split('-', 2);
-    return { nums: core.split('.').map(Number), pre };
-  };
-  return [...versions].sort((a, b) => {
-    const x = key(a);
-    const y = key(b);
-    for (let i = 0; i < 3; i++) if (x.nums[i] !== y.nums[i]) return y.nums[i] - x.nums[i];
-    if (x.pre === y.pre) return 0;
-    if (!x.pre) return -1;
-    if (!y.pre) return 1;
-    return y.pre.localeCompare(x.pre, undefined, { numeric: true });
-  });
+  return [...versions].sort((a, b) => compareSemver(b, a));
 }
