@@ -1,5 +1,6 @@
 import { Logger, run, type Runner } from 'graphile-worker';
 import { RUN_JOB_TASK, type Db } from '@scb/db';
+import { evaluateGateOfJob } from './gate';
 import { runJob } from './job';
 
 export interface RunnerHandle {
@@ -25,6 +26,7 @@ export async function startRunner(db: Db, databaseUrl: string, log: (line: strin
       [RUN_JOB_TASK]: async (payload) => {
         const { jobId } = payload as { jobId: string };
         await runJob(db, jobId, { log, signal: abort.signal });
+        await evaluateGateOfJob(db, jobId, log);
       },
     },
   });
@@ -42,6 +44,7 @@ export async function failOrphanedJobs(db: Db): Promise<number> {
   for (const { id } of orphans) {
     await db.cell.updateMany({ where: { jobId: id, status: { in: ['pending', 'running'] } }, data: { status: 'cancelled' } });
     await db.job.update({ where: { id }, data: { status: 'failed', finishedAt: new Date(), error: 'the runner stopped while this job ran' } });
+    await evaluateGateOfJob(db, id, () => {});
   }
   return orphans.length;
 }

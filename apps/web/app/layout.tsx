@@ -18,6 +18,7 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
             <Link href="/jobs/new">New job</Link>
             <Link href="/compare">Compare</Link>
             <Link href="/versions">Across versions</Link>
+            <Link href="/gates">Gates</Link>
           </nav>
         </header>
         <main>{children}</main>

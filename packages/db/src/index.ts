@@ -1,4 +1,4 @@
 export { createDb, type Db } from './client';
 export { enqueueJob, releaseQueue, RUN_JOB_TASK } from './queue';
-export { cancelJob, createJob, newJobId, type CancelOutcome } from './jobs';
+export { cancelJob, createGate, createJob, newJobId, type CancelOutcome } from './jobs';
 export * from '../generated/prisma/client';

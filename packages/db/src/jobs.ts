@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { planCells, type JobSpec } from '@scb/shared';
+import { gateJobSpec, parseJobSpec, planCells, type GateSpec, type JobSpec } from '@scb/shared';
 import type { Db } from './client';
 import { enqueueJob } from './queue';
 
@@ -9,9 +9,7 @@ export function newJobId(): string {
   return [...randomBytes(12)].map((b) => alphabet[b % alphabet.length]).join('');
 }
 
-/** Stores a validated spec with its planned cells and queues it. */
-export async function createJob(db: Db, databaseUrl: string, spec: JobSpec): Promise<string> {
-  const id = newJobId();
+function jobData(id: string, spec: JobSpec) {
   const cells = planCells(spec).map((p) => ({
     index: p.index,
     clientLanguage: p.client.language,
@@ -21,11 +19,26 @@ export async function createJob(db: Db, databaseUrl: string, spec: JobSpec): Pro
     concurrency: p.concurrency,
     repeat: p.repeat,
   }));
-  await db.job.create({
-    data: { id, name: spec.name ?? null, spec: spec as object, cellsTotal: cells.length, cells: { create: cells } },
-  });
+  return { id, name: spec.name ?? null, spec: spec as object, cellsTotal: cells.length, cells: { create: cells } };
+}
+
+/** Stores a validated spec with its planned cells and queues it. */
+export async function createJob(db: Db, databaseUrl: string, spec: JobSpec): Promise<string> {
+  const id = newJobId();
+  await db.job.create({ data: jobData(id, spec) });
   await enqueueJob(databaseUrl, id);
   return id;
+}
+
+/** Stores a validated gate with the job that runs it (both or neither) and queues the job. */
+export async function createGate(db: Db, databaseUrl: string, gate: GateSpec): Promise<{ id: string; jobId: string }> {
+  const spec = parseJobSpec(gateJobSpec(gate));
+  if (!spec.ok) throw new Error(`the gate makes an invalid job: ${spec.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`);
+  const id = newJobId();
+  const jobId = newJobId();
+  await db.$transaction([db.job.create({ data: jobData(jobId, spec.value) }), db.gate.create({ data: { id, jobId, spec: gate as object } })]);
+  await enqueueJob(databaseUrl, jobId);
+  return { id, jobId };
 }
 
 export type CancelOutcome = 'cancelled' | 'requested' | 'finished' | 'not-found';

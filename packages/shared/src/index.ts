@@ -13,3 +13,6 @@ export * from './export';
 export * from './scenario';
 export * from './versions';
 export * from './compare';
+export * from './gate';
+export * from './gate-stats';
+export * from './gate-markdown';

@@ -1,0 +1,13 @@
+import { NextResponse } from 'next/server';
+import { getGate } from '@/lib/gates';
+import { originOf } from '@/lib/jobs';
+
+export const dynamic = 'force-dynamic';
+
+/** Status, verdict, reasons, the per-metric evaluation and links to the gate's jobs. */
+export async function GET(req: Request, ctx: { params: Promise<{ id: string }> }) {
+  const { id } = await ctx.params;
+  const gate = await getGate(id, originOf(req.headers));
+  if (!gate) return NextResponse.json({ error: `no gate with id "${id}"` }, { status: 404 });
+  return NextResponse.json(gate);
+}

@@ -1,0 +1,28 @@
+import { NextResponse } from 'next/server';
+import { createGate } from '@scb/db';
+import { parseGateSpec } from '@scb/shared/gate';
+import { databaseUrl, db } from '@/lib/db';
+import { gateUrl, listGates } from '@/lib/gates';
+import { jobUrl, originOf } from '@/lib/jobs';
+
+export const dynamic = 'force-dynamic';
+
+/** Queues a gate. 201 {id, url, jobId, jobUrl}; 400 {error, issues: [{path, message}]} naming every bad field. */
+export async function POST(req: Request) {
+  let body: unknown;
+  try {
+    body = await req.json();
+  } catch (e) {
+    return NextResponse.json({ error: 'the request body is not valid JSON', issues: [{ path: '(root)', message: (e as Error).message }] }, { status: 400 });
+  }
+  const parsed = parseGateSpec(body);
+  if (!parsed.ok) return NextResponse.json({ error: 'invalid gate spec', issues: parsed.issues }, { status: 400 });
+  const { id, jobId } = await createGate(db(), databaseUrl(), parsed.value);
+  const origin = originOf(req.headers);
+  const url = gateUrl(id, origin);
+  return NextResponse.json({ id, url, jobId, jobUrl: jobUrl(jobId, origin) }, { status: 201, headers: { Location: url } });
+}
+
+export async function GET() {
+  return NextResponse.json({ gates: await listGates() });
+}

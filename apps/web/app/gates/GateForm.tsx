@@ -1,0 +1,45 @@
+'use client';
+
+import { useRouter } from 'next/navigation';
+import { useState } from 'react';
+
+interface Issue { path: string; message: string }
+
+/** Launches a gate through POST /api/gates; bad fields come back named. */
+export function GateForm({ scenarios }: { scenarios: { id: string; title: string }[] }) {
+  const router = useRouter();
+  const [form, setForm] = useState({ scenario: scenarios[0]?.id ?? '', language: 'java', baseline: '6.104.0', candidate: '6.105.0', repeats: '5' });
+  const [issues, setIssues] = useState<Issue[]>([]);
+  const [busy, setBusy] = useState(false);
+  const set = (k: keyof typeof form) => (e: { target: { value: string } }) => setForm({ ...form, [k]: e.target.value });
+
+  async function submit(e: React.FormEvent) {
+    e.preventDefault();
+    setBusy(true);
+    const res = await fetch('/api/gates', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...form, repeats: Number(form.repeats) }),
+    });
+    const body = await res.json();
+    setBusy(false);
+    if (res.ok) router.push(`/gates/${body.id}`);
+    else setIssues(body.issues ?? [{ path: '(root)', message: body.error ?? `HTTP ${res.status}` }]);
+  }
+
+  return (
+    <form onSubmit={submit} className="gate-form" aria-label="new gate">
+      <label>Scenario <select value={form.scenario} onChange={set('scenario')} name="scenario">{scenarios.map((s) => <option key={s.id} value={s.id}>{s.title}</option>)}</select></label>{' '}
+      <label>Client <select value={form.language} onChange={set('language')} name="language"><option value="java">java</option><option value="node">node</option></select></label>{' '}
+      <label>Baseline <input value={form.baseline} onChange={set('baseline')} name="baseline" size={9} /></label>{' '}
+      <label>Candidate <input value={form.candidate} onChange={set('candidate')} name="candidate" size={9} /></label>{' '}
+      <label>Repeats <input value={form.repeats} onChange={set('repeats')} name="repeats" size={3} inputMode="numeric" /></label>{' '}
+      <button type="submit" disabled={busy}>Run gate</button>
+      {issues.length > 0 && (
+        <ul className="error" role="alert">
+          {issues.map((i) => <li key={i.path + i.message}><code>{i.path}</code>: {i.message}</li>)}
+        </ul>
+      )}
+    </form>
+  );
+}

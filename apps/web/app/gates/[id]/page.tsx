@@ -1,0 +1,116 @@
+import type { Metadata } from 'next';
+import { headers } from 'next/headers';
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { gateScenario } from '@scb/shared/gate';
+import { METRIC_NAMES } from '@scb/shared/gate-stats';
+import { formatChange, formatInterval, formatMetricValue, formatWorst, gateMarkdown, gateSetupLine } from '@scb/shared/gate-markdown';
+import { AutoRefresh } from '@/components/AutoRefresh';
+import { CellCharts } from '@/components/CellCharts';
+import { GateActions } from '@/components/GateActions';
+import { GateCharts } from '@/components/GateCharts';
+import { VerdictBadge } from '@/components/VerdictBadge';
+import { getGate, markdownGate } from '@/lib/gates';
+import { getJob, originOf } from '@/lib/jobs';
+import { pageMetadata } from '@/lib/metadata';
+
+export const dynamic = 'force-dynamic';
+
+type Params = { params: Promise<{ id: string }> };
+
+export async function generateMetadata({ params }: Params): Promise<Metadata> {
+  const gate = await getGate((await params).id, originOf(await headers()));
+  if (!gate) return { title: 'Gate not found' };
+  const s = gate.spec;
+  return pageMetadata({ title: `Gate ${s.language} ${s.candidate} vs ${s.baseline}: ${gate.verdict ?? gate.status}`, description: gate.reasons[0] ?? gateSetupLine(s), url: gate.url });
+}
+
+export default async function GatePage({ params }: Params) {
+  const gate = await getGate((await params).id, originOf(await headers()));
+  if (!gate) notFound();
+  const job = await getJob(gate.job.id);
+  const s = gate.spec;
+  const e = gate.evaluation;
+  const live = gate.status !== 'finished';
+  const ran = job?.cells.filter((c) => c.result) ?? [];
+
+  return (
+    <>
+      {live && <AutoRefresh />}
+      <h1>
+        Gate: {s.language} {s.candidate} vs {s.baseline} <VerdictBadge verdict={gate.verdict} status={gate.status} />
+      </h1>
+      <p className="muted">
+        {gateSetupLine(s)} · {gateScenario(s.scenario)?.description} · created {gate.createdAt.replace('T', ' ').slice(0, 19)} UTC
+      </p>
+      <GateActions id={gate.id} />
+      <p>
+        Runs in job <Link href={`/jobs/${gate.job.id}`}>{gate.job.id}</Link> ({gate.job.status}, {gate.job.cellsDone} of {gate.job.cellsTotal} cells
+        done): baseline and candidate interleaved, each repeat a fresh client process.
+      </p>
+      {gate.job.error && <p className="error" role="alert">{gate.job.error}</p>}
+
+      {e ? (
+        <>
+          <h2>Why</h2>
+          <ul className="reasons" data-testid="reasons">
+            {e.reasons.map((r) => <li key={r}>{r}</li>)}
+          </ul>
+          <h2>Per metric</h2>
+          <table data-testid="gate-table">
+            <thead>
+              <tr><th>Metric</th><th>C</th><th>Baseline median</th><th>Candidate median</th><th>Change</th><th>{Math.round((e.metrics[0]?.confidence ?? 0.9) * 100)}% CI</th><th>Allowed</th><th>Worst repeat</th><th>Verdict</th></tr>
+            </thead>
+            <tbody>
+              {e.metrics.map((m) => (
+                <tr key={`${m.metric}-${m.concurrency}`} data-metric={`${m.metric}-${m.concurrency}`}>
+                  <td>{METRIC_NAMES[m.metric]}</td>
+                  <td className="num">{m.concurrency}</td>
+                  <td className="num">{formatMetricValue(m, m.baselineMedian)}</td>
+                  <td className="num">{formatMetricValue(m, m.candidateMedian)}</td>
+                  <td className="num">{formatChange(m)}</td>
+                  <td className="num">{formatInterval(m)}</td>
+                  <td className="num">{m.limitPct > 0 ? '+' : '−'}{Math.abs(m.limitPct)}%</td>
+                  <td className="num">{formatWorst(m)}</td>
+                  <td><VerdictBadge verdict={m.verdict} status="" /></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <p className="muted small">Method: {e.method}.</p>
+          {[...new Set(e.metrics.map((m) => m.concurrency))].map((c) => (
+            <section key={c}>
+              <h2>Every repeat at C={c}</h2>
+              <GateCharts
+                metrics={e.metrics
+                  .filter((m) => m.concurrency === c)
+                  .map((m) => ({ title: `${METRIC_NAMES[m.metric]} at C=${c}`, unit: m.metric === 'qps' ? 'qps' : 'ms', baseline: m.baseline, candidate: m.candidate, limit: m.baselineMedian * (1 + m.limitPct / 100) }))}
+              />
+            </section>
+          ))}
+        </>
+      ) : (
+        <p className="muted">The verdict comes when every repeat has run. The job page shows each cell as it finishes.</p>
+      )}
+
+      {ran.length > 0 && job && (
+        <>
+          <h2>Channel distribution and time series of one cell</h2>
+          <CellCharts
+            streamLimit={job.spec.target.server?.maxConcurrentStreams ?? 100}
+            cells={ran.map((c) => ({ index: c.index, label: `${c.configuration.label} ${c.client.version} · C=${c.concurrency} · repeat ${c.repeat}`, channels: c.channels, timeline: c.result!.timeline }))}
+          />
+        </>
+      )}
+
+      <details>
+        <summary>Markdown (for a GitHub issue)</summary>
+        <pre className="markdown" data-testid="markdown">{gateMarkdown(markdownGate(gate))}</pre>
+      </details>
+      <details>
+        <summary>Gate spec (JSON)</summary>
+        <pre>{JSON.stringify(s, null, 2)}</pre>
+      </details>
+    </>
+  );
+}

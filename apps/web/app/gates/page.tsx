@@ -1,0 +1,58 @@
+import Link from 'next/link';
+import { GATE_SCENARIOS } from '@scb/shared/gate';
+import { VerdictBadge } from '@/components/VerdictBadge';
+import { db } from '@/lib/db';
+import { listGates } from '@/lib/gates';
+import { GateForm } from './GateForm';
+
+export const dynamic = 'force-dynamic';
+
+export const metadata = { title: 'Release gates' };
+
+const PAGE = 100;
+
+export default async function GatesPage({ searchParams }: { searchParams: Promise<{ page?: string }> }) {
+  const page = Math.max(1, Math.floor(Number((await searchParams).page ?? 1)) || 1);
+  const [gates, total] = await Promise.all([listGates(PAGE, (page - 1) * PAGE), db().gate.count()]);
+  return (
+    <>
+      <h1>Release gates</h1>
+      <p className="muted">
+        A candidate version against a baseline under one scenario, repeated with the arms interleaved; pass, fail or
+        inconclusive per metric. From CI: <code>npm run gate -- --client java --baseline 6.104.0 --candidate 6.105.0 --scenario affinity-burst</code> (exit 0 pass, 1 fail, 2 inconclusive or error) or <code>POST /api/gates</code>.
+      </p>
+      <GateForm scenarios={GATE_SCENARIOS.map((s) => ({ id: s.id, title: s.title }))} />
+      {gates.length === 0 ? (
+        <p className="muted">No gates yet.</p>
+      ) : (
+        <table data-testid="gates-table">
+          <thead>
+            <tr><th>Gate</th><th>Verdict</th><th>Created</th><th>Scenario</th><th>Client</th><th>Baseline</th><th>Candidate</th><th>Repeats</th><th>First reason</th></tr>
+          </thead>
+          <tbody>
+            {gates.map((g) => (
+              <tr key={g.id}>
+                <td><Link href={`/gates/${g.id}`}>{g.id}</Link></td>
+                <td><VerdictBadge verdict={g.verdict} status={g.status} /></td>
+                <td className="num">{g.createdAt.replace('T', ' ').slice(0, 19)} UTC</td>
+                <td>{g.scenario}</td>
+                <td>{g.language}</td>
+                <td>{g.baseline}</td>
+                <td>{g.candidate}</td>
+                <td className="num">{g.repeats}</td>
+                <td className="small">{g.firstReason ?? ''}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {total > PAGE && (
+        <p className="muted">
+          Gates {(page - 1) * PAGE + 1}–{Math.min(total, page * PAGE)} of {total}.{' '}
+          {page > 1 && <Link href={`/gates?page=${page - 1}`}>Newer</Link>}{' '}
+          {page * PAGE < total && <Link href={`/gates?page=${page + 1}`}>Older</Link>}
+        </p>
+      )}
+    </>
+  );
+}

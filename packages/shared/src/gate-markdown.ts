@@ -1,0 +1,74 @@
+import type { GateSpec } from './gate';
+import { gateScenario } from './gate';
+import { METRIC_NAMES, type GateEvaluation, type MetricJudgement } from './gate-stats';
+import { formatMs, formatQps } from './table';
+
+export interface MarkdownGate {
+  id: string;
+  url: string;
+  jobUrl: string;
+  spec: GateSpec;
+  /** null while the gate's job runs. */
+  evaluation: GateEvaluation | null;
+}
+
+export const VERDICT_WORDS: Record<string, string> = { pass: 'PASS', fail: 'FAIL', inconclusive: 'INCONCLUSIVE' };
+
+const signed = (v: number) => (Number.isFinite(v) ? `${v > 0 ? '+' : v < 0 ? '−' : '±'}${Math.abs(v).toFixed(Math.abs(v) < 10 ? 1 : 0)}%` : '–');
+
+export function formatMetricValue(m: Pick<MetricJudgement, 'metric'>, v: number): string {
+  return m.metric === 'qps' ? formatQps(v) : formatMs(v);
+}
+
+export function formatInterval(m: Pick<MetricJudgement, 'ciPct'>): string {
+  return Number.isFinite(m.ciPct[0]) ? `${signed(m.ciPct[0])}..${signed(m.ciPct[1])}` : '–';
+}
+
+export function formatChange(m: Pick<MetricJudgement, 'changePct'>): string {
+  return signed(m.changePct);
+}
+
+/** "3 of 5 beyond 538" for the worst-repeat column, or "off". */
+export function formatWorst(m: Pick<MetricJudgement, 'metric' | 'worst' | 'candidate'>): string {
+  if (!m.worst) return 'off';
+  return `${m.worst.beyond} of ${m.candidate.length} beyond ${formatMetricValue(m, m.worst.bound)}`;
+}
+
+/** One line: scenario, client, versions, configuration overrides, repeats, criteria. */
+export function gateSetupLine(g: GateSpec): string {
+  const s = gateScenario(g.scenario);
+  const cfg = (c: object | undefined) => (c && Object.keys(c).length ? JSON.stringify(c) : '');
+  const both = cfg(g.configuration);
+  const cand = cfg(g.candidateConfiguration);
+  const c = g.criteria;
+  return (
+    `${g.language} ${g.candidate} (candidate) vs ${g.baseline} (baseline) · scenario ${s?.title ?? g.scenario}` +
+    `${both ? ` · options ${both}` : ''}${cand ? ` · candidate options ${cand}` : ''} · ${g.repeats} interleaved repeats, fresh client each · ` +
+    `allowed: qps −${c.qpsDropPct}%, p50 +${c.p50RisePct}%, p99 +${c.p99RisePct}%${c.worstRepeat ? `, worst-repeat test (${c.worstRepeatCount} repeats fail)` : ''}`
+  );
+}
+
+/** What to paste into a GitHub issue or a CI log: verdict, reasons, the per-metric table, links. */
+export function gateMarkdown(g: MarkdownGate): string {
+  const head = `**spanner-client-bench** [gate ${g.id}](${g.url}): ${gateSetupLine(g.spec)}`;
+  const e = g.evaluation;
+  if (!e) return [head, '', `Verdict: pending (job ${g.jobUrl})`].join('\n');
+  const confidence = e.metrics[0] ? Math.round(e.metrics[0].confidence * 100) : 90;
+  const cols = ['metric', 'C', 'baseline (median)', 'candidate (median)', 'change', `${confidence}% CI`, 'worst repeat', 'verdict'];
+  const rows = e.metrics.map((m) =>
+    [METRIC_NAMES[m.metric], String(m.concurrency), formatMetricValue(m, m.baselineMedian), formatMetricValue(m, m.candidateMedian), formatChange(m), formatInterval(m), formatWorst(m), m.verdict].join(' | '),
+  );
+  return [
+    head,
+    '',
+    `**Verdict: ${VERDICT_WORDS[e.verdict] ?? e.verdict}**`,
+    '',
+    ...e.reasons.map((r) => `- ${r}`),
+    '',
+    `| ${cols.join(' | ')} |`,
+    `|${cols.map(() => '---').join('|')}|`,
+    ...rows.map((r) => `| ${r} |`),
+    '',
+    `Method: ${e.method}. Gate: ${g.url} · its job: ${g.jobUrl}`,
+  ].join('\n');
+}

@@ -1,0 +1,245 @@
+import type { Arm, Criteria } from './gate';
+import { MIN_GATE_REPEATS } from './gate';
+import { median } from './stats';
+
+/**
+ * The statistics of a release gate. Per concurrency and metric, on per-repeat values (one fresh
+ * process each):
+ *
+ * - Median test: the change is the ratio of the candidate's median to the baseline's, with a
+ *   percentile bootstrap interval (both arms resampled independently, seeded, so a verdict is
+ *   reproducible). It FAILS when the interval lies wholly on the worse side of no change (the change
+ *   is real) and the estimate is beyond the allowed change (it matters: the minimum effect size). It
+ *   PASSES when the interval's worse end is within the allowed change. Otherwise it is INCONCLUSIVE.
+ * - Worst-repeat test (burst scenarios): a regression that hits only some cold starts hides in the
+ *   median. It FAILS when at least `worstRepeatCount` candidate repeats are worse than the baseline's
+ *   worst repeat by more than the allowed change. With no real change, the chance that even two of
+ *   five candidate repeats are merely worse than all five baseline repeats is 2/9, and the margin
+ *   makes it far smaller.
+ *
+ * A metric fails if either test fails; with fewer than MIN_GATE_REPEATS repeats per arm it is
+ * inconclusive. The gate fails if any metric fails, else is inconclusive if any is, else passes.
+ */
+
+export type Verdict = 'pass' | 'fail' | 'inconclusive';
+export const GATE_METRICS = ['qps', 'p50Ms', 'p99Ms'] as const;
+export type GateMetric = (typeof GATE_METRICS)[number];
+
+export const METRIC_NAMES: Record<GateMetric, string> = { qps: 'qps', p50Ms: 'p50', p99Ms: 'p99' };
+
+/** One repeat of one arm at one concurrency: a succeeded cell. */
+export interface GateSample {
+  arm: Arm;
+  concurrency: number;
+  repeat: number;
+  qps: number;
+  p50Ms: number;
+  p99Ms: number;
+}
+
+export interface WorstRepeatJudgement {
+  verdict: Verdict;
+  /** The baseline's worst value: lowest qps, highest latency. */
+  baselineWorst: number;
+  /** The bound a candidate repeat must not cross: baselineWorst moved by the allowed change. */
+  bound: number;
+  /** Candidate repeats beyond the bound, and the worst of all candidate repeats. */
+  beyond: number;
+  candidateWorst: number;
+  reason: string;
+}
+
+export interface MetricJudgement {
+  metric: GateMetric;
+  concurrency: number;
+  /** The allowed change in percent, signed in the worse direction (qps -10, latency +20). */
+  limitPct: number;
+  baseline: number[];
+  candidate: number[];
+  baselineMedian: number;
+  candidateMedian: number;
+  /** (candidate median / baseline median - 1) x 100, and its bootstrap interval. */
+  changePct: number;
+  ciPct: [number, number];
+  confidence: number;
+  /** The median test's verdict; `verdict` also counts the worst-repeat test. */
+  medianVerdict: Verdict;
+  worst: WorstRepeatJudgement | null;
+  verdict: Verdict;
+  reason: string;
+}
+
+export interface GateEvaluation {
+  verdict: Verdict;
+  /** The reasons of the verdict in words: failing metrics, or what kept it inconclusive, or a summary. */
+  reasons: string[];
+  metrics: MetricJudgement[];
+  method: string;
+}
+
+export const GATE_METHOD =
+  'per concurrency and metric: ratio of the medians of per-repeat values with a seeded percentile bootstrap interval; fail when the interval excludes no change and the estimate exceeds the allowed change, pass when the worse end of the interval is within it; burst scenarios also fail a metric when enough candidate repeats are worse than the baseline\'s worst repeat by more than the allowed change';
+
+const BOOTSTRAP_RESAMPLES = 4000;
+
+/** Small, seedable PRNG (mulberry32): the same values always give the same interval. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function seedOf(values: number[]): number {
+  let h = 2166136261;
+  for (const v of values) for (const ch of v.toFixed(6)) h = Math.imul(h ^ ch.charCodeAt(0), 16777619);
+  return h >>> 0;
+}
+
+function quantile(sorted: number[], q: number): number {
+  const pos = (sorted.length - 1) * q;
+  const lo = Math.floor(pos);
+  const hi = Math.ceil(pos);
+  return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
+}
+
+/** Percentile bootstrap interval of median(candidate) / median(baseline) - 1, in percent. */
+export function bootstrapRatioOfMedians(baseline: number[], candidate: number[], confidence: number, resamples = BOOTSTRAP_RESAMPLES): [number, number] {
+  const rand = prng(seedOf([...baseline, Number.NaN, ...candidate]));
+  const resample = (xs: number[]) => {
+    const r = new Array<number>(xs.length);
+    for (let i = 0; i < xs.length; i++) r[i] = xs[Math.floor(rand() * xs.length)];
+    return median(r);
+  };
+  const ratios: number[] = [];
+  for (let i = 0; i < resamples; i++) {
+    const b = resample(baseline);
+    ratios.push(b > 0 ? resample(candidate) / b : Number.POSITIVE_INFINITY);
+  }
+  ratios.sort((a, b) => a - b);
+  const tail = (1 - confidence) / 2;
+  return [(quantile(ratios, tail) - 1) * 100, (quantile(ratios, 1 - tail) - 1) * 100];
+}
+
+export interface JudgeOptions {
+  metric: GateMetric;
+  concurrency: number;
+  baseline: number[];
+  candidate: number[];
+  /** Allowed change in percent, positive (e.g. 10 for qps, 20 for p99). */
+  allowedPct: number;
+  confidence: number;
+  worstRepeat: boolean;
+  worstRepeatCount: number;
+}
+
+const pctText = (v: number) => `${v > 0 ? '+' : v < 0 ? '−' : '±'}${Math.abs(v) < 10 ? Math.abs(v).toFixed(1) : Math.abs(v).toFixed(0)}%`;
+const valueText = (metric: GateMetric, v: number) => (metric === 'qps' ? `${v.toFixed(0)} qps` : `${v < 10 ? v.toFixed(2) : v.toFixed(0)} ms`);
+
+/** Judges one metric at one concurrency (see the method at the top of this file). */
+export function judgeMetric(o: JudgeOptions): MetricJudgement {
+  const higherBetter = o.metric === 'qps';
+  // worse(x): how much worse than no change, in the metric's own bad direction, in percent.
+  const worse = (changePct: number) => (higherBetter ? -changePct : changePct);
+  const limitPct = higherBetter ? -o.allowedPct : o.allowedPct;
+  const name = `${METRIC_NAMES[o.metric]} at C=${o.concurrency}`;
+  const n = Math.min(o.baseline.length, o.candidate.length);
+  const baselineMedian = median(o.baseline);
+  const candidateMedian = median(o.candidate);
+  const base = {
+    metric: o.metric,
+    concurrency: o.concurrency,
+    limitPct,
+    baseline: o.baseline,
+    candidate: o.candidate,
+    baselineMedian,
+    candidateMedian,
+    confidence: o.confidence,
+  };
+  if (n < MIN_GATE_REPEATS) {
+    const reason = `${name}: too few repeats to judge (${o.baseline.length} baseline, ${o.candidate.length} candidate; at least ${MIN_GATE_REPEATS} each needed)`;
+    return { ...base, changePct: Number.NaN, ciPct: [Number.NaN, Number.NaN], medianVerdict: 'inconclusive', worst: null, verdict: 'inconclusive', reason };
+  }
+  const changePct = baselineMedian > 0 ? (candidateMedian / baselineMedian - 1) * 100 : Number.NaN;
+  const ciPct = bootstrapRatioOfMedians(o.baseline, o.candidate, o.confidence);
+  const [lo, hi] = ciPct;
+  const worseLow = Math.min(worse(lo), worse(hi)); // the interval's best end, in the bad direction
+  const worseHigh = Math.max(worse(lo), worse(hi));
+  const ci = `${Math.round(o.confidence * 100)}% CI ${pctText(lo)}..${pctText(hi)}`;
+  const movement = higherBetter ? (changePct < 0 ? 'fell' : 'rose') : changePct > 0 ? 'rose' : 'fell';
+  const medians = `median ${valueText(o.metric, candidateMedian)} vs ${valueText(o.metric, baselineMedian)}`;
+  let medianVerdict: Verdict;
+  let medianReason: string;
+  if (worseLow > 0 && worse(changePct) > o.allowedPct) {
+    medianVerdict = 'fail';
+    medianReason = `${name} ${movement} ${pctText(changePct).slice(1)} (${ci}; ${medians}), more than the allowed ${o.allowedPct}%`;
+  } else if (worseHigh <= o.allowedPct) {
+    medianVerdict = 'pass';
+    medianReason = `${name} changed ${pctText(changePct)} (${ci}; ${medians}), within the allowed ${o.allowedPct}%`;
+  } else {
+    medianVerdict = 'inconclusive';
+    medianReason =
+      worseLow > 0
+        ? `${name} ${movement} ${pctText(changePct).slice(1)} (${ci}; ${medians}): a real change, but not clearly beyond the allowed ${o.allowedPct}%`
+        : `${name} changed ${pctText(changePct)} (${ci}; ${medians}): too noisy to rule out more than the allowed ${o.allowedPct}%`;
+  }
+
+  let worst: WorstRepeatJudgement | null = null;
+  if (o.worstRepeat) {
+    const baselineWorst = higherBetter ? Math.min(...o.baseline) : Math.max(...o.baseline);
+    const bound = baselineWorst * (1 + limitPct / 100);
+    const beyondBound = (v: number) => (higherBetter ? v < bound : v > bound);
+    const beyond = o.candidate.filter(beyondBound).length;
+    const candidateWorst = higherBetter ? Math.min(...o.candidate) : Math.max(...o.candidate);
+    const worstChange = baselineWorst > 0 ? (candidateWorst / baselineWorst - 1) * 100 : Number.NaN;
+    const verdict: Verdict = beyond >= o.worstRepeatCount ? 'fail' : 'pass';
+    const side = higherBetter ? 'below' : 'above';
+    const reason =
+      `${name} was more than ${o.allowedPct}% ${side} the baseline's worst repeat (${valueText(o.metric, baselineWorst)}) in ${beyond} of ${o.candidate.length} candidate repeats` +
+      (beyond > 0 ? ` (worst ${valueText(o.metric, candidateWorst)}, ${pctText(worstChange)})` : '') +
+      (verdict === 'fail' ? `; ${o.worstRepeatCount} fail the gate` : '');
+    worst = { verdict, baselineWorst, bound, beyond, candidateWorst, reason };
+  }
+  const verdict: Verdict = medianVerdict === 'fail' || worst?.verdict === 'fail' ? 'fail' : medianVerdict;
+  const failed = [medianVerdict === 'fail' ? medianReason : null, worst?.verdict === 'fail' ? worst.reason : null].filter((r): r is string => r !== null);
+  const reason = failed.length ? failed.join('; ') : medianReason;
+  return { ...base, changePct, ciPct, medianVerdict, worst, verdict, reason };
+}
+
+export interface EvaluateOptions {
+  criteria: Required<Pick<Criteria, 'qpsDropPct' | 'p50RisePct' | 'p99RisePct' | 'confidence' | 'worstRepeatCount'>> & { worstRepeat: boolean };
+  /** Every concurrency of the gate, so that one with no successful repeat is still judged. */
+  concurrency: number[];
+}
+
+/** Judges every metric at every concurrency and combines the verdicts. */
+export function evaluateGate(samples: GateSample[], o: EvaluateOptions): GateEvaluation {
+  const allowed: Record<GateMetric, number> = { qps: o.criteria.qpsDropPct, p50Ms: o.criteria.p50RisePct, p99Ms: o.criteria.p99RisePct };
+  const metrics: MetricJudgement[] = [];
+  for (const concurrency of o.concurrency) {
+    const at = (arm: Arm) => samples.filter((s) => s.arm === arm && s.concurrency === concurrency).sort((a, b) => a.repeat - b.repeat);
+    for (const metric of GATE_METRICS) {
+      metrics.push(
+        judgeMetric({
+          metric,
+          concurrency,
+          baseline: at('baseline').map((s) => s[metric]),
+          candidate: at('candidate').map((s) => s[metric]),
+          allowedPct: allowed[metric],
+          confidence: o.criteria.confidence,
+          worstRepeat: o.criteria.worstRepeat,
+          worstRepeatCount: o.criteria.worstRepeatCount,
+        }),
+      );
+    }
+  }
+  const failing = metrics.filter((m) => m.verdict === 'fail');
+  const unsure = metrics.filter((m) => m.verdict === 'inconclusive');
+  const verdict: Verdict = failing.length ? 'fail' : unsure.length ? 'inconclusive' : 'pass';
+  const reasons = failing.length ? failing.map((m) => m.reason) : unsure.length ? unsure.map((m) => m.reason) : metrics.map((m) => m.reason);
+  return { verdict, reasons, metrics, method: GATE_METHOD };
+}

@@ -1,0 +1,151 @@
+import { z } from 'zod';
+import {
+  ConfigurationSchema,
+  LANGUAGES,
+  SEMVER,
+  TargetSchema,
+  WorkloadSchema,
+  toFieldIssues,
+  type Configuration,
+  type JobSpecInput,
+  type Language,
+  type ParseResult,
+} from './spec';
+
+/**
+ * A release gate: a candidate version against a baseline under one scenario, repeated with the
+ * arms interleaved, judged metric by metric (see gate-stats.ts).
+ */
+
+export interface GateScenario {
+  id: string;
+  title: string;
+  description: string;
+  /** Burst scenarios fail only in some cold starts: the worst-repeat criterion is on by default. */
+  burst: boolean;
+  configuration: Omit<Configuration, 'label'>;
+  concurrency: number[];
+  target: JobSpecInput['target'];
+  workload: JobSpecInput['workload'];
+  timeScale: number;
+}
+
+export const GATE_SCENARIOS: GateScenario[] = [
+  {
+    id: 'affinity-burst',
+    title: 'Affinity burst',
+    description:
+      'google-cloud-java PR #12725: a fresh client per repeat whose first traffic is a 400-way burst of SELECT 1, numChannels 32, queries and session creation 65 ms at time scale 10.',
+    burst: true,
+    configuration: { grpcGcp: 'default', numChannels: 32 },
+    concurrency: [400],
+    target: { kind: 'fake', latencyMs: 65, server: { latency: { session: 65 } } },
+    workload: { operation: 'select1', warmupOps: { min: 500, perConcurrency: 4 }, measuredOps: { min: 2000, perConcurrency: 30 } },
+    timeScale: 10,
+  },
+  {
+    id: 'steady-select1',
+    title: 'Steady SELECT 1',
+    description: 'SELECT 1 at 65 ms on a warmed-up client, concurrency 10 and 50, 5 s measured.',
+    burst: false,
+    configuration: { grpcGcp: 'default' },
+    concurrency: [10, 50],
+    target: { kind: 'fake', latencyMs: 65 },
+    workload: { operation: 'select1', warmupOps: 200, durationSeconds: 5 },
+    timeScale: 1,
+  },
+];
+
+export const GATE_SCENARIO_IDS = GATE_SCENARIOS.map((s) => s.id) as [string, ...string[]];
+
+export function gateScenario(id: string): GateScenario | undefined {
+  return GATE_SCENARIOS.find((s) => s.id === id);
+}
+
+const version = z.string().regex(SEMVER, 'must be a plain semver such as 6.105.0');
+const pct = z.number().min(0, 'must be at least 0').max(1000, 'must be at most 1000');
+const ArmConfigurationSchema = ConfigurationSchema.omit({ label: true }).partial();
+
+export const CriteriaSchema = z.strictObject({
+  /** qps may not fall by more than this many percent. */
+  qpsDropPct: pct.default(10),
+  /** p50 and p99 may not rise by more than this many percent. */
+  p50RisePct: pct.default(20),
+  p99RisePct: pct.default(20),
+  /** Also judge each candidate repeat against the baseline's worst repeat; default: on for burst scenarios. */
+  worstRepeat: z.boolean().optional(),
+  /** Candidate repeats beyond the baseline's worst (by more than the allowed change) that fail the metric. */
+  worstRepeatCount: z.number().int().min(1).max(50).default(2),
+  /** Two-sided confidence of the bootstrap interval (0.9 = two one-sided 5% tests). */
+  confidence: z.number().min(0.5).max(0.999).default(0.9),
+});
+export type Criteria = z.output<typeof CriteriaSchema>;
+
+export const MIN_GATE_REPEATS = 3;
+
+export const GateSpecSchema = z
+  .strictObject({
+    name: z.string().trim().max(120).optional(),
+    scenario: z.enum(GATE_SCENARIO_IDS, { message: `must be one of ${GATE_SCENARIO_IDS.join(', ')}` }),
+    language: z.enum(LANGUAGES),
+    baseline: version,
+    candidate: version,
+    /** Options for both arms, over the scenario's own (e.g. numChannels 32). */
+    configuration: ArmConfigurationSchema.optional(),
+    /** Options for the candidate arm only, over `configuration`. */
+    candidateConfiguration: ArmConfigurationSchema.optional(),
+    repeats: z.number().int().min(1).max(50).default(5),
+    /** Overrides of the scenario, for small gates (tests) or other shapes of the same scenario. */
+    concurrency: z.array(z.number().int().min(1).max(2000)).min(1).max(10).optional(),
+    target: TargetSchema.optional(),
+    workload: WorkloadSchema.optional(),
+    timeScale: z.number().min(0.1).max(100).optional(),
+    criteria: CriteriaSchema.default(CriteriaSchema.parse({})),
+  })
+  .transform((g) => {
+    const s = gateScenario(g.scenario)!;
+    return { ...g, criteria: { ...g.criteria, worstRepeat: g.criteria.worstRepeat ?? s.burst } };
+  });
+
+export type GateSpec = z.output<typeof GateSpecSchema>;
+export type GateSpecInput = z.input<typeof GateSpecSchema>;
+
+export function parseGateSpec(input: unknown): ParseResult<GateSpec> {
+  const r = GateSpecSchema.safeParse(input);
+  if (r.success) return { ok: true, value: r.data };
+  return { ok: false, issues: toFieldIssues(r.error) };
+}
+
+export type Arm = 'baseline' | 'candidate';
+export const ARMS: Arm[] = ['baseline', 'candidate'];
+
+/** The configuration label of each arm in the gate's job. */
+export function armLabel(arm: Arm): string {
+  return arm;
+}
+
+export function armConfiguration(gate: GateSpec, arm: Arm): Configuration {
+  const s = gateScenario(gate.scenario)!;
+  const options = { ...s.configuration, ...gate.configuration, ...(arm === 'candidate' ? gate.candidateConfiguration : {}) };
+  return ConfigurationSchema.parse({ ...options, label: armLabel(arm) });
+}
+
+/**
+ * The job that runs a gate: pairing zip gives one arm per client, repeats outermost, so cells go
+ * baseline, candidate, baseline, candidate... and every cell is a fresh driver process.
+ */
+export function gateJobSpec(gate: GateSpec): JobSpecInput {
+  const s = gateScenario(gate.scenario)!;
+  const client = (v: string) => ({ language: gate.language as Language, version: v });
+  return {
+    name: gate.name ?? `gate: ${gate.language} ${gate.candidate} vs ${gate.baseline} (${s.id})`,
+    clients: [client(gate.baseline), client(gate.candidate)],
+    configurations: ARMS.map((arm) => armConfiguration(gate, arm)),
+    pairing: 'zip',
+    concurrency: gate.concurrency ?? s.concurrency,
+    target: gate.target ?? s.target,
+    workload: gate.workload ?? s.workload,
+    repeats: gate.repeats,
+    timeScale: gate.timeScale ?? s.timeScale,
+  };
+}

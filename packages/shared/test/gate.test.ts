@@ -1,0 +1,136 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import {
+  bootstrapRatioOfMedians,
+  evaluateGate,
+  gateJobSpec,
+  judgeMetric,
+  parseGateSpec,
+  parseJobSpec,
+  planCells,
+  type GateSample,
+  type JudgeOptions,
+} from '../src/index';
+
+const judge = (o: Partial<JudgeOptions> & Pick<JudgeOptions, 'baseline' | 'candidate'>) =>
+  judgeMetric({ metric: 'qps', concurrency: 400, allowedPct: 10, confidence: 0.9, worstRepeat: false, worstRepeatCount: 2, ...o });
+
+// Per-repeat qps with about 1.5% noise around 600.
+const steady = [598, 604, 591, 607, 596];
+
+test('a clear qps regression fails, with the change, its interval and the metric in the reason', () => {
+  const j = judge({ baseline: steady, candidate: [231, 250, 244, 262, 239] });
+  assert.equal(j.verdict, 'fail');
+  assert.ok(j.changePct < -55 && j.changePct > -65, `${j.changePct}`);
+  assert.ok(j.ciPct[1] < -50, `interval ${j.ciPct}`);
+  assert.match(j.reason, /^qps at C=400 fell 59% \(90% CI −\d+%\.\.−\d+%; median 244 qps vs 598 qps\), more than the allowed 10%$/);
+});
+
+test('a clear improvement passes: only the worse direction counts', () => {
+  const qps = judge({ baseline: steady, candidate: steady.map((v) => v * 1.5) });
+  assert.equal(qps.verdict, 'pass');
+  assert.ok(qps.changePct > 45);
+  const p99 = judge({ metric: 'p99Ms', allowedPct: 20, baseline: [700, 720, 760, 710, 730], candidate: [350, 360, 340, 370, 355] });
+  assert.equal(p99.verdict, 'pass');
+  assert.match(p99.reason, /^p99 at C=400 changed −51%/);
+});
+
+test('pure noise passes an A/A comparison', () => {
+  const j = judge({ baseline: steady, candidate: [601, 593, 606, 599, 590] });
+  assert.equal(j.verdict, 'pass');
+  assert.ok(Math.abs(j.changePct) < 2);
+  assert.ok(j.ciPct[0] > -10 && j.ciPct[1] < 10, `${j.ciPct}`);
+});
+
+test('a small but real change within the allowed one passes; a noisy arm is inconclusive', () => {
+  const small = judge({ baseline: steady, candidate: steady.map((v) => v * 0.95) });
+  assert.equal(small.verdict, 'pass', small.reason);
+  const noisy = judge({ baseline: steady, candidate: [300, 900, 610, 450, 750] });
+  assert.equal(noisy.verdict, 'inconclusive', noisy.reason);
+  assert.match(noisy.reason, /too noisy/);
+});
+
+test('too few repeats are inconclusive, never pass or fail', () => {
+  const j = judge({ baseline: [600, 601], candidate: [100, 120] });
+  assert.equal(j.verdict, 'inconclusive');
+  assert.match(j.reason, /too few repeats .*2 baseline, 2 candidate; at least 3 each/);
+});
+
+test('a regression in only some repeats fails through the worst-repeat test, not the median test', () => {
+  const candidate = [590, 232, 601, 401, 597]; // two of five cold starts collapse
+  const off = judge({ baseline: steady, candidate });
+  assert.notEqual(off.verdict, 'fail', 'the median alone hides it');
+  const on = judge({ baseline: steady, candidate, worstRepeat: true });
+  assert.equal(on.verdict, 'fail');
+  assert.equal(on.worst?.beyond, 2);
+  assert.match(on.reason, /qps at C=400 was more than 10% below the baseline's worst repeat \(591 qps\) in 2 of 5 candidate repeats \(worst 232 qps, −61%\)/);
+  // One collapsed repeat of five does not fail by default (the count is a criterion), nor can it pass:
+  // the median's interval reaches it.
+  const once = judge({ baseline: steady, candidate: [590, 232, 601, 604, 597], worstRepeat: true });
+  assert.equal(once.worst?.verdict, 'pass');
+  assert.equal(once.verdict, 'inconclusive');
+  assert.equal(judge({ baseline: steady, candidate: [590, 232, 601, 604, 597], worstRepeat: true, worstRepeatCount: 1 }).verdict, 'fail');
+});
+
+test('the bootstrap interval is reproducible and contains the point estimate', () => {
+  const b = [10, 11, 12, 13, 14];
+  const c = [12, 13, 14, 15, 16];
+  const a = bootstrapRatioOfMedians(b, c, 0.9);
+  assert.deepEqual(bootstrapRatioOfMedians(b, c, 0.9), a);
+  assert.ok(a[0] <= (14 / 12 - 1) * 100 && (14 / 12 - 1) * 100 <= a[1], `${a}`);
+  const wide = bootstrapRatioOfMedians(b, c, 0.99);
+  assert.ok(wide[0] <= a[0] && wide[1] >= a[1]);
+});
+
+test('a gate fails when any metric at any concurrency fails and says which', () => {
+  const samples: GateSample[] = [];
+  for (let repeat = 1; repeat <= 5; repeat++) {
+    for (const concurrency of [50, 400]) {
+      const noise = 1 + (repeat - 3) / 200;
+      samples.push({ arm: 'baseline', concurrency, repeat, qps: concurrency * 1.5 * noise, p50Ms: 65 * noise, p99Ms: 90 * noise });
+      const slow = concurrency === 400 ? 3 : 1;
+      samples.push({ arm: 'candidate', concurrency, repeat, qps: (concurrency * 1.5 * noise) / slow, p50Ms: 65 * slow * noise, p99Ms: 90 * slow * noise });
+    }
+  }
+  const criteria = { qpsDropPct: 10, p50RisePct: 20, p99RisePct: 20, confidence: 0.9, worstRepeat: false, worstRepeatCount: 2 };
+  const e = evaluateGate(samples, { criteria, concurrency: [50, 400] });
+  assert.equal(e.verdict, 'fail');
+  assert.equal(e.metrics.length, 6);
+  assert.deepEqual(e.metrics.filter((m) => m.verdict === 'fail').map((m) => `${m.metric}@${m.concurrency}`), ['qps@400', 'p50Ms@400', 'p99Ms@400']);
+  assert.equal(e.reasons.length, 3);
+  assert.match(e.reasons[0], /^qps at C=400 fell 67%/);
+  const aa = evaluateGate(samples.filter((s) => s.arm === 'baseline').flatMap((s) => [s, { ...s, arm: 'candidate' as const }]), { criteria, concurrency: [50, 400] });
+  assert.equal(aa.verdict, 'pass');
+  // A concurrency whose cells all failed leaves the gate inconclusive.
+  const missing = evaluateGate(samples.filter((s) => !(s.arm === 'candidate' && s.concurrency === 50)), { criteria: { ...criteria }, concurrency: [50, 400] });
+  assert.equal(missing.verdict, 'fail');
+  const onlyMissing = evaluateGate(samples.filter((s) => s.concurrency === 50 && s.arm === 'baseline'), { criteria, concurrency: [50] });
+  assert.equal(onlyMissing.verdict, 'inconclusive');
+});
+
+test('a gate spec names bad fields and becomes an interleaved job of fresh cells', () => {
+  const bad = parseGateSpec({ scenario: 'nope', language: 'java', baseline: '6.104', candidate: 'latest', repeats: 0 });
+  assert.equal(bad.ok, false);
+  if (!bad.ok) assert.deepEqual(bad.issues.map((i) => i.path).sort(), ['baseline', 'candidate', 'repeats', 'scenario']);
+
+  const g = parseGateSpec({ scenario: 'affinity-burst', language: 'java', baseline: '6.104.0', candidate: '6.104.0', candidateConfiguration: { grpcGcp: 'on' } });
+  assert.ok(g.ok);
+  if (!g.ok) return;
+  assert.equal(g.value.repeats, 5);
+  assert.equal(g.value.criteria.worstRepeat, true, 'on by default for a burst scenario');
+  assert.equal(g.value.criteria.qpsDropPct, 10);
+  const job = parseJobSpec(gateJobSpec(g.value));
+  assert.ok(job.ok);
+  if (!job.ok) return;
+  const cells = planCells(job.value);
+  assert.equal(cells.length, 10);
+  assert.deepEqual(cells.slice(0, 4).map((c) => `${c.configuration.label} r${c.repeat}`), ['baseline r1', 'candidate r1', 'baseline r2', 'candidate r2']);
+  assert.equal(cells[0].configuration.numChannels, 32);
+  assert.equal(cells[0].configuration.grpcGcp, 'default');
+  assert.equal(cells[1].configuration.grpcGcp, 'on');
+
+  const steady = parseGateSpec({ scenario: 'steady-select1', language: 'node', baseline: '9.0.0', candidate: '9.0.0' });
+  assert.ok(steady.ok && steady.value.criteria.worstRepeat === false);
+  const zipMismatch = parseJobSpec({ ...gateJobSpec(g.value), configurations: [{ label: 'x' }] });
+  assert.ok(!zipMismatch.ok && zipMismatch.issues.some((i) => i.path === 'configurations' && /one configuration per client/.test(i.message)));
+});
