@@ -1,0 +1,140 @@
+// A release gate end to end: `npm run gate` against `npm start`'s stack, through the queue, with the
+// Node client against the fake, where the candidate's configuration is slower on purpose: grpc-gcp
+// off is one HTTP/2 connection capped at 100 streams, so at C=150 a third of the calls queue.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser } from 'playwright-core';
+import { startStack, type Stack } from './helpers/stack';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const ARTIFACTS = path.resolve(process.env.SCB_TEST_ARTIFACTS ?? 'test-artifacts');
+let stack: Stack;
+
+before(async () => {
+  stack = await startStack();
+});
+
+after(async () => {
+  if (stack) await stack.stop();
+});
+
+const api = (p: string, init?: RequestInit) => fetch(stack.baseUrl + p, init);
+
+/** `npm run gate -- ...` as CI runs it; resolves with its exit code and output. */
+function gateCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/gate.ts'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+// Small: 3 repeats, 650 ms queries (time scale 10, so the client is far from CPU-bound), 3 s each.
+const slowCandidate = {
+  name: 'test gate: grpc-gcp off at C=150',
+  scenario: 'steady-select1',
+  language: 'node',
+  baseline: '9.0.0',
+  candidate: '9.0.0',
+  configuration: { grpcGcp: 'on' },
+  candidateConfiguration: { grpcGcp: 'off' },
+  repeats: 3,
+  concurrency: [150],
+  timeScale: 10,
+  workload: { warmupOps: 150, durationSeconds: 3 },
+};
+
+test('bad gates are refused field by field, by the API and the CLI', async () => {
+  const bad = await api('/api/gates', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ scenario: 'x', language: 'node', baseline: '9.0.0', candidate: '9; rm -rf /', repeats: 0 }) });
+  assert.equal(bad.status, 400);
+  const body = (await bad.json()) as { error: string; issues: { path: string }[] };
+  assert.equal(body.error, 'invalid gate spec');
+  assert.deepEqual(body.issues.map((i) => i.path).sort(), ['candidate', 'repeats', 'scenario']);
+  assert.equal((await api('/api/gates/nope')).status, 404);
+
+  const cli = await gateCli(['--server', stack.baseUrl, '--client', 'node', '--baseline', '9.0.0', '--candidate', 'latest']);
+  assert.equal(cli.code, 2);
+  assert.match(cli.stderr, /--candidate \(candidate\): must be a plain semver/);
+  assert.doesNotMatch(cli.stderr, /\n\s+at /, 'no stack trace');
+  assert.equal(((await (await api('/api/gates')).json()) as { gates: unknown[] }).gates.length, 0, 'nothing was queued');
+});
+
+test('a gate whose candidate is slower fails through the queue, naming the metric; CLI exit 1', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'scb-gate-'));
+  const specFile = path.join(dir, 'gate.json');
+  writeFileSync(specFile, JSON.stringify(slowCandidate));
+  const cli = await gateCli(['--server', stack.baseUrl, '--spec', specFile]);
+  assert.equal(cli.code, 1, `exit code 1 on fail:\n${cli.stderr}\n${cli.stdout}`);
+
+  // Progress: one line per finished cell, interleaved arms.
+  const cellLines = cli.stderr.split('\n').filter((l) => /^\s+\[\d+\/6/.test(l));
+  assert.equal(cellLines.length, 6, cli.stderr);
+  assert.deepEqual(cellLines.map((l) => /\] (\w+) /.exec(l)![1]), ['baseline', 'candidate', 'baseline', 'candidate', 'baseline', 'candidate']);
+  const link = /gate (\w+): (http\S+\/gates\/\w+)/.exec(cli.stderr);
+  assert.ok(link, cli.stderr);
+  const id = link[1];
+
+  // The Markdown summary names the failing metric with its change and interval.
+  assert.match(cli.stdout, /\*\*Verdict: FAIL\*\*/);
+  assert.match(cli.stdout, /- qps at C=150 fell \d+% \(90% CI −\d+%\.\.−\d+%; median \d+ qps vs \d+ qps\), more than the allowed 10%/);
+  assert.match(cli.stdout, /\| qps \| 150 \| \d+ \| \d+ \| −\d+% \|/);
+
+  // The API: status, verdict, reasons, the per-metric evaluation, links to its job.
+  const gate = (await (await api(`/api/gates/${id}`)).json()) as {
+    status: string;
+    verdict: string;
+    reasons: string[];
+    evaluation: { metrics: { metric: string; verdict: string; baseline: number[]; candidate: number[]; changePct: number }[] };
+    jobs: { id: string; url: string }[];
+  };
+  assert.equal(gate.status, 'finished');
+  assert.equal(gate.verdict, 'fail');
+  assert.ok(gate.reasons.some((r) => r.startsWith('qps at C=150 fell')), gate.reasons.join('\n'));
+  const qps = gate.evaluation.metrics.find((m) => m.metric === 'qps')!;
+  assert.equal(qps.verdict, 'fail');
+  assert.equal(qps.baseline.length, 3);
+  assert.equal(qps.candidate.length, 3);
+  // One connection at 100 streams vs the pool: at most 100/150 of the baseline's throughput.
+  assert.ok(qps.changePct < -20 && qps.changePct > -50, `qps change ${qps.changePct}%`);
+  assert.ok(Math.max(...qps.candidate) < Math.min(...qps.baseline), `${qps.candidate} vs ${qps.baseline}`);
+  assert.equal(gate.jobs.length, 1);
+  const job = (await (await api(`/api/jobs/${gate.jobs[0].id}`)).json()) as { status: string; cells: { configuration: { label: string; grpcGcp: string }; channelSummary: { used: number } }[] };
+  assert.equal(job.status, 'succeeded');
+  for (const c of job.cells) {
+    if (c.configuration.label === 'candidate') assert.equal(c.channelSummary.used, 1, 'grpc-gcp off: one connection');
+    else assert.ok(c.channelSummary.used > 1, 'grpc-gcp on: a pool');
+  }
+
+  // The pages: history with its badge, the gate page with verdict, table, charts and Markdown.
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const browser: Browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await page.goto(`${stack.baseUrl}/gates`);
+    const row = page.locator('[data-testid=gates-table] tr', { hasText: id });
+    assert.equal(await row.locator('[data-testid=verdict]').innerText(), 'FAIL');
+    await page.screenshot({ path: path.join(ARTIFACTS, 'gates.png'), fullPage: true });
+    await row.locator(`a[href="/gates/${id}"]`).click();
+    await page.waitForURL(`**/gates/${id}`);
+    assert.equal(await page.locator('h1 [data-testid=verdict]').innerText(), 'FAIL');
+    assert.match(await page.locator('[data-testid=reasons]').innerText(), /qps at C=150 fell/);
+    const qpsRow = page.locator('[data-testid=gate-table] tr[data-metric="qps-150"]');
+    assert.match(await qpsRow.innerText(), /fail/i);
+    await page.locator('[data-testid=gate-charts] .recharts-bar-rectangle').first().waitFor();
+    assert.match(await page.locator('[data-testid=markdown]').textContent() ?? '', /\*\*Verdict: FAIL\*\*/);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'gate-page.png'), fullPage: true });
+  } finally {
+    await browser.close();
+  }
+});
