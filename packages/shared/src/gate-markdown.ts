@@ -34,6 +34,16 @@ export function formatWorst(m: Pick<MetricJudgement, 'metric' | 'worst' | 'candi
   return `${m.worst.beyond} of ${m.candidate.length} beyond ${formatMetricValue(m, m.worst.bound)}`;
 }
 
+/** The scenario fields a gate overrides, in words. */
+export function gateOverrides(g: GateSpec): string[] {
+  const out: string[] = [];
+  if (g.concurrency) out.push(`concurrency ${g.concurrency.join(', ')}`);
+  if (g.timeScale !== undefined) out.push(`time scale ${g.timeScale}`);
+  if (g.workload) out.push(`workload ${JSON.stringify(g.workload)}`);
+  if (g.target) out.push(`target ${JSON.stringify(g.target)}`);
+  return out;
+}
+
 /** One line: scenario, client, versions, configuration overrides, repeats, criteria. */
 export function gateSetupLine(g: GateSpec): string {
   const s = gateScenario(g.scenario);
@@ -41,8 +51,10 @@ export function gateSetupLine(g: GateSpec): string {
   const both = cfg(g.configuration);
   const cand = cfg(g.candidateConfiguration);
   const c = g.criteria;
+  const overrides = gateOverrides(g);
   return (
     `${g.language} ${g.candidate} (candidate) vs ${g.baseline} (baseline) · scenario ${s?.title ?? g.scenario}` +
+    `${overrides.length ? ` (overridden: ${overrides.join(', ')})` : ''}` +
     `${both ? ` · options ${both}` : ''}${cand ? ` · candidate options ${cand}` : ''} · ${g.repeats} interleaved repeats, fresh client each · ` +
     `allowed: qps −${c.qpsDropPct}%, p50 +${c.p50RisePct}%, p99 +${c.p99RisePct}%${c.worstRepeat ? `, worst-repeat test (${c.worstRepeatCount} repeats fail)` : ''}`
   );

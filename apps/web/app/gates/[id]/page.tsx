@@ -41,7 +41,7 @@ export default async function GatePage({ params }: Params) {
         Gate: {s.language} {s.candidate} vs {s.baseline} <VerdictBadge verdict={gate.verdict} status={gate.status} />
       </h1>
       <p className="muted">
-        {gateSetupLine(s)} · {gateScenario(s.scenario)?.description} · created {gate.createdAt.replace('T', ' ').slice(0, 19)} UTC
+        {gateSetupLine(s)} · scenario: {gateScenario(s.scenario)?.description} · created {gate.createdAt.replace('T', ' ').slice(0, 19)} UTC
       </p>
       <GateActions id={gate.id} />
       <p>

@@ -1,0 +1,120 @@
+// Talking to a spanner-client-bench server about gates: find or start a server, queue a gate, follow
+// its cells, wait for the verdict. Used by `npm run gate` and the trustworthiness benchmark.
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** A failure to show as one line, without a stack trace. */
+export class CliError extends Error {}
+
+export async function healthy(base: string): Promise<boolean> {
+  try {
+    return (await fetch(new URL('/api/health', base), { signal: AbortSignal.timeout(2000) })).ok;
+  } catch {
+    return false;
+  }
+}
+
+export interface StartedStack {
+  base: string;
+  stop(): Promise<void>;
+}
+
+/** The README's start command as a child process, until it says it is ready. */
+export async function startEmbeddedStack(env: NodeJS.ProcessEnv = process.env): Promise<StartedStack> {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/start.ts')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines: string[] = [];
+  const base = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new CliError(`the stack was not ready within 5 minutes:\n${lines.slice(-20).join('\n')}`)), 300_000);
+    for (const s of [child.stdout!, child.stderr!]) {
+      createInterface({ input: s }).on('line', (l) => {
+        lines.push(l);
+        const ready = /is ready: (\S+)/.exec(l);
+        if (ready) {
+          clearTimeout(timer);
+          resolve(ready[1].replace('localhost', '127.0.0.1'));
+        }
+      });
+    }
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new CliError(`the stack exited (code ${code}) before it was ready:\n${lines.slice(-20).join('\n')}`));
+    });
+  });
+  return {
+    base,
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise<void>((r) => child.once('exit', () => r()));
+      child.kill('SIGINT');
+      await Promise.race([exited, new Promise<void>((r) => setTimeout(r, 30_000))]);
+    },
+  };
+}
+
+export interface GateCell {
+  index: number;
+  status: string;
+  error: string | null;
+  concurrency: number;
+  repeat: number;
+  client: { version: string };
+  configuration: { label: string };
+  result: { qps: number; p50Ms: number; p99Ms: number } | null;
+  channelSummary: { hottestShare: number; hottestPeakInFlight: number };
+}
+
+export interface CreatedGate {
+  id: string;
+  url: string;
+  jobId: string;
+}
+
+async function getJson<T>(url: URL): Promise<T> {
+  const res = await fetch(url, { signal: AbortSignal.timeout(30_000) });
+  if (!res.ok) throw new CliError(`GET ${url.pathname}: HTTP ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+/** POST /api/gates; the server's refusal names every bad field. */
+export async function submitGate(base: string, gate: unknown): Promise<CreatedGate> {
+  const res = await fetch(new URL('/api/gates', base), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(gate) });
+  const body = (await res.json()) as Partial<CreatedGate> & { error?: string; issues?: { path: string; message: string }[] };
+  if (!res.ok || !body.id || !body.url || !body.jobId) {
+    throw new CliError(`the server refused the gate: ${body.error ?? `HTTP ${res.status}`}${body.issues ? `\n${body.issues.map((i) => `  ${i.path}: ${i.message}`).join('\n')}` : ''}`);
+  }
+  return { id: body.id, url: body.url, jobId: body.jobId };
+}
+
+export function cancelGateJob(base: string, gate: CreatedGate): Promise<unknown> {
+  return fetch(new URL(`/api/jobs/${gate.jobId}/cancel`, base), { method: 'POST' });
+}
+
+/** Polls until the gate has its verdict; `onCell` sees each cell once, when it has ended. */
+export async function waitForVerdict(base: string, gate: CreatedGate, onCell: (c: GateCell, done: number, total: number) => void): Promise<{ verdict: string; markdown: string }> {
+  const seen = new Set<number>();
+  for (;;) {
+    const g = await getJson<{ status: string; verdict: string | null }>(new URL(`/api/gates/${gate.id}`, base));
+    const job = await getJson<{ cells: GateCell[] }>(new URL(`/api/jobs/${gate.jobId}`, base));
+    for (const c of job.cells) {
+      if (seen.has(c.index) || c.status === 'pending' || c.status === 'running') continue;
+      seen.add(c.index);
+      onCell(c, seen.size, job.cells.length);
+    }
+    if (g.status === 'finished' && g.verdict) {
+      const markdown = await fetch(new URL(`/api/gates/${gate.id}/markdown`, base)).then((r) => r.text());
+      return { verdict: g.verdict, markdown };
+    }
+    await new Promise((r) => setTimeout(r, 2000));
+  }
+}
+
+/** "baseline 6.104.0 C=400 repeat 2: 597 qps, p50 654.0 ms, p99 775.0 ms" or the cell's failure. */
+export function cellLine(c: GateCell): string {
+  const what = `${c.configuration.label} ${c.client.version} C=${c.concurrency} repeat ${c.repeat}`;
+  const r = c.result;
+  return `${what}: ${r ? `${r.qps.toFixed(0)} qps, p50 ${r.p50Ms.toFixed(1)} ms, p99 ${r.p99Ms.toFixed(1)} ms` : `${c.status}${c.error ? `: ${c.error}` : ''}`}`;
+}
