@@ -63,7 +63,7 @@ async function main(): Promise<void> {
     if (!(await healthy(base))) throw new CliError(`--server ${base}: nothing answers`);
   } else {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'scb-gate-bench-'));
-    const env = { ...process.env, PORT: String(await freePort()), SCB_PG_PORT: String(await freePort()), SCB_DATA_DIR: dataDir };
+    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(await freePort()), SCB_PG_PORT: String(await freePort()), SCB_DATA_DIR: dataDir };
     delete env.DATABASE_URL;
     stack = await startEmbeddedStack(env);
     base = stack.base;
