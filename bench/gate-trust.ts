@@ -17,7 +17,7 @@ const { values } = parseArgs({
     baseline: { type: 'string', default: '6.104.0' },
     candidate: { type: 'string', default: '6.105.0' },
     scenario: { type: 'string', default: 'affinity-burst' },
-    repeats: { type: 'string', default: '5' },
+    repeats: { type: 'string' },
     server: { type: 'string' },
   },
 });
@@ -36,7 +36,7 @@ interface Outcome {
 
 async function oneGate(base: string, kind: Outcome['kind']): Promise<Outcome> {
   const candidate = kind === 'A/B' ? values.candidate! : values.baseline!;
-  const spec = { name: `trust ${kind}: ${values.client} ${candidate} vs ${values.baseline}`, scenario: values.scenario, language: values.client, baseline: values.baseline, candidate, repeats: Number(values.repeats) };
+  const spec = { name: `trust ${kind}: ${values.client} ${candidate} vs ${values.baseline}`, scenario: values.scenario, language: values.client, baseline: values.baseline, candidate, ...(values.repeats ? { repeats: Number(values.repeats) } : {}) };
   const t0 = Date.now();
   const created = await submitGate(base, spec);
   say(`${kind} gate ${created.id} (${created.url})`);
@@ -86,7 +86,7 @@ async function main(): Promise<void> {
   }
 
   const minutes = outcomes.map((o) => o.minutes).sort((a, b) => a - b);
-  console.log(`\nRelease gate trustworthiness: ${values.client} ${values.baseline} vs ${values.candidate} on ${values.scenario}, ${values.repeats} repeats per arm`);
+  console.log(`\nRelease gate trustworthiness: ${values.client} ${values.baseline} vs ${values.candidate} on ${values.scenario}, ${values.repeats ?? "the scenario's"} repeats per arm`);
   console.log('| gate | expected | verdicts | right |');
   console.log('|---|---|---|---|');
   for (const kind of ['A/B', 'A/A'] as const) {

@@ -116,21 +116,21 @@ test('a gate spec names bad fields and becomes an interleaved job of fresh cells
   const g = parseGateSpec({ scenario: 'affinity-burst', language: 'java', baseline: '6.104.0', candidate: '6.104.0', candidateConfiguration: { grpcGcp: 'on' } });
   assert.ok(g.ok);
   if (!g.ok) return;
-  assert.equal(g.value.repeats, 5);
+  assert.equal(g.value.repeats, 10, "the burst scenario's own default");
   assert.equal(g.value.criteria.worstRepeat, true, 'on by default for a burst scenario');
   assert.equal(g.value.criteria.qpsDropPct, 10);
   const job = parseJobSpec(gateJobSpec(g.value));
   assert.ok(job.ok);
   if (!job.ok) return;
   const cells = planCells(job.value);
-  assert.equal(cells.length, 10);
+  assert.equal(cells.length, 20);
   assert.deepEqual(cells.slice(0, 4).map((c) => `${c.configuration.label} r${c.repeat}`), ['baseline r1', 'candidate r1', 'baseline r2', 'candidate r2']);
   assert.equal(cells[0].configuration.numChannels, 32);
   assert.equal(cells[0].configuration.grpcGcp, 'default');
   assert.equal(cells[1].configuration.grpcGcp, 'on');
 
   const steady = parseGateSpec({ scenario: 'steady-select1', language: 'node', baseline: '9.0.0', candidate: '9.0.0' });
-  assert.ok(steady.ok && steady.value.criteria.worstRepeat === false);
+  assert.ok(steady.ok && steady.value.criteria.worstRepeat === false && steady.value.repeats === 5);
   const zipMismatch = parseJobSpec({ ...gateJobSpec(g.value), configurations: [{ label: 'x' }] });
   assert.ok(!zipMismatch.ok && zipMismatch.issues.some((i) => i.path === 'configurations' && /one configuration per client/.test(i.message)));
 });
