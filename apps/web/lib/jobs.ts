@@ -19,6 +19,8 @@ export interface JobView {
   cellsTotal: number;
   cellsDone: number;
   cells: CellView[];
+  /** The release gate this job runs, if any. */
+  gateId: string | null;
 }
 
 export interface CellView {
@@ -53,7 +55,7 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 export async function getJob(id: string): Promise<JobView | null> {
   const job = await db().job.findUnique({
     where: { id },
-    include: { cells: { orderBy: { index: 'asc' }, include: { result: true, channels: { orderBy: { connection: 'asc' } } } } },
+    include: { cells: { orderBy: { index: 'asc' }, include: { result: true, channels: { orderBy: { connection: 'asc' } } } }, gate: { select: { id: true } } },
   });
   if (!job) return null;
   const cores = Number((job.environment as { cores?: number } | null)?.cores ?? 0);
@@ -68,6 +70,7 @@ export async function getJob(id: string): Promise<JobView | null> {
     spec: job.spec as unknown as JobSpec,
     environment: job.environment as Record<string, unknown> | null,
     cellsTotal: job.cellsTotal,
+    gateId: job.gate?.id ?? null,
     cellsDone: job.cells.filter((c) => c.status !== 'pending' && c.status !== 'running').length,
     cells: job.cells.map((c) => {
       const { histogram: _h, cellId: _c, ...result } = c.result ?? ({} as NonNullable<typeof c.result>);

@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { buildResultTable, formatEntry, formatMs, formatOps, formatPercent, formatQps } from '@scb/shared/table';
 import { effectiveLatencyMs, idealQps } from '@scb/shared/spec';
@@ -98,6 +99,11 @@ export default async function JobPage({ params }: Params) {
         {job.spec.workload.durationSeconds !== undefined ? `${job.spec.workload.durationSeconds} s measured` : `${formatOps(job.spec.workload.measuredOps!)} ops measured`} ·{' '}
         {job.spec.repeats} repeat(s) · created {job.createdAt.replace('T', ' ').slice(0, 19)} UTC
       </p>
+      {job.gateId && (
+        <p>
+          This job runs the cells of release gate <Link href={`/gates/${job.gateId}`}>{job.gateId}</Link>: its verdict and reasons are there.
+        </p>
+      )}
       <JobActions id={job.id} live={live} />
       {job.error && <p className="error" role="alert">{job.error}</p>}
       {live && <Progress job={job} />}
