@@ -124,6 +124,11 @@ test('a gate whose candidate is slower fails through the queue, naming the metri
     await page.goto(`${stack.baseUrl}/gates`);
     const row = page.locator('[data-testid=gates-table] tr', { hasText: id });
     assert.equal(await row.locator('[data-testid=verdict]').innerText(), 'FAIL');
+    // The launch form names a bad field and queues nothing.
+    await page.locator('form[aria-label="new gate"] input[name=baseline]').fill('6.104');
+    await page.locator('form[aria-label="new gate"] button[type=submit]').click();
+    assert.match(await page.locator('form[aria-label="new gate"] [role=alert]').innerText(), /baseline: must be a plain semver/);
+    assert.equal(await page.locator('[data-testid=gates-table] tbody tr').count(), 1);
     await page.screenshot({ path: path.join(ARTIFACTS, 'gates.png'), fullPage: true });
     await row.locator(`a[href="/gates/${id}"]`).click();
     await page.waitForURL(`**/gates/${id}`);

@@ -60,16 +60,33 @@ test('a regression in only some repeats fails through the worst-repeat test, not
   const candidate = [590, 232, 601, 401, 597]; // two of five cold starts collapse
   const off = judge({ baseline: steady, candidate });
   assert.notEqual(off.verdict, 'fail', 'the median alone hides it');
-  const on = judge({ baseline: steady, candidate, worstRepeat: true });
+  const on = judge({ baseline: steady, candidate, worstRepeat: true, worstRepeatCount: 1 });
   assert.equal(on.verdict, 'fail');
   assert.equal(on.worst?.beyond, 2);
-  assert.match(on.reason, /qps at C=400 was more than 10% below the baseline's worst repeat \(591 qps\) in 2 of 5 candidate repeats \(worst 232 qps, −61%\)/);
-  // One collapsed repeat of five does not fail by default (the count is a criterion), nor can it pass:
-  // the median's interval reaches it.
-  const once = judge({ baseline: steady, candidate: [590, 232, 601, 604, 597], worstRepeat: true });
-  assert.equal(once.worst?.verdict, 'pass');
-  assert.equal(once.verdict, 'inconclusive');
-  assert.equal(judge({ baseline: steady, candidate: [590, 232, 601, 604, 597], worstRepeat: true, worstRepeatCount: 1 }).verdict, 'fail');
+  assert.match(on.reason, /^qps at C=400 was more than 10% below the baseline's worst repeat \(591 qps\) in 2 of 5 candidate repeats \(worst 232 qps, −61%\)$/);
+  // One collapsed repeat of five fails by default; asking for two leaves it inconclusive (the
+  // median's interval reaches the collapse), never pass.
+  const once = [590, 232, 601, 604, 597];
+  assert.equal(judge({ baseline: steady, candidate: once, worstRepeat: true, worstRepeatCount: 1 }).verdict, 'fail');
+  const twoNeeded = judge({ baseline: steady, candidate: once, worstRepeat: true, worstRepeatCount: 2 });
+  assert.equal(twoNeeded.worst?.verdict, 'pass');
+  assert.equal(twoNeeded.verdict, 'inconclusive');
+});
+
+test('noise is kept out of the worst-repeat test by the margin, not by luck', () => {
+  // Every candidate repeat below the baseline's worst (591), none by more than 10%: a pass.
+  const j = judge({ baseline: steady, candidate: [585, 580, 578, 589, 583], worstRepeat: true, worstRepeatCount: 1 });
+  assert.equal(j.worst?.verdict, 'pass');
+  assert.equal(j.worst?.beyond, 0);
+  assert.equal(j.worst?.bound, 591 * 0.9);
+  assert.equal(j.verdict, 'pass', j.reason);
+  // Latency: the bound is 20% above the baseline's worst p99.
+  const p99 = judge({ metric: 'p99Ms', allowedPct: 20, baseline: [700, 720, 770, 690, 710], candidate: [760, 780, 790, 900, 740], worstRepeat: true, worstRepeatCount: 1 });
+  assert.equal(p99.worst?.bound, 770 * 1.2);
+  assert.equal(p99.worst?.verdict, 'pass');
+  const p99Bad = judge({ metric: 'p99Ms', allowedPct: 20, baseline: [700, 720, 770, 690, 710], candidate: [760, 1816, 700, 710, 740], worstRepeat: true, worstRepeatCount: 1 });
+  assert.equal(p99Bad.verdict, 'fail');
+  assert.match(p99Bad.reason, /p99 at C=400 was more than 20% above the baseline's worst repeat \(770 ms\) in 1 of 5 candidate repeats \(worst 1816 ms, \+136%\)/);
 });
 
 test('the bootstrap interval is reproducible and contains the point estimate', () => {
@@ -119,6 +136,7 @@ test('a gate spec names bad fields and becomes an interleaved job of fresh cells
   assert.equal(g.value.repeats, 10, "the burst scenario's own default");
   assert.equal(g.value.criteria.worstRepeat, true, 'on by default for a burst scenario');
   assert.equal(g.value.criteria.qpsDropPct, 10);
+  assert.equal(g.value.criteria.worstRepeatCount, 1);
   const job = parseJobSpec(gateJobSpec(g.value));
   assert.ok(job.ok);
   if (!job.ok) return;
