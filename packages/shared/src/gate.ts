@@ -128,15 +128,11 @@ export function parseGateSpec(input: unknown): ParseResult<GateSpec> {
 export type Arm = 'baseline' | 'candidate';
 export const ARMS: Arm[] = ['baseline', 'candidate'];
 
-/** The configuration label of each arm in the gate's job. */
-export function armLabel(arm: Arm): string {
-  return arm;
-}
-
+/** An arm's options; its label is the arm's name, which is how the runner tells the arms' cells apart. */
 export function armConfiguration(gate: GateSpec, arm: Arm): Configuration {
   const s = gateScenario(gate.scenario)!;
   const options = { ...s.configuration, ...gate.configuration, ...(arm === 'candidate' ? gate.candidateConfiguration : {}) };
-  return ConfigurationSchema.parse({ ...options, label: armLabel(arm) });
+  return ConfigurationSchema.parse({ ...options, label: arm });
 }
 
 /**
