@@ -1,4 +1,4 @@
-import { evaluateGate, parseGateSpec, type Arm, type GateEvaluation, type GateSample } from '@scb/shared';
+import { evaluateGate, parseGateSpec, type Arm, type GateEvaluation, type GateSample, type Verdict } from '@scb/shared';
 import type { Db } from '@scb/db';
 
 /**
@@ -12,26 +12,47 @@ export async function evaluateGateOfJob(db: Db, jobId: string, log: (line: strin
   if (job.status === 'queued' || job.status === 'running') return;
   const spec = parseGateSpec(gate.spec);
   if (!spec.ok) {
-    await store(db, gate.id, { verdict: 'inconclusive', reasons: [`stored gate is invalid: ${spec.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`], metrics: [], method: '' });
+    await store(db, gate.id, { verdict: 'inconclusive', reasons: [`stored gate is invalid: ${spec.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`], metrics: [], errors: [], method: '' });
     return;
   }
   const cells = await db.cell.findMany({ where: { jobId }, include: { result: true }, orderBy: { index: 'asc' } });
-  const samples: GateSample[] = cells
-    .filter((c) => c.status === 'succeeded' && c.result)
-    .map((c) => ({ arm: c.configLabel as Arm, concurrency: c.concurrency, repeat: c.repeat, qps: c.result!.qps, p50Ms: c.result!.p50Ms, p99Ms: c.result!.p99Ms }));
+  const samples: GateSample[] = cells.flatMap((c) => {
+    const r = c.result;
+    if (c.status !== 'succeeded' || !r) return [];
+    const calls = r.count + r.errorCount;
+    return [{ arm: c.configLabel as Arm, concurrency: c.concurrency, repeat: c.repeat, qps: r.qps, p50Ms: r.p50Ms, p99Ms: r.p99Ms, errorPct: calls ? (100 * r.errorCount) / calls : 0 }];
+  });
   const concurrency = [...new Set(cells.map((c) => c.concurrency))];
   const evaluation = evaluateGate(samples, { criteria: { ...spec.value.criteria, worstRepeat: spec.value.criteria.worstRepeat ?? false }, concurrency });
 
+  // Cells that did not finish: a crash in some candidate cold starts is a regression, not noise.
+  const unfinished = (arm: Arm) => cells.filter((c) => c.configLabel === arm && c.status !== 'succeeded');
+  const [base, cand] = [unfinished('baseline'), unfinished('candidate')];
+  const candidateCells = cells.filter((c) => c.configLabel === 'candidate').length;
   const notes: string[] = [];
-  const failed = cells.filter((c) => c.status === 'failed');
-  if (failed.length) notes.push(`${failed.length} of ${cells.length} cells failed (first: ${failed[0].configLabel} ${failed[0].clientVersion}, repeat ${failed[0].repeat}: ${failed[0].error ?? 'no message'})`);
+  let verdict: Verdict = evaluation.verdict;
+  const first = (cs: typeof cells) => `${cs[0].configLabel} ${cs[0].clientVersion} C=${cs[0].concurrency} repeat ${cs[0].repeat}: ${cs[0].error ?? cs[0].status}`;
+  if (job.status === 'succeeded' && cand.length > base.length && cand.length < candidateCells) {
+    verdict = 'fail';
+    notes.unshift(`${cand.length} of ${candidateCells} candidate repeats failed against ${base.length} baseline repeats (first: ${first(cand)})`);
+  } else if (base.length || cand.length) {
+    notes.push(`${base.length + cand.length} of ${cells.length} cells did not succeed (first: ${first([...base, ...cand].sort((a, b) => a.index - b.index))})`);
+  }
   if (job.status !== 'succeeded') notes.push(`the gate's job ${job.status}${job.error ? `: ${job.error}` : ''}`);
-  // An unfinished gate may still fail on what it measured, but it does not pass.
-  const verdict = job.status !== 'succeeded' && evaluation.verdict === 'pass' ? 'inconclusive' : evaluation.verdict;
-  await store(db, gate.id, { ...evaluation, verdict, reasons: [...evaluation.reasons, ...notes] });
+  // Fewer repeats than planned may still fail on what was measured, but never pass.
+  if (verdict === 'pass' && (base.length || cand.length || job.status !== 'succeeded')) verdict = 'inconclusive';
+  const reasons = verdict === 'fail' && evaluation.verdict !== 'fail' ? notes : [...evaluation.reasons, ...notes];
+  await store(db, gate.id, { ...evaluation, verdict, reasons });
   log(`gate ${gate.id} (job ${jobId}): ${verdict}`);
 }
 
+/** Gates whose job has ended without a verdict (the runner stopped in between): judge them now. */
+export async function evaluatePendingGates(db: Db, log: (line: string) => void): Promise<void> {
+  const pending = await db.gate.findMany({ where: { verdict: null, job: { status: { notIn: ['queued', 'running'] } } }, select: { jobId: true } });
+  for (const { jobId } of pending) await evaluateGateOfJob(db, jobId, log).catch((e) => log(`gate of job ${jobId}: evaluation failed: ${(e as Error).message}`));
+}
+
 async function store(db: Db, id: string, evaluation: GateEvaluation): Promise<void> {
+  // JSON has no NaN: an undefined change or interval is stored as null (pages show "–").
   await db.gate.update({ where: { id }, data: { verdict: evaluation.verdict, evaluation: JSON.parse(JSON.stringify(evaluation)), finishedAt: new Date() } });
 }

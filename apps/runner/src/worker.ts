@@ -1,6 +1,6 @@
 import { Logger, run, type Runner } from 'graphile-worker';
 import { RUN_JOB_TASK, type Db } from '@scb/db';
-import { evaluateGateOfJob } from './gate';
+import { evaluateGateOfJob, evaluatePendingGates } from './gate';
 import { runJob } from './job';
 
 export interface RunnerHandle {
@@ -13,6 +13,7 @@ export interface RunnerHandle {
  */
 export async function startRunner(db: Db, databaseUrl: string, log: (line: string) => void): Promise<RunnerHandle> {
   const abort = new AbortController();
+  await evaluatePendingGates(db, log);
   const runner: Runner = await run({
     connectionString: databaseUrl,
     concurrency: 1,
@@ -25,8 +26,11 @@ export async function startRunner(db: Db, databaseUrl: string, log: (line: strin
     taskList: {
       [RUN_JOB_TASK]: async (payload) => {
         const { jobId } = payload as { jobId: string };
-        await runJob(db, jobId, { log, signal: abort.signal });
-        await evaluateGateOfJob(db, jobId, log);
+        try {
+          await runJob(db, jobId, { log, signal: abort.signal });
+        } finally {
+          await evaluateGateOfJob(db, jobId, log).catch((e) => log(`gate of job ${jobId}: evaluation failed: ${(e as Error).message}`));
+        }
       },
     },
   });

@@ -35,6 +35,8 @@ export interface GateSample {
   qps: number;
   p50Ms: number;
   p99Ms: number;
+  /** Failed calls as a share of all calls, in percent: qps and latencies count successes only. */
+  errorPct: number;
 }
 
 export interface WorstRepeatJudgement {
@@ -69,16 +71,28 @@ export interface MetricJudgement {
   reason: string;
 }
 
+/** Per concurrency: candidate repeats whose calls failed more often than the baseline's worst repeat. */
+export interface ErrorJudgement {
+  concurrency: number;
+  allowedPts: number;
+  baselineWorstPct: number;
+  candidatePct: number[];
+  beyond: number;
+  verdict: Verdict;
+  reason: string;
+}
+
 export interface GateEvaluation {
   verdict: Verdict;
   /** The reasons of the verdict in words: failing metrics, or what kept it inconclusive, or a summary. */
   reasons: string[];
   metrics: MetricJudgement[];
+  errors: ErrorJudgement[];
   method: string;
 }
 
 export const GATE_METHOD =
-  'per concurrency and metric: ratio of the medians of per-repeat values with a seeded percentile bootstrap interval; fail when the interval excludes no change and the estimate exceeds the allowed change, pass when the worse end of the interval is within it; burst scenarios also fail a metric when a candidate repeat is worse than the baseline\'s worst repeat by more than the allowed change';
+  'per concurrency and metric: ratio of the medians of per-repeat values with a seeded percentile bootstrap interval; fail when the interval excludes no change and the estimate exceeds the allowed change, pass when the worse end of the interval is within it; burst scenarios also fail a metric when a candidate repeat is worse than the baseline\'s worst repeat by more than the allowed change; any candidate repeat whose share of failed calls exceeds the baseline\'s worst by more than the allowed points fails the gate';
 
 const BOOTSTRAP_RESAMPLES = 4000;
 
@@ -140,6 +154,12 @@ export interface JudgeOptions {
 const pctText = (v: number) => `${v > 0 ? '+' : v < 0 ? '−' : '±'}${Math.abs(v) < 10 ? Math.abs(v).toFixed(1) : Math.abs(v).toFixed(0)}%`;
 const valueText = (metric: GateMetric, v: number) => (metric === 'qps' ? `${v.toFixed(0)} qps` : `${v < 10 ? v.toFixed(2) : v.toFixed(0)} ms`);
 
+/** "90%", or "99.9%" when the confidence is not a whole percentage. */
+export function confidenceText(confidence: number): string {
+  const pct = confidence * 100;
+  return `${Number.isInteger(Math.round(pct * 1000) / 1000) ? Math.round(pct) : pct.toFixed(1)}%`;
+}
+
 /** Judges one metric at one concurrency (see the method at the top of this file). */
 export function judgeMetric(o: JudgeOptions): MetricJudgement {
   const higherBetter = o.metric === 'qps';
@@ -164,12 +184,16 @@ export function judgeMetric(o: JudgeOptions): MetricJudgement {
     const reason = `${name}: too few repeats to judge (${o.baseline.length} baseline, ${o.candidate.length} candidate; at least ${MIN_GATE_REPEATS} each needed)`;
     return { ...base, changePct: Number.NaN, ciPct: [Number.NaN, Number.NaN], medianVerdict: 'inconclusive', worst: null, verdict: 'inconclusive', reason };
   }
-  const changePct = baselineMedian > 0 ? (candidateMedian / baselineMedian - 1) * 100 : Number.NaN;
+  if (!(baselineMedian > 0)) {
+    const reason = `${name}: the baseline's median is ${valueText(o.metric, baselineMedian)}, so no ratio can be formed`;
+    return { ...base, changePct: Number.NaN, ciPct: [Number.NaN, Number.NaN], medianVerdict: 'inconclusive', worst: null, verdict: 'inconclusive', reason };
+  }
+  const changePct = (candidateMedian / baselineMedian - 1) * 100;
   const ciPct = bootstrapRatioOfMedians(o.baseline, o.candidate, o.confidence);
   const [lo, hi] = ciPct;
   const worseLow = Math.min(worse(lo), worse(hi)); // the interval's best end, in the bad direction
   const worseHigh = Math.max(worse(lo), worse(hi));
-  const ci = `${Math.round(o.confidence * 100)}% CI ${pctText(lo)}..${pctText(hi)}`;
+  const ci = `${confidenceText(o.confidence)} CI ${pctText(lo)}..${pctText(hi)}`;
   const movement = higherBetter ? (changePct < 0 ? 'fell' : 'rose') : changePct > 0 ? 'rose' : 'fell';
   const medians = `median ${valueText(o.metric, candidateMedian)} vs ${valueText(o.metric, baselineMedian)}`;
   let medianVerdict: Verdict;
@@ -211,7 +235,7 @@ export function judgeMetric(o: JudgeOptions): MetricJudgement {
 }
 
 export interface EvaluateOptions {
-  criteria: Required<Pick<Criteria, 'qpsDropPct' | 'p50RisePct' | 'p99RisePct' | 'confidence' | 'worstRepeatCount'>> & { worstRepeat: boolean };
+  criteria: Required<Pick<Criteria, 'qpsDropPct' | 'p50RisePct' | 'p99RisePct' | 'confidence' | 'worstRepeatCount' | 'errorRisePts'>> & { worstRepeat: boolean };
   /** Every concurrency of the gate, so that one with no successful repeat is still judged. */
   concurrency: number[];
 }
@@ -237,9 +261,27 @@ export function evaluateGate(samples: GateSample[], o: EvaluateOptions): GateEva
       );
     }
   }
-  const failing = metrics.filter((m) => m.verdict === 'fail');
-  const unsure = metrics.filter((m) => m.verdict === 'inconclusive');
+  const errors = o.concurrency.map((concurrency) => {
+    const at = (arm: Arm) => samples.filter((s) => s.arm === arm && s.concurrency === concurrency).map((s) => s.errorPct);
+    return judgeErrors(concurrency, at('baseline'), at('candidate'), o.criteria.errorRisePts);
+  });
+  const all: { verdict: Verdict; reason: string }[] = [...metrics, ...errors.filter((e) => e.verdict === 'fail')];
+  const failing = all.filter((m) => m.verdict === 'fail');
+  const unsure = all.filter((m) => m.verdict === 'inconclusive');
   const verdict: Verdict = failing.length ? 'fail' : unsure.length ? 'inconclusive' : 'pass';
   const reasons = failing.length ? failing.map((m) => m.reason) : unsure.length ? unsure.map((m) => m.reason) : metrics.map((m) => m.reason);
-  return { verdict, reasons, metrics, method: GATE_METHOD };
+  return { verdict, reasons, metrics, errors, method: GATE_METHOD };
+}
+
+/** Fails when a candidate repeat's failed calls exceed the baseline's worst repeat by more than allowed. */
+export function judgeErrors(concurrency: number, baseline: number[], candidate: number[], allowedPts: number): ErrorJudgement {
+  const baselineWorstPct = baseline.length ? Math.max(...baseline) : 0;
+  const beyond = candidate.filter((e) => e > baselineWorstPct + allowedPts).length;
+  const verdict: Verdict = beyond > 0 ? 'fail' : 'pass';
+  const fmt = (v: number) => `${v < 10 ? v.toFixed(1) : v.toFixed(0)}%`;
+  const reason =
+    beyond > 0
+      ? `errors at C=${concurrency}: up to ${fmt(Math.max(...candidate))} of calls failed in ${beyond} of ${candidate.length} candidate repeats (baseline at most ${fmt(baselineWorstPct)}; allowed ${allowedPts} points more)`
+      : `errors at C=${concurrency}: no candidate repeat failed more than ${allowedPts} points more calls than the baseline's worst (${fmt(baselineWorstPct)})`;
+  return { concurrency, allowedPts, baselineWorstPct, candidatePct: candidate, beyond, verdict, reason };
 }

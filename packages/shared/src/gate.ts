@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   ConfigurationSchema,
+  GRPC_GCP,
   LANGUAGES,
   SEMVER,
   TargetSchema,
@@ -70,9 +71,14 @@ export function gateScenario(id: string): GateScenario | undefined {
   return GATE_SCENARIOS.find((s) => s.id === id);
 }
 
+export const MIN_GATE_REPEATS = 3;
+
 const version = z.string().regex(SEMVER, 'must be a plain semver such as 6.105.0');
 const pct = z.number().min(0, 'must be at least 0').max(1000, 'must be at most 1000');
-const ArmConfigurationSchema = ConfigurationSchema.omit({ label: true }).partial();
+// No defaults here: an option an arm leaves out must not override what the other layers set.
+const ArmConfigurationSchema = ConfigurationSchema.omit({ label: true, grpcGcp: true })
+  .partial()
+  .extend({ grpcGcp: z.enum(GRPC_GCP).optional() });
 
 export const CriteriaSchema = z.strictObject({
   /** qps may not fall by more than this many percent. */
@@ -84,12 +90,12 @@ export const CriteriaSchema = z.strictObject({
   worstRepeat: z.boolean().optional(),
   /** Candidate repeats beyond the baseline's worst (by more than the allowed change) that fail the metric. */
   worstRepeatCount: z.number().int().min(1).max(50).default(1),
+  /** A candidate repeat whose share of failed calls exceeds the baseline's worst by more points fails. */
+  errorRisePts: z.number().min(0).max(100).default(1),
   /** Two-sided confidence of the bootstrap interval (0.9 = two one-sided 5% tests). */
   confidence: z.number().min(0.5).max(0.999).default(0.9),
 });
 export type Criteria = z.output<typeof CriteriaSchema>;
-
-export const MIN_GATE_REPEATS = 3;
 
 export const GateSpecSchema = z
   .strictObject({
@@ -102,14 +108,20 @@ export const GateSpecSchema = z
     configuration: ArmConfigurationSchema.optional(),
     /** Options for the candidate arm only, over `configuration`. */
     candidateConfiguration: ArmConfigurationSchema.optional(),
-    /** Per arm; default: the scenario's (5, or 10 for affinity-burst). */
-    repeats: z.number().int().min(1).max(50).optional(),
+    /** Per arm; default: the scenario's (5, or 10 for affinity-burst). Fewer than 3 can never decide. */
+    repeats: z.number().int().min(MIN_GATE_REPEATS, `must be at least ${MIN_GATE_REPEATS}: fewer repeats can never decide`).max(50).optional(),
     /** Overrides of the scenario, for small gates (tests) or other shapes of the same scenario. */
     concurrency: z.array(z.number().int().min(1).max(2000)).min(1).max(10).optional(),
     target: TargetSchema.optional(),
     workload: WorkloadSchema.optional(),
     timeScale: z.number().min(0.1).max(100).optional(),
     criteria: CriteriaSchema.default(CriteriaSchema.parse({})),
+  })
+  .superRefine((g, ctx) => {
+    const repeats = g.repeats ?? gateScenario(g.scenario)?.repeats ?? 0;
+    if (g.criteria.worstRepeatCount > repeats) {
+      ctx.addIssue({ code: 'custom', path: ['criteria', 'worstRepeatCount'], message: `must be at most the repeats per arm (${repeats})` });
+    }
   })
   .transform((g) => {
     const s = gateScenario(g.scenario)!;

@@ -104,12 +104,12 @@ test('a gate fails when any metric at any concurrency fails and says which', () 
   for (let repeat = 1; repeat <= 5; repeat++) {
     for (const concurrency of [50, 400]) {
       const noise = 1 + (repeat - 3) / 200;
-      samples.push({ arm: 'baseline', concurrency, repeat, qps: concurrency * 1.5 * noise, p50Ms: 65 * noise, p99Ms: 90 * noise });
+      samples.push({ arm: 'baseline', concurrency, repeat, qps: concurrency * 1.5 * noise, p50Ms: 65 * noise, p99Ms: 90 * noise, errorPct: 0 });
       const slow = concurrency === 400 ? 3 : 1;
-      samples.push({ arm: 'candidate', concurrency, repeat, qps: (concurrency * 1.5 * noise) / slow, p50Ms: 65 * slow * noise, p99Ms: 90 * slow * noise });
+      samples.push({ arm: 'candidate', concurrency, repeat, qps: (concurrency * 1.5 * noise) / slow, p50Ms: 65 * slow * noise, p99Ms: 90 * slow * noise, errorPct: 0 });
     }
   }
-  const criteria = { qpsDropPct: 10, p50RisePct: 20, p99RisePct: 20, confidence: 0.9, worstRepeat: false, worstRepeatCount: 2 };
+  const criteria = { qpsDropPct: 10, p50RisePct: 20, p99RisePct: 20, confidence: 0.9, worstRepeat: false, worstRepeatCount: 2, errorRisePts: 1 };
   const e = evaluateGate(samples, { criteria, concurrency: [50, 400] });
   assert.equal(e.verdict, 'fail');
   assert.equal(e.metrics.length, 6);
@@ -118,11 +118,33 @@ test('a gate fails when any metric at any concurrency fails and says which', () 
   assert.match(e.reasons[0], /^qps at C=400 fell 67%/);
   const aa = evaluateGate(samples.filter((s) => s.arm === 'baseline').flatMap((s) => [s, { ...s, arm: 'candidate' as const }]), { criteria, concurrency: [50, 400] });
   assert.equal(aa.verdict, 'pass');
-  // A concurrency whose cells all failed leaves the gate inconclusive.
+  // A concurrency with no candidate result is inconclusive there; the failing one still fails the gate.
   const missing = evaluateGate(samples.filter((s) => !(s.arm === 'candidate' && s.concurrency === 50)), { criteria: { ...criteria }, concurrency: [50, 400] });
   assert.equal(missing.verdict, 'fail');
+  assert.equal(missing.metrics.find((m) => m.concurrency === 50)?.verdict, 'inconclusive');
+  // With nothing failing, a concurrency without results leaves the gate inconclusive.
   const onlyMissing = evaluateGate(samples.filter((s) => s.concurrency === 50 && s.arm === 'baseline'), { criteria, concurrency: [50] });
   assert.equal(onlyMissing.verdict, 'inconclusive');
+});
+
+test('a candidate whose calls fail fails the gate even when its successes are fast', () => {
+  const samples: GateSample[] = [];
+  for (let repeat = 1; repeat <= 5; repeat++) {
+    samples.push({ arm: 'baseline', concurrency: 50, repeat, qps: 700, p50Ms: 65, p99Ms: 90, errorPct: repeat === 2 ? 0.5 : 0 });
+    samples.push({ arm: 'candidate', concurrency: 50, repeat, qps: 700, p50Ms: 65, p99Ms: 90, errorPct: repeat === 4 ? 30 : 1.2 });
+  }
+  const criteria = { qpsDropPct: 10, p50RisePct: 20, p99RisePct: 20, confidence: 0.9, worstRepeat: false, worstRepeatCount: 1, errorRisePts: 1 };
+  const e = evaluateGate(samples, { criteria, concurrency: [50] });
+  assert.equal(e.verdict, 'fail');
+  assert.deepEqual(e.reasons, ['errors at C=50: up to 30% of calls failed in 1 of 5 candidate repeats (baseline at most 0.5%; allowed 1 points more)']);
+  // 1.2% against a worst of 0.5% is within the allowed point.
+  assert.equal(evaluateGate(samples.filter((s) => !(s.arm === 'candidate' && s.repeat === 4)), { criteria, concurrency: [50] }).verdict, 'pass');
+});
+
+test('a baseline median of zero is inconclusive with a reason, not NaN', () => {
+  const j = judge({ metric: 'p50Ms', allowedPct: 20, baseline: [0, 0, 0], candidate: [65, 66, 64] });
+  assert.equal(j.verdict, 'inconclusive');
+  assert.match(j.reason, /baseline's median is 0\.00 ms, so no ratio can be formed/);
 });
 
 test('a gate spec names bad fields and becomes an interleaved job of fresh cells', () => {
@@ -149,6 +171,18 @@ test('a gate spec names bad fields and becomes an interleaved job of fresh cells
 
   const steady = parseGateSpec({ scenario: 'steady-select1', language: 'node', baseline: '9.0.0', candidate: '9.0.0' });
   assert.ok(steady.ok && steady.value.criteria.worstRepeat === false && steady.value.repeats === 5);
+  // An arm's options override only what they set: grpc-gcp stays as configured for both arms.
+  const layered = parseGateSpec({ scenario: 'steady-select1', language: 'java', baseline: '6.104.0', candidate: '6.105.0', configuration: { grpcGcp: 'on' }, candidateConfiguration: { numChannels: 8 } });
+  assert.ok(layered.ok);
+  if (layered.ok) {
+    const cfgs = parseJobSpec(gateJobSpec(layered.value));
+    assert.ok(cfgs.ok && cfgs.value.configurations[1].grpcGcp === 'on' && cfgs.value.configurations[1].numChannels === 8);
+  }
+  const undecidable = parseGateSpec({ scenario: 'steady-select1', language: 'node', baseline: '9.0.0', candidate: '9.0.0', repeats: 2, criteria: { worstRepeatCount: 4 } });
+  assert.ok(!undecidable.ok);
+  if (!undecidable.ok) assert.deepEqual(undecidable.issues.map((i) => i.path).sort(), ['criteria.worstRepeatCount', 'repeats']);
+  const tooMany = parseGateSpec({ scenario: 'steady-select1', language: 'node', baseline: '9.0.0', candidate: '9.0.0', criteria: { worstRepeatCount: 6 } });
+  assert.ok(!tooMany.ok && tooMany.issues[0].path === 'criteria.worstRepeatCount' && /at most the repeats per arm \(5\)/.test(tooMany.issues[0].message));
   const zipMismatch = parseJobSpec({ ...gateJobSpec(g.value), configurations: [{ label: 'x' }] });
   assert.ok(!zipMismatch.ok && zipMismatch.issues.some((i) => i.path === 'configurations' && /one configuration per client/.test(i.message)));
 });
