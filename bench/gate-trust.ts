@@ -22,6 +22,10 @@ const { values } = parseArgs({
   },
 });
 const runs = Number(values.runs);
+if (!Number.isInteger(runs) || runs < 1) {
+  console.error(`bench:gate: --runs must be a whole number of at least 1, not "${values.runs}"`);
+  process.exit(2);
+}
 const say = (l: string) => process.stdout.write(`${new Date().toISOString().slice(11, 19)} ${l}\n`);
 
 interface Outcome {
@@ -41,7 +45,7 @@ async function oneGate(base: string, kind: Outcome['kind']): Promise<Outcome> {
   const created = await submitGate(base, spec);
   say(`${kind} gate ${created.id} (${created.url})`);
   const cells: GateCell[] = [];
-  const { verdict } = await waitForVerdict(base, created, (c) => cells.push(c));
+  const { verdict } = await waitForVerdict(base, created, { timeoutMs: 60 * 60_000, onCell: (c) => cells.push(c) });
   const gate = (await (await fetch(new URL(`/api/gates/${created.id}`, base))).json()) as { reasons: string[] };
   const show = (c: GateCell) =>
     c.result ? `${c.result.qps.toFixed(0)} qps p99 ${c.result.p99Ms.toFixed(0)} (${Math.round(c.channelSummary.hottestShare * 100)}%, ${c.channelSummary.hottestPeakInFlight})` : c.status;

@@ -28,7 +28,10 @@ export async function startEmbeddedStack(env: NodeJS.ProcessEnv = process.env): 
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/start.ts')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: string[] = [];
   const base = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new CliError(`the stack was not ready within 5 minutes:\n${lines.slice(-20).join('\n')}`)), 300_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGINT');
+      reject(new CliError(`the stack was not ready within 5 minutes:\n${lines.slice(-20).join('\n')}`));
+    }, 300_000);
     for (const s of [child.stdout!, child.stderr!]) {
       createInterface({ input: s }).on('line', (l) => {
         lines.push(l);
@@ -79,10 +82,15 @@ async function getJson<T>(url: URL): Promise<T> {
   return (await res.json()) as T;
 }
 
+async function jsonOrError(res: Response): Promise<Record<string, unknown>> {
+  if (res.headers.get('content-type')?.includes('json')) return (await res.json()) as Record<string, unknown>;
+  return { error: `HTTP ${res.status} ${(await res.text()).slice(0, 200)}` };
+}
+
 /** POST /api/gates; the server's refusal names every bad field. */
 export async function submitGate(base: string, gate: unknown): Promise<CreatedGate> {
-  const res = await fetch(new URL('/api/gates', base), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(gate) });
-  const body = (await res.json()) as Partial<CreatedGate> & { error?: string; issues?: { path: string; message: string }[] };
+  const res = await fetch(new URL('/api/gates', base), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(gate), signal: AbortSignal.timeout(30_000) });
+  const body = (await jsonOrError(res)) as Partial<CreatedGate> & { error?: string; issues?: { path: string; message: string }[] };
   if (!res.ok || !body.id || !body.url || !body.jobId) {
     throw new CliError(`the server refused the gate: ${body.error ?? `HTTP ${res.status}`}${body.issues ? `\n${body.issues.map((i) => `  ${i.path}: ${i.message}`).join('\n')}` : ''}`);
   }
@@ -90,25 +98,51 @@ export async function submitGate(base: string, gate: unknown): Promise<CreatedGa
 }
 
 export function cancelGateJob(base: string, gate: CreatedGate): Promise<unknown> {
-  return fetch(new URL(`/api/jobs/${gate.jobId}/cancel`, base), { method: 'POST' });
+  return fetch(new URL(`/api/jobs/${gate.jobId}/cancel`, base), { method: 'POST', signal: AbortSignal.timeout(10_000) });
 }
 
-/** Polls until the gate has its verdict; `onCell` sees each cell once, when it has ended. */
-export async function waitForVerdict(base: string, gate: CreatedGate, onCell: (c: GateCell, done: number, total: number) => void): Promise<{ verdict: string; markdown: string }> {
+export interface WaitOptions {
+  /** Gives up with a CliError when there is no verdict by then. */
+  timeoutMs: number;
+  /** Sees each cell once, when it has ended. */
+  onCell: (c: GateCell, done: number, total: number) => void;
+  /** Told every few minutes that the gate is still queued or being evaluated. */
+  onWaiting?: (status: string) => void;
+}
+
+const POLL_MS = 5000;
+
+/**
+ * Polls the gate (small) every 5 s and its job (every cell) only when a cell has ended: the cells
+ * being measured share this machine.
+ */
+export async function waitForVerdict(base: string, gate: CreatedGate, o: WaitOptions): Promise<{ verdict: string; markdown: string }> {
   const seen = new Set<number>();
+  const t0 = Date.now();
+  let lastDone = 0;
+  let stuckSince = Date.now();
   for (;;) {
-    const g = await getJson<{ status: string; verdict: string | null }>(new URL(`/api/gates/${gate.id}`, base));
-    const job = await getJson<{ cells: GateCell[] }>(new URL(`/api/jobs/${gate.jobId}`, base));
-    for (const c of job.cells) {
-      if (seen.has(c.index) || c.status === 'pending' || c.status === 'running') continue;
-      seen.add(c.index);
-      onCell(c, seen.size, job.cells.length);
+    const g = await getJson<{ status: string; verdict: string | null; job: { cellsDone: number } }>(new URL(`/api/gates/${gate.id}`, base));
+    if (g.job.cellsDone !== lastDone || (g.status === 'finished' && seen.size < g.job.cellsDone)) {
+      lastDone = g.job.cellsDone;
+      stuckSince = Date.now();
+      const job = await getJson<{ cells: GateCell[] }>(new URL(`/api/jobs/${gate.jobId}`, base));
+      for (const c of job.cells) {
+        if (seen.has(c.index) || c.status === 'pending' || c.status === 'running') continue;
+        seen.add(c.index);
+        o.onCell(c, seen.size, job.cells.length);
+      }
     }
     if (g.status === 'finished' && g.verdict) {
       const markdown = await fetch(new URL(`/api/gates/${gate.id}/markdown`, base)).then((r) => r.text());
       return { verdict: g.verdict, markdown };
     }
-    await new Promise((r) => setTimeout(r, 2000));
+    if (Date.now() - t0 > o.timeoutMs) throw new CliError(`no verdict within ${Math.round(o.timeoutMs / 60_000)} minutes (gate ${g.status}); it goes on at ${gate.url}`);
+    if ((g.status === 'queued' || g.status === 'evaluating') && Date.now() - stuckSince > 120_000) {
+      o.onWaiting?.(g.status);
+      stuckSince = Date.now();
+    }
+    await new Promise((r) => setTimeout(r, POLL_MS));
   }
 }
 

@@ -10,11 +10,12 @@ const EXIT = { pass: 0, fail: 1, inconclusive: 2, error: 2 } as const;
 
 const USAGE = `usage: npm run gate -- --client java|node --baseline X.Y.Z --candidate X.Y.Z [options]
   --scenario ID             ${GATE_SCENARIO_IDS.join(' | ')} (default affinity-burst)
-  --repeats N               repeats per arm (default 5)
+  --repeats N               repeats per arm (default: the scenario's, 10 for affinity-burst, else 5)
   --concurrency N[,N...]    override the scenario's concurrency
   --config JSON             client options for both arms, e.g. '{"numChannels":16}'
   --candidate-config JSON   client options for the candidate only, e.g. '{"grpcGcp":"off"}'
   --spec FILE               a whole gate spec (JSON, as POST /api/gates takes); flags override it
+  --timeout MINUTES         give up (exit 2) when there is no verdict by then (default 180)
   --server URL              a running spanner-client-bench (default: the one on localhost:$PORT,
                             else an embedded stack started for this gate and stopped after it)
 exit code: 0 pass, 1 fail, 2 inconclusive or error`;
@@ -45,6 +46,7 @@ function gateFromArgs(argv: string[]) {
       'candidate-config': { type: 'string' },
       spec: { type: 'string' },
       server: { type: 'string' },
+      timeout: { type: 'string' },
       name: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -83,46 +85,54 @@ function gateFromArgs(argv: string[]) {
   };
   const parsed = parseGateSpec(input);
   if (!parsed.ok) {
-    const flagOf: Record<string, string> = { language: '--client', configuration: '--config', candidateConfiguration: '--candidate-config' };
-    throw new CliError(
-      `invalid gate:\n${parsed.issues.map((i) => `  ${flagOf[i.path.split('.')[0]] ?? `--${i.path.split('.')[0]}`} (${i.path}): ${i.message}`).join('\n')}\n\n${USAGE}`,
-    );
+    const flags: Record<string, string> = { language: '--client', baseline: '--baseline', candidate: '--candidate', scenario: '--scenario', repeats: '--repeats', concurrency: '--concurrency', configuration: '--config', candidateConfiguration: '--candidate-config', name: '--name' };
+    const where = (p: string) => flags[p.split('.')[0]] ?? (values.spec ? `in --spec ${values.spec}` : 'the gate');
+    throw new CliError(`invalid gate:\n${parsed.issues.map((i) => `  ${where(i.path)} (${i.path}): ${i.message}`).join('\n')}\n\n${USAGE}`);
   }
-  return { gate: input, server: values.server };
+  const timeoutMinutes = values.timeout === undefined ? 180 : number('timeout', values.timeout);
+  return { gate: input, server: values.server, timeoutMs: timeoutMinutes * 60_000 };
 }
 
-async function runGate(base: string, gate: Record<string, unknown>): Promise<number> {
+async function runGate(base: string, gate: Record<string, unknown>, timeoutMs: number, onInterrupt: () => Promise<void>): Promise<number> {
   const created = await submitGate(base, gate);
   say(`gate ${created.id}: ${created.url} (job ${created.jobId})`);
-  // Ctrl-C cancels the gate's job on the server too.
+  // Ctrl-C cancels the gate's job on the server too, and stops a stack this command started.
   process.once('SIGINT', () => {
     say('gate: interrupted, cancelling its job');
-    void cancelGateJob(base, created).finally(() => process.exit(EXIT.error));
+    void cancelGateJob(base, created)
+      .catch(() => {})
+      .then(onInterrupt)
+      .finally(() => process.exit(EXIT.error));
   });
   const t0 = Date.now();
   const seconds = () => Math.round((Date.now() - t0) / 1000);
-  const { verdict, markdown } = await waitForVerdict(base, created, (c, done, total) => say(`  [${done}/${total}, ${seconds()} s] ${cellLine(c)}`));
+  const { verdict, markdown } = await waitForVerdict(base, created, {
+    timeoutMs,
+    onCell: (c, done, total) => say(`  [${done}/${total}, ${seconds()} s] ${cellLine(c)}`),
+    onWaiting: (status) => say(`gate: still ${status} after ${seconds()} s${status === 'queued' ? ': is a runner up? (npm start runs one; other jobs run first)' : ''}`),
+  });
   process.stdout.write(`\n${markdown}\n`);
   say(`gate ${created.id}: ${verdict.toUpperCase()} after ${seconds()} s · ${created.url}`);
   return EXIT[verdict as keyof typeof EXIT] ?? EXIT.error;
 }
 
 async function main(): Promise<number> {
-  const { gate, server } = gateFromArgs(process.argv.slice(2));
+  const { gate, server, timeoutMs } = gateFromArgs(process.argv.slice(2));
+  const nothing = async () => {};
   if (server) {
     if (!(await healthy(server))) throw new CliError(`--server ${server}: no spanner-client-bench answers at ${new URL('/api/health', server)}`);
-    return runGate(server, gate);
+    return runGate(server, gate, timeoutMs, nothing);
   }
   const local = `http://127.0.0.1:${process.env.PORT ?? 3000}`;
   if (await healthy(local)) {
     say(`gate: using the stack running at ${local}`);
-    return runGate(local, gate);
+    return runGate(local, gate, timeoutMs, nothing);
   }
   say('gate: no server given and none running on localhost: starting the embedded stack (npm start)');
   const stack = await startEmbeddedStack();
   say(`gate: stack ready at ${stack.base}; it stops when the gate ends, so the link below works while \`npm start\` runs`);
   try {
-    return await runGate(stack.base, gate);
+    return await runGate(stack.base, gate, timeoutMs, () => stack.stop());
   } finally {
     await stack.stop();
   }

@@ -8,11 +8,12 @@ export interface GateChartMetric {
   unit: string;
   baseline: number[];
   candidate: number[];
-  /** The value the candidate's median may not cross: baseline median moved by the allowed change. */
-  limit: number;
+  /** The line a candidate repeat may not cross (worst-repeat test), or the one its median may not. */
+  limit: number | null;
+  limitLabel: string;
 }
 
-/** Per metric: every repeat of both arms side by side, with the allowed limit as a line. */
+/** Per metric: every repeat of both arms side by side, with the limit the gate applies as a line. */
 export function GateCharts({ metrics }: { metrics: GateChartMetric[] }) {
   return (
     <div className="chart-row" data-testid="gate-charts">
@@ -31,7 +32,7 @@ export function GateCharts({ metrics }: { metrics: GateChartMetric[] }) {
                 <Legend verticalAlign="top" />
                 <Bar dataKey="baseline" name="baseline" fill={SERIES_COLORS[0]} isAnimationActive={false} />
                 <Bar dataKey="candidate" name="candidate" fill={SERIES_COLORS[1]} isAnimationActive={false} />
-                <ReferenceLine y={m.limit} stroke={REFERENCE_COLOR} strokeDasharray="6 4" label={{ value: 'allowed limit', position: 'insideTopRight' }} />
+                {m.limit !== null && <ReferenceLine y={m.limit} stroke={REFERENCE_COLOR} strokeDasharray="6 4" label={{ value: m.limitLabel, position: 'insideTopRight' }} />}
               </BarChart>
             </ResponsiveContainer>
           </div>

@@ -1,6 +1,6 @@
 import type { GateSpec } from './gate';
 import { gateScenario } from './gate';
-import { METRIC_NAMES, type GateEvaluation, type MetricJudgement } from './gate-stats';
+import { METRIC_NAMES, confidenceText, type GateEvaluation, type MetricJudgement } from './gate-stats';
 import { formatMs, formatQps } from './table';
 
 export interface MarkdownGate {
@@ -65,8 +65,7 @@ export function gateMarkdown(g: MarkdownGate): string {
   const head = `**spanner-client-bench** [gate ${g.id}](${g.url}): ${gateSetupLine(g.spec)}`;
   const e = g.evaluation;
   if (!e) return [head, '', `Verdict: pending (job ${g.jobUrl})`].join('\n');
-  const confidence = e.metrics[0] ? Math.round(e.metrics[0].confidence * 100) : 90;
-  const cols = ['metric', 'C', 'baseline (median)', 'candidate (median)', 'change', `${confidence}% CI`, 'worst repeat', 'verdict'];
+  const cols = ['metric', 'C', 'baseline (median)', 'candidate (median)', 'change', `${confidenceText(e.metrics[0]?.confidence ?? 0.9)} CI`, 'worst repeat', 'verdict'];
   const rows = e.metrics.map((m) =>
     [METRIC_NAMES[m.metric], String(m.concurrency), formatMetricValue(m, m.baselineMedian), formatMetricValue(m, m.candidateMedian), formatChange(m), formatInterval(m), formatWorst(m), m.verdict].join(' | '),
   );
@@ -80,6 +79,8 @@ export function gateMarkdown(g: MarkdownGate): string {
     `| ${cols.join(' | ')} |`,
     `|${cols.map(() => '---').join('|')}|`,
     ...rows.map((r) => `| ${r} |`),
+    '',
+    ...(e.errors ?? []).map((x) => `${x.reason}.`),
     '',
     `Method: ${e.method}. Gate: ${g.url} · its job: ${g.jobUrl}`,
   ].join('\n');

@@ -8,7 +8,7 @@ interface Issue { path: string; message: string }
 /** Launches a gate through POST /api/gates; bad fields come back named. */
 export function GateForm({ scenarios }: { scenarios: { id: string; title: string }[] }) {
   const router = useRouter();
-  const [form, setForm] = useState({ scenario: scenarios[0]?.id ?? '', language: 'java', baseline: '6.104.0', candidate: '6.105.0', repeats: '5' });
+  const [form, setForm] = useState({ scenario: scenarios[0]?.id ?? '', language: 'java', baseline: '6.104.0', candidate: '6.105.0', repeats: '' });
   const [issues, setIssues] = useState<Issue[]>([]);
   const [busy, setBusy] = useState(false);
   const set = (k: keyof typeof form) => (e: { target: { value: string } }) => setForm({ ...form, [k]: e.target.value });
@@ -19,9 +19,9 @@ export function GateForm({ scenarios }: { scenarios: { id: string; title: string
     const res = await fetch('/api/gates', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ ...form, repeats: Number(form.repeats) }),
+      body: JSON.stringify({ scenario: form.scenario, language: form.language, baseline: form.baseline, candidate: form.candidate, ...(form.repeats.trim() ? { repeats: Number(form.repeats) } : {}) }),
     });
-    const body = await res.json();
+    const body = res.headers.get('content-type')?.includes('json') ? await res.json() : { error: `the server answered HTTP ${res.status}` };
     setBusy(false);
     if (res.ok) router.push(`/gates/${body.id}`);
     else setIssues(body.issues ?? [{ path: '(root)', message: body.error ?? `HTTP ${res.status}` }]);
@@ -33,7 +33,7 @@ export function GateForm({ scenarios }: { scenarios: { id: string; title: string
       <label>Client <select value={form.language} onChange={set('language')} name="language"><option value="java">java</option><option value="node">node</option></select></label>{' '}
       <label>Baseline <input value={form.baseline} onChange={set('baseline')} name="baseline" size={9} /></label>{' '}
       <label>Candidate <input value={form.candidate} onChange={set('candidate')} name="candidate" size={9} /></label>{' '}
-      <label>Repeats <input value={form.repeats} onChange={set('repeats')} name="repeats" size={3} inputMode="numeric" /></label>{' '}
+      <label>Repeats <input value={form.repeats} onChange={set('repeats')} name="repeats" size={3} inputMode="numeric" placeholder="10 / 5" title="empty: the scenario's own (10 for the affinity burst, 5 otherwise)" /></label>{' '}
       <button type="submit" disabled={busy}>Run gate</button>
       {issues.length > 0 && (
         <ul className="error" role="alert">

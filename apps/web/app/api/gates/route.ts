@@ -17,7 +17,13 @@ export async function POST(req: Request) {
   }
   const parsed = parseGateSpec(body);
   if (!parsed.ok) return NextResponse.json({ error: 'invalid gate spec', issues: parsed.issues }, { status: 400 });
-  const { id, jobId } = await createGate(db(), databaseUrl(), parsed.value);
+  let created: { id: string; jobId: string };
+  try {
+    created = await createGate(db(), databaseUrl(), parsed.value);
+  } catch (e) {
+    return NextResponse.json({ error: `the gate could not be stored or queued: ${(e as Error).message}` }, { status: 503 });
+  }
+  const { id, jobId } = created;
   const origin = originOf(req.headers);
   const url = gateUrl(id, origin);
   return NextResponse.json({ id, url, jobId, jobUrl: jobUrl(jobId, origin) }, { status: 201, headers: { Location: url } });

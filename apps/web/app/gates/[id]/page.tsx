@@ -3,7 +3,7 @@ import { headers } from 'next/headers';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { gateScenario } from '@scb/shared/gate';
-import { METRIC_NAMES } from '@scb/shared/gate-stats';
+import { METRIC_NAMES, confidenceText } from '@scb/shared/gate-stats';
 import { formatChange, formatInterval, formatMetricValue, formatWorst, gateMarkdown, gateSetupLine } from '@scb/shared/gate-markdown';
 import { AutoRefresh } from '@/components/AutoRefresh';
 import { CellCharts } from '@/components/CellCharts';
@@ -59,7 +59,7 @@ export default async function GatePage({ params }: Params) {
           <h2>Per metric</h2>
           <table data-testid="gate-table">
             <thead>
-              <tr><th>Metric</th><th>C</th><th>Baseline median</th><th>Candidate median</th><th>Change</th><th>{Math.round((e.metrics[0]?.confidence ?? 0.9) * 100)}% CI</th><th>Allowed</th><th>Worst repeat</th><th>Verdict</th></tr>
+              <tr><th>Metric</th><th>C</th><th>Baseline median</th><th>Candidate median</th><th>Change</th><th>{confidenceText(e.metrics[0]?.confidence ?? 0.9)} CI</th><th>Allowed</th><th>Worst repeat</th><th>Verdict</th></tr>
             </thead>
             <tbody>
               {e.metrics.map((m) => (
@@ -77,6 +77,9 @@ export default async function GatePage({ params }: Params) {
               ))}
             </tbody>
           </table>
+          {(e.errors ?? []).map((x) => (
+            <p key={x.concurrency} className={x.verdict === 'fail' ? 'error' : 'muted'} data-testid="gate-errors">{x.reason}</p>
+          ))}
           <p className="muted small">Method: {e.method}.</p>
           {[...new Set(e.metrics.map((m) => m.concurrency))].map((c) => (
             <section key={c}>
@@ -84,7 +87,15 @@ export default async function GatePage({ params }: Params) {
               <GateCharts
                 metrics={e.metrics
                   .filter((m) => m.concurrency === c)
-                  .map((m) => ({ title: `${METRIC_NAMES[m.metric]} at C=${c}`, unit: m.metric === 'qps' ? 'qps' : 'ms', baseline: m.baseline, candidate: m.candidate, limit: m.baselineMedian * (1 + m.limitPct / 100) }))}
+                  .map((m) => ({
+                    title: `${METRIC_NAMES[m.metric]} at C=${c}`,
+                    unit: m.metric === 'qps' ? 'qps' : 'ms',
+                    baseline: m.baseline,
+                    candidate: m.candidate,
+                    // JSON turns an undefined median (too few repeats) into null.
+                    limit: m.worst ? m.worst.bound : Number.isFinite(m.baselineMedian) ? m.baselineMedian * (1 + m.limitPct / 100) : null,
+                    limitLabel: m.worst ? "baseline's worst ± allowed" : 'baseline median ± allowed',
+                  }))}
               />
             </section>
           ))}
