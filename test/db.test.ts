@@ -24,7 +24,7 @@ after(async () => {
 test('every model of the schema can be written and read back', async () => {
   const schema = readFileSync(path.join(MIGRATIONS_DIR, '../schema.prisma'), 'utf8');
   const models = [...schema.matchAll(/^model (\w+) \{/gm)].map((m) => m[1]).sort();
-  assert.deepEqual(models, ['Cell', 'CellResult', 'ChannelStat', 'ClientVersion', 'Job'], 'this test covers every model; extend it with the schema');
+  assert.deepEqual(models, ['Cell', 'CellResult', 'ChannelStat', 'ClientVersion', 'Gate', 'Job'], 'this test covers every model; extend it with the schema');
 
   await db.job.create({ data: { id: 'job1', spec: { clients: [] }, cellsTotal: 1, environment: { cores: 2 } } });
   const cell = await db.cell.create({
@@ -48,8 +48,17 @@ test('every model of the schema can be written and read back', async () => {
   await db.clientVersion.upsert({ where: { language_version: { language: 'java', version: '6.109.0' } }, create: { language: 'java', version: '6.109.0', ok: true }, update: { ok: true, message: null } });
   assert.deepEqual(await db.clientVersion.findMany({ select: { language: true, version: true, ok: true, message: true } }), [{ language: 'java', version: '6.109.0', ok: true, message: null }]);
 
-  // Cells, results and channel stats belong to their job.
+  await db.gate.create({ data: { id: 'gate1', jobId: 'job1', spec: { scenario: 'affinity-burst' } } });
+  await db.gate.update({ where: { id: 'gate1' }, data: { verdict: 'fail', evaluation: { reasons: ['qps at C=400 fell'] }, finishedAt: new Date() } });
+  const gate = await db.gate.findUniqueOrThrow({ where: { jobId: 'job1' }, include: { job: { select: { status: true } } } });
+  assert.equal(gate.verdict, 'fail');
+  assert.deepEqual(gate.evaluation, { reasons: ['qps at C=400 fell'] });
+  assert.equal(gate.job.status, 'queued');
+  await assert.rejects(db.gate.create({ data: { id: 'gate2', jobId: 'job1', spec: {} } }), 'one gate per job');
+
+  // Cells, results, channel stats and the gate belong to their job.
   await db.job.delete({ where: { id: 'job1' } });
+  assert.equal(await db.gate.count(), 0);
   assert.equal(await db.cell.count(), 0);
   assert.equal(await db.cellResult.count(), 0);
   assert.equal(await db.channelStat.count(), 0);
