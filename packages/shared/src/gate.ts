@@ -38,10 +38,10 @@ export const GATE_SCENARIOS: GateScenario[] = [
     id: 'affinity-burst',
     title: 'Affinity burst',
     description:
-      'google-cloud-java PR #12725: a fresh client per repeat whose first traffic is a 400-way burst of SELECT 1 (warm-up 1,600 ops at C=400, then 6,000 measured), numChannels 32, 65 ms queries at time scale 10. The collapse hits a fifth to a third of 6.105.0 cold starts here, so this scenario runs 10 repeats per arm.',
+      'google-cloud-java PR #12725: a fresh client per repeat whose first traffic is a 400-way burst of SELECT 1 (warm-up 1,600 ops at C=400, then 6,000 measured), numChannels 32, 65 ms queries at time scale 10. The collapse hits about one 6.105.0 cold start in five here, so this scenario runs 10 repeats per arm.',
     burst: true,
-    // Measured here: one 6.105.0 cold start in 3 to 5 collapses; with 10 repeats the worst-repeat test
-    // sees at least one collapse ~90-98% of the time, with 5 only ~70-85%.
+    // Measured here: 9 of 50 6.105.0 cold starts collapse; with 10 repeats the worst-repeat test sees
+    // at least one collapse 86% of the time, with 5 only 63%.
     repeats: 10,
     configuration: { grpcGcp: 'default', numChannels: 32 },
     concurrency: [400],

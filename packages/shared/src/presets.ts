@@ -29,7 +29,7 @@ export function affinityBurstSpec(o: AffinityBurstOptions): JobSpecInput {
     clients: o.versions.map((version) => ({ language: 'java' as const, version })),
     configurations,
     concurrency: o.concurrency ?? [50, 100, 200, 400],
-    // Instant session creation: measured here, 6.105.0 collapsed in 6 of 13 cold starts with it and
+    // Instant session creation: in probes here 6.105.0 collapsed in 6 of 13 cold starts with it and
     // in 1 of 6 with 65 ms sessions (README, "The affinity-burst scenario").
     target: { kind: 'fake', latencyMs: 65 },
     workload: { operation: 'select1', warmupOps: { min: 500, perConcurrency: 4 }, measuredOps: { min: 2000, perConcurrency: 30 } },
@@ -50,7 +50,7 @@ export const PRESETS: Preset[] = [
     id: 'affinity-burst',
     title: 'Affinity burst (java 6.104.0 vs 6.105.0)',
     description:
-      'google-cloud-java PR #12725: since 6.105.0 grpc-gcp is on by default and a cold client whose first traffic is a burst binds its affinity keys to one channel. Fresh client per cell, warm-up burst max(500, 4×C) at the target concurrency, then max(2000, 30×C) measured SELECT 1; numChannels 32; queries 65 ms; time scale 10. The collapse hits about a third of 6.105.0 cold starts: look at every repeat.',
+      'google-cloud-java PR #12725: since 6.105.0 grpc-gcp is on by default and a cold client whose first traffic is a burst binds its affinity keys to one channel. Fresh client per cell, warm-up burst max(500, 4×C) at the target concurrency, then max(2000, 30×C) measured SELECT 1; numChannels 32; queries 65 ms; time scale 10. The collapse hits about one 6.105.0 cold start in five: look at every repeat.',
     spec: affinityBurstSpec({ versions: ['6.104.0', '6.105.0'] }),
   },
   {
