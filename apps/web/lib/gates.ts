@@ -69,6 +69,8 @@ export interface GateListItem {
   language: string;
   baseline: string;
   candidate: string;
+  /** Options only the candidate runs with, in words ("" when both arms share them). */
+  candidateOptions: string;
   repeats: number;
   jobId: string;
   firstReason: string | null;
@@ -88,6 +90,7 @@ export async function listGates(limit = 100, offset = 0): Promise<GateListItem[]
       language: s.language,
       baseline: s.baseline,
       candidate: s.candidate,
+      candidateOptions: Object.entries(s.candidateConfiguration ?? {}).map(([k, v]) => `${k}=${typeof v === 'object' ? JSON.stringify(v) : v}`).join(', '),
       repeats: s.repeats,
       jobId: g.jobId,
       firstReason: e?.reasons[0] ?? null,

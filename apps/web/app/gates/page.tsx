@@ -38,7 +38,7 @@ export default async function GatesPage({ searchParams }: { searchParams: Promis
                 <td>{g.scenario}</td>
                 <td>{g.language}</td>
                 <td>{g.baseline}</td>
-                <td>{g.candidate}</td>
+                <td>{g.candidate}{g.candidateOptions && <div className="small muted">{g.candidateOptions}</div>}</td>
                 <td className="num">{g.repeats}</td>
                 <td className="small">{g.firstReason ?? ''}</td>
               </tr>
