@@ -279,9 +279,10 @@ export function judgeErrors(concurrency: number, baseline: number[], candidate: 
   const beyond = candidate.filter((e) => e > baselineWorstPct + allowedPts).length;
   const verdict: Verdict = beyond > 0 ? 'fail' : 'pass';
   const fmt = (v: number) => `${v < 10 ? v.toFixed(1) : v.toFixed(0)}%`;
+  const points = `${allowedPts} percentage point${allowedPts === 1 ? '' : 's'}`;
   const reason =
     beyond > 0
-      ? `errors at C=${concurrency}: up to ${fmt(Math.max(...candidate))} of calls failed in ${beyond} of ${candidate.length} candidate repeats (baseline at most ${fmt(baselineWorstPct)}; allowed ${allowedPts} points more)`
-      : `errors at C=${concurrency}: no candidate repeat failed more than ${allowedPts} points more calls than the baseline's worst (${fmt(baselineWorstPct)})`;
+      ? `errors at C=${concurrency}: up to ${fmt(Math.max(...candidate))} of calls failed in ${beyond} of ${candidate.length} candidate repeats (baseline at most ${fmt(baselineWorstPct)}; allowed ${points} more)`
+      : `errors at C=${concurrency}: no candidate repeat's share of failed calls exceeded the baseline's worst (${fmt(baselineWorstPct)}) by more than ${points}`;
   return { concurrency, allowedPts, baselineWorstPct, candidatePct: candidate, beyond, verdict, reason };
 }

@@ -136,7 +136,7 @@ test('a candidate whose calls fail fails the gate even when its successes are fa
   const criteria = { qpsDropPct: 10, p50RisePct: 20, p99RisePct: 20, confidence: 0.9, worstRepeat: false, worstRepeatCount: 1, errorRisePts: 1 };
   const e = evaluateGate(samples, { criteria, concurrency: [50] });
   assert.equal(e.verdict, 'fail');
-  assert.deepEqual(e.reasons, ['errors at C=50: up to 30% of calls failed in 1 of 5 candidate repeats (baseline at most 0.5%; allowed 1 points more)']);
+  assert.deepEqual(e.reasons, ['errors at C=50: up to 30% of calls failed in 1 of 5 candidate repeats (baseline at most 0.5%; allowed 1 percentage point more)']);
   // 1.2% against a worst of 0.5% is within the allowed point.
   assert.equal(evaluateGate(samples.filter((s) => !(s.arm === 'candidate' && s.repeat === 4)), { criteria, concurrency: [50] }).verdict, 'pass');
 });
