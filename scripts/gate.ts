@@ -64,7 +64,9 @@ function gateFromArgs(argv: string[]) {
     } catch (e) {
       throw new CliError(`--spec: cannot read ${values.spec} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
     }
-    base = json('spec', text) as Record<string, unknown>;
+    const parsed = json('spec', text);
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new CliError(`--spec: ${values.spec} must hold a JSON object (a gate spec as POST /api/gates takes)`);
+    base = parsed as Record<string, unknown>;
   }
   const number = (flag: string, v: string) => {
     if (!/^\d+$/.test(v.trim())) throw new CliError(`--${flag}: "${v}" is not a whole number`);
