@@ -1,4 +1,5 @@
 import Link from 'next/link';
+import { Pager } from '@/components/Pager';
 import { StatusBadge } from '@/components/StatusBadge';
 import { db } from '@/lib/db';
 import { listJobs } from '@/lib/jobs';
@@ -37,13 +38,7 @@ export default async function JobsPage({ searchParams }: { searchParams: Promise
           </tbody>
         </table>
       )}
-      {total > PAGE && (
-        <p className="muted">
-          Jobs {(page - 1) * PAGE + 1}–{Math.min(total, page * PAGE)} of {total}.{' '}
-          {page > 1 && <Link href={`/?page=${page - 1}`}>Newer</Link>}{' '}
-          {page * PAGE < total && <Link href={`/?page=${page + 1}`}>Older</Link>}
-        </p>
-      )}
+      <Pager noun="Jobs" page={page} size={PAGE} total={total} href={(p) => `/?page=${p}`} />
     </>
   );
 }

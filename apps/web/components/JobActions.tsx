@@ -2,21 +2,12 @@
 
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
+import { CopyMarkdown } from './CopyMarkdown';
 
 /** Copy as Markdown, downloads, and Cancel while the job is live. */
 export function JobActions({ id, live }: { id: string; live: boolean }) {
   const router = useRouter();
   const [note, setNote] = useState('');
-
-  async function copy() {
-    const text = await (await fetch(`/api/jobs/${id}/markdown`)).text();
-    try {
-      await navigator.clipboard.writeText(text);
-      setNote('Markdown copied: paste it into the issue.');
-    } catch {
-      setNote('The browser refused the clipboard: copy the text under "Markdown" below.');
-    }
-  }
 
   async function cancel() {
     const res = await fetch(`/api/jobs/${id}/cancel`, { method: 'POST' });
@@ -27,7 +18,7 @@ export function JobActions({ id, live }: { id: string; live: boolean }) {
 
   return (
     <div className="actions">
-      <button type="button" onClick={copy}>Copy as Markdown</button>
+      <CopyMarkdown url={`/api/jobs/${id}/markdown`} pasteInto="the issue" onNote={setNote} />
       <a className="button-link" href={`/api/jobs/${id}`} download={`spanner-client-bench-${id}.json`}>Download JSON</a>
       <a className="button-link" href={`/api/jobs/${id}/csv`}>Download CSV</a>
       {live && <button type="button" className="danger" onClick={cancel}>Cancel job</button>}

@@ -1,5 +1,6 @@
 import Link from 'next/link';
 import { GATE_SCENARIOS } from '@scb/shared/gate';
+import { Pager } from '@/components/Pager';
 import { VerdictBadge } from '@/components/VerdictBadge';
 import { db } from '@/lib/db';
 import { listGates } from '@/lib/gates';
@@ -46,13 +47,7 @@ export default async function GatesPage({ searchParams }: { searchParams: Promis
           </tbody>
         </table>
       )}
-      {total > PAGE && (
-        <p className="muted">
-          Gates {(page - 1) * PAGE + 1}–{Math.min(total, page * PAGE)} of {total}.{' '}
-          {page > 1 && <Link href={`/gates?page=${page - 1}`}>Newer</Link>}{' '}
-          {page * PAGE < total && <Link href={`/gates?page=${page + 1}`}>Older</Link>}
-        </p>
-      )}
+      <Pager noun="Gates" page={page} size={PAGE} total={total} href={(p) => `/gates?page=${p}`} />
     </>
   );
 }

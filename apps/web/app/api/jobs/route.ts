@@ -2,22 +2,16 @@ import { NextResponse } from 'next/server';
 import { createJob } from '@scb/db';
 import { parseJobSpec } from '@scb/shared/spec';
 import { databaseUrl, db } from '@/lib/db';
+import { readJsonBody } from '@/lib/http';
 import { jobUrl, listJobs, originOf } from '@/lib/jobs';
 
 export const dynamic = 'force-dynamic';
 
 /** Queues a job. 201 {id, url}; 400 {error, issues: [{path, message}]} naming every bad field. */
 export async function POST(req: Request) {
-  let body: unknown;
-  try {
-    body = await req.json();
-  } catch (e) {
-    return NextResponse.json(
-      { error: 'the request body is not valid JSON', issues: [{ path: '(root)', message: (e as Error).message }] },
-      { status: 400 },
-    );
-  }
-  const parsed = parseJobSpec(body);
+  const json = await readJsonBody(req);
+  if (!json.ok) return json.response;
+  const parsed = parseJobSpec(json.body);
   if (!parsed.ok) return NextResponse.json({ error: 'invalid job spec', issues: parsed.issues }, { status: 400 });
   const id = await createJob(db(), databaseUrl(), parsed.value);
   const url = jobUrl(id, originOf(req.headers));
