@@ -138,6 +138,11 @@ test('a gate whose candidate is slower fails through the queue, naming the metri
     assert.match(await qpsRow.innerText(), /fail/i);
     await page.locator('[data-testid=gate-charts] .recharts-bar-rectangle').first().waitFor();
     assert.match(await page.locator('[data-testid=markdown]').textContent() ?? '', /\*\*Verdict: FAIL\*\*/);
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.baseUrl });
+    await page.getByRole('button', { name: 'Copy as Markdown' }).click();
+    await page.getByText('Markdown copied').waitFor();
+    const md = await page.evaluate(() => navigator.clipboard.readText());
+    assert.match(md, /\*\*Verdict: FAIL\*\*[\s\S]*- qps at C=150 fell[\s\S]*\/gates\//);
     await page.screenshot({ path: path.join(ARTIFACTS, 'gate-page.png'), fullPage: true });
   } finally {
     await browser.close();
