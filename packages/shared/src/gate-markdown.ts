@@ -1,6 +1,6 @@
 import type { GateSpec } from './gate';
 import { gateScenario } from './gate';
-import { METRIC_NAMES, confidenceText, type GateEvaluation, type MetricJudgement } from './gate-stats';
+import { METRIC_NAMES, confidenceText, pctText, type GateEvaluation, type MetricJudgement } from './gate-stats';
 import { formatMs, formatQps } from './table';
 
 export interface MarkdownGate {
@@ -14,18 +14,17 @@ export interface MarkdownGate {
 
 export const VERDICT_WORDS: Record<string, string> = { pass: 'PASS', fail: 'FAIL', inconclusive: 'INCONCLUSIVE' };
 
-const signed = (v: number) => (Number.isFinite(v) ? `${v > 0 ? '+' : v < 0 ? '−' : '±'}${Math.abs(v).toFixed(Math.abs(v) < 10 ? 1 : 0)}%` : '–');
 
 export function formatMetricValue(m: Pick<MetricJudgement, 'metric'>, v: number): string {
   return m.metric === 'qps' ? formatQps(v) : formatMs(v);
 }
 
 export function formatInterval(m: Pick<MetricJudgement, 'ciPct'>): string {
-  return Number.isFinite(m.ciPct[0]) ? `${signed(m.ciPct[0])}..${signed(m.ciPct[1])}` : '–';
+  return Number.isFinite(m.ciPct[0]) ? `${pctText(m.ciPct[0])}..${pctText(m.ciPct[1])}` : '–';
 }
 
 export function formatChange(m: Pick<MetricJudgement, 'changePct'>): string {
-  return signed(m.changePct);
+  return pctText(m.changePct);
 }
 
 /** "3 of 5 beyond 538" for the worst-repeat column, or "off". */

@@ -151,7 +151,10 @@ export interface JudgeOptions {
   worstRepeatCount: number;
 }
 
-const pctText = (v: number) => `${v > 0 ? '+' : v < 0 ? '−' : '±'}${Math.abs(v) < 10 ? Math.abs(v).toFixed(1) : Math.abs(v).toFixed(0)}%`;
+/** "+5.7%", "−35%", "±0.0%"; "–" when undefined (JSON stores NaN as null). */
+export function pctText(v: number): string {
+  return Number.isFinite(v) ? `${v > 0 ? '+' : v < 0 ? '−' : '±'}${Math.abs(v).toFixed(Math.abs(v) < 10 ? 1 : 0)}%` : '–';
+}
 const valueText = (metric: GateMetric, v: number) => (metric === 'qps' ? `${v.toFixed(0)} qps` : `${v < 10 ? v.toFixed(2) : v.toFixed(0)} ms`);
 
 /** "90%", or "99.9%" when the confidence is not a whole percentage. */

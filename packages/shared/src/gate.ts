@@ -129,7 +129,6 @@ export const GateSpecSchema = z
   });
 
 export type GateSpec = z.output<typeof GateSpecSchema>;
-export type GateSpecInput = z.input<typeof GateSpecSchema>;
 
 export function parseGateSpec(input: unknown): ParseResult<GateSpec> {
   const r = GateSpecSchema.safeParse(input);

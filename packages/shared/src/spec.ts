@@ -83,28 +83,28 @@ export const PAIRINGS = ['cross', 'zip'] as const;
 
 export const JobSpecSchema = z
   .strictObject({
-  name: z.string().trim().max(120).optional(),
-  target: TargetSchema.default({ kind: 'fake', latencyMs: 65 }),
-  clients: z.array(ClientSchema).min(1, 'list at least one client').max(20),
-  configurations: z
-    .array(ConfigurationSchema)
-    .min(1, 'list at least one configuration')
-    .max(20)
-    .refine((cs) => new Set(cs.map((c) => c.label)).size === cs.length, 'configuration labels must be unique'),
-  concurrency: z
-    .array(z.number().int('must be a whole number').min(1, 'must be at least 1').max(2000, 'must be at most 2000'))
-    .min(1, 'list at least one concurrency')
-    .max(20),
-  workload: WorkloadSchema,
-  repeats: z.number().int().min(1).max(50).default(1),
-  /** Multiplies the target's latencies (and durations): ideal qps stays concurrency / latency. */
-  timeScale: z.number().min(0.1).max(100).default(1),
-  /**
-   * cross: every client runs every configuration. zip: client i runs configuration i only, so the
-   * same version may appear twice (a release gate's baseline and candidate arms, A/A included).
-   */
-  pairing: z.enum(PAIRINGS).default('cross'),
-})
+    name: z.string().trim().max(120).optional(),
+    target: TargetSchema.default({ kind: 'fake', latencyMs: 65 }),
+    clients: z.array(ClientSchema).min(1, 'list at least one client').max(20),
+    configurations: z
+      .array(ConfigurationSchema)
+      .min(1, 'list at least one configuration')
+      .max(20)
+      .refine((cs) => new Set(cs.map((c) => c.label)).size === cs.length, 'configuration labels must be unique'),
+    concurrency: z
+      .array(z.number().int('must be a whole number').min(1, 'must be at least 1').max(2000, 'must be at most 2000'))
+      .min(1, 'list at least one concurrency')
+      .max(20),
+    workload: WorkloadSchema,
+    repeats: z.number().int().min(1).max(50).default(1),
+    /** Multiplies the target's latencies (and durations): ideal qps stays concurrency / latency. */
+    timeScale: z.number().min(0.1).max(100).default(1),
+    /**
+     * cross: every client runs every configuration. zip: client i runs configuration i only, so the
+     * same version may appear twice (a release gate's baseline and candidate arms, A/A included).
+     */
+    pairing: z.enum(PAIRINGS).default('cross'),
+  })
   .superRefine((s, ctx) => {
     if (s.pairing === 'zip' && s.clients.length !== s.configurations.length) {
       ctx.addIssue({ code: 'custom', path: ['configurations'], message: `pairing zip needs one configuration per client (${s.clients.length} clients, ${s.configurations.length} configurations)` });
