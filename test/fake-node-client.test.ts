@@ -5,14 +5,16 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { startFakeSpanner, type FakeSpanner } from '@scb/fake-spanner';
-import { ensureNodeClient } from '../apps/runner/src/clients/node-client';
+import { installContext } from '@scb/languages';
+import { ensureNodeClient } from '../packages/languages/src/node/install';
+import { CACHE_DIR } from '../apps/runner/src/paths';
 
 let req: NodeRequire;
 const open: { close(): unknown }[] = [];
 
 before(async () => {
   process.env.METADATA_SERVER_DETECTION = 'none';
-  req = createRequire(path.join(await ensureNodeClient('9.0.0'), 'package.json'));
+  req = createRequire(path.join(await ensureNodeClient('9.0.0', installContext('node', { cacheDir: CACHE_DIR })), 'package.json'));
 });
 after(async () => {
   await Promise.all(open.map((d) => Promise.race([Promise.resolve(d.close()).catch(() => {}), new Promise((r) => setTimeout(r, 1000))])));

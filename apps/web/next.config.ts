@@ -1,7 +1,7 @@
 import type { NextConfig } from 'next';
 
 const config: NextConfig = {
-  transpilePackages: ['@scb/shared', '@scb/db'],
+  transpilePackages: ['@scb/shared', '@scb/db', '@scb/languages'],
   serverExternalPackages: ['@prisma/client', '@prisma/adapter-pg', 'pg', 'graphile-worker'],
   poweredByHeader: false,
 };

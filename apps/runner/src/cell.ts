@@ -1,12 +1,10 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { startFakeSpanner, type ConnectionStat } from '@scb/fake-spanner';
+import type { DriverLaunch } from '@scb/languages';
 import {
   DriverMessageSchema,
-  FAKE_DATABASE,
-  FAKE_INSTANCE,
-  FAKE_PROJECT,
-  effectiveLatencyMs,
+  driverWorkload,
+  modeledLatencyMs,
   opsAt,
   type CellPlan,
   type DriverCell,
@@ -14,16 +12,15 @@ import {
   type ProgressMessage,
   type ResultMessage,
 } from '@scb/shared';
-import type { DriverLaunch } from './drivers/index';
+import { startTarget, type ChannelStats } from './targets/index';
 
 /** A cell that could not produce a result; the message is what the user reads. */
 export class CellError extends Error {}
 
 export interface CellOutcome {
   result: ResultMessage;
-  /** Every RPC the cell's fresh fake served (sessions, warm-up, measured), and their spread over connections. */
-  serverRpcs: number;
-  channels: ConnectionStat[];
+  /** Every RPC the cell's fresh target served (sessions, warm-up, measured), and their spread over connections, where the target counts them. */
+  channels?: ChannelStats;
 }
 
 export interface CellHooks {
@@ -33,40 +30,31 @@ export interface CellHooks {
 }
 
 /**
- * Runs one cell: a fresh fake on a free port (so no connection of an earlier cell is counted),
- * a fresh driver process with a fresh client, and the fake's per-connection accounting.
+ * Runs one cell: a fresh target (so no connection of an earlier cell is counted), a fresh driver
+ * process with a fresh client, and the target's per-connection accounting where it has one.
  */
 export async function runCell(spec: JobSpec, plan: CellPlan, launch: DriverLaunch, hooks: CellHooks = {}): Promise<CellOutcome> {
-  const latencyMs = effectiveLatencyMs(spec);
-  const fake = await startFakeSpanner({ ...spec.target.server, latencyMs: spec.target.latencyMs, timeScale: spec.timeScale });
+  const target = await startTarget(spec, plan);
   try {
-    const durationMs = spec.workload.durationSeconds !== undefined ? spec.workload.durationSeconds * 1000 : undefined;
     const cell: DriverCell = {
-      endpoint: { host: fake.host, port: fake.port },
-      projectId: FAKE_PROJECT,
-      instanceId: FAKE_INSTANCE,
-      databaseId: FAKE_DATABASE,
+      endpoint: target.endpoint,
+      database: target.database,
       client: plan.client,
-      clientDir: launch.clientDir,
       configuration: plan.configuration,
-      concurrency: plan.concurrency,
-      operation: spec.workload.operation,
-      warmupOps: opsAt(spec.workload.warmupOps, plan.concurrency),
-      measuredOps: spec.workload.measuredOps === undefined ? undefined : opsAt(spec.workload.measuredOps, plan.concurrency),
-      durationMs,
-      deadlineMs: driverDeadlineMs(spec, plan.concurrency, latencyMs),
+      ...driverWorkload(spec.workload, plan.concurrency),
+      deadlineMs: driverDeadlineMs(spec, plan.concurrency),
     };
     const result = await runDriver(cell, launch, hooks);
-    const stats = fake.stats();
-    return { result, serverRpcs: stats.totalRpcs, channels: stats.connections };
+    return { result, channels: target.channelStats?.() };
   } finally {
-    await fake.stop();
+    await target.stop();
   }
 }
 
 /** Generous upper bound on a cell's run time: start-up, warm-up and measurement at a tenth of ideal speed. */
-export function driverDeadlineMs(spec: JobSpec, concurrency: number, latencyMs: number): number {
-  const perOpMs = Math.max(latencyMs, 1);
+export function driverDeadlineMs(spec: JobSpec, concurrency: number): number {
+  // Where the target models no latency, allow a second per operation and loop.
+  const perOpMs = Math.max(modeledLatencyMs(spec) ?? 1000, 1);
   const opsMs = (ops: number) => (Math.ceil(ops / concurrency) * perOpMs) * 10;
   const measureMs = spec.workload.durationSeconds !== undefined ? spec.workload.durationSeconds * 1000 * 1.5 : opsMs(opsAt(spec.workload.measuredOps!, concurrency));
   return Math.round(60_000 + opsMs(opsAt(spec.workload.warmupOps, concurrency)) + measureMs);

@@ -1,9 +1,9 @@
 import { parseJobSpec, planCells, summarize, decodeHistogram } from '@scb/shared';
 import type { Db } from '@scb/db';
+import { ClientInstallError, prepareDriver, type DriverLaunch } from '@scb/languages';
 import { runCell, CellError } from './cell';
-import { ClientInstallError } from './clients/node-client';
-import { prepareDriver, type DriverLaunch } from './drivers/index';
 import { describeEnvironment } from './environment';
+import { CACHE_DIR } from './paths';
 
 export interface JobHooks {
   log: (line: string) => void;
@@ -36,7 +36,7 @@ export async function runJob(db: Db, jobId: string, hooks: JobHooks): Promise<vo
     const key = `${client.language}@${client.version}`;
     let p = launches.get(key);
     if (!p) {
-      p = prepareDriver(client, log);
+      p = prepareDriver(client, { cacheDir: CACHE_DIR, log });
       launches.set(key, p);
       void p.then(
         () => recordVersion(db, client.language, client.version, null),
@@ -84,16 +84,16 @@ export async function runJob(db: Db, jobId: string, hooks: JobHooks): Promise<vo
             histogram: out.result.histogram,
             timeline: out.result.timeline,
             cpuMs: out.result.cpuMs,
-            serverRpcs: out.serverRpcs,
+            serverRpcs: out.channels?.totalRpcs ?? 0,
           },
         }),
         db.channelStat.createMany({
-          data: out.channels.map((c) => ({ cellId: cell.id, connection: c.connection, peer: c.peer, rpcs: c.rpcs, peakInFlight: c.peakInFlight })),
+          data: (out.channels?.connections ?? []).map((c) => ({ cellId: cell.id, connection: c.connection, peer: c.peer, rpcs: c.rpcs, peakInFlight: c.peakInFlight })),
         }),
         db.cell.update({ where: { id: cell.id }, data: { status: 'succeeded', finishedAt: new Date() } }),
       ]);
       succeeded++;
-      hooks.log(`${label}: ${summary.qps.toFixed(0)} qps, p50 ${summary.p50Ms.toFixed(1)} ms, p99 ${summary.p99Ms.toFixed(1)} ms, ${errorCount} errors, ${out.channels.length} connections`);
+      hooks.log(`${label}: ${summary.qps.toFixed(0)} qps, p50 ${summary.p50Ms.toFixed(1)} ms, p99 ${summary.p99Ms.toFixed(1)} ms, ${errorCount} errors, ${out.channels?.connections.length ?? 'uncounted'} connections`);
     } catch (e) {
       if (stop.signal.aborted) break; // the cell was stopped on purpose: marked cancelled below
       const message = e instanceof CellError ? e.message : `unexpected runner error: ${(e as Error).message}`;

@@ -4,4 +4,3 @@ import { fileURLToPath } from 'node:url';
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 /** Installed client versions; SCB_CACHE_DIR moves it (e.g. to share it between clones). */
 export const CACHE_DIR = process.env.SCB_CACHE_DIR ? path.resolve(process.env.SCB_CACHE_DIR) : path.join(REPO_ROOT, '.cache');
-export const DRIVERS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'drivers');

@@ -6,7 +6,8 @@ import { REFERENCE_COLOR, SERIES_COLORS } from './chart-colors';
 
 export interface QpsPoint {
   concurrency: number;
-  ideal: number;
+  /** concurrency / latency, where the target models a latency. */
+  ideal: number | null;
   [series: string]: number | null;
 }
 
@@ -48,10 +49,10 @@ export function QpsChart({ data, series }: { data: QpsPoint[]; series: string[] 
 }
 
 /** p50 (solid) and p99 (dashed) versus concurrency per configuration, on a log axis. */
-export function LatencyChart({ data, series, serverMs }: { data: LatencyPoint[]; series: string[]; serverMs: number }) {
+export function LatencyChart({ data, series, serverMs }: { data: LatencyPoint[]; series: string[]; serverMs: number | null }) {
   return (
     <ConcurrencyFrame testId="latency-chart" data={data}>
-      <YAxis scale="log" domain={[Math.max(0.1, serverMs * 0.8), 'auto']} allowDataOverflow tickFormatter={(v) => String(Math.round(v))} label={{ value: 'latency, ms (log scale)', angle: -90, position: 'insideLeft', offset: -5 }} />
+      <YAxis scale="log" domain={[serverMs === null ? 'auto' : Math.max(0.1, serverMs * 0.8), 'auto']} allowDataOverflow tickFormatter={(v) => String(Math.round(v))} label={{ value: 'latency, ms (log scale)', angle: -90, position: 'insideLeft', offset: -5 }} />
       <Tooltip formatter={(v) => (typeof v === 'number' ? `${v.toFixed(1)} ms` : v)} />
       {series.flatMap((s, i) => [
         <Line key={`${s} p50`} dataKey={`${s} p50`} name={`${s} p50`} stroke={color(i)} strokeWidth={2} connectNulls isAnimationActive={false} />,

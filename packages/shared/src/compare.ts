@@ -1,5 +1,5 @@
 import type { FieldIssue, JobSpec, ParseResult } from './spec';
-import { effectiveLatencyMs, idealQps } from './spec';
+import { idealQps, modeledLatencyMs } from './targets/index';
 import { scenarioDifferences, scenarioOf } from './scenario';
 import { median } from './stats';
 import { formatMs, formatOps, formatQps } from './table';
@@ -194,8 +194,8 @@ export interface CompareSeries {
   configuration: { label: string; [option: string]: unknown } | null;
   /** Cell indexes (0-based) of the job that make up this series. */
   cells: number[];
-  /** Server latency per query after the time scale. */
-  latencyMs: number;
+  /** Server latency per query after the time scale, where the target models one. */
+  latencyMs: number | null;
   repeats: number;
   /** How this series' scenario differs from the baseline's (empty when it is the same). */
   differences: CompareScenarioDifference[];
@@ -445,7 +445,7 @@ export function buildComparison(selection: CompareSelection, jobs: ReadonlyMap<s
     client: d.client,
     configuration: d.configuration,
     cells: d.cells.map((c) => c.index),
-    latencyMs: effectiveLatencyMs(d.job.spec),
+    latencyMs: modeledLatencyMs(d.job.spec),
     repeats: new Set(d.cells.map((c) => c.repeat)).size,
     differences: i === 0 || d.job.id === base!.job.id ? [] : compareScenarioDifferences(base!.job.spec, d.job.spec),
   }));

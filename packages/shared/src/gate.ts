@@ -4,7 +4,6 @@ import {
   GRPC_GCP,
   LANGUAGES,
   SEMVER,
-  TargetSchema,
   WorkloadSchema,
   toFieldIssues,
   type Configuration,
@@ -12,6 +11,7 @@ import {
   type Language,
   type ParseResult,
 } from './spec';
+import { TargetSchema } from './targets/index';
 
 /**
  * A release gate: a candidate version against a baseline under one scenario, repeated with the

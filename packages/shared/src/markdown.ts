@@ -1,4 +1,5 @@
 import type { JobSpec } from './spec';
+import { describeTarget } from './targets/index';
 import { buildResultTable, formatEntry, formatMs, formatOps, type TableCell } from './table';
 
 function escapeCell(s: string): string {
@@ -32,7 +33,7 @@ export function setupLine(job: Pick<MarkdownJob, 'spec' | 'environment'>): strin
   const env = job.environment;
   const machine = env?.cores ? `${env.cores} cores${env.host ? ` (${env.host})` : ''}` : 'machine not recorded';
   return (
-    `${clients} · ${configs} · fake Spanner, ${formatMs(s.target.latencyMs)} ms × time scale ${s.timeScale} · ` +
+    `${clients} · ${configs} · ${describeTarget(s)} · ` +
     `${w.operation}, warm-up ${formatOps(w.warmupOps)} ops at the target concurrency, ${measured} measured · ` +
     `${s.repeats} repeat(s), fresh client per cell · ${machine}`
   );

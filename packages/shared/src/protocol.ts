@@ -1,21 +1,37 @@
+// The driver protocol: the one contract between the runner and a driver of any language
+// (docs/architecture.md, "Driver protocol"). A driver reads a DriverCell as JSON on stdin and writes
+// JSON lines on stdout: progress at least once a second, then exactly one result.
 import { z } from 'zod';
 import { ClientSchema, ConfigurationSchema, OPERATIONS } from './spec';
 
+/** One kind of operation in the mix, picked with probability weight / sum of weights. */
+export const OperationMixEntrySchema = z.strictObject({ kind: z.enum(OPERATIONS), weight: z.number().positive() });
+export type OperationMixEntry = z.infer<typeof OperationMixEntrySchema>;
+export type OperationKind = OperationMixEntry['kind'];
+
+/**
+ * The load shape. `closed`: `concurrency` loops, each running operations back to back. A phase ends
+ * when its operation budget is used up, or, measuring by time, after `durationMs`.
+ */
+export const LoadSchema = z.discriminatedUnion('shape', [
+  z.strictObject({
+    shape: z.literal('closed'),
+    concurrency: z.number().int().min(1),
+    warmupOps: z.number().int().min(0),
+    measuredOps: z.number().int().min(1).optional(),
+    durationMs: z.number().min(1).optional(),
+  }),
+]);
+export type Load = z.infer<typeof LoadSchema>;
+
 /** What the runner gives a driver process on stdin: everything one cell needs, nothing more. */
 export const DriverCellSchema = z.strictObject({
-  endpoint: z.strictObject({ host: z.string(), port: z.number().int() }),
-  projectId: z.string(),
-  instanceId: z.string(),
-  databaseId: z.string(),
+  endpoint: z.strictObject({ host: z.string(), port: z.number().int(), security: z.enum(['plaintext']) }),
+  database: z.strictObject({ projectId: z.string(), instanceId: z.string(), databaseId: z.string() }),
   client: ClientSchema,
-  /** Folder holding node_modules/@google-cloud/spanner at the requested version (Node driver). */
-  clientDir: z.string().optional(),
   configuration: ConfigurationSchema,
-  concurrency: z.number().int().min(1),
-  operation: z.enum(OPERATIONS),
-  warmupOps: z.number().int().min(0),
-  measuredOps: z.number().int().min(1).optional(),
-  durationMs: z.number().min(1).optional(),
+  load: LoadSchema,
+  operations: z.array(OperationMixEntrySchema).min(1),
   /** The driver exits by itself at this many ms after start, result or not. */
   deadlineMs: z.number().min(1000),
 });
@@ -35,15 +51,24 @@ export type ProgressMessage = z.infer<typeof ProgressMessageSchema>;
 export const TimelinePointSchema = z.object({ second: z.number(), count: z.number(), errors: z.number(), p99Ms: z.number(), ms: z.number().optional() });
 export type TimelinePoint = z.infer<typeof TimelinePointSchema>;
 
-export const ResultMessageSchema = z.object({
-  type: z.literal('result'),
+/** Counts and latencies of one operation kind, or of all of them together. */
+export const OperationResultSchema = z.object({
+  /** Successful operations. */
   count: z.number().int(),
+  /** Failed operations by gRPC code name. */
   errors: z.record(z.string(), z.number().int()),
-  elapsedMs: z.number(),
   /** HDR histogram of successful operation latencies in microseconds, compressed base64. */
   histogram: z.string(),
+});
+export type OperationResult = z.infer<typeof OperationResultSchema>;
+
+export const ResultMessageSchema = OperationResultSchema.extend({
+  type: z.literal('result'),
+  elapsedMs: z.number(),
   timeline: z.array(TimelinePointSchema),
   cpuMs: z.number(),
+  /** The same per operation kind of the mix; they add up to the totals above. */
+  operations: z.partialRecord(z.enum(OPERATIONS), OperationResultSchema),
 });
 export type ResultMessage = z.infer<typeof ResultMessageSchema>;
 

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { FakeServerSchema, type JobSpec } from './spec';
+import type { JobSpec } from './spec';
+import { describeTarget, normalizeTarget } from './targets/index';
 import { formatOps } from './table';
 
 /**
@@ -7,11 +8,8 @@ import { formatOps } from './table';
  * behaviour, the workload, the time scale. Concurrency and repeats are per cell, so not part of it.
  */
 export function scenarioOf(spec: JobSpec): { target: JobSpec['target']; workload: JobSpec['workload']; timeScale: number } {
-  // A target without `server` runs the fake's defaults: spell them out so both compare equal.
-  return { target: { ...spec.target, server: spec.target.server ?? DEFAULT_SERVER }, workload: spec.workload, timeScale: spec.timeScale };
+  return { target: normalizeTarget(spec.target), workload: spec.workload, timeScale: spec.timeScale };
 }
-
-const DEFAULT_SERVER = FakeServerSchema.parse({});
 
 function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
@@ -34,8 +32,7 @@ export function scenarioKey(spec: JobSpec): string {
 export function scenarioLabel(spec: JobSpec): string {
   const w = spec.workload;
   const measured = w.durationSeconds !== undefined ? `${w.durationSeconds} s` : `${formatOps(w.measuredOps!)} ops`;
-  const faults = spec.target.server?.faults?.length ? `, ${spec.target.server.faults.length} fault rule(s)` : '';
-  return `${w.operation}, ${spec.target.latencyMs} ms × ${spec.timeScale}${faults}, warm-up ${formatOps(w.warmupOps)}, ${measured}`;
+  return `${w.operation}, ${describeTarget(spec)}, warm-up ${formatOps(w.warmupOps)}, ${measured}`;
 }
 
 /** The fields in which two scenarios differ (dotted paths), empty when they are the same. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FakeConfigSchema } from './fake-config';
+import { TargetSchema } from './targets/index';
 
 /** Plain semver only (no ranges, tags, paths or URLs): it ends up in an npm/Maven command line. */
 export const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z]+(\.[0-9A-Za-z]+)*)?$/;
@@ -36,22 +36,6 @@ export const ConfigurationSchema = z.strictObject({
       writeSessionsFraction: z.number().min(0).max(1).optional(),
     })
     .optional(),
-});
-
-/** The fake's behaviour besides the query latency; unset fields take the fake's defaults. */
-export const FakeServerSchema = FakeConfigSchema.omit({ timeScale: true })
-  .partial()
-  .refine((s) => s.latency?.query === undefined, { message: 'set the query latency with target.latencyMs', path: ['latency', 'query'] });
-
-export const TargetSchema = z.strictObject({
-  kind: z.literal('fake'),
-  /** Server-side latency of every data RPC, before the time scale. */
-  latencyMs: z.number().min(0).max(10_000).default(65),
-  /**
-   * The rest of the fake's behaviour: latency of other RPC kinds (session, commit...), faults,
-   * schedules, connection age, accept delay, stream limit. The job's time scale applies to all of it.
-   */
-  server: FakeServerSchema.optional(),
 });
 
 /** An operation count: fixed, or max(min, perConcurrency x C) so that bursts scale with concurrency. */
@@ -133,14 +117,4 @@ export function toFieldIssues(error: z.ZodError): FieldIssue[] {
     if (i.code === 'unrecognized_keys') return i.keys.map((k) => ({ path: at([k]), message: 'unknown field' }));
     return [{ path: at([]), message: i.message }];
   });
-}
-
-/** Latency one data RPC takes on the fake, after the time scale. */
-export function effectiveLatencyMs(spec: Pick<JobSpec, 'target' | 'timeScale'>): number {
-  return spec.target.latencyMs * spec.timeScale;
-}
-
-/** The closed-loop ceiling: C requests in flight, each taking the server latency. */
-export function idealQps(concurrency: number, latencyMs: number): number {
-  return latencyMs > 0 ? (concurrency * 1000) / latencyMs : Number.POSITIVE_INFINITY;
 }

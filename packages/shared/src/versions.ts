@@ -1,7 +1,8 @@
 // The across-versions view: one scenario, one metric, one concurrency; client versions on the x axis
 // (semver order), one series per configuration label, every repeat of every stored job.
 // Pure functions: the web app loads the rows, these turn them into the chart and table model.
-import { LANGUAGES, effectiveLatencyMs, idealQps, type JobSpec, type Language } from './spec';
+import { LANGUAGES, type JobSpec, type Language } from './spec';
+import { idealQps, modeledLatencyMs } from './targets/index';
 import { scenarioDifferences, scenarioKey, scenarioLabel } from './scenario';
 import { median } from './stats';
 
@@ -379,7 +380,8 @@ function optionTextOf(config: Record<string, unknown>): string {
 
 /** Reference line for the metric: ideal qps for throughput, the server's time per query for latency. */
 export function metricReference(spec: Pick<JobSpec, 'target' | 'timeScale'>, metric: VersionMetric, concurrency: number | null): VersionsModel['reference'] {
-  const latency = effectiveLatencyMs(spec);
+  const latency = modeledLatencyMs(spec);
+  if (latency === null) return null;
   if (metric === 'qps') {
     if (!concurrency || !(latency > 0)) return null;
     return { value: idealQps(concurrency, latency), label: `ideal ${concurrency} / ${latency} ms` };

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseJobSpec, planCells, idealQps, effectiveLatencyMs } from '../src/index';
+import { parseJobSpec, planCells, idealQps, modeledLatencyMs } from '../src/index';
 import example from '../../../examples/node-select1.json' with { type: 'json' };
 
 const good = {
@@ -71,7 +71,7 @@ test('the plan is the cross product, repeats outermost, indexes in order', () =>
 test('ideal qps is concurrency over the scaled latency', () => {
   const r = parseJobSpec({ ...good, timeScale: 10 });
   assert.ok(r.ok);
-  assert.equal(effectiveLatencyMs(r.value), 650);
+  assert.equal(modeledLatencyMs(r.value), 650);
   assert.ok(Math.abs(idealQps(400, 650) - 615.38) < 0.01);
   assert.ok(Math.abs(idealQps(50, 65) - 769.23) < 0.01);
 });

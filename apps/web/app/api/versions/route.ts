@@ -1,6 +1,6 @@
 import { NextResponse } from 'next/server';
 import { LANGUAGES, type Language } from '@scb/shared/spec';
-import { newestFirst, publishedVersions } from '@scb/shared/registry';
+import { newestFirst, publishedVersions } from '@scb/languages';
 import { db } from '@/lib/db';
 
 export const dynamic = 'force-dynamic';

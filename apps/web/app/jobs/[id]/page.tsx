@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { buildResultTable, formatEntry, formatMs, formatOps, formatPercent, formatQps } from '@scb/shared/table';
-import { effectiveLatencyMs, idealQps } from '@scb/shared/spec';
+import { describeTarget, idealQps, modeledLatencyMs } from '@scb/shared/targets';
 import { AutoRefresh } from '@/components/AutoRefresh';
 import { CellCharts } from '@/components/CellCharts';
 import { LatencyChart, QpsChart, type LatencyPoint, type QpsPoint } from '@/components/ConcurrencyCharts';
@@ -31,9 +31,9 @@ export async function generateMetadata({ params }: Params): Promise<Metadata> {
 }
 
 function chartData(job: JobView, columns: string[], rows: ReturnType<typeof buildResultTable>['rows']): QpsPoint[] {
-  const latency = effectiveLatencyMs(job.spec);
+  const latency = modeledLatencyMs(job.spec);
   return rows.map((r) => {
-    const p: QpsPoint = { concurrency: r.concurrency, ideal: idealQps(r.concurrency, latency) };
+    const p: QpsPoint = { concurrency: r.concurrency, ideal: latency === null ? null : idealQps(r.concurrency, latency) };
     columns.forEach((col, i) => (p[col] = r.entries[i] && r.entries[i]!.repeats > 0 ? r.entries[i]!.qps : null));
     return p;
   });
@@ -83,7 +83,7 @@ export default async function JobPage({ params }: Params) {
   if (!job) notFound();
   const live = job.status === 'queued' || job.status === 'running';
   const table = buildResultTable(tableCells(job));
-  const latency = effectiveLatencyMs(job.spec);
+  const latency = modeledLatencyMs(job.spec);
   const hasResults = job.cells.some((c) => c.result);
   const env = job.environment as Record<string, string | number | null> | null;
 
@@ -94,7 +94,7 @@ export default async function JobPage({ params }: Params) {
         {job.name || `Job ${job.id}`} <StatusBadge status={job.status} />
       </h1>
       <p className="muted">
-        Fake Spanner, {job.spec.target.latencyMs} ms per query × time scale {job.spec.timeScale} = {formatMs(latency)} ms ·{' '}
+        {describeTarget(job.spec)}{latency !== null && ` = ${formatMs(latency)} ms per query`} ·{' '}
         {job.spec.workload.operation} · warm-up {formatOps(job.spec.workload.warmupOps)} ops at the target concurrency ·{' '}
         {job.spec.workload.durationSeconds !== undefined ? `${job.spec.workload.durationSeconds} s measured` : `${formatOps(job.spec.workload.measuredOps!)} ops measured`} ·{' '}
         {job.spec.repeats} repeat(s) · created {job.createdAt.replace('T', ' ').slice(0, 19)} UTC

@@ -27,7 +27,7 @@ export interface NodeClientSetup {
 export function nodeClientSetup(cell: DriverCell, deps: NodeClientDeps): NodeClientSetup {
   const c = cell.configuration;
   const clientOptions: Record<string, unknown> = {
-    projectId: cell.projectId,
+    projectId: cell.database.projectId,
     servicePath: cell.endpoint.host,
     port: cell.endpoint.port,
     sslCreds: deps.grpc.credentials.createInsecure(),

@@ -1,10 +1,12 @@
-// The Node driver: one process, one fresh @google-cloud/spanner client, one cell (DESIGN.md protocol).
-// Reads the cell as JSON on stdin, writes JSON lines on stdout, exits by itself.
+// The Node driver: one process, one fresh @google-cloud/spanner client, one cell (docs/architecture.md,
+// "Driver protocol"). Reads the cell as JSON on stdin, writes JSON lines on stdout, exits by itself.
+// argv: the folder holding the installed client version's node_modules.
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { DriverCellSchema } from '@scb/shared';
-import { runPhases } from './loop';
-import { nodeClientSetup, UnsupportedOption } from './node-options';
+import { DriverCellSchema, type OperationKind } from '@scb/shared';
+import { runPhases } from './load';
+import { OPERATIONS, type Operation } from './operations';
+import { nodeClientSetup, UnsupportedOption } from './options';
 
 function emit(m: object): void {
   process.stdout.write(JSON.stringify(m) + '\n');
@@ -26,10 +28,11 @@ async function main(): Promise<void> {
   if (!parsed.success) fail(`driver: bad cell spec: ${parsed.error.message}`);
   const cell = parsed.data;
   setTimeout(() => fail(`driver: deadline of ${cell.deadlineMs} ms reached before the cell finished`, 3), cell.deadlineMs).unref();
-  if (!cell.clientDir) fail('driver: clientDir (the installed @google-cloud/spanner) is required');
+  const clientDir = process.argv[2];
+  if (!clientDir) fail('driver: the folder of the installed @google-cloud/spanner is required as the first argument');
 
   // Load the client, and the grpc-js and grpc-gcp its google-gax uses, from the version's own folder.
-  const req = createRequire(path.join(cell.clientDir, 'package.json'));
+  const req = createRequire(path.join(clientDir, 'package.json'));
   const { Spanner } = req('@google-cloud/spanner');
   const clientReq = createRequire(req.resolve('@google-cloud/spanner'));
   const grpc = clientReq('google-gax').grpc;
@@ -54,10 +57,10 @@ async function main(): Promise<void> {
   Object.assign(process.env, setup.env);
   emit({ type: 'progress', phase: 'connecting', done: 0, elapsedMs: 0, qps: 0 });
   const spanner = new Spanner(setup.clientOptions);
-  const database = spanner.instance(cell.instanceId).database(cell.databaseId, setup.poolOptions);
-  const op = () => database.run({ sql: 'SELECT 1' });
+  const database = spanner.instance(cell.database.instanceId).database(cell.database.databaseId, setup.poolOptions);
+  const operations = Object.fromEntries(cell.operations.map((o) => [o.kind, OPERATIONS[o.kind](database)])) as Record<OperationKind, Operation>;
 
-  const result = await runPhases(cell, op, emit);
+  const result = await runPhases(cell, operations, emit);
   emit(result);
   // @google-cloud/spanner 7.21's close() may never resolve: give it a moment, then leave anyway.
   await Promise.race([Promise.resolve(database.close()).catch(() => {}), new Promise((r) => setTimeout(r, 1000))]);

@@ -1,17 +1,19 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { DriverCell } from '@scb/shared';
-import { ClientInstallError, ensureNodeClient } from '../src/clients/node-client';
-import { nodeClientSetup, UnsupportedOption } from '../src/drivers/node-options';
+import { CACHE_DIR } from '../../../apps/runner/src/paths';
+import { ClientInstallError, installContext } from '../src/index';
+import { nodeClientSetup, UnsupportedOption } from '../src/node/driver/options';
+import { ensureNodeClient } from '../src/node/install';
 
 test('a version that is not plain semver never reaches npm', async () => {
   for (const v of ['latest; rm -rf /', 'file:../x', '$(id)', '9.0.0 --registry=http://evil']) {
-    await assert.rejects(ensureNodeClient(v), (e) => e instanceof ClientInstallError && /not a plain semver/.test(e.message), v);
+    await assert.rejects(ensureNodeClient(v, installContext('node', { cacheDir: CACHE_DIR })), (e) => e instanceof ClientInstallError && /not a plain semver/.test(e.message), v);
   }
 });
 
 const cell = (configuration: object) =>
-  ({ endpoint: { host: '127.0.0.1', port: 1234 }, projectId: 'p', client: { language: 'node', version: '9.0.0' }, configuration: { label: 'x', grpcGcp: 'default', ...configuration } }) as unknown as DriverCell;
+  ({ endpoint: { host: '127.0.0.1', port: 1234, security: 'plaintext' }, database: { projectId: 'p', instanceId: 'i', databaseId: 'd' }, client: { language: 'node', version: '9.0.0' }, configuration: { label: 'x', grpcGcp: 'default', ...configuration } }) as unknown as DriverCell;
 const deps = {
   grpc: { credentials: { createInsecure: () => 'insecure' } },
   grpcGcp: { createGcpApiConfig: (c: object) => ({ built: c }) },

@@ -3,24 +3,22 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { SEMVER } from '@scb/shared';
-import { publishedVersions } from '@scb/shared/registry';
-import { CACHE_DIR, REPO_ROOT } from '../paths';
-import { ClientInstallError } from './node-client';
+import { fileURLToPath } from 'node:url';
+import { SEMVER } from '@scb/shared/spec';
+import { ClientInstallError, type DriverLaunch, type InstallContext } from '../plugin';
+import { JAVA_ARTIFACT as ARTIFACT } from './registry';
 
 const run = promisify(execFile);
-const ARTIFACT = 'com.google.cloud:google-cloud-spanner';
 const MVN = process.platform === 'win32' ? 'mvn.cmd' : 'mvn';
 /** The driver's Maven project: pom.xml (dependencies) and src/main/java (the driver). */
-export const JAVA_DRIVER_DIR = path.join(REPO_ROOT, 'apps', 'runner', 'java-driver');
+export const JAVA_DRIVER_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'driver');
 const POM = path.join(JAVA_DRIVER_DIR, 'pom.xml');
 const SOURCES = path.join(JAVA_DRIVER_DIR, 'src', 'main', 'java', 'bench');
 
-/** How to start the Java driver for one client version: spawn(command, args), cell on stdin. */
-export interface JavaClient {
+/** The Java driver of one client version: its launch, and the classpath test harnesses run on. */
+export interface JavaClient extends DriverLaunch {
   version: string;
-  command: string;
-  args: string[];
+  classpath: string;
 }
 
 const pending = new Map<string, Promise<JavaClient>>();
@@ -30,30 +28,34 @@ const pending = new Map<string, Promise<JavaClient>>();
  * the driver against it, once per version (and again when the driver's pom or sources change).
  * The version must be plain semver and, when Maven Central's metadata can be read, listed there.
  */
-export function ensureJavaClient(version: string, log: (line: string) => void = () => {}): Promise<JavaClient> {
+export function ensureJavaClient(version: string, ctx: InstallContext): Promise<JavaClient> {
   if (!SEMVER.test(version)) return Promise.reject(new ClientInstallError(`"${version}" is not a plain semver version`));
   // Cells of one job may ask for the same version at once: one install, shared.
   let p = pending.get(version);
   if (!p) {
-    p = install(version, log).finally(() => pending.delete(version));
+    p = install(version, ctx).finally(() => pending.delete(version));
     pending.set(version, p);
   }
   return p;
 }
 
-async function install(version: string, log: (line: string) => void): Promise<JavaClient> {
-  const dir = path.join(CACHE_DIR, 'clients', 'java', version);
+async function install(version: string, ctx: InstallContext): Promise<JavaClient> {
+  const log = ctx.log;
+  const dir = path.join(ctx.cacheDir, 'clients', 'java', version);
   const classes = path.join(dir, 'classes');
   const classpathFile = path.join(dir, 'classpath.txt');
   const marker = path.join(dir, '.installed');
   const sources = readdirSync(SOURCES).filter((f) => f.endsWith('.java')).sort().map((f) => path.join(SOURCES, f));
   const key = driverHash(sources);
-  const client = () => ({ version, command: 'java', args: ['-cp', [classes, readFileSync(classpathFile, 'utf8').trim()].join(path.delimiter), 'bench.JavaDriver'] });
+  const client = (): JavaClient => {
+    const classpath = [classes, readFileSync(classpathFile, 'utf8').trim()].join(path.delimiter);
+    return { version, classpath, command: 'java', args: ['-cp', classpath, 'bench.JavaDriver'] };
+  };
   // Reuse the cache unless the driver changed or a jar it lists is gone (e.g. ~/.m2 was cleared).
   if (existsSync(marker) && readFileSync(marker, 'utf8').trim() === key && jarsPresent(classpathFile)) return client();
 
   // When Maven Central's metadata cannot be read, Maven itself is the judge.
-  const listed = await publishedVersions('java').catch((e: Error) => {
+  const listed = await ctx.published().catch((e: Error) => {
     log(`${e.message}; letting Maven decide`);
     return undefined;
   });

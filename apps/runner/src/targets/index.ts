@@ -1,0 +1,13 @@
+import type { CellPlan, JobSpec, Target } from '@scb/shared';
+import { fake } from './fake';
+import type { StartedTarget, TargetPlugin } from './target';
+
+export type { ChannelStats, StartedTarget, TargetPlugin } from './target';
+
+/** Every target kind the runner can start; adding one is adding its file and a line here. */
+const TARGETS: { [K in Target['kind']]: TargetPlugin<Extract<Target, { kind: K }>> } = { fake };
+
+/** Starts the job's target for one cell. */
+export function startTarget(spec: JobSpec, plan: CellPlan): Promise<StartedTarget> {
+  return (TARGETS[spec.target.kind] as TargetPlugin).start(spec.target, spec, plan);
+}

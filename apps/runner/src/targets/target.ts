@@ -1,0 +1,21 @@
+import type { CellPlan, DriverCell, JobSpec, Target } from '@scb/shared';
+
+/** What a target saw of a cell's connections: every RPC it served and their spread over connections. */
+export interface ChannelStats {
+  totalRpcs: number;
+  connections: { connection: number; peer: string; rpcs: number; peakInFlight: number }[];
+}
+
+/** A target ready for one cell's driver. */
+export interface StartedTarget {
+  endpoint: DriverCell['endpoint'];
+  database: DriverCell['database'];
+  /** Where the target can count per connection (the fake); read after the driver has exited. */
+  channelStats?(): ChannelStats;
+  stop(): Promise<void>;
+}
+
+/** One kind of target (targets/<kind>.ts): started fresh for every cell, so no earlier connection counts. */
+export interface TargetPlugin<T extends Target = Target> {
+  start(target: T, spec: JobSpec, plan: CellPlan): Promise<StartedTarget>;
+}

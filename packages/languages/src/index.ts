@@ -1,0 +1,39 @@
+import { SEMVER, type Client, type Language } from '@scb/shared/spec';
+import { compareSemver } from '@scb/shared/versions';
+import { java } from './java/index';
+import { node } from './node/index';
+import type { DriverLaunch, InstallContext, LanguagePlugin } from './plugin';
+
+export { ClientInstallError, RegistryError, type DriverLaunch, type InstallContext, type LanguagePlugin } from './plugin';
+
+/** Every client language the runner can drive; adding one is adding its folder and a line here. */
+export const LANGUAGE_PLUGINS: Record<Language, LanguagePlugin> = { node, java };
+
+const TTL_MS = 3_600_000;
+const listed = new Map<Language, { at: number; versions: string[] }>();
+
+/** Published plain-semver versions, oldest first as the registries list them, cached for an hour. */
+export async function publishedVersions(language: Language): Promise<string[]> {
+  const hit = listed.get(language);
+  if (hit && Date.now() - hit.at < TTL_MS) return hit.versions;
+  const versions = (await LANGUAGE_PLUGINS[language].listVersions()).filter((v) => SEMVER.test(v));
+  listed.set(language, { at: Date.now(), versions });
+  return versions;
+}
+
+/** Semver order, newest first; prereleases after their release. */
+export function newestFirst(versions: string[]): string[] {
+  return [...versions].sort((a, b) => compareSemver(b, a));
+}
+
+/**
+ * Installs the client version on first use and says how to start its driver.
+ * Throws ClientInstallError with a message for the user.
+ */
+export function prepareDriver(client: Client, ctx: { cacheDir: string; log: (line: string) => void }): Promise<DriverLaunch> {
+  return LANGUAGE_PLUGINS[client.language].install(client.version, installContext(client.language, ctx));
+}
+
+export function installContext(language: Language, ctx: { cacheDir: string; log?: (line: string) => void }): InstallContext {
+  return { log: () => {}, ...ctx, published: () => publishedVersions(language) };
+}

@@ -1,0 +1,92 @@
+import type { DriverCell, Load, OperationKind, OperationMixEntry, ProgressMessage, ResultMessage } from '@scb/shared';
+import type { Operation } from './operations';
+import { PhaseRecorder } from './recorder';
+
+type Emit = (m: ProgressMessage | ResultMessage) => void;
+/** Runs one operation of the mix and records it. */
+type RunOne = () => Promise<void>;
+/** How much a phase runs: an operation count, or a time. */
+export type Budget = { ops: number } | { ms: number };
+
+/**
+ * A load shape: how operations are issued until a phase's budget is used up. `take()` claims one
+ * operation of the budget and is false once it is spent. One entry per shape of the protocol.
+ */
+type LoadShape<L extends Load> = (load: L, take: () => boolean, runOne: RunOne) => Promise<void>;
+
+const SHAPES: { [S in Load['shape']]: LoadShape<Extract<Load, { shape: S }>> } = {
+  // `concurrency` loops, each running operations back to back.
+  closed: async (load, take, runOne) => {
+    const loop = async () => {
+      while (take()) await runOne();
+    };
+    await Promise.all(Array.from({ length: load.concurrency }, loop));
+  },
+};
+
+/** Picks an operation kind with probability weight / total. */
+export function mixPicker(mix: OperationMixEntry[], random = Math.random): () => OperationKind {
+  if (mix.length === 1) return () => mix[0]!.kind;
+  const total = mix.reduce((a, m) => a + m.weight, 0);
+  return () => {
+    let r = random() * total;
+    for (const m of mix) if ((r -= m.weight) < 0) return m.kind;
+    return mix.at(-1)!.kind;
+  };
+}
+
+/** The warm-up, then the measured phase, of the cell's load; language-neutral parts of a Node driver. */
+export async function runPhases(cell: DriverCell, operations: Record<OperationKind, Operation>, emit: Emit): Promise<ResultMessage> {
+  const pick = mixPicker(cell.operations);
+  const load = cell.load;
+  if (load.warmupOps > 0) await runPhase('warmup', load, { ops: load.warmupOps }, pick, operations, emit);
+  return runPhase('measure', load, load.measuredOps !== undefined ? { ops: load.measuredOps } : { ms: load.durationMs! }, pick, operations, emit);
+}
+
+async function runPhase(
+  phase: 'warmup' | 'measure',
+  load: Load,
+  budget: Budget,
+  pick: () => OperationKind,
+  operations: Record<OperationKind, Operation>,
+  emit: Emit,
+): Promise<ResultMessage> {
+  const rec = new PhaseRecorder(phase === 'measure');
+  const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
+  const total = 'ops' in budget ? budget.ops : undefined;
+  const deadline = 'ms' in budget ? t0 + budget.ms : Number.POSITIVE_INFINITY;
+  let started = 0;
+  const take = () => {
+    if (total !== undefined ? started >= total : performance.now() >= deadline) return false;
+    started++;
+    return true;
+  };
+  const runOne = async () => {
+    const kind = pick();
+    const s = performance.now();
+    try {
+      await operations[kind]();
+      rec.success(kind, performance.now() - s);
+    } catch (e) {
+      rec.failure(kind, e);
+    }
+  };
+  const progress = () => {
+    const ms = performance.now() - t0;
+    emit({ type: 'progress', phase, done: rec.done, total, elapsedMs: ms, qps: (rec.done * 1000) / Math.max(1, ms) });
+  };
+  const ticker = setInterval(() => {
+    rec.closeSecond();
+    progress();
+  }, 1000);
+
+  progress();
+  await (SHAPES[load.shape] as LoadShape<Load>)(load, take, runOne);
+  clearInterval(ticker);
+  const elapsedMs = performance.now() - t0;
+  rec.closeSecond(true);
+  const cpu = process.cpuUsage(cpu0);
+  progress();
+  return { type: 'result', ...rec.total(), elapsedMs, timeline: rec.timeline, cpuMs: (cpu.user + cpu.system) / 1000, operations: rec.operations() };
+}

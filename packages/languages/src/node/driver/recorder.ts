@@ -1,0 +1,61 @@
+import type { Histogram } from 'hdr-histogram-js';
+import { encodeHistogram, grpcCodeName, newLatencyHistogram, type OperationKind, type OperationResult, type TimelinePoint } from '@scb/shared';
+
+/** Latencies and errors of one phase: in total, per operation kind, and per second while measuring. */
+export class PhaseRecorder {
+  readonly timeline: TimelinePoint[] = [];
+  done = 0;
+  private readonly all = newLatencyHistogram();
+  private readonly errors: Record<string, number> = {};
+  private readonly byKind = new Map<OperationKind, { histogram: Histogram; errors: Record<string, number> }>();
+  private second: Histogram = newLatencyHistogram();
+  private secondCount = 0;
+  private secondErrors = 0;
+  private secondStart = performance.now();
+
+  constructor(private readonly measured: boolean) {}
+
+  success(kind: OperationKind, ms: number): void {
+    const us = Math.max(1, Math.round(ms * 1000));
+    this.all.recordValue(us);
+    this.kind(kind).histogram.recordValue(us);
+    this.second.recordValue(us);
+    this.secondCount++;
+    this.done++;
+  }
+
+  failure(kind: OperationKind, e: unknown): void {
+    const name = grpcCodeName((e as { code?: unknown }).code);
+    this.errors[name] = (this.errors[name] ?? 0) + 1;
+    const k = this.kind(kind).errors;
+    k[name] = (k[name] ?? 0) + 1;
+    this.secondErrors++;
+    this.done++;
+  }
+
+  /** Closes the running second into the timeline (measured phases only); the last one may be partial. */
+  closeSecond(last = false): void {
+    if (!this.measured || (last && this.secondCount === 0 && this.secondErrors === 0)) return;
+    const now = performance.now();
+    const p99Ms = this.secondCount ? this.second.getValueAtPercentile(99) / 1000 : 0;
+    this.timeline.push({ second: this.timeline.length + 1, count: this.secondCount, errors: this.secondErrors, p99Ms, ms: now - this.secondStart });
+    this.secondStart = now;
+    this.second = newLatencyHistogram();
+    this.secondCount = 0;
+    this.secondErrors = 0;
+  }
+
+  total(): OperationResult {
+    return { count: this.all.totalCount, errors: this.errors, histogram: encodeHistogram(this.all) };
+  }
+
+  operations(): Partial<Record<OperationKind, OperationResult>> {
+    return Object.fromEntries([...this.byKind].map(([kind, k]) => [kind, { count: k.histogram.totalCount, errors: k.errors, histogram: encodeHistogram(k.histogram) }]));
+  }
+
+  private kind(kind: OperationKind) {
+    let k = this.byKind.get(kind);
+    if (!k) this.byKind.set(kind, (k = { histogram: newLatencyHistogram(), errors: {} }));
+    return k;
+  }
+}

@@ -1,0 +1,18 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { LanguagePlugin } from '../plugin';
+import { ensureNodeClient } from './install';
+import { NODE_PACKAGE, npmVersions } from './registry';
+
+const DRIVER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'driver', 'main.ts');
+
+export const node: LanguagePlugin = {
+  language: 'node',
+  packageName: NODE_PACKAGE,
+  listVersions: npmVersions,
+  async install(version, ctx) {
+    const clientDir = await ensureNodeClient(version, ctx);
+    // The driver loads the client from that version's own folder, given as its one argument.
+    return { command: process.execPath, args: ['--import', 'tsx', DRIVER, clientDir] };
+  },
+};

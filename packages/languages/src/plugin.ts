@@ -1,0 +1,40 @@
+import type { Language } from '@scb/shared';
+
+/** How to start a driver process for one installed client version: spawn(command, args), cell on stdin. */
+export interface DriverLaunch {
+  command: string;
+  args: string[];
+}
+
+export interface InstallContext {
+  /** Installed clients go under <cacheDir>/clients/<language>/<version>. */
+  cacheDir: string;
+  log: (line: string) => void;
+  /** The registry's published versions (cached); a version must be listed before it is installed. */
+  published: () => Promise<string[]>;
+}
+
+/**
+ * Everything of one client language: where its versions are published, how one is installed, and
+ * how its driver is started. Each language is a folder (node/, java/) with an index.ts exporting one.
+ */
+export interface LanguagePlugin {
+  language: Language;
+  /** The client's package in its registry, for messages. */
+  packageName: string;
+  /** Published versions, oldest first as the registry lists them. Throws RegistryError. */
+  listVersions(): Promise<string[]>;
+  /** Installs the version on first use; throws ClientInstallError with a sentence for the user. */
+  install(version: string, ctx: InstallContext): Promise<DriverLaunch>;
+}
+
+/** A failure the user can act on; its message is shown as is on the cell. */
+export class ClientInstallError extends Error {}
+
+/** The registry could not be asked. */
+export class RegistryError extends Error {}
+
+/** The last meaningful lines of a tool's output, for one-line messages. */
+export function lastLines(text: string, n = 3): string {
+  return text.split('\n').map((l) => l.trim()).filter((l) => l && !l.includes('Unknown user config')).slice(-n).join(' | ');
+}

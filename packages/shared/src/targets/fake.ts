@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { FakeConfigSchema } from '../fake-config';
+import { formatMs } from '../table';
+import type { TargetKind } from './kind';
+
+/** The fake's behaviour besides the query latency; unset fields take the fake's defaults. */
+export const FakeServerSchema = FakeConfigSchema.omit({ timeScale: true })
+  .partial()
+  .refine((s) => s.latency?.query === undefined, { message: 'set the query latency with target.latencyMs', path: ['latency', 'query'] });
+
+export const FakeTargetSchema = z.strictObject({
+  kind: z.literal('fake'),
+  /** Server-side latency of every data RPC, before the time scale. */
+  latencyMs: z.number().min(0).max(10_000).default(65),
+  /**
+   * The rest of the fake's behaviour: latency of other RPC kinds (session, commit...), faults,
+   * schedules, connection age, accept delay, stream limit. The job's time scale applies to all of it.
+   */
+  server: FakeServerSchema.optional(),
+});
+export type FakeTarget = z.output<typeof FakeTargetSchema>;
+
+const DEFAULT_SERVER = FakeServerSchema.parse({});
+
+export const fakeTarget: TargetKind<FakeTarget> = {
+  modeledLatencyMs: (t, timeScale) => t.latencyMs * timeScale,
+  // A target without `server` runs the fake's defaults: spell them out so both compare equal.
+  normalize: (t) => ({ ...t, server: t.server ?? DEFAULT_SERVER }),
+  describe: (t, timeScale) => {
+    const faults = t.server?.faults?.length ? `, ${t.server.faults.length} fault rule(s)` : '';
+    return `fake Spanner, ${formatMs(t.latencyMs)} ms × time scale ${timeScale}${faults}`;
+  },
+};
