@@ -6,8 +6,42 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import pg from 'pg';
-import { createDb, type Db } from '@scb/db';
+import {
+  cancelJob,
+  cancelUnfinishedCells,
+  countGates,
+  countJobs,
+  createDb,
+  createGate,
+  createJob,
+  failCell,
+  failOrphanedJobs,
+  findPendingGateJobIds,
+  finishJob,
+  getGate,
+  getGateToEvaluate,
+  getJob,
+  getJobToRun,
+  isCancelRequested,
+  isFinishedCell,
+  knownClientVersions,
+  listGates,
+  listJobs,
+  listSucceededJobs,
+  loadTrendJobs,
+  loadTrendRows,
+  markCellRunning,
+  markJobRunning,
+  recordClientVersion,
+  releaseQueue,
+  storeCellProgress,
+  storeCellResult,
+  storeGateVerdict,
+  type CellResultInput,
+  type Db,
+} from '@scb/db';
 import { MIGRATIONS_DIR, migrate } from '@scb/db/setup';
+import { parseGateSpec, parseJobSpec } from '@scb/shared';
 import { startTestDatabase, type TestDatabase } from './helpers/postgres';
 
 let tdb: TestDatabase;
@@ -17,6 +51,7 @@ before(async () => {
   db = createDb(tdb.url);
 });
 after(async () => {
+  await releaseQueue();
   await db?.$disconnect();
   await tdb?.stop();
 });
@@ -84,4 +119,175 @@ test('migrations are recorded as Prisma records them, and applying again changes
   } finally {
     await c.end();
   }
+});
+
+// ---------------------------------------------------------------------------------------------
+// @scb/db's functions: the one place that reads and writes these rows
+// ---------------------------------------------------------------------------------------------
+
+const nodeSpec = () => {
+  const p = parseJobSpec({ clients: [{ language: 'node', version: '9.0.0' }], configurations: [{ label: 'on', grpcGcp: 'on' }], concurrency: [10, 50, 100], workload: { durationSeconds: 1 } });
+  assert.ok(p.ok);
+  return p.value;
+};
+
+const result = (over: Partial<CellResultInput> = {}): CellResultInput => ({
+  count: 100, errorCount: 0, errors: {}, elapsedMs: 1000, qps: 100, p50Ms: 65, p90Ms: 70, p99Ms: 80, p999Ms: 90, maxMs: 95,
+  histogram: 'HISTFAAA', timeline: [{ second: 1, count: 100, errors: 0, p99Ms: 80, ms: 1000 }], cpuMs: 300, serverRpcs: null,
+  channels: [{ connection: 0, peer: '127.0.0.1:1', rpcs: 60, peakInFlight: 7 }, { connection: 1, peer: '127.0.0.1:2', rpcs: 40, peakInFlight: 3 }],
+  ...over,
+});
+
+test('a job through its lifecycle: created and queued, run cell by cell, finished; read back parsed', async () => {
+  const id = await createJob(db, tdb.url, nodeSpec());
+  const fresh = await getJob(db, id);
+  assert.ok(fresh?.ok, 'a created job parses');
+  assert.deepEqual(fresh.spec, nodeSpec());
+  assert.equal(fresh.status, 'queued');
+  assert.equal(fresh.cells.length, 3);
+  assert.equal(fresh.cellsDone, 0);
+  assert.deepEqual(fresh.cells[0]!.config, { label: 'on', grpcGcp: 'on' });
+
+  const toRun = await getJobToRun(db, id);
+  assert.ok(toRun?.spec.ok);
+  assert.deepEqual(toRun.cells.map((c) => c.index), [0, 1, 2]);
+  assert.equal(await markJobRunning(db, id, { host: 'h', cores: 2, node: 'v20' }), true);
+  assert.equal(await markJobRunning(db, id, { host: 'h', cores: 2 }), false, 'only a queued job starts');
+
+  const [c0, c1] = toRun.cells;
+  await markCellRunning(db, c0!.id);
+  await storeCellProgress(db, c0!.id, { type: 'progress', phase: 'measure', done: 50, total: 100, elapsedMs: 500, qps: 100 });
+  const running = await getJob(db, id);
+  assert.ok(running?.ok);
+  assert.deepEqual(running.cells[0]!.progress, { type: 'progress', phase: 'measure', done: 50, total: 100, elapsedMs: 500, qps: 100 });
+  assert.equal(running.cellsDone, 0, 'a running cell is not finished');
+
+  await storeCellResult(db, c0!.id, result());
+  await failCell(db, c1!.id, 'option X is not supported');
+  // A result whose channels cannot be stored leaves nothing behind: result, channels and status go together.
+  await markCellRunning(db, toRun.cells[2]!.id);
+  const dup = result({ channels: [{ connection: 0, peer: 'a', rpcs: 1, peakInFlight: 1 }, { connection: 0, peer: 'b', rpcs: 1, peakInFlight: 1 }] });
+  await assert.rejects(storeCellResult(db, toRun.cells[2]!.id, dup));
+  assert.equal(await isCancelRequested(db, id), false);
+  await finishJob(db, id, { status: 'succeeded', error: null });
+
+  const done = await getJob(db, id);
+  assert.ok(done?.ok);
+  assert.equal(done.status, 'succeeded');
+  assert.deepEqual(done.cells.map((c) => c.status), ['succeeded', 'failed', 'cancelled'], 'a finished job has no unfinished cell');
+  assert.equal(done.cellsDone, 3);
+  assert.ok(done.cells.every((c) => isFinishedCell(c.status)));
+  const r = done.cells[0]!.result!;
+  assert.equal(r.serverRpcs, null, 'a target that cannot count RPCs stores null');
+  assert.deepEqual(r.timeline, [{ second: 1, count: 100, errors: 0, p99Ms: 80, ms: 1000 }]);
+  assert.deepEqual(done.cells[0]!.channels.map((c) => c.connection), [0, 1]);
+  assert.equal(done.cells[2]!.result, null);
+  assert.deepEqual(done.cells[2]!.channels, []);
+  assert.deepEqual(done.environment, { host: 'h', cores: 2, node: 'v20' });
+
+  const listed = (await listJobs(db)).find((j) => j.id === id);
+  assert.ok(listed?.ok);
+  assert.equal(listed.cellsDone, 3);
+  assert.ok((await listSucceededJobs(db, 10)).some((j) => j.id === id));
+  assert.equal(await countJobs(db), (await listJobs(db)).length);
+
+  // The trend chart's queries see its succeeded cell.
+  const trend = await loadTrendJobs(db);
+  const tj = trend.jobs.find((j) => j.jobId === id);
+  assert.ok(tj);
+  assert.deepEqual(tj.counts, [{ language: 'node', concurrency: 10, cells: 1 }]);
+  assert.equal(tj.cores, 2);
+  const rows = await loadTrendRows(db, { language: 'node', concurrency: 10, jobIds: [id], metric: 'p99' });
+  assert.deepEqual(rows.map((x) => [x.version, x.configLabel, x.value]), [['9.0.0', 'on', 80]]);
+});
+
+test('cancel: a queued job at once with its cells, a running one by request; orphans fail', async () => {
+  const queued = await createJob(db, tdb.url, nodeSpec());
+  assert.equal(await cancelJob(db, queued), 'cancelled');
+  const q = await getJob(db, queued);
+  assert.ok(q?.ok);
+  assert.equal(q.status, 'cancelled');
+  assert.ok(q.cells.every((c) => c.status === 'cancelled'));
+  assert.equal(await cancelJob(db, queued), 'finished');
+  assert.equal(await cancelJob(db, 'nope'), 'not-found');
+  assert.equal(await markJobRunning(db, queued, {}), false, 'a cancelled job never starts');
+
+  const running = await createJob(db, tdb.url, nodeSpec());
+  await markJobRunning(db, running, {});
+  assert.equal(await cancelJob(db, running), 'requested');
+  assert.equal(await isCancelRequested(db, running), true);
+  assert.equal(await failOrphanedJobs(db), 1);
+  const o = await getJob(db, running);
+  assert.ok(o?.ok);
+  assert.equal(o.status, 'failed');
+  assert.equal(o.error, 'the runner stopped while this job ran');
+  assert.equal(await cancelUnfinishedCells(db, running), 0);
+});
+
+test('a stored row that does not parse is reported invalid, naming the column, not thrown', async () => {
+  await db.job.create({ data: { id: 'bad1', spec: { clients: [] }, cellsTotal: 1, cells: { create: [{ index: 0, clientLanguage: 'node', clientVersion: '9.0.0', configLabel: 'x', config: { label: 'x' }, concurrency: 1, repeat: 1, progress: { phase: 'nap' } }] } } });
+  const bad = await getJob(db, 'bad1');
+  assert.ok(bad && !bad.ok);
+  assert.equal(bad.id, 'bad1');
+  assert.match(bad.invalid, /^stored job bad1 is invalid: /);
+  assert.ok(bad.issues.some((i) => i.path.startsWith('spec.')), JSON.stringify(bad.issues));
+  assert.ok(bad.issues.some((i) => i.path.startsWith('cells.0.progress')), JSON.stringify(bad.issues));
+  const listed = (await listJobs(db)).find((j) => j.id === 'bad1');
+  assert.ok(listed && !listed.ok);
+  const toRun = await getJobToRun(db, 'bad1');
+  assert.ok(toRun && !toRun.spec.ok, 'the runner sees why it cannot run it');
+  await db.job.delete({ where: { id: 'bad1' } });
+});
+
+test('gates: created with their job, judged, listed; evaluations read back with NaN where JSON has null', async () => {
+  const spec = parseGateSpec({ scenario: 'steady-select1', language: 'node', baseline: '9.0.0', candidate: '9.0.0', repeats: 3, concurrency: [10] });
+  assert.ok(spec.ok);
+  const { id, jobId } = await createGate(db, tdb.url, spec.value);
+  const g = await getGate(db, id);
+  assert.ok(g?.ok);
+  assert.deepEqual(g.spec, spec.value);
+  assert.equal(g.evaluation, null);
+  assert.deepEqual({ status: g.job.status, cellsDone: g.job.cellsDone, cellsTotal: g.job.cellsTotal }, { status: 'queued', cellsDone: 0, cellsTotal: 6 });
+  assert.deepEqual(await findPendingGateJobIds(db), [], 'a queued gate is not pending a verdict');
+
+  await finishJob(db, jobId, { status: 'failed', error: 'test' });
+  assert.deepEqual(await findPendingGateJobIds(db), [jobId]);
+  const toJudge = await getGateToEvaluate(db, jobId);
+  assert.ok(toJudge?.spec.ok);
+  assert.equal(toJudge.cells.length, 6);
+  assert.deepEqual(toJudge.cells.map((c) => c.configLabel), ['baseline', 'candidate', 'baseline', 'candidate', 'baseline', 'candidate']);
+
+  await storeGateVerdict(db, id, {
+    verdict: 'inconclusive',
+    reasons: ['too few repeats'],
+    metrics: [{ metric: 'qps', concurrency: 10, limitPct: -10, baseline: [100, 101], candidate: [99], baselineMedian: 100.5, candidateMedian: 99, changePct: Number.NaN, ciPct: [Number.NaN, Number.NaN], confidence: 0.9, medianVerdict: 'inconclusive', worst: null, verdict: 'inconclusive', reason: 'too few' }],
+    errors: [],
+    method: 'm',
+  });
+  const judged = await getGate(db, id);
+  assert.ok(judged?.ok);
+  assert.equal(judged.verdict, 'inconclusive');
+  assert.equal(judged.job.cellsDone, 6);
+  assert.ok(Number.isNaN(judged.evaluation!.metrics[0]!.changePct));
+  assert.ok(Number.isNaN(judged.evaluation!.metrics[0]!.ciPct[1]));
+  assert.deepEqual(await findPendingGateJobIds(db), []);
+  const listed = await listGates(db);
+  assert.ok(listed[0]?.ok && listed[0].id === id && listed[0].jobStatus === 'failed');
+  assert.equal(await countGates(db), 1);
+
+  await db.gate.update({ where: { id }, data: { evaluation: { verdict: 'maybe' } } });
+  const bad = await getGate(db, id);
+  assert.ok(bad && !bad.ok);
+  assert.match(bad.invalid, /^stored gate \w+ is invalid: evaluation\.verdict: /);
+  assert.ok(!(await listGates(db))[0]!.ok);
+});
+
+test('client versions: the outcome of an install is recorded and read back', async () => {
+  await recordClientVersion(db, 'java', '6.110.0', 'Maven could not resolve it');
+  await recordClientVersion(db, 'java', '6.104.0', null);
+  await recordClientVersion(db, 'java', '6.110.0', 'still not');
+  const known = await knownClientVersions(db, 'java');
+  assert.deepEqual([known.get('6.104.0')?.ok, known.get('6.104.0')?.message], [true, null]);
+  assert.deepEqual([known.get('6.110.0')?.ok, known.get('6.110.0')?.message], [false, 'still not']);
+  assert.equal((await knownClientVersions(db, 'node')).size, 0);
 });

@@ -1,16 +1,55 @@
 // The fake server as a product, against the real google-cloud-spanner Java client (the Java twin of
-// test/fake-node-client.test.ts): bench.FakeConformance runs every transaction kind, or a
-// read-write transaction whose first commit the fake aborts, and prints what it observed.
+// test/fake-node-client.test.ts): bench.FakeConformance (test/harness/java) runs every transaction
+// kind, or a read-write transaction whose first commit the fake aborts, and prints what it observed.
+// The harness is compiled here against the classpath ensureJavaClient resolved for the version.
 // Needs mvn, a JDK 17+ and Maven Central (or a warm ~/.m2), like java-driver.integration.test.ts.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { test } from 'node:test';
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { startFakeSpanner, type FakeSpanner } from '@scb/fake-spanner';
-import { ensureJavaClient } from '../src/clients/java-client';
+import { installContext } from '@scb/languages';
+import { CACHE_DIR } from '../apps/runner/src/paths';
+import { ensureJavaClient } from '../packages/languages/src/java/install';
 
 const TIMEOUT = { timeout: 10 * 60_000 };
 /** The child's own deadline; the test kills it a little later should it not exit by itself. */
 const CHILD_DEADLINE_MS = 60_000;
+const HARNESS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'harness', 'java', 'FakeConformance.java');
+
+const tmpDirs: string[] = [];
+after(() => {
+  for (const d of tmpDirs) rmSync(d, { recursive: true, force: true });
+});
+
+/** The classpath to run bench.FakeConformance with for `version`: the harness compiled into a temp dir, then the client's. */
+const harnesses = new Map<string, Promise<string>>();
+function harnessClasspath(version: string, log: (l: string) => void): Promise<string> {
+  let p = harnesses.get(version);
+  if (!p) {
+    p = (async () => {
+      const client = await ensureJavaClient(version, installContext('java', { cacheDir: CACHE_DIR, log }));
+      const classes = mkdtempSync(path.join(os.tmpdir(), `scb-fake-conformance-${version}-`));
+      tmpDirs.push(classes);
+      try {
+        await promisify(execFile)('javac', ['--release', '17', '-nowarn', '-encoding', 'UTF-8', '-cp', client.classpath, '-d', classes, HARNESS], {
+          maxBuffer: 16 * 1024 * 1024,
+          timeout: 5 * 60_000,
+        });
+      } catch (e) {
+        const err = e as { stderr?: string; message: string };
+        throw new Error(`FakeConformance.java does not compile against java ${version}: ${(err.stderr ?? err.message).slice(0, 3000)}`);
+      }
+      return [classes, client.classpath].join(path.delimiter);
+    })();
+    harnesses.set(version, p);
+  }
+  return p;
+}
 
 interface Observed {
   version: string;
@@ -37,11 +76,9 @@ interface ConformanceRun {
 
 /** Starts bench.FakeConformance on the classpath ensureJavaClient built for `version`. */
 async function startConformance(version: string, fake: FakeSpanner, scenario: 'transactions' | 'abort', log: (l: string) => void) {
-  const client = await ensureJavaClient(version, log);
-  assert.equal(client.args.at(-1), 'bench.JavaDriver');
-  const args = [...client.args.slice(0, -1), 'bench.FakeConformance'];
+  const classpath = await harnessClasspath(version, log);
   const t0 = performance.now();
-  const p = spawn(client.command, args, { env: { ...process.env, SPANNER_DISABLE_BUILTIN_METRICS: 'true' } });
+  const p = spawn('java', ['-cp', classpath, 'bench.FakeConformance'], { env: { ...process.env, SPANNER_DISABLE_BUILTIN_METRICS: 'true' } });
   let stdout = '';
   let stderr = '';
   p.stdout.on('data', (d) => (stdout += d));
@@ -77,7 +114,7 @@ function observedOf(run: ConformanceRun): Observed {
 
 for (const version of ['6.123.0', '6.104.0']) {
   test(`java ${version}: single-use query, read-only transaction, read, read-write transaction with DML, mutations and batch DML`, TIMEOUT, async (t) => {
-    await ensureJavaClient(version, (l) => t.diagnostic(l)); // resolution and compilation outside the timing below
+    await harnessClasspath(version, (l) => t.diagnostic(l)); // resolution and compilation outside the timing below
     const fake = await startFakeSpanner({ latencyMs: 5 });
     try {
       const run = await startConformance(version, fake, 'transactions', (l) => t.diagnostic(l));
@@ -113,7 +150,7 @@ for (const version of ['6.123.0', '6.104.0']) {
   });
 
   test(`java ${version}: an injected ABORTED on commit is retried by the client and counted by the fake`, TIMEOUT, async (t) => {
-    await ensureJavaClient(version, (l) => t.diagnostic(l));
+    await harnessClasspath(version, (l) => t.diagnostic(l));
     const fake = await startFakeSpanner({ latencyMs: 2, faults: [{ kind: 'commit', code: 'ABORTED', ratio: 1, retryDelayMs: 300 }] });
     try {
       const running = startConformance(version, fake, 'abort', (l) => t.diagnostic(l));

@@ -60,7 +60,8 @@ export function driverDeadlineMs(spec: JobSpec, concurrency: number): number {
   return Math.round(60_000 + opsMs(opsAt(spec.workload.warmupOps, concurrency)) + measureMs);
 }
 
-function runDriver(cell: DriverCell, launch: DriverLaunch, hooks: CellHooks): Promise<ResultMessage> {
+/** Runs a driver process on one cell and reads its protocol lines; the result, or a CellError saying why not. */
+export function runDriver(cell: DriverCell, launch: DriverLaunch, hooks: CellHooks = {}): Promise<ResultMessage> {
   return new Promise((resolve, reject) => {
     const child = spawn(launch.command, launch.args, {
       env: { ...process.env, METADATA_SERVER_DETECTION: 'none', SPANNER_DISABLE_BUILTIN_METRICS: 'true' },

@@ -1,11 +1,12 @@
 import { execFile } from 'node:child_process';
 import os from 'node:os';
 import { promisify } from 'node:util';
+import { env } from './env';
 import { REPO_ROOT } from './paths';
 
 const run = promisify(execFile);
 
-export interface Environment {
+export type Environment = {
   host: string;
   cores: number;
   cpuModel: string;
@@ -14,7 +15,7 @@ export interface Environment {
   node: string;
   java: string | null;
   commit: string | null;
-}
+};
 
 /** Where a job ran: numbers without their machine are not comparable. */
 export async function describeEnvironment(): Promise<Environment> {
@@ -41,7 +42,7 @@ async function javaVersion(): Promise<string | null> {
 }
 
 async function gitCommit(): Promise<string | null> {
-  if (process.env.SCB_GIT_COMMIT) return process.env.SCB_GIT_COMMIT;
+  if (env.SCB_GIT_COMMIT) return env.SCB_GIT_COMMIT;
   try {
     const { stdout } = await run('git', ['rev-parse', 'HEAD'], { cwd: REPO_ROOT, timeout: 10_000 });
     const dirty = (await run('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: REPO_ROOT, timeout: 10_000 })).stdout.trim();

@@ -1,21 +1,21 @@
-import { evaluateGate, parseGateSpec, type Arm, type GateEvaluation, type GateSample, type Verdict } from '@scb/shared';
-import type { Db } from '@scb/db';
+import { evaluateGate, invalidText, type Arm, type GateSample, type Verdict } from '@scb/shared';
+import { findPendingGateJobIds, getGateToEvaluate, storeGateVerdict, type Db } from '@scb/db';
 
 /**
  * Judges the gate a finished job belongs to, from its succeeded cells, and stores the verdict.
  * Failed cells and an unfinished job are reasons too: a gate never passes on fewer repeats silently.
  */
 export async function evaluateGateOfJob(db: Db, jobId: string, log: (line: string) => void): Promise<void> {
-  const gate = await db.gate.findUnique({ where: { jobId }, include: { job: true } });
+  const gate = await getGateToEvaluate(db, jobId);
   if (!gate || gate.verdict !== null) return;
   const job = gate.job;
   if (job.status === 'queued' || job.status === 'running') return;
-  const spec = parseGateSpec(gate.spec);
+  const spec = gate.spec;
   if (!spec.ok) {
-    await store(db, gate.id, { verdict: 'inconclusive', reasons: [`stored gate is invalid: ${spec.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`], metrics: [], errors: [], method: '' });
+    await storeGateVerdict(db, gate.id, { verdict: 'inconclusive', reasons: [invalidText('stored gate', spec.issues)], metrics: [], errors: [], method: '' });
     return;
   }
-  const cells = await db.cell.findMany({ where: { jobId }, include: { result: true }, orderBy: { index: 'asc' } });
+  const cells = gate.cells;
   const samples: GateSample[] = cells.flatMap((c) => {
     const r = c.result;
     if (c.status !== 'succeeded' || !r) return [];
@@ -42,17 +42,11 @@ export async function evaluateGateOfJob(db: Db, jobId: string, log: (line: strin
   // Fewer repeats than planned may still fail on what was measured, but never pass.
   if (verdict === 'pass' && (base.length || cand.length || job.status !== 'succeeded')) verdict = 'inconclusive';
   const reasons = verdict === 'fail' && evaluation.verdict !== 'fail' ? notes : [...evaluation.reasons, ...notes];
-  await store(db, gate.id, { ...evaluation, verdict, reasons });
+  await storeGateVerdict(db, gate.id, { ...evaluation, verdict, reasons });
   log(`gate ${gate.id} (job ${jobId}): ${verdict}`);
 }
 
 /** Gates whose job has ended without a verdict (the runner stopped in between): judge them now. */
 export async function evaluatePendingGates(db: Db, log: (line: string) => void): Promise<void> {
-  const pending = await db.gate.findMany({ where: { verdict: null, job: { status: { notIn: ['queued', 'running'] } } }, select: { jobId: true } });
-  for (const { jobId } of pending) await evaluateGateOfJob(db, jobId, log).catch((e) => log(`gate of job ${jobId}: evaluation failed: ${(e as Error).message}`));
-}
-
-async function store(db: Db, id: string, evaluation: GateEvaluation): Promise<void> {
-  // JSON has no NaN: an undefined change or interval is stored as null (pages show "–").
-  await db.gate.update({ where: { id }, data: { verdict: evaluation.verdict, evaluation: JSON.parse(JSON.stringify(evaluation)), finishedAt: new Date() } });
+  for (const jobId of await findPendingGateJobIds(db)) await evaluateGateOfJob(db, jobId, log).catch((e) => log(`gate of job ${jobId}: evaluation failed: ${(e as Error).message}`));
 }

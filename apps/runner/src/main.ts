@@ -1,12 +1,16 @@
 // The runner process: `tsx apps/runner/src/main.ts` with DATABASE_URL set.
 // --recover marks jobs left running by a previous runner as failed (single-runner setups only).
-import { createDb } from '@scb/db';
+import { createDb, failOrphanedJobs } from '@scb/db';
+import { EnvError, required } from './env';
 import { logLine } from './log';
-import { failOrphanedJobs, startRunner } from './worker';
+import { startRunner } from './worker';
 
-const url = process.env.DATABASE_URL;
-if (!url) {
-  process.stderr.write('runner: DATABASE_URL is not set\n');
+let url: string;
+try {
+  url = required('DATABASE_URL', 'the runner takes its jobs from that PostgreSQL (`npm start` sets it)');
+} catch (e) {
+  if (!(e instanceof EnvError)) throw e;
+  process.stderr.write(`runner: ${e.message}\n`);
   process.exit(2);
 }
 const db = createDb(url);

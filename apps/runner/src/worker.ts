@@ -41,13 +41,3 @@ export async function startRunner(db: Db, databaseUrl: string, log: (line: strin
     },
   };
 }
-
-/** Jobs left "running" by a runner that died; only safe when this is the only runner. Their gates are judged by startRunner. */
-export async function failOrphanedJobs(db: Db): Promise<number> {
-  const orphans = await db.job.findMany({ where: { status: 'running' }, select: { id: true } });
-  for (const { id } of orphans) {
-    await db.cell.updateMany({ where: { jobId: id, status: { in: ['pending', 'running'] } }, data: { status: 'cancelled' } });
-    await db.job.update({ where: { id }, data: { status: 'failed', finishedAt: new Date(), error: 'the runner stopped while this job ran' } });
-  }
-  return orphans.length;
-}

@@ -1,8 +1,7 @@
 import Link from 'next/link';
 import { Pager } from '@/components/Pager';
 import { StatusBadge } from '@/components/StatusBadge';
-import { db } from '@/lib/db';
-import { listJobs } from '@/lib/jobs';
+import { jobCount, listJobs } from '@/lib/jobs';
 
 export const dynamic = 'force-dynamic';
 
@@ -10,7 +9,7 @@ const PAGE = 100;
 
 export default async function JobsPage({ searchParams }: { searchParams: Promise<{ page?: string }> }) {
   const page = Math.max(1, Math.floor(Number((await searchParams).page ?? 1)) || 1);
-  const [jobs, total] = await Promise.all([listJobs(PAGE, (page - 1) * PAGE), db().job.count()]);
+  const [jobs, total] = await Promise.all([listJobs(PAGE, (page - 1) * PAGE), jobCount()]);
   return (
     <>
       <h1>Jobs</h1>
@@ -29,9 +28,15 @@ export default async function JobsPage({ searchParams }: { searchParams: Promise
                 <td><Link href={`/jobs/${j.id}`}>{j.name || j.id}</Link></td>
                 <td><StatusBadge status={j.status} /></td>
                 <td className="num">{j.createdAt.replace('T', ' ').slice(0, 19)} UTC</td>
-                <td>{j.clients}</td>
-                <td>{j.configurations}</td>
-                <td>{j.concurrency}</td>
+                {j.invalid ? (
+                  <td colSpan={3} className="error">{j.invalid}</td>
+                ) : (
+                  <>
+                    <td>{j.clients}</td>
+                    <td>{j.configurations}</td>
+                    <td>{j.concurrency}</td>
+                  </>
+                )}
                 <td className="num">{j.cellsDone} / {j.cellsTotal}</td>
               </tr>
             ))}

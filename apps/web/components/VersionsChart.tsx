@@ -3,7 +3,7 @@
 import { memo, useMemo, useState } from 'react';
 import { CartesianGrid, ComposedChart, ErrorBar, Legend, Line, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis, usePlotArea, useXAxisScale, useYAxisScale, ZIndexLayer } from 'recharts';
 // Types only: the shared module's code (scenario keys use node:crypto) stays on the server.
-import type { ChartData } from '@scb/shared/versions';
+import type { ChartData } from '@scb/shared/trend';
 
 // Colour-blind-safe palette (Okabe-Ito), as in QpsChart.
 const COLORS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000'];

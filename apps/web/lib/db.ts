@@ -1,14 +1,13 @@
 import { createDb, type Db } from '@scb/db';
+import { webEnv } from './env';
 
 const g = globalThis as unknown as { scbDb?: Db };
 
 export function databaseUrl(): string {
-  const url = process.env.DATABASE_URL;
-  if (!url) throw new Error('DATABASE_URL is not set: start the app with `npm start`, which sets it');
-  return url;
+  return webEnv().DATABASE_URL;
 }
 
-/** One Prisma client per server process. */
+/** One Prisma client per server process; every query goes through @scb/db's functions. */
 export function db(): Db {
   g.scbDb ??= createDb(databaseUrl());
   return g.scbDb;

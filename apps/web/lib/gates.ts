@@ -1,6 +1,8 @@
 import type { GateSpec } from '@scb/shared/gate';
 import type { GateEvaluation } from '@scb/shared/gate-stats';
 import type { MarkdownGate } from '@scb/shared/gate-markdown';
+import type { FieldIssue } from '@scb/shared/spec';
+import { countGates, getGate as readGate, listGates as readGates } from '@scb/db';
 import { db } from './db';
 import { jobUrl } from './jobs';
 
@@ -35,23 +37,43 @@ function statusOf(verdict: string | null, jobStatus: string): GateStatus {
   return jobStatus === 'queued' || jobStatus === 'running' ? jobStatus : 'evaluating';
 }
 
-export async function getGate(id: string, origin: string): Promise<GateView | null> {
-  const g = await db().gate.findUnique({ where: { id }, include: { job: true } });
+/** A stored gate whose JSON columns do not parse: what can still be said about it, and why. */
+export interface InvalidGate {
+  id: string;
+  url: string;
+  createdAt: string;
+  status: GateStatus;
+  verdict: string | null;
+  job: { id: string; url: string; status: string };
+  /** One sentence naming every column that did not parse. */
+  invalid: string;
+  issues: FieldIssue[];
+}
+
+export function isInvalidGate(g: GateView | InvalidGate): g is InvalidGate {
+  return 'invalid' in g;
+}
+
+/** A gate as the API and its page show it; InvalidGate when its stored row does not parse; null when there is none. */
+export async function getGate(id: string, origin: string): Promise<GateView | InvalidGate | null> {
+  const g = await readGate(db(), id);
   if (!g) return null;
-  const cellsDone = await db().cell.count({ where: { jobId: g.jobId, status: { notIn: ['pending', 'running'] } } });
-  const evaluation = g.evaluation as unknown as GateEvaluation | null;
   const url = jobUrl(g.jobId, origin);
+  const status = statusOf(g.verdict, g.job.status);
+  if (!g.ok) {
+    return { id: g.id, url: gateUrl(g.id, origin), createdAt: g.createdAt.toISOString(), status, verdict: g.verdict, job: { id: g.jobId, url, status: g.job.status }, invalid: g.invalid, issues: g.issues };
+  }
   return {
     id: g.id,
     url: gateUrl(g.id, origin),
     createdAt: g.createdAt.toISOString(),
     finishedAt: g.finishedAt?.toISOString() ?? null,
-    status: statusOf(g.verdict, g.job.status),
+    status,
     verdict: g.verdict,
-    reasons: evaluation?.reasons ?? [],
-    spec: g.spec as unknown as GateSpec,
-    evaluation,
-    job: { id: g.jobId, url, status: g.job.status, error: g.job.error, cellsDone, cellsTotal: g.job.cellsTotal },
+    reasons: g.evaluation?.reasons ?? [],
+    spec: g.spec,
+    evaluation: g.evaluation,
+    job: { id: g.jobId, url, status: g.job.status, error: g.job.error, cellsDone: g.job.cellsDone, cellsTotal: g.job.cellsTotal },
     jobs: [{ id: g.jobId, url }],
   };
 }
@@ -74,26 +96,32 @@ export interface GateListItem {
   repeats: number;
   jobId: string;
   firstReason: string | null;
+  /** Set (and the spec's fields empty) when the stored gate does not parse. */
+  invalid?: string;
 }
 
 export async function listGates(limit = 100, offset = 0): Promise<GateListItem[]> {
-  const gates = await db().gate.findMany({ orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], take: limit, skip: offset, include: { job: { select: { status: true } } } });
-  return gates.map((g) => {
-    const s = g.spec as unknown as GateSpec;
-    const e = g.evaluation as unknown as GateEvaluation | null;
+  return (await readGates(db(), { limit, offset })).map((g) => {
+    const s = g.ok ? g.spec : null;
     return {
       id: g.id,
       createdAt: g.createdAt.toISOString(),
-      status: statusOf(g.verdict, g.job.status),
+      status: statusOf(g.verdict, g.jobStatus),
       verdict: g.verdict,
-      scenario: s.scenario,
-      language: s.language,
-      baseline: s.baseline,
-      candidate: s.candidate,
-      candidateOptions: Object.entries(s.candidateConfiguration ?? {}).map(([k, v]) => `${k}=${typeof v === 'object' ? JSON.stringify(v) : v}`).join(', '),
-      repeats: s.repeats,
+      scenario: s?.scenario ?? '',
+      language: s?.language ?? '',
+      baseline: s?.baseline ?? '',
+      candidate: s?.candidate ?? '',
+      candidateOptions: Object.entries(s?.candidateConfiguration ?? {}).map(([k, v]) => `${k}=${typeof v === 'object' ? JSON.stringify(v) : v}`).join(', '),
+      repeats: s?.repeats ?? 0,
       jobId: g.jobId,
-      firstReason: e?.reasons[0] ?? null,
+      firstReason: g.ok ? (g.evaluation?.reasons[0] ?? null) : null,
+      ...(g.ok ? {} : { invalid: g.invalid }),
     };
   });
+}
+
+/** How many gates there are (for the pager). */
+export function gateCount(): Promise<number> {
+  return countGates(db());
 }

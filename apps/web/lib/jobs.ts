@@ -1,8 +1,11 @@
-import type { JobSpec } from '@scb/shared/spec';
+import type { FieldIssue, JobSpec } from '@scb/shared/spec';
 import { CPU_BOUND_SHARE, cpuShare, summarizeChannels, type ChannelSummary } from '@scb/shared/channels';
 import type { CsvRow } from '@scb/shared/export';
 import type { TableCell } from '@scb/shared/table';
 import type { LatencySummary } from '@scb/shared/stats';
+import type { ProgressMessage, TimelinePoint } from '@scb/shared/protocol';
+import type { JobEnvironment } from '@scb/shared/stored';
+import { countJobs, getJob as readJob, listJobs as readJobs, type StoredCell } from '@scb/db';
 import { db } from './db';
 
 /** The API's view of a job: what GET /api/jobs/<id> answers and what the job page renders. */
@@ -15,12 +18,27 @@ export interface JobView {
   finishedAt: string | null;
   error: string | null;
   spec: JobSpec;
-  environment: Record<string, unknown> | null;
+  environment: JobEnvironment | null;
   cellsTotal: number;
   cellsDone: number;
   cells: CellView[];
   /** The release gate this job runs, if any. */
   gateId: string | null;
+}
+
+/** A stored job whose JSON columns do not parse: what can still be said about it, and why. */
+export interface InvalidJob {
+  id: string;
+  name: string | null;
+  status: string;
+  createdAt: string;
+  /** One sentence naming every column that did not parse. */
+  invalid: string;
+  issues: FieldIssue[];
+}
+
+export function isInvalidJob(j: JobView | InvalidJob): j is InvalidJob {
+  return 'invalid' in j;
 }
 
 export interface CellView {
@@ -33,14 +51,15 @@ export interface CellView {
   error: string | null;
   startedAt: string | null;
   finishedAt: string | null;
-  progress: { phase: string; done: number; total?: number; elapsedMs: number; qps: number } | null;
+  progress: ProgressMessage | null;
   result: (LatencySummary & {
     errorCount: number;
     errors: Record<string, number>;
     elapsedMs: number;
     cpuMs: number;
-    serverRpcs: number;
-    timeline: { second: number; count: number; errors: number; p99Ms: number; ms?: number }[];
+    /** Every RPC the cell's target served; null where the target cannot count them. */
+    serverRpcs: number | null;
+    timeline: TimelinePoint[];
     /** Share of the machine's cores the driver used while measuring. */
     cpuShare: number;
     /** Over 85% of the cores: the number says more about this machine than about the client. */
@@ -52,13 +71,36 @@ export interface CellView {
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-export async function getJob(id: string): Promise<JobView | null> {
-  const job = await db().job.findUnique({
-    where: { id },
-    include: { cells: { orderBy: { index: 'asc' }, include: { result: true, channels: { orderBy: { connection: 'asc' } } } }, gate: { select: { id: true } } },
-  });
+function cellView(c: StoredCell, cores: number): CellView {
+  let result: CellView['result'] = null;
+  if (c.result) {
+    const { histogram: _h, ...r } = c.result;
+    const share = cpuShare(r.cpuMs, r.elapsedMs, cores);
+    result = { ...r, cpuShare: share, clientCpuBound: share > CPU_BOUND_SHARE };
+  }
+  return {
+    index: c.index,
+    client: { language: c.clientLanguage, version: c.clientVersion },
+    configuration: c.config,
+    concurrency: c.concurrency,
+    repeat: c.repeat,
+    status: c.status,
+    error: c.error,
+    startedAt: iso(c.startedAt),
+    finishedAt: iso(c.finishedAt),
+    progress: c.progress,
+    result,
+    channels: c.channels.map((ch) => ({ connection: ch.connection, rpcs: ch.rpcs, peakInFlight: ch.peakInFlight })),
+    channelSummary: summarizeChannels(c.channels),
+  };
+}
+
+/** A job as the API and the pages show it; InvalidJob when its stored row does not parse; null when there is none. */
+export async function getJob(id: string): Promise<JobView | InvalidJob | null> {
+  const job = await readJob(db(), id);
   if (!job) return null;
-  const cores = Number((job.environment as { cores?: number } | null)?.cores ?? 0);
+  if (!job.ok) return { id: job.id, name: job.name, status: job.status, createdAt: job.createdAt.toISOString(), invalid: job.invalid, issues: job.issues };
+  const cores = job.environment?.cores ?? 0;
   return {
     id: job.id,
     name: job.name,
@@ -67,35 +109,12 @@ export async function getJob(id: string): Promise<JobView | null> {
     startedAt: iso(job.startedAt),
     finishedAt: iso(job.finishedAt),
     error: job.error,
-    spec: job.spec as unknown as JobSpec,
-    environment: job.environment as Record<string, unknown> | null,
+    spec: job.spec,
+    environment: job.environment,
     cellsTotal: job.cellsTotal,
-    gateId: job.gate?.id ?? null,
-    cellsDone: job.cells.filter((c) => c.status !== 'pending' && c.status !== 'running').length,
-    cells: job.cells.map((c) => {
-      const { histogram: _h, cellId: _c, ...result } = c.result ?? ({} as NonNullable<typeof c.result>);
-      return {
-        index: c.index,
-        client: { language: c.clientLanguage, version: c.clientVersion },
-        configuration: c.config as CellView['configuration'],
-        concurrency: c.concurrency,
-        repeat: c.repeat,
-        status: c.status,
-        error: c.error,
-        startedAt: iso(c.startedAt),
-        finishedAt: iso(c.finishedAt),
-        progress: c.progress as CellView['progress'],
-        result: c.result
-          ? {
-              ...(result as unknown as Omit<NonNullable<CellView['result']>, 'cpuShare' | 'clientCpuBound'>),
-              cpuShare: cpuShare(c.result.cpuMs, c.result.elapsedMs, cores),
-              clientCpuBound: cpuShare(c.result.cpuMs, c.result.elapsedMs, cores) > CPU_BOUND_SHARE,
-            }
-          : null,
-        channels: c.channels.map((ch) => ({ connection: ch.connection, rpcs: ch.rpcs, peakInFlight: ch.peakInFlight })),
-        channelSummary: summarizeChannels(c.channels),
-      };
-    }),
+    gateId: job.gateId,
+    cellsDone: job.cellsDone,
+    cells: job.cells.map((c) => cellView(c, cores)),
   };
 }
 
@@ -110,31 +129,32 @@ export interface JobListItem {
   clients: string;
   configurations: string;
   concurrency: string;
+  /** Set (and the three fields above empty) when the stored job does not parse. */
+  invalid?: string;
 }
 
 export async function listJobs(limit = 100, offset = 0): Promise<JobListItem[]> {
-  const jobs = await db().job.findMany({ orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], take: limit, skip: offset });
-  const done = await db().cell.groupBy({
-    by: ['jobId'],
-    where: { jobId: { in: jobs.map((j) => j.id) }, status: { notIn: ['pending', 'running'] } },
-    _count: { _all: true },
-  });
-  const doneBy = new Map(done.map((d) => [d.jobId, d._count._all]));
-  return jobs.map((j) => {
-    const spec = j.spec as unknown as JobSpec;
-    return {
-      id: j.id,
-      name: j.name,
-      status: j.status,
-      createdAt: j.createdAt.toISOString(),
-      finishedAt: iso(j.finishedAt),
-      cellsTotal: j.cellsTotal,
-      cellsDone: doneBy.get(j.id) ?? 0,
-      clients: spec.clients.map((c) => `${c.language} ${c.version}`).join(', '),
-      configurations: spec.configurations.map((c) => c.label).join(', '),
-      concurrency: spec.concurrency.join(', '),
-    };
-  });
+  return (await readJobs(db(), { limit, offset })).map((j) => ({
+    id: j.id,
+    name: j.name,
+    status: j.status,
+    createdAt: j.createdAt.toISOString(),
+    finishedAt: iso(j.finishedAt),
+    cellsTotal: j.cellsTotal,
+    cellsDone: j.cellsDone,
+    ...(j.ok
+      ? {
+          clients: j.spec.clients.map((c) => `${c.language} ${c.version}`).join(', '),
+          configurations: j.spec.configurations.map((c) => c.label).join(', '),
+          concurrency: j.spec.concurrency.join(', '),
+        }
+      : { clients: '', configurations: '', concurrency: '', invalid: j.invalid }),
+  }));
+}
+
+/** How many jobs there are (for the pager). */
+export function jobCount(): Promise<number> {
+  return countJobs(db());
 }
 
 /** The rows the results table and the Markdown export are built from. */

@@ -7,3 +7,8 @@ export type Db = PrismaClient;
 export function createDb(url: string): Db {
   return new PrismaClient({ adapter: new PrismaPg({ connectionString: url }) });
 }
+
+/** Resolves when the database answers a query; rejects with the driver's error otherwise. */
+export async function pingDatabase(db: Db): Promise<void> {
+  await db.$queryRaw`SELECT 1`;
+}

@@ -1,4 +1,55 @@
-export { createDb, type Db } from './client';
+export { createDb, pingDatabase, type Db } from './client';
 export { enqueueJob, releaseQueue, RUN_JOB_TASK } from './queue';
-export { cancelJob, createGate, createJob, newJobId, type CancelOutcome } from './jobs';
+export type { Read } from './read';
+export {
+  cancelJob,
+  countJobs,
+  createJob,
+  failOrphanedJobs,
+  finishJob,
+  getJob,
+  getJobToRun,
+  isCancelRequested,
+  listJobs,
+  listSucceededJobs,
+  markJobRunning,
+  newJobId,
+  type CancelOutcome,
+  type JobListEntry,
+  type JobOutcome,
+  type JobRow,
+  type JobToRun,
+  type StoredJob,
+} from './jobs';
+export {
+  FINISHED_CELL,
+  UNFINISHED_CELL,
+  UNFINISHED_CELL_STATUSES,
+  cancelUnfinishedCells,
+  failCell,
+  isFinishedCell,
+  markCellRunning,
+  storeCellProgress,
+  storeCellResult,
+  type CellResultInput,
+  type StoredCell,
+  type StoredCellResult,
+  type StoredChannel,
+} from './cells';
+export {
+  countGates,
+  createGate,
+  findPendingGateJobIds,
+  getGate,
+  getGateToEvaluate,
+  listGates,
+  storeGateVerdict,
+  type GateCell,
+  type GateListEntry,
+  type GateRow,
+  type GateToEvaluate,
+  type StoredGate,
+} from './gates';
+export { knownClientVersions, recordClientVersion } from './client-versions';
+export { loadTrendJobs, loadTrendRows, type TrendJob, type TrendRow } from './trend';
 export * from '../generated/prisma/client';

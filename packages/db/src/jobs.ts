@@ -1,7 +1,12 @@
+// Jobs: create and queue, read (with cells, results and channels), list, cancel; and the status
+// transitions the runner makes.
 import { randomBytes } from 'node:crypto';
-import { gateJobSpec, parseJobSpec, planCells, type GateSpec, type JobSpec } from '@scb/shared';
+import { JobEnvironmentSchema, parseJobSpec, parseStored, planCells, type JobEnvironment, type JobSpec, type ParseResult } from '@scb/shared';
 import type { Db } from './client';
+import type { Job, Prisma } from '../generated/prisma/client';
+import { FINISHED_CELL, cancelUnfinishedCellsOp, isFinishedCell, parseCell, type StoredCell } from './cells';
 import { enqueueJob } from './queue';
+import { ColumnParser, type Read } from './read';
 
 /** Short, URL-safe, unguessable enough for a permanent link. */
 export function newJobId(): string {
@@ -9,7 +14,8 @@ export function newJobId(): string {
   return [...randomBytes(12)].map((b) => alphabet[b % alphabet.length]).join('');
 }
 
-function jobData(id: string, spec: JobSpec) {
+/** A job row with its planned cells, ready for `db.job.create`. */
+export function jobCreateData(id: string, spec: JobSpec) {
   const cells = planCells(spec).map((p) => ({
     index: p.index,
     clientLanguage: p.client.language,
@@ -19,26 +25,66 @@ function jobData(id: string, spec: JobSpec) {
     concurrency: p.concurrency,
     repeat: p.repeat,
   }));
-  return { id, name: spec.name ?? null, spec: spec as object, cellsTotal: cells.length, cells: { create: cells } };
+  return { id, name: spec.name ?? null, spec: spec as Prisma.InputJsonObject, cellsTotal: cells.length, cells: { create: cells } } satisfies Prisma.JobCreateInput;
 }
 
 /** Stores a validated spec with its planned cells and queues it. */
 export async function createJob(db: Db, databaseUrl: string, spec: JobSpec): Promise<string> {
   const id = newJobId();
-  await db.job.create({ data: jobData(id, spec) });
+  await db.job.create({ data: jobCreateData(id, spec) });
   await enqueueJob(databaseUrl, id);
   return id;
 }
 
-/** Stores a validated gate with the job that runs it (both or neither) and queues the job. */
-export async function createGate(db: Db, databaseUrl: string, gate: GateSpec): Promise<{ id: string; jobId: string }> {
-  const spec = parseJobSpec(gateJobSpec(gate));
-  if (!spec.ok) throw new Error(`the gate makes an invalid job: ${spec.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`);
-  const id = newJobId();
-  const jobId = newJobId();
-  await db.$transaction([db.job.create({ data: jobData(jobId, spec.value) }), db.gate.create({ data: { id, jobId, spec: gate as object } })]);
-  await enqueueJob(databaseUrl, jobId);
-  return { id, jobId };
+/** A job's plain columns. */
+export type JobRow = Omit<Job, 'spec' | 'environment'>;
+
+/** A job with its cells (by index), their results and channels (by connection), and its gate. */
+export type StoredJob = Read<
+  JobRow & { gateId: string | null; cellsDone: number },
+  { spec: JobSpec; environment: JobEnvironment | null; cells: StoredCell[] }
+>;
+
+export async function getJob(db: Db, id: string): Promise<StoredJob | null> {
+  const row = await db.job.findUnique({
+    where: { id },
+    include: { cells: { orderBy: { index: 'asc' }, include: { result: true, channels: { orderBy: { connection: 'asc' } } } }, gate: { select: { id: true } } },
+  });
+  if (!row) return null;
+  const { spec, environment, cells, gate, ...plain } = row;
+  const p = new ColumnParser();
+  const parsed = {
+    spec: p.take('spec', parseJobSpec(spec)),
+    environment: p.take('environment', parseStored(JobEnvironmentSchema.nullable(), environment)),
+    cells: cells.map((c, i) => parseCell(c, p, `cells.${i}`)),
+  };
+  return p.row(`stored job ${id}`, { ...plain, gateId: gate?.id ?? null, cellsDone: cells.filter((c) => isFinishedCell(c.status)).length }, parsed);
+}
+
+export type JobListEntry = Read<JobRow & { cellsDone: number }, { spec: JobSpec }>;
+
+/** Jobs newest first, each with its number of finished cells. */
+export async function listJobs(db: Db, page: { limit?: number; offset?: number } = {}): Promise<JobListEntry[]> {
+  const jobs = await db.job.findMany({ orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], take: page.limit ?? 100, skip: page.offset ?? 0, omit: { environment: true } });
+  const done = await db.cell.groupBy({ by: ['jobId'], where: { jobId: { in: jobs.map((j) => j.id) }, ...FINISHED_CELL }, _count: { _all: true } });
+  const doneBy = new Map(done.map((d) => [d.jobId, d._count._all]));
+  return jobs.map(({ spec, ...plain }) => {
+    const p = new ColumnParser();
+    return p.row(`stored job ${plain.id}`, { ...plain, cellsDone: doneBy.get(plain.id) ?? 0 }, { spec: p.take('spec', parseJobSpec(spec)) });
+  });
+}
+
+export async function countJobs(db: Db): Promise<number> {
+  return db.job.count();
+}
+
+/** The newest succeeded jobs with their specs, newest first. */
+export async function listSucceededJobs(db: Db, limit: number): Promise<Read<{ id: string }, { spec: JobSpec }>[]> {
+  const jobs = await db.job.findMany({ where: { status: 'succeeded' }, orderBy: { createdAt: 'desc' }, take: limit, select: { id: true, spec: true } });
+  return jobs.map(({ id, spec }) => {
+    const p = new ColumnParser();
+    return p.row(`stored job ${id}`, { id }, { spec: p.take('spec', parseJobSpec(spec)) });
+  });
 }
 
 export type CancelOutcome = 'cancelled' | 'requested' | 'finished' | 'not-found';
@@ -48,12 +94,59 @@ export type CancelOutcome = 'cancelled' | 'requested' | 'finished' | 'not-found'
  * stops its driver within a second or two and keeps the finished cells).
  */
 export async function cancelJob(db: Db, id: string): Promise<CancelOutcome> {
-  const queued = await db.job.updateMany({ where: { id, status: 'queued' }, data: { status: 'cancelled', finishedAt: new Date(), error: 'cancelled before it started', cancelRequested: true } });
-  if (queued.count) {
-    await db.cell.updateMany({ where: { jobId: id }, data: { status: 'cancelled' } });
-    return 'cancelled';
-  }
+  const cancelled = await db.$transaction(async (tx) => {
+    const queued = await tx.job.updateMany({ where: { id, status: 'queued' }, data: { status: 'cancelled', finishedAt: new Date(), error: 'cancelled before it started', cancelRequested: true } });
+    if (queued.count) await cancelUnfinishedCellsOp(tx, id);
+    return queued.count > 0;
+  });
+  if (cancelled) return 'cancelled';
   const running = await db.job.updateMany({ where: { id, status: 'running' }, data: { cancelRequested: true } });
   if (running.count) return 'requested';
   return (await db.job.count({ where: { id } })) ? 'finished' : 'not-found';
+}
+
+// ---------------------------------------------------------------------------------------------
+// The runner's transitions: queued → running → succeeded | failed | cancelled
+// ---------------------------------------------------------------------------------------------
+
+/** What the runner needs to run a job: its status, its spec (or why it does not parse) and its cells in order. */
+export interface JobToRun {
+  id: string;
+  status: Job['status'];
+  cellsTotal: number;
+  spec: ParseResult<JobSpec>;
+  cells: { id: number; index: number }[];
+}
+
+export async function getJobToRun(db: Db, id: string): Promise<JobToRun | null> {
+  const job = await db.job.findUnique({ where: { id }, select: { id: true, status: true, cellsTotal: true, spec: true, cells: { select: { id: true, index: true }, orderBy: { index: 'asc' } } } });
+  return job && { ...job, spec: parseJobSpec(job.spec) };
+}
+
+/** Marks a queued job running, with where it runs; false when it is no longer queued (cancelled meanwhile). */
+export async function markJobRunning(db: Db, id: string, environment: JobEnvironment): Promise<boolean> {
+  const r = await db.job.updateMany({ where: { id, status: 'queued' }, data: { status: 'running', startedAt: new Date(), environment: environment as Prisma.InputJsonObject } });
+  return r.count > 0;
+}
+
+/** Whether someone asked to cancel the job (the runner polls this while a job runs). */
+export async function isCancelRequested(db: Db, id: string): Promise<boolean> {
+  return (await db.job.findUnique({ where: { id }, select: { cancelRequested: true } }))?.cancelRequested ?? false;
+}
+
+export interface JobOutcome {
+  status: 'succeeded' | 'failed' | 'cancelled';
+  error: string | null;
+}
+
+/** Ends a job; in the same transaction, any cell that has not finished is cancelled (an ended job has no pending cell). */
+export async function finishJob(db: Db, id: string, outcome: JobOutcome): Promise<void> {
+  await db.$transaction([cancelUnfinishedCellsOp(db, id), db.job.update({ where: { id }, data: { status: outcome.status, error: outcome.error, finishedAt: new Date() } })]);
+}
+
+/** Jobs left "running" by a runner that died: failed. Only safe when this is the only runner. */
+export async function failOrphanedJobs(db: Db): Promise<number> {
+  const orphans = await db.job.findMany({ where: { status: 'running' }, select: { id: true } });
+  for (const { id } of orphans) await finishJob(db, id, { status: 'failed', error: 'the runner stopped while this job ran' });
+  return orphans.length;
 }

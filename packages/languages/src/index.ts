@@ -1,5 +1,5 @@
 import { SEMVER, type Client, type Language } from '@scb/shared/spec';
-import { compareSemver } from '@scb/shared/versions';
+import { compareSemver } from '@scb/shared/spec';
 import { java } from './java/index';
 import { node } from './node/index';
 import type { DriverLaunch, InstallContext, LanguagePlugin } from './plugin';

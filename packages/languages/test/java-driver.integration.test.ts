@@ -7,26 +7,27 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { startFakeSpanner } from '@scb/fake-spanner';
-import { decodeHistogram, idealQps, ProgressMessageSchema, ResultMessageSchema, type DriverCell, type ResultMessage } from '@scb/shared';
-import { ensureJavaClient, type JavaClient } from '../src/clients/java-client';
-import { ClientInstallError } from '../src/clients/node-client';
-import { CACHE_DIR } from '../src/paths';
+import { ClientInstallError, installContext } from '@scb/languages';
+import { decodeHistogram, idealQps, ProgressMessageSchema, ResultMessageSchema, type DriverCell, type Load, type ResultMessage } from '@scb/shared';
+import { CACHE_DIR } from '../../../apps/runner/src/paths';
+import { ensureJavaClient as ensure, type JavaClient } from '../src/java/install';
 
 const LATENCY_MS = 50;
 const TIMEOUT = { timeout: 10 * 60_000 };
 
-function cellFor(port: number, version: string, extra: Partial<DriverCell> = {}): DriverCell {
+function ensureJavaClient(version: string, log?: (line: string) => void): Promise<JavaClient> {
+  return ensure(version, installContext('java', { cacheDir: CACHE_DIR, log: log ?? (() => {}) }));
+}
+
+/** A closed-loop select1 cell against the fake on `port`; `load` overrides fields of the default load. */
+function cellFor(port: number, version: string, extra: Partial<Omit<DriverCell, 'load'>> = {}, load: Partial<Load> = {}): DriverCell {
   return {
-    endpoint: { host: '127.0.0.1', port },
-    projectId: 'p',
-    instanceId: 'i',
-    databaseId: 'd',
+    endpoint: { host: '127.0.0.1', port, security: 'plaintext' },
+    database: { projectId: 'p', instanceId: 'i', databaseId: 'd' },
     client: { language: 'java', version },
     configuration: { label: 'default', grpcGcp: 'default' },
-    concurrency: 20,
-    operation: 'select1',
-    warmupOps: 100,
-    durationMs: 2000,
+    load: { shape: 'closed', concurrency: 20, warmupOps: 100, durationMs: 2000, ...load },
+    operations: [{ kind: 'select1', weight: 1 }],
     deadlineMs: 60_000,
     ...extra,
   };
@@ -86,7 +87,7 @@ for (const version of ['6.104.0', '6.123.0']) {
 
       const r = onlyResult(run);
       const qps = (r.count * 1000) / r.elapsedMs;
-      const ideal = idealQps(cell.concurrency, LATENCY_MS);
+      const ideal = idealQps(cell.load.concurrency, LATENCY_MS);
       const h = decodeHistogram(r.histogram);
       const p50Ms = h.getValueAtPercentile(50) / 1000;
       const stats = fake.stats();
@@ -103,8 +104,16 @@ for (const version of ['6.104.0', '6.123.0']) {
       assert.equal(r.timeline.reduce((s, p) => s + p.count, 0), r.count, 'the timeline adds up to the count');
       assert.ok(r.timeline.length >= 2);
       assert.equal(stats.connections.reduce((s, c) => s + c.rpcs, 0), stats.totalRpcs);
-      assert.ok(stats.totalRpcs >= r.count + cell.warmupOps);
+      assert.ok(stats.totalRpcs >= r.count + cell.load.warmupOps);
       assert.ok(r.cpuMs > 0);
+
+      // The same per operation kind of the mix: one kind here, so it holds everything.
+      assert.deepEqual(Object.keys(r.operations), ['select1']);
+      const select1 = r.operations.select1;
+      assert.ok(select1, 'operations.select1 is there');
+      assert.equal(select1.count, r.count, 'select1 counts every successful op');
+      assert.deepEqual(select1.errors, r.errors);
+      assert.equal(decodeHistogram(select1.histogram).totalCount, select1.count, "select1's histogram holds every select1 op");
     } finally {
       await fake.stop();
     }
@@ -117,7 +126,7 @@ test('java 6.123.0: grpcGcp off and on with numChannels 4 at concurrency 40', TI
   for (const grpcGcp of ['off', 'on'] as const) {
     const fake = await startFakeSpanner({ latencyMs: LATENCY_MS });
     try {
-      const cell = cellFor(fake.port, '6.123.0', { concurrency: 40, configuration: { label: grpcGcp, grpcGcp, numChannels: 4 } });
+      const cell = cellFor(fake.port, '6.123.0', { configuration: { label: grpcGcp, grpcGcp, numChannels: 4 } }, { concurrency: 40 });
       const run = await runDriver(client, cell);
       assert.equal(run.code, 0, run.stderr.slice(-2000));
       const r = onlyResult(run);
@@ -162,7 +171,7 @@ test('the driver exits by itself at its deadline', TIMEOUT, async () => {
   const fake = await startFakeSpanner({ latencyMs: LATENCY_MS });
   try {
     const client = await ensureJavaClient('6.123.0');
-    const run = await runDriver(client, cellFor(fake.port, '6.123.0', { durationMs: 60_000, deadlineMs: 3000 }));
+    const run = await runDriver(client, cellFor(fake.port, '6.123.0', { deadlineMs: 3000 }, { durationMs: 60_000 }));
     assert.equal(run.code, 3);
     assert.equal(run.lastStderrLine, 'driver: deadline of 3000 ms reached before the cell finished');
   } finally {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseJobSpec, planCells, idealQps, modeledLatencyMs } from '../src/index';
+import { canonicalJson, compareSemver, describeConfiguration, oldestFirst, optionText, parseJobSpec, planCells, idealQps, modeledLatencyMs, scenarioKey } from '../src/index';
+import affinityExample from '../../../examples/affinity-burst-java.json' with { type: 'json' };
 import example from '../../../examples/node-select1.json' with { type: 'json' };
 
 const good = {
@@ -105,4 +106,47 @@ test('scenario keys ignore clients, configurations, concurrency and repeats, and
   const d = parseJobSpec({ ...good, target: { kind: 'fake', latencyMs: 65, server: { maxConcurrentStreams: 100 } } });
   assert.ok(d.ok);
   assert.equal(scenarioKey(a.value), scenarioKey(d.value));
+});
+
+test('semver order: numbers compare as numbers, prereleases before their release', () => {
+  assert.deepEqual(oldestFirst(['6.104.0', '6.10.0', '6.9.0', '6.105.0', '6.10.0']), ['6.9.0', '6.10.0', '6.104.0', '6.105.0']);
+  assert.deepEqual(
+    oldestFirst(['9.0.0', '9.0.0-rc.1', '8.13.0', '9.0.0-beta.2', '9.0.0-beta.10', '10.0.0', '9.0.0-alpha', '7.21.0']),
+    ['7.21.0', '8.13.0', '9.0.0-alpha', '9.0.0-beta.2', '9.0.0-beta.10', '9.0.0-rc.1', '9.0.0', '10.0.0'],
+  );
+  assert.ok(compareSemver('6.9.0', '6.10.0') < 0);
+  assert.ok(compareSemver('6.10.0', '6.104.0') < 0);
+  assert.ok(compareSemver('6.104.0', '6.104.0') === 0);
+  assert.ok(compareSemver('1.0.0-alpha.1', '1.0.0-alpha') > 0);
+  assert.ok(compareSemver('1.0.0-1', '1.0.0-alpha') < 0, 'numeric identifiers before alphanumeric');
+  assert.ok(compareSemver('not-a-version', '0.0.1') > 0, 'non-semver after semver');
+});
+
+test('scenario keys never change: stored links hold them', () => {
+  const key = (input: unknown) => {
+    const r = parseJobSpec(input);
+    assert.ok(r.ok);
+    return scenarioKey(r.value);
+  };
+  assert.equal(key(example), 'ebce861b345c');
+  assert.equal(key(affinityExample), '76ea2d50b524');
+  const faults = { kind: 'fake', latencyMs: 10, server: { faults: [{ kind: 'query', code: 'ABORTED', ratio: 0.1 }], latency: { session: 5 } } };
+  assert.equal(key({ clients: [{ language: 'node', version: '9.0.0' }], configurations: [{ label: 'a' }], concurrency: [1], workload: { durationSeconds: 1 }, target: faults }), '09da97edc2a1');
+});
+
+test('canonical JSON: keys sorted at every depth, undefined fields left out', () => {
+  assert.equal(canonicalJson({ b: 1, a: [{ d: undefined, c: 'x' }, null], e: { g: true, f: 2 } }), '{"a":[{"c":"x"},null],"b":1,"e":{"f":2,"g":true}}');
+  assert.equal(canonicalJson({ a: 1, b: 2 }), canonicalJson({ b: 2, a: 1 }));
+  assert.equal(canonicalJson('x'), '"x"');
+});
+
+test('a configuration in words: options beyond the label, alphabetical, client defaults left out', () => {
+  const c = { label: 'pool', numChannels: 32, grpcGcp: 'default', sessionPool: { minSessions: 10 }, multiplexedSessions: false, dynamicChannelPool: undefined };
+  assert.equal(optionText(c), 'multiplexedSessions=false, numChannels=32, sessionPool={"minSessions":10}');
+  assert.equal(describeConfiguration(c), 'pool (multiplexedSessions=false, numChannels=32, sessionPool={"minSessions":10})');
+  assert.equal(describeConfiguration({ label: 'client default', grpcGcp: 'default' }), 'client default');
+  // A gate arm's explicit 'default' overrides the scenario's option, so it is said.
+  assert.equal(optionText({ numChannels: 8, grpcGcp: 'default' }, { keepDefault: true }), 'grpcGcp=default, numChannels=8');
+  assert.equal(optionText(undefined), '');
+  assert.equal(optionText(null, { keepDefault: true }), '');
 });

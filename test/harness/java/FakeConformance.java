@@ -1,5 +1,6 @@
 package bench;
 
+import com.google.cloud.NoCredentials;
 import com.google.cloud.Timestamp;
 import com.google.cloud.spanner.DatabaseClient;
 import com.google.cloud.spanner.DatabaseId;
@@ -10,12 +11,18 @@ import com.google.cloud.spanner.ReadOnlyTransaction;
 import com.google.cloud.spanner.ResultSet;
 import com.google.cloud.spanner.Spanner;
 import com.google.cloud.spanner.SpannerException;
+import com.google.cloud.spanner.SpannerOptions;
 import com.google.cloud.spanner.Statement;
 import com.google.cloud.spanner.TransactionRunner;
 import com.google.cloud.spanner.Value;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import io.grpc.ManagedChannelBuilder;
+import java.lang.reflect.Field;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
@@ -34,6 +41,10 @@ import java.util.logging.Logger;
  * read-write transaction with DML, a buffered mutation and batch DML) and "abort" (a read-write
  * transaction that only buffers an insert, whose attempts are counted: the caller makes the fake
  * abort its first commit).
+ *
+ * <p>Self-contained: it builds its client the way the Java driver does for a default configuration
+ * (plaintext, no credentials, no metrics) without using the driver's classes. The test compiles it
+ * against the classpath of a client version (ensureJavaClient) and runs it on that classpath.
  */
 public final class FakeConformance {
   static final String POINT_QUERY = "SELECT PlayerId, PlayerName FROM Players WHERE PlayerId = @playerId";
@@ -66,15 +77,9 @@ public final class FakeConformance {
     try {
       String version = in.get("version").getAsString();
       String scenario = in.get("scenario").getAsString();
-      // The driver's own cell type carries the endpoint; the default configuration keeps every
-      // client default (grpc-gcp, channels, sessions) of this version.
-      JsonObject defaults = new JsonObject();
-      defaults.addProperty("label", "default");
-      Cell cell =
-          new Cell(in.get("host").getAsString(), in.get("port").getAsInt(), "p", "i", "d", version, defaults,
-              1, "select1", 0, 0L, null, deadlineMs);
       long t0 = System.nanoTime();
-      Spanner spanner = ClientFactory.create(cell);
+      // Every client default (grpc-gcp, channels, sessions) of this version stays.
+      Spanner spanner = client(in.get("host").getAsString(), in.get("port").getAsInt());
       DatabaseClient client = spanner.getDatabaseClient(DatabaseId.of("p", "i", "d"));
       JsonObject out = new JsonObject();
       out.addProperty("version", version);
@@ -87,7 +92,7 @@ public final class FakeConformance {
       out.addProperty("elapsedMs", Math.round((System.nanoTime() - t0) / 1e6));
       System.out.println(out);
       System.out.flush();
-      ClientFactory.closeThenHalt(spanner);
+      closeThenHalt(spanner);
     } catch (Throwable e) {
       e.printStackTrace();
       String code = e instanceof SpannerException ? " [" + ((SpannerException) e).getErrorCode() + "]" : "";
@@ -169,6 +174,73 @@ public final class FakeConformance {
     out.addProperty("attempts", attempts.get());
     out.addProperty("commitTimestamp", String.valueOf(runner.getCommitTimestamp()));
     out.addProperty("readWriteMs", ms(t));
+  }
+
+  /** A fresh client of project "p" on a plaintext endpoint, without credentials or metrics. */
+  private static Spanner client(String host, int port) {
+    metricsOff();
+    // Off GCP the client's "is this GCP?" probe answers the location "global": give it that up front.
+    System.setProperty("spanner.check_is_running_on_gcp_timeout", "1");
+    try {
+      Field location = Class.forName("com.google.cloud.spanner.BuiltInMetricsProvider").getDeclaredField("location");
+      location.setAccessible(true);
+      if (location.get(null) == null) location.set(null, "global");
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      // not there in this version
+    }
+    SpannerOptions.Builder b =
+        SpannerOptions.newBuilder()
+            .setProjectId("p")
+            .setHost("http://" + host + ":" + port)
+            .setChannelConfigurator(ManagedChannelBuilder::usePlaintext)
+            .setCredentials(NoCredentials.getInstance());
+    // Not every version has the switch: call it when it is there.
+    try {
+      Method metrics = b.getClass().getMethod("setBuiltInMetricsEnabled", boolean.class);
+      metrics.invoke(b, false);
+    } catch (ReflectiveOperationException e) {
+      // a version without built-in metrics
+    }
+    return b.build().getService();
+  }
+
+  /**
+   * Every metrics switch of the client's environment reads false (older versions gate some metrics
+   * only on environment variables and then probe metadata.google.internal).
+   */
+  private static void metricsOff() {
+    try {
+      Class<?> type = Class.forName("com.google.cloud.spanner.SpannerOptions$SpannerEnvironment");
+      Field current = SpannerOptions.class.getDeclaredField("environment");
+      current.setAccessible(true);
+      Object real = current.get(null);
+      Object quiet =
+          Proxy.newProxyInstance(
+              type.getClassLoader(),
+              new Class<?>[] {type},
+              (proxy, m, args) -> {
+                if (m.getName().startsWith("isEnable") && m.getName().endsWith("Metrics")) return false;
+                try {
+                  return m.invoke(real, args);
+                } catch (InvocationTargetException e) {
+                  throw e.getCause();
+                }
+              });
+      SpannerOptions.class.getMethod("useEnvironment", type).invoke(null, quiet);
+    } catch (ReflectiveOperationException e) {
+      // A version without the hook: the environment variables are all there is.
+    }
+  }
+
+  /** A bounded wait for close(), then halt with 0 (the output is written; shutdown hooks could block). */
+  private static void closeThenHalt(Spanner spanner) throws InterruptedException {
+    Thread closer = new Thread(spanner::close, "close");
+    closer.setDaemon(true);
+    closer.start();
+    closer.join(3000);
+    System.out.flush();
+    System.err.flush();
+    Runtime.getRuntime().halt(0);
   }
 
   private static long ms(long since) {

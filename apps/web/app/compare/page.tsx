@@ -118,7 +118,7 @@ function Issues({ title, issues }: { title: string; issues: FieldIssue[] }) {
 }
 
 async function EmptyState() {
-  const [jobs, pair] = await Promise.all([listJobs(12).then((js) => js.filter((j) => j.cellsDone > 0)), recentComparablePair()]);
+  const [jobs, pair] = await Promise.all([listJobs(12).then((js) => js.filter((j) => j.cellsDone > 0 && !j.invalid)), recentComparablePair()]);
   return (
     <section className="cmp-empty" data-testid="compare-empty">
       <h2>How to compare</h2>
@@ -371,8 +371,8 @@ function Refusal({ c, selection }: { c: Comparison; selection: CompareSelection 
 export default async function ComparePage({ searchParams }: Props) {
   const sp = await searchParams;
   const l = await load(paramsKey(sp));
-  if ((l.kind === 'ok' || l.kind === 'not-found') && !isCanonical(sp, l.selection)) redirect(compareHref(l.selection));
-  const selection = l.kind === 'ok' || l.kind === 'not-found' ? l.selection : null;
+  if ((l.kind === 'ok' || l.kind === 'not-found' || l.kind === 'unreadable') && !isCanonical(sp, l.selection)) redirect(compareHref(l.selection));
+  const selection = l.kind === 'ok' || l.kind === 'not-found' || l.kind === 'unreadable' ? l.selection : null;
 
   return (
     <>
@@ -386,6 +386,7 @@ export default async function ComparePage({ searchParams }: Props) {
           <p>See the <Link href="/">jobs list</Link> for the ids of existing jobs.</p>
         </>
       )}
+      {l.kind === 'unreadable' && <Issues title="Stored, but invalid, so nothing is compared:" issues={l.issues} />}
       {l.kind === 'ok' && <Result l={l} />}
     </>
   );

@@ -2,8 +2,7 @@ import Link from 'next/link';
 import { GATE_SCENARIOS } from '@scb/shared/gate';
 import { Pager } from '@/components/Pager';
 import { VerdictBadge } from '@/components/VerdictBadge';
-import { db } from '@/lib/db';
-import { listGates } from '@/lib/gates';
+import { gateCount, listGates } from '@/lib/gates';
 import { GateForm } from './GateForm';
 
 export const dynamic = 'force-dynamic';
@@ -14,7 +13,7 @@ const PAGE = 100;
 
 export default async function GatesPage({ searchParams }: { searchParams: Promise<{ page?: string }> }) {
   const page = Math.max(1, Math.floor(Number((await searchParams).page ?? 1)) || 1);
-  const [gates, total] = await Promise.all([listGates(PAGE, (page - 1) * PAGE), db().gate.count()]);
+  const [gates, total] = await Promise.all([listGates(PAGE, (page - 1) * PAGE), gateCount()]);
   return (
     <>
       <h1>Release gates</h1>
@@ -36,12 +35,18 @@ export default async function GatesPage({ searchParams }: { searchParams: Promis
                 <td><Link href={`/gates/${g.id}`}>{g.id}</Link></td>
                 <td><VerdictBadge verdict={g.verdict} status={g.status} /></td>
                 <td className="num">{g.createdAt.replace('T', ' ').slice(0, 19)} UTC</td>
-                <td>{g.scenario}</td>
-                <td>{g.language}</td>
-                <td>{g.baseline}</td>
-                <td>{g.candidate}{g.candidateOptions && <div className="small muted">{g.candidateOptions}</div>}</td>
-                <td className="num">{g.repeats}</td>
-                <td className="small">{g.firstReason ?? ''}</td>
+                {g.invalid ? (
+                  <td colSpan={6} className="small error">{g.invalid}</td>
+                ) : (
+                  <>
+                    <td>{g.scenario}</td>
+                    <td>{g.language}</td>
+                    <td>{g.baseline}</td>
+                    <td>{g.candidate}{g.candidateOptions && <div className="small muted">{g.candidateOptions}</div>}</td>
+                    <td className="num">{g.repeats}</td>
+                    <td className="small">{g.firstReason ?? ''}</td>
+                  </>
+                )}
               </tr>
             ))}
           </tbody>

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { pageMetadata } from '@/lib/metadata';
 import Link from 'next/link';
 import { headers } from 'next/headers';
-import { METRICS, changeFromPrevious, chartData, formatValue, scenarioOptionText, versionsHref, type VersionPoint } from '@scb/shared/versions';
+import { METRICS, changeFromPrevious, chartData, formatValue, scenarioOptionText, versionsHref, type TrendPoint } from '@scb/shared/trend';
 import { VersionsChart } from '@/components/VersionsChart';
 import { originOf } from '@/lib/jobs';
 import { searchString, versionsViewFor, type VersionsView } from '@/lib/versions';
@@ -35,7 +35,7 @@ function percent(change: number): string {
   return `${p > 0 ? '+' : p < 0 ? '−' : '±'}${Math.abs(p)}%`;
 }
 
-function Entry({ p, unit, change, higherIsBetter }: { p: VersionPoint; unit: 'qps' | 'ms'; change: number | null; higherIsBetter: boolean }) {
+function Entry({ p, unit, change, higherIsBetter }: { p: TrendPoint; unit: 'qps' | 'ms'; change: number | null; higherIsBetter: boolean }) {
   const f = (v: number) => formatValue(v, unit);
   const shown = p.values.slice(0, 12);
   return (
@@ -127,6 +127,11 @@ export default async function VersionsPage({ searchParams }: Props) {
             <li key={f.path}>{f.path}: {f.message}; showing the default instead.</li>
           ))}
         </ul>
+      )}
+      {view.invalidJobs && (
+        <p className="muted small" role="status" data-testid="versions-invalid">
+          Left out: {view.invalidJobs.length} stored job(s) that do not parse ({view.invalidJobs.slice(0, 3).join(' · ')}{view.invalidJobs.length > 3 ? ' · …' : ''}).
+        </p>
       )}
 
       {!anyCells ? (

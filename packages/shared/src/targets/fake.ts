@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { FakeConfigSchema } from '../fake-config';
-import { formatMs } from '../table';
+import { formatMs } from '../format';
+import { FakeConfigSchema } from '../spec/fake-config';
 import type { TargetKind } from './kind';
 
 /** The fake's behaviour besides the query latency; unset fields take the fake's defaults. */

@@ -26,6 +26,8 @@ export async function GET(req: Request) {
       return NextResponse.json({ error: 'invalid comparison query', issues: load.issues }, { status: 400 });
     case 'not-found':
       return NextResponse.json({ error: 'unknown job or cell', issues: load.issues }, { status: 404 });
+    case 'unreadable':
+      return NextResponse.json({ error: 'a selected job is stored but invalid', issues: load.issues }, { status: 500 });
     case 'ok': {
       const c = load.comparison;
       return NextResponse.json({

@@ -1,5 +1,5 @@
 import { NextResponse } from 'next/server';
-import { parseVersionsQuery } from '@scb/shared/versions';
+import { parseTrendQuery } from '@scb/shared/trend';
 import { loadVersionsView } from '@/lib/versions';
 
 export const dynamic = 'force-dynamic';
@@ -10,7 +10,7 @@ export const dynamic = 'force-dynamic';
  * each malformed, unknown or repeated parameter, and one that selects no succeeded cell.
  */
 export async function GET(req: Request) {
-  const { value, issues } = parseVersionsQuery(new URL(req.url).searchParams, true);
+  const { value, issues } = parseTrendQuery(new URL(req.url).searchParams, true);
   if (issues.length) return NextResponse.json({ error: 'invalid parameters', issues }, { status: 400 });
   const view = await loadVersionsView(value);
   if (view.fallbacks.length) return NextResponse.json({ error: 'the selection matches no succeeded cells', issues: view.fallbacks }, { status: 400 });

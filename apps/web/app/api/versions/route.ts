@@ -1,6 +1,7 @@
 import { NextResponse } from 'next/server';
 import { LANGUAGES, type Language } from '@scb/shared/spec';
 import { newestFirst, publishedVersions } from '@scb/languages';
+import { knownClientVersions } from '@scb/db';
 import { db } from '@/lib/db';
 
 export const dynamic = 'force-dynamic';
@@ -17,7 +18,7 @@ export async function GET(req: Request) {
   } catch (e) {
     return NextResponse.json({ error: (e as Error).message }, { status: 502 });
   }
-  const known = new Map((await db().clientVersion.findMany({ where: { language } })).map((v) => [v.version, v]));
+  const known = await knownClientVersions(db(), language);
   return NextResponse.json({
     language,
     versions: newestFirst(published).map((version) => {

@@ -10,8 +10,8 @@ import { CellCharts } from '@/components/CellCharts';
 import { GateActions } from '@/components/GateActions';
 import { GateCharts } from '@/components/GateCharts';
 import { VerdictBadge } from '@/components/VerdictBadge';
-import { getGate, markdownGate } from '@/lib/gates';
-import { getJob, originOf } from '@/lib/jobs';
+import { getGate, isInvalidGate, markdownGate } from '@/lib/gates';
+import { getJob, isInvalidJob, originOf } from '@/lib/jobs';
 import { pageMetadata } from '@/lib/metadata';
 
 export const dynamic = 'force-dynamic';
@@ -21,6 +21,7 @@ type Params = { params: Promise<{ id: string }> };
 export async function generateMetadata({ params }: Params): Promise<Metadata> {
   const gate = await getGate((await params).id, originOf(await headers()));
   if (!gate) return { title: 'Gate not found' };
+  if (isInvalidGate(gate)) return pageMetadata({ title: `Gate ${gate.id}: invalid`, description: gate.invalid, url: gate.url });
   const s = gate.spec;
   return pageMetadata({ title: `Gate ${s.language} ${s.candidate} vs ${s.baseline}: ${gate.verdict ?? gate.status}`, description: gate.reasons[0] ?? gateSetupLine(s), url: gate.url });
 }
@@ -28,7 +29,22 @@ export async function generateMetadata({ params }: Params): Promise<Metadata> {
 export default async function GatePage({ params }: Params) {
   const gate = await getGate((await params).id, originOf(await headers()));
   if (!gate) notFound();
-  const job = await getJob(gate.job.id);
+  if (isInvalidGate(gate)) {
+    return (
+      <>
+        <h1>
+          Gate {gate.id} <VerdictBadge verdict={gate.verdict} status={gate.status} />
+        </h1>
+        <p className="muted">
+          Runs in job <Link href={`/jobs/${gate.job.id}`}>{gate.job.id}</Link> ({gate.job.status}) · created {gate.createdAt.replace('T', ' ').slice(0, 19)} UTC
+        </p>
+        <p className="error" role="alert">{gate.invalid}</p>
+      </>
+    );
+  }
+  const stored = await getJob(gate.job.id);
+  // A job that does not parse shows no cells here; its own page says what is wrong.
+  const job = stored && !isInvalidJob(stored) ? stored : null;
   const s = gate.spec;
   const e = gate.evaluation;
   const live = gate.status !== 'finished';

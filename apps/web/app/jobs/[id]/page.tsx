@@ -11,7 +11,7 @@ import { headers } from 'next/headers';
 import { jobMarkdown, setupLine } from '@scb/shared/markdown';
 import { JobActions } from '@/components/JobActions';
 import { pageMetadata } from '@/lib/metadata';
-import { getJob, jobUrl, originOf, tableCells, type CellView, type JobView } from '@/lib/jobs';
+import { getJob, isInvalidJob, jobUrl, originOf, tableCells, type CellView, type InvalidJob, type JobView } from '@/lib/jobs';
 
 export const dynamic = 'force-dynamic';
 
@@ -25,7 +25,7 @@ export async function generateMetadata({ params }: Params): Promise<Metadata> {
   const job = await getJob((await params).id);
   if (!job) return { title: 'Job not found' };
   const title = `${job.name || `Job ${job.id}`} (${job.status})`;
-  const description = setupLine(job);
+  const description = isInvalidJob(job) ? job.invalid : setupLine(job);
   const url = jobUrl(job.id, await origin());
   return pageMetadata({ title, description, url });
 }
@@ -78,14 +78,28 @@ function cellLabel(c: CellView): string {
   return `${c.client.language} ${c.client.version} · ${c.configuration.label} · C=${c.concurrency} · repeat ${c.repeat}`;
 }
 
+/** A stored job that does not parse: named, with what is wrong, instead of a broken page. */
+function InvalidJobPage({ job }: { job: InvalidJob }) {
+  return (
+    <>
+      <h1>
+        {job.name || `Job ${job.id}`} <StatusBadge status={job.status} />
+      </h1>
+      <p className="muted">created {job.createdAt.replace('T', ' ').slice(0, 19)} UTC</p>
+      <p className="error" role="alert">{job.invalid}</p>
+    </>
+  );
+}
+
 export default async function JobPage({ params }: Params) {
   const job = await getJob((await params).id);
   if (!job) notFound();
+  if (isInvalidJob(job)) return <InvalidJobPage job={job} />;
   const live = job.status === 'queued' || job.status === 'running';
   const table = buildResultTable(tableCells(job));
   const latency = modeledLatencyMs(job.spec);
   const hasResults = job.cells.some((c) => c.result);
-  const env = job.environment as Record<string, string | number | null> | null;
+  const env = job.environment;
 
   return (
     <>

@@ -1,5 +1,5 @@
 import { NextResponse } from 'next/server';
-import { getGate } from '@/lib/gates';
+import { getGate, isInvalidGate } from '@/lib/gates';
 import { originOf } from '@/lib/jobs';
 
 export const dynamic = 'force-dynamic';
@@ -9,5 +9,6 @@ export async function GET(req: Request, ctx: { params: Promise<{ id: string }> }
   const { id } = await ctx.params;
   const gate = await getGate(id, originOf(req.headers));
   if (!gate) return NextResponse.json({ error: `no gate with id "${id}"` }, { status: 404 });
+  if (isInvalidGate(gate)) return NextResponse.json({ error: gate.invalid, issues: gate.issues }, { status: 500 });
   return NextResponse.json(gate);
 }

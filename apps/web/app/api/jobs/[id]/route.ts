@@ -1,5 +1,5 @@
 import { NextResponse } from 'next/server';
-import { getJob } from '@/lib/jobs';
+import { getJob, isInvalidJob } from '@/lib/jobs';
 
 export const dynamic = 'force-dynamic';
 
@@ -7,5 +7,6 @@ export async function GET(_req: Request, ctx: { params: Promise<{ id: string }> 
   const { id } = await ctx.params;
   const job = await getJob(id);
   if (!job) return NextResponse.json({ error: `no job with id "${id}"` }, { status: 404 });
+  if (isInvalidJob(job)) return NextResponse.json({ error: job.invalid, issues: job.issues }, { status: 500 });
   return NextResponse.json(job);
 }

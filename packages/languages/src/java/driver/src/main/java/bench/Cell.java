@@ -1,54 +1,103 @@
 package bench;
 
+import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The cell spec the runner writes on stdin (packages/shared/src/protocol.ts DriverCell). The runner
- * has already validated it with zod, so this only reads the fields, failing on a missing one.
+ * has already validated it with zod; this reads the fields, failing on a missing one, and refuses
+ * what this driver cannot run (an unknown load shape, operation kind or security) with a sentence.
  */
 record Cell(
-    String host,
-    int port,
-    String projectId,
-    String instanceId,
-    String databaseId,
+    Endpoint endpoint,
+    Database database,
     String version,
     JsonObject configuration,
-    int concurrency,
-    String operation,
-    long warmupOps,
-    Long measuredOps,
-    Double durationMs,
+    Load load,
+    List<MixEntry> operations,
     double deadlineMs) {
+
+  /** Where the client connects. `security` is "plaintext", the only value of the protocol today. */
+  record Endpoint(String host, int port, String security) {}
+
+  record Database(String projectId, String instanceId, String databaseId) {}
+
+  /** One operation kind of the mix, picked with probability weight / sum of weights. */
+  record MixEntry(String kind, double weight) {}
+
+  /**
+   * The load shape and its phase budgets: `warmupOps` operations, then the measured phase of
+   * `measuredOps` operations or `durationMs` (exactly one of the two). One implementation per shape.
+   */
+  sealed interface Load permits ClosedLoad {
+    long warmupOps();
+
+    Long measuredOps();
+
+    Double durationMs();
+  }
+
+  /** `closed`: `concurrency` loops, each running operations back to back. */
+  record ClosedLoad(int concurrency, long warmupOps, Long measuredOps, Double durationMs) implements Load {}
 
   static Cell parse(String json) {
     JsonObject o = JsonParser.parseString(json).getAsJsonObject();
     JsonObject endpoint = required(o, "endpoint").getAsJsonObject();
+    JsonObject database = required(o, "database").getAsJsonObject();
     JsonObject client = required(o, "client").getAsJsonObject();
-    Cell cell =
-        new Cell(
-            required(endpoint, "host").getAsString(),
-            required(endpoint, "port").getAsInt(),
-            required(o, "projectId").getAsString(),
-            required(o, "instanceId").getAsString(),
-            required(o, "databaseId").getAsString(),
-            required(client, "version").getAsString(),
-            required(o, "configuration").getAsJsonObject(),
-            required(o, "concurrency").getAsInt(),
-            required(o, "operation").getAsString(),
-            required(o, "warmupOps").getAsLong(),
-            o.has("measuredOps") ? o.get("measuredOps").getAsLong() : null,
-            o.has("durationMs") ? o.get("durationMs").getAsDouble() : null,
-            required(o, "deadlineMs").getAsDouble());
-    if ((cell.measuredOps == null) == (cell.durationMs == null)) {
-      throw new IllegalArgumentException("give exactly one of measuredOps or durationMs");
+    String security = required(endpoint, "security").getAsString();
+    if (!security.equals("plaintext")) {
+      throw new IllegalArgumentException("unknown endpoint security " + security + " (this driver knows: plaintext)");
     }
-    if (!cell.operation.equals("select1")) {
-      throw new IllegalArgumentException("unknown operation " + cell.operation);
+    return new Cell(
+        new Endpoint(required(endpoint, "host").getAsString(), required(endpoint, "port").getAsInt(), security),
+        new Database(
+            required(database, "projectId").getAsString(),
+            required(database, "instanceId").getAsString(),
+            required(database, "databaseId").getAsString()),
+        required(client, "version").getAsString(),
+        required(o, "configuration").getAsJsonObject(),
+        load(required(o, "load").getAsJsonObject()),
+        operations(required(o, "operations").getAsJsonArray()),
+        required(o, "deadlineMs").getAsDouble());
+  }
+
+  private static Load load(JsonObject l) {
+    String shape = required(l, "shape").getAsString();
+    Long measuredOps = l.has("measuredOps") && !l.get("measuredOps").isJsonNull() ? l.get("measuredOps").getAsLong() : null;
+    Double durationMs = l.has("durationMs") && !l.get("durationMs").isJsonNull() ? l.get("durationMs").getAsDouble() : null;
+    if ((measuredOps == null) == (durationMs == null)) {
+      throw new IllegalArgumentException("give exactly one of load.measuredOps or load.durationMs");
     }
-    return cell;
+    long warmupOps = required(l, "warmupOps").getAsLong();
+    if (shape.equals("closed")) {
+      int concurrency = required(l, "concurrency").getAsInt();
+      if (concurrency < 1) throw new IllegalArgumentException("load.concurrency must be at least 1");
+      return new ClosedLoad(concurrency, warmupOps, measuredOps, durationMs);
+    }
+    throw new IllegalArgumentException("unknown load shape " + shape + " (this driver knows: closed)");
+  }
+
+  private static List<MixEntry> operations(JsonArray a) {
+    if (a.size() == 0) throw new IllegalArgumentException("operations must list at least one operation kind");
+    List<MixEntry> mix = new ArrayList<>();
+    for (JsonElement e : a) {
+      JsonObject m = e.getAsJsonObject();
+      String kind = required(m, "kind").getAsString();
+      if (!Operations.known(kind)) {
+        throw new IllegalArgumentException("unknown operation kind " + kind + " (this driver knows: " + String.join(", ", Operations.kinds()) + ")");
+      }
+      double weight = required(m, "weight").getAsDouble();
+      if (!(weight > 0) || Double.isInfinite(weight)) {
+        throw new IllegalArgumentException("the weight of operation " + kind + " must be a positive number");
+      }
+      mix.add(new MixEntry(kind, weight));
+    }
+    return List.copyOf(mix);
   }
 
   private static JsonElement required(JsonObject o, String name) {

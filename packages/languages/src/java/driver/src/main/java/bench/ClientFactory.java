@@ -38,9 +38,10 @@ final class ClientFactory {
     noGcpProbe();
     SpannerOptions.Builder b =
         SpannerOptions.newBuilder()
-            .setProjectId(cell.projectId())
-            .setHost("http://" + cell.host() + ":" + cell.port())
-            // Plaintext to the local endpoint. Never setChannelProvider: it silently bypasses grpc-gcp.
+            .setProjectId(cell.database().projectId())
+            .setHost("http://" + cell.endpoint().host() + ":" + cell.endpoint().port())
+            // endpoint.security is "plaintext" (Cell refuses anything else). Never setChannelProvider: it
+            // silently bypasses grpc-gcp.
             .setChannelConfigurator(ManagedChannelBuilder::usePlaintext)
             .setCredentials(NoCredentials.getInstance());
     // No metrics export (it would look for GCP credentials and a project); not every version has it.

@@ -2,14 +2,12 @@ package bench;
 
 import com.google.cloud.spanner.DatabaseClient;
 import com.google.cloud.spanner.DatabaseId;
-import com.google.cloud.spanner.ResultSet;
 import com.google.cloud.spanner.Spanner;
-import com.google.cloud.spanner.Statement;
-import com.google.gson.JsonObject;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.ExecutorService;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
@@ -18,13 +16,11 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * The Java driver: one JVM, one fresh google-cloud-spanner client, one cell (DESIGN.md, "Driver
- * protocol"). Reads the cell as JSON on stdin, writes JSON lines on stdout, exits by itself.
+ * The Java driver: one JVM, one fresh google-cloud-spanner client, one cell (docs/architecture.md,
+ * "Driver protocol"). Reads the cell as JSON on stdin, writes JSON lines on stdout, exits by itself.
  * Exit codes: 0 done, 2 failed, 3 deadline reached, 4 option not supported by this version.
  */
 public final class JavaDriver {
-  private static final Statement SELECT1 = Statement.of("SELECT 1");
-
   public static void main(String[] args) {
     Output out = new Output();
     // The client logs at INFO to stderr; keep stderr for warnings and our own sentences.
@@ -59,21 +55,15 @@ public final class JavaDriver {
     // Class loading and client start can take a while in a cold JVM: keep reporting.
     var connectingTicks = ticker.scheduleAtFixedRate(connecting, 1, 1, TimeUnit.SECONDS);
     Spanner spanner = ClientFactory.create(cell);
-    DatabaseClient client = spanner.getDatabaseClient(DatabaseId.of(cell.projectId(), cell.instanceId(), cell.databaseId()));
+    Cell.Database db = cell.database();
+    DatabaseClient client = spanner.getDatabaseClient(DatabaseId.of(db.projectId(), db.instanceId(), db.databaseId()));
     connectingTicks.cancel(false);
 
-    LoadLoop.Operation select1 =
-        () -> {
-          try (ResultSet rs = client.singleUse().executeQuery(SELECT1)) {
-            while (rs.next()) {}
-          }
-        };
-    // A fixed pool of platform threads, one closed loop each, reused from warm-up to measurement.
-    ExecutorService workers = Executors.newFixedThreadPool(cell.concurrency(), daemon("load"));
-    JsonObject result = new LoadLoop(workers, cell.concurrency(), ticker, out, select1)
-        .run(cell.warmupOps(), cell.measuredOps(), cell.durationMs());
-    out.emit(result);
-    workers.shutdownNow();
+    Map<String, Operations.Operation> operations = new LinkedHashMap<>();
+    for (Cell.MixEntry m : cell.operations()) operations.computeIfAbsent(m.kind(), k -> Operations.of(k, client));
+    try (LoadLoop.Shape shape = LoadLoop.shape(cell.load(), daemon("load"))) {
+      out.emit(new LoadLoop(shape, ticker, out, cell.operations(), operations).run(cell.load()));
+    }
 
     ClientFactory.closeThenHalt(spanner);
   }

@@ -9,25 +9,32 @@ import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.BooleanSupplier;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
 /**
- * Closed-loop load, as apps/runner/src/drivers/loop.ts does it for Node: `concurrency` threads each
- * run the operation back to back until the phase's budget (an operation count or a duration) is
- * used up. Latencies are microseconds in HDR histograms of the same shape as the Node side's.
+ * The warm-up and measured phases of a cell, as packages/languages/src/node/driver/load.ts does them
+ * for Node: the cell's load shape issues operations until the phase's budget (an operation count or a
+ * duration) is used up; each one is picked from the weighted operation mix. Latencies are microseconds
+ * in HDR histograms of the same shape as the Node side's, per operation kind and in total.
  */
 final class LoadLoop {
   /** Same shape as newLatencyHistogram() in packages/shared: 1 us .. 1 h, 3 significant digits. */
@@ -35,59 +42,41 @@ final class LoadLoop {
   static final long HIGHEST = 3_600_000_000L;
   static final int DIGITS = 3;
 
-  interface Operation {
-    void run() throws Exception;
+  /**
+   * A load shape: how operations are issued until a phase's budget is used up. `take` claims one
+   * operation of the budget and is false once it is spent; `runOne` runs one operation of the mix and
+   * records it (it never throws). One implementation per shape of the protocol; see {@link #shape}.
+   */
+  interface Shape extends AutoCloseable {
+    /** Issues operations while `take` grants them; returns once every issued operation is done. */
+    void run(BooleanSupplier take, Runnable runOne) throws InterruptedException;
+
+    /** Releases the shape's threads; called once, after the last phase. */
+    @Override
+    void close();
   }
 
-  private final ExecutorService workers;
-  private final int concurrency;
-  private final ScheduledExecutorService ticker;
-  private final Output out;
-  private final Operation op;
-
-  /** `workers` must hold `concurrency` threads: one closed loop each. */
-  LoadLoop(ExecutorService workers, int concurrency, ScheduledExecutorService ticker, Output out, Operation op) {
-    this.workers = workers;
-    this.concurrency = concurrency;
-    this.ticker = ticker;
-    this.out = out;
-    this.op = op;
+  /** The shape of the cell's load, its threads made by `threads`. */
+  static Shape shape(Cell.Load load, ThreadFactory threads) {
+    if (load instanceof Cell.ClosedLoad closed) return new ClosedLoop(closed.concurrency(), threads);
+    throw new IllegalArgumentException("no load shape for " + load);
   }
 
-  /** Runs the warm-up operations, then the measured phase; returns the result message. */
-  JsonObject run(long warmupOps, Long measuredOps, Double durationMs) throws InterruptedException {
-    if (warmupOps > 0) new Phase("warmup", warmupOps, null).run();
-    return new Phase("measure", measuredOps, durationMs).run();
-  }
+  /**
+   * `concurrency` loops, each running operations back to back, on a fixed pool of platform threads
+   * (one loop each) reused from warm-up to measurement.
+   */
+  static final class ClosedLoop implements Shape {
+    private final int concurrency;
+    private final ExecutorService workers;
 
-  private final class Phase {
-    final String name;
-    final boolean measured;
-    final Long total;
-    final long startNanos = System.nanoTime();
-    long secondStartNanos = startNanos;
-    final long endNanos;
-    final AtomicLong started = new AtomicLong();
-    final LongAdder done = new LongAdder();
-    final Recorder recorder = new Recorder(LOWEST, HIGHEST, DIGITS);
-    final Histogram all = new Histogram(LOWEST, HIGHEST, DIGITS);
-    final Map<String, LongAdder> errors = new ConcurrentHashMap<>();
-    final AtomicLong secondErrors = new AtomicLong();
-    final List<JsonObject> timeline = new ArrayList<>();
-    Histogram interval; // recycled by the recorder
-    boolean closed;
-
-    Phase(String name, Long ops, Double ms) {
-      this.name = name;
-      this.measured = name.equals("measure");
-      this.total = ops;
-      this.endNanos = ms == null ? Long.MAX_VALUE : startNanos + (long) (ms * 1_000_000);
+    ClosedLoop(int concurrency, ThreadFactory threads) {
+      this.concurrency = concurrency;
+      this.workers = Executors.newFixedThreadPool(concurrency, threads);
     }
 
-    JsonObject run() throws InterruptedException {
-      long cpu0 = processCpuNanos();
-      progress();
-      ScheduledFuture<?> tick = ticker.scheduleAtFixedRate(this::tick, 1, 1, TimeUnit.SECONDS);
+    @Override
+    public void run(BooleanSupplier take, Runnable runOne) throws InterruptedException {
       // All threads wait at a gate and start together: a cold client's first traffic must be one burst
       // at the target concurrency (the PR used virtual threads; platform threads start one by one).
       CountDownLatch ready = new CountDownLatch(concurrency);
@@ -102,7 +91,7 @@ final class LoadLoop {
             Thread.currentThread().interrupt();
             return;
           }
-          loop();
+          while (take.getAsBoolean()) runOne.run();
         }));
       }
       ready.await();
@@ -110,10 +99,109 @@ final class LoadLoop {
       for (Future<?> f : loops) {
         try {
           f.get();
-        } catch (java.util.concurrent.ExecutionException e) {
+        } catch (ExecutionException e) {
           throw new IllegalStateException("a load thread died", e.getCause());
         }
       }
+    }
+
+    @Override
+    public void close() {
+      workers.shutdownNow();
+    }
+  }
+
+  private final Shape shape;
+  private final ScheduledExecutorService ticker;
+  private final Output out;
+  /** The distinct operation kinds of the mix, in mix order, and their operations. */
+  private final String[] kinds;
+  private final Operations.Operation[] ops;
+  /** Per mix entry: its weight and the index of its kind in `kinds`. */
+  private final double[] weights;
+  private final int[] entryKind;
+  private final double totalWeight;
+
+  /** `operations` holds the operation of every kind of `mix`. */
+  LoadLoop(Shape shape, ScheduledExecutorService ticker, Output out, List<Cell.MixEntry> mix,
+      Map<String, Operations.Operation> operations) {
+    this.shape = shape;
+    this.ticker = ticker;
+    this.out = out;
+    Map<String, Integer> index = new LinkedHashMap<>();
+    weights = new double[mix.size()];
+    entryKind = new int[mix.size()];
+    double sum = 0;
+    for (int i = 0; i < mix.size(); i++) {
+      Cell.MixEntry m = mix.get(i);
+      entryKind[i] = index.computeIfAbsent(m.kind(), k -> index.size());
+      weights[i] = m.weight();
+      sum += m.weight();
+    }
+    totalWeight = sum;
+    kinds = index.keySet().toArray(new String[0]);
+    ops = new Operations.Operation[kinds.length];
+    for (int k = 0; k < kinds.length; k++) {
+      ops[k] = operations.get(kinds[k]);
+      if (ops[k] == null) throw new IllegalArgumentException("no operation for kind " + kinds[k]);
+    }
+  }
+
+  /** Runs the warm-up operations, then the measured phase; returns the result message. */
+  JsonObject run(Cell.Load load) throws InterruptedException {
+    if (load.warmupOps() > 0) new Phase("warmup", load.warmupOps(), null).run();
+    return new Phase("measure", load.measuredOps(), load.durationMs()).run();
+  }
+
+  /** The index of a kind picked with probability weight / total weight. */
+  private int pick() {
+    if (entryKind.length == 1) return entryKind[0];
+    double r = ThreadLocalRandom.current().nextDouble() * totalWeight;
+    for (int i = 0; i < weights.length; i++) {
+      if ((r -= weights[i]) < 0) return entryKind[i];
+    }
+    return entryKind[entryKind.length - 1];
+  }
+
+  /** Latencies and errors of one operation kind in one phase. */
+  private static final class KindStats {
+    final Recorder recorder = new Recorder(LOWEST, HIGHEST, DIGITS);
+    final Histogram all = new Histogram(LOWEST, HIGHEST, DIGITS);
+    final Map<String, LongAdder> errors = new ConcurrentHashMap<>();
+    Histogram interval; // recycled by the recorder
+  }
+
+  private final class Phase {
+    final String name;
+    final boolean measured;
+    final Long total;
+    final long startNanos = System.nanoTime();
+    long secondStartNanos = startNanos;
+    final long endNanos;
+    final AtomicLong started = new AtomicLong();
+    final LongAdder done = new LongAdder();
+    final KindStats[] byKind = new KindStats[kinds.length];
+    /** The running second over every kind, and the phase total: the sums of the kinds' histograms. */
+    final Histogram second = new Histogram(LOWEST, HIGHEST, DIGITS);
+    final Histogram all = new Histogram(LOWEST, HIGHEST, DIGITS);
+    final Map<String, LongAdder> errors = new ConcurrentHashMap<>();
+    final AtomicLong secondErrors = new AtomicLong();
+    final List<JsonObject> timeline = new ArrayList<>();
+    boolean closed;
+
+    Phase(String name, Long ops, Double ms) {
+      this.name = name;
+      this.measured = name.equals("measure");
+      this.total = ops;
+      this.endNanos = ms == null ? Long.MAX_VALUE : startNanos + (long) (ms * 1_000_000);
+      for (int k = 0; k < byKind.length; k++) byKind[k] = new KindStats();
+    }
+
+    JsonObject run() throws InterruptedException {
+      long cpu0 = processCpuNanos();
+      progress();
+      ScheduledFuture<?> tick = ticker.scheduleAtFixedRate(this::tick, 1, 1, TimeUnit.SECONDS);
+      shape.run(this::take, this::runOne);
       tick.cancel(false);
       double elapsedMs = (System.nanoTime() - startNanos) / 1e6;
       long cpuNanos = processCpuNanos() - cpu0;
@@ -125,22 +213,28 @@ final class LoadLoop {
       return measured ? result(elapsedMs, cpuNanos) : null;
     }
 
-    private void loop() {
-      while (total != null ? started.getAndIncrement() < total : System.nanoTime() < endNanos) {
-        long s = System.nanoTime();
-        try {
-          op.run();
-          recorder.recordValue(Math.min(HIGHEST, Math.max(LOWEST, (System.nanoTime() - s) / 1000)));
-        } catch (Exception e) {
-          String code = codeName(e);
-          LongAdder fresh = new LongAdder();
-          LongAdder seen = errors.putIfAbsent(code, fresh);
-          if (seen == null) System.err.println("driver: first " + code + " error in " + name + ": " + e);
-          (seen == null ? fresh : seen).increment();
-          secondErrors.incrementAndGet();
-        }
-        done.increment();
+    /** Claims one operation of the budget; false once it is spent. */
+    private boolean take() {
+      return total != null ? started.getAndIncrement() < total : System.nanoTime() < endNanos;
+    }
+
+    private void runOne() {
+      int k = pick();
+      KindStats kind = byKind[k];
+      long s = System.nanoTime();
+      try {
+        ops[k].run();
+        kind.recorder.recordValue(Math.min(HIGHEST, Math.max(LOWEST, (System.nanoTime() - s) / 1000)));
+      } catch (Exception e) {
+        String code = codeName(e);
+        LongAdder fresh = new LongAdder();
+        LongAdder seen = errors.putIfAbsent(code, fresh);
+        if (seen == null) System.err.println("driver: first " + code + " error in " + name + ": " + e);
+        (seen == null ? fresh : seen).increment();
+        kind.errors.computeIfAbsent(code, c -> new LongAdder()).increment();
+        secondErrors.incrementAndGet();
       }
+      done.increment();
     }
 
     private synchronized void tick() {
@@ -149,21 +243,26 @@ final class LoadLoop {
       progress();
     }
 
-    /** Moves the last second's latencies into the phase total and, when measuring, the timeline. */
+    /** Moves the last second's latencies into the totals (per kind and all) and, when measuring, the timeline. */
     private void closeSecond(boolean last) {
       long now = System.nanoTime();
       double bucketMs = (now - secondStartNanos) / 1e6; // the last bucket is a partial second
       secondStartNanos = now;
-      interval = recorder.getIntervalHistogram(interval);
+      second.reset();
+      for (KindStats kind : byKind) {
+        kind.interval = kind.recorder.getIntervalHistogram(kind.interval);
+        kind.all.add(kind.interval);
+        second.add(kind.interval);
+      }
       long errs = secondErrors.getAndSet(0);
-      all.add(interval);
-      long count = interval.getTotalCount();
+      all.add(second);
+      long count = second.getTotalCount();
       if (!measured || (last && count == 0 && errs == 0)) return;
       JsonObject p = new JsonObject();
       p.addProperty("second", timeline.size() + 1);
       p.addProperty("count", count);
       p.addProperty("errors", errs);
-      p.addProperty("p99Ms", count > 0 ? interval.getValueAtPercentile(99) / 1000.0 : 0);
+      p.addProperty("p99Ms", count > 0 ? second.getValueAtPercentile(99) / 1000.0 : 0);
       p.addProperty("ms", bucketMs);
       timeline.add(p);
     }
@@ -175,20 +274,30 @@ final class LoadLoop {
     }
 
     private JsonObject result(double elapsedMs, long cpuNanos) {
-      JsonObject r = new JsonObject();
+      JsonObject r = counts(all, errors);
       r.addProperty("type", "result");
-      r.addProperty("count", all.getTotalCount());
-      JsonObject errs = new JsonObject();
-      new TreeMap<>(errors).forEach((k, v) -> errs.addProperty(k, v.sum()));
-      r.add("errors", errs);
       r.addProperty("elapsedMs", Output.round(elapsedMs));
-      r.addProperty("histogram", encode(all));
       JsonArray t = new JsonArray();
       timeline.forEach(t::add);
       r.add("timeline", t);
       r.addProperty("cpuMs", Output.round(cpuNanos / 1e6));
+      // One entry per kind of the mix; they add up to the totals above.
+      JsonObject operations = new JsonObject();
+      for (int k = 0; k < kinds.length; k++) operations.add(kinds[k], counts(byKind[k].all, byKind[k].errors));
+      r.add("operations", operations);
       return r;
     }
+  }
+
+  /** {count, errors, histogram}: successful operations, failures by gRPC code name, their latencies. */
+  static JsonObject counts(Histogram h, Map<String, LongAdder> errors) {
+    JsonObject r = new JsonObject();
+    r.addProperty("count", h.getTotalCount());
+    JsonObject errs = new JsonObject();
+    new TreeMap<>(errors).forEach((k, v) -> errs.addProperty(k, v.sum()));
+    r.add("errors", errs);
+    r.addProperty("histogram", encode(h));
+    return r;
   }
 
   /** The compressed form hdr-histogram-js decodeFromCompressedBase64 reads, as base64. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { decodeHistogram, encodeHistogram, median, newLatencyHistogram, summarize, throughput, buildResultTable, resultTableMarkdown } from '../src/index';
+import { decodeHistogram, encodeHistogram, median, medianOverRepeats, newLatencyHistogram, summarize, throughput, buildResultTable, resultTableMarkdown } from '../src/index';
 
 test('percentiles of a known histogram survive encoding', () => {
   const h = newLatencyHistogram();
@@ -54,4 +54,12 @@ test('the result table has a row per concurrency and a column per configuration,
   assert.equal(t.rows[0].entries[1]!.failed, 1);
   const md = resultTableMarkdown([cell('on', 50, 1, 700), cell('off', 50, 1, 720.4)]);
   assert.equal(md, '| concurrency | on qps / p50 / p99 | off qps / p50 / p99 |\n|---|---|---|\n| 50 | 700 / 65.0 / 80.0 | 720 / 65.0 / 80.0 |');
+});
+
+test('medians over repeats: qps, p50 and p99 each, with the qps range', () => {
+  const m = medianOverRepeats([{ qps: 700, p50Ms: 60, p99Ms: 90 }, { qps: 500, p50Ms: 70, p99Ms: 80 }, { qps: 600, p50Ms: 65, p99Ms: 200 }]);
+  assert.deepEqual(m, { qps: 600, p50Ms: 65, p99Ms: 90, repeats: 3, qpsMin: 500, qpsMax: 700 });
+  const none = medianOverRepeats([]);
+  assert.equal(none.repeats, 0);
+  assert.ok(Number.isNaN(none.qps) && Number.isNaN(none.p50Ms) && Number.isNaN(none.p99Ms));
 });

@@ -1,6 +1,7 @@
-import type { JobSpec } from './spec';
-import { describeTarget } from './targets/index';
-import { buildResultTable, formatEntry, formatMs, formatOps, type TableCell } from './table';
+import { formatOps } from '../format';
+import type { JobSpec } from '../spec/spec';
+import { describeTarget } from '../targets/index';
+import { buildResultTable, formatEntry, type TableCell } from './table';
 
 function escapeCell(s: string): string {
   return s.replace(/\|/g, '\\|');

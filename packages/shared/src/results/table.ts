@@ -1,4 +1,7 @@
-import { median } from './stats';
+import { formatMs, formatQps } from '../format';
+import { medianOverRepeats } from './stats';
+
+export { formatMs, formatOps, formatPercent, formatQps } from '../format';
 
 /** The stored facts a results table needs about one cell (pages and Markdown read the same shape). */
 export interface TableCell {
@@ -55,12 +58,7 @@ export function buildResultTable(cells: TableCell[]): ResultTable {
       const done = group.filter((c) => c.result);
       const failed = group.filter((c) => c.status === 'failed');
       return {
-        qps: median(done.map((c) => c.result!.qps)),
-        p50Ms: median(done.map((c) => c.result!.p50Ms)),
-        p99Ms: median(done.map((c) => c.result!.p99Ms)),
-        repeats: done.length,
-        qpsMin: Math.min(...done.map((c) => c.result!.qps)),
-        qpsMax: Math.max(...done.map((c) => c.result!.qps)),
+        ...medianOverRepeats(done.map((c) => c.result!)),
         cpuBound: done.some((c) => c.cpuBound),
         failed: failed.length,
         error: failed[0]?.error ?? undefined,
@@ -68,15 +66,6 @@ export function buildResultTable(cells: TableCell[]): ResultTable {
     }),
   }));
   return { columns, rows };
-}
-
-export function formatMs(ms: number): string {
-  if (!Number.isFinite(ms)) return '–';
-  return ms >= 100 ? ms.toFixed(0) : ms.toFixed(1);
-}
-
-export function formatQps(qps: number): string {
-  return Number.isFinite(qps) ? Math.round(qps).toString() : '–';
 }
 
 /**
@@ -88,13 +77,4 @@ export function formatEntry(e: TableEntry | null): string {
   if (e.repeats === 0) return e.failed > 0 ? 'failed' : '–';
   const range = e.repeats > 1 ? ` (${formatQps(e.qpsMin)}–${formatQps(e.qpsMax)})` : '';
   return `${formatQps(e.qps)}${range} / ${formatMs(e.p50Ms)} / ${formatMs(e.p99Ms)}${e.cpuBound ? ' *' : ''}`;
-}
-
-/** "200", or "max(500, 4 × C)" for counts that grow with concurrency. */
-export function formatOps(ops: number | { min: number; perConcurrency: number }): string {
-  return typeof ops === 'number' ? String(ops) : `max(${ops.min}, ${ops.perConcurrency} × C)`;
-}
-
-export function formatPercent(share: number): string {
-  return `${Math.round(share * 100)}%`;
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TargetSchema } from './targets/index';
+import { TargetSchema } from '../targets/index';
 
 /** Plain semver only (no ranges, tags, paths or URLs): it ends up in an npm/Maven command line. */
 export const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z]+(\.[0-9A-Za-z]+)*)?$/;

@@ -1,4 +1,4 @@
-import type { Load, OperationMixEntry } from './protocol';
+import type { Load, OperationMixEntry } from '../protocol';
 import { opsAt, type JobSpec } from './spec';
 
 /** A job's workload at one concurrency, as a driver interprets it: the load shape and the operation mix. */

@@ -42,9 +42,41 @@ export function throughput(count: number, elapsedMs: number): number {
   return elapsedMs > 0 ? (count * 1000) / elapsedMs : 0;
 }
 
+/** The middle value (the mean of the two middle ones for an even count); NaN for none. */
 export function median(values: number[]): number {
   if (values.length === 0) return Number.NaN;
   const s = [...values].sort((a, b) => a - b);
   const m = s.length >> 1;
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/** The numbers of one repeat of a cell that tables and comparisons summarize. */
+export interface RepeatResult {
+  qps: number;
+  p50Ms: number;
+  p99Ms: number;
+}
+
+/** Medians over repeats, with the qps range. */
+export interface RepeatsSummary extends RepeatResult {
+  /** Repeats summarized (those with a result). */
+  repeats: number;
+  qpsMin: number;
+  qpsMax: number;
+}
+
+/**
+ * Medians of qps, p50 and p99 over the repeats that produced a result, and the range of qps. With
+ * none, the medians are NaN and the range is [Infinity, -Infinity]: check `repeats` first.
+ */
+export function medianOverRepeats(results: RepeatResult[]): RepeatsSummary {
+  const qps = results.map((r) => r.qps);
+  return {
+    qps: median(qps),
+    p50Ms: median(results.map((r) => r.p50Ms)),
+    p99Ms: median(results.map((r) => r.p99Ms)),
+    repeats: results.length,
+    qpsMin: Math.min(...qps),
+    qpsMax: Math.max(...qps),
+  };
 }

@@ -3,19 +3,17 @@ import { test } from 'node:test';
 import {
   JobSpecSchema,
   buildScenarioIndex,
-  buildVersionsModel,
+  buildTrendModel,
   chartData,
   changeFromPrevious,
   formatPoint,
-  compareSemver,
-  oldestFirst,
-  parseVersionsQuery,
+  parseTrendQuery,
   resolveSelection,
   scenarioKey,
   versionsHref,
   type JobSpec,
-  type VersionCell,
-  type VersionsSelection,
+  type TrendCell,
+  type TrendSelection,
 } from '../src/index';
 
 const spec = (over: Record<string, unknown> = {}): JobSpec =>
@@ -34,7 +32,7 @@ const KA = scenarioKey(A);
 const KB = scenarioKey(B);
 
 let nextRepeat = 0;
-function cell(over: Partial<VersionCell> & Pick<VersionCell, 'version' | 'configLabel' | 'qps'>): VersionCell {
+function cell(over: Partial<TrendCell> & Pick<TrendCell, 'version' | 'configLabel' | 'qps'>): TrendCell {
   return {
     jobId: 'job1',
     scenario: KA,
@@ -49,20 +47,6 @@ function cell(over: Partial<VersionCell> & Pick<VersionCell, 'version' | 'config
   };
 }
 
-test('semver order: numbers compare as numbers, prereleases before their release', () => {
-  assert.deepEqual(oldestFirst(['6.104.0', '6.10.0', '6.9.0', '6.105.0', '6.10.0']), ['6.9.0', '6.10.0', '6.104.0', '6.105.0']);
-  assert.deepEqual(
-    oldestFirst(['9.0.0', '9.0.0-rc.1', '8.13.0', '9.0.0-beta.2', '9.0.0-beta.10', '10.0.0', '9.0.0-alpha', '7.21.0']),
-    ['7.21.0', '8.13.0', '9.0.0-alpha', '9.0.0-beta.2', '9.0.0-beta.10', '9.0.0-rc.1', '9.0.0', '10.0.0'],
-  );
-  assert.ok(compareSemver('6.9.0', '6.10.0') < 0);
-  assert.ok(compareSemver('6.10.0', '6.104.0') < 0);
-  assert.ok(compareSemver('6.104.0', '6.104.0') === 0);
-  assert.ok(compareSemver('1.0.0-alpha.1', '1.0.0-alpha') > 0);
-  assert.ok(compareSemver('1.0.0-1', '1.0.0-alpha') < 0, 'numeric identifiers before alphanumeric');
-  assert.ok(compareSemver('not-a-version', '0.0.1') > 0, 'non-semver after semver');
-});
-
 test('medians, spreads and every repeat per configuration and version', () => {
   const cells = [
     cell({ version: '6.105.0', configLabel: 'client default', qps: 230, jobId: 'j2', repeat: 1 }),
@@ -73,8 +57,8 @@ test('medians, spreads and every repeat per configuration and version', () => {
     cell({ version: '6.10.0', configLabel: 'grpc-gcp off', qps: 600, jobId: 'j4', config: { label: 'grpc-gcp off', grpcGcp: 'off', numChannels: 32 } }),
     cell({ version: '6.9.0', configLabel: 'grpc-gcp off', qps: 610, jobId: 'j4', config: { label: 'grpc-gcp off', grpcGcp: 'off', numChannels: 8 } }),
   ];
-  const sel: VersionsSelection = { language: 'java', scenario: KA, metric: 'qps', concurrency: 400 };
-  const m = buildVersionsModel(cells, sel, A);
+  const sel: TrendSelection = { language: 'java', scenario: KA, metric: 'qps', concurrency: 400 };
+  const m = buildTrendModel(cells, sel, A);
   assert.deepEqual(m.versions, ['6.9.0', '6.10.0', '6.104.0', '6.105.0']);
   assert.deepEqual(m.series.map((s) => s.configuration), ['client default', 'grpc-gcp off']);
   const [def, off] = m.series;
@@ -105,7 +89,7 @@ test('medians, spreads and every repeat per configuration and version', () => {
   // Ideal: 400 in flight over 65 ms x 10.
   assert.equal(Math.round(m.reference!.value), 615);
 
-  const p99 = buildVersionsModel([...cells, cell({ version: '6.104.0', configLabel: 'client default', qps: 1, p99Ms: 900 })], { ...sel, metric: 'p99' }, A);
+  const p99 = buildTrendModel([...cells, cell({ version: '6.104.0', configLabel: 'client default', qps: 1, p99Ms: 900 })], { ...sel, metric: 'p99' }, A);
   assert.equal(p99.unit, 'ms');
   assert.deepEqual(p99.series[0].points[2]!.values.map((v) => v.value), [700, 700, 900]);
   assert.equal(p99.series[0].points[2]!.median, 700);
@@ -119,12 +103,12 @@ test('only the selected language, scenario and concurrency are counted', () => {
     cell({ version: '6.104.0', configLabel: 'on', qps: 500, concurrency: 50 }),
     cell({ version: '9.0.0', configLabel: 'on', qps: 700, language: 'node' }),
   ];
-  const m = buildVersionsModel(cells, { language: 'java', scenario: KA, metric: 'qps', concurrency: 400 });
+  const m = buildTrendModel(cells, { language: 'java', scenario: KA, metric: 'qps', concurrency: 400 });
   assert.deepEqual(m.versions, ['6.104.0']);
   assert.equal(m.cells, 1);
   assert.equal(m.series[0].points[0]!.median, 100);
-  assert.deepEqual(buildVersionsModel(cells, { language: 'node', scenario: KA, metric: 'qps', concurrency: 400 }).versions, ['9.0.0']);
-  const empty = buildVersionsModel(cells, { language: 'node', scenario: KB, metric: 'qps', concurrency: 400 });
+  assert.deepEqual(buildTrendModel(cells, { language: 'node', scenario: KA, metric: 'qps', concurrency: 400 }).versions, ['9.0.0']);
+  const empty = buildTrendModel(cells, { language: 'node', scenario: KB, metric: 'qps', concurrency: 400 });
   assert.deepEqual(empty.versions, []);
   assert.deepEqual(empty.series, []);
 });
@@ -132,10 +116,10 @@ test('only the selected language, scenario and concurrency are counted', () => {
 test('scenario index: counts, default scenario and concurrency, same label told apart', () => {
   const sameWords = spec({ target: { kind: 'fake', latencyMs: 65, server: { latency: { session: 65 } } } });
   const index = buildScenarioIndex([
-    { jobId: 'j1', spec: A, counts: [{ language: 'java', concurrency: 400, cells: 6 }, { language: 'java', concurrency: 50, cells: 6 }] },
-    { jobId: 'j2', spec: A, counts: [{ language: 'java', concurrency: 400, cells: 3 }] },
-    { jobId: 'j3', spec: B, counts: [{ language: 'node', concurrency: 10, cells: 2 }, { language: 'java', concurrency: 100, cells: 1 }] },
-    { jobId: 'j4', spec: sameWords, counts: [{ language: 'java', concurrency: 400, cells: 1 }] },
+    { jobId: 'j1', spec: A, scenarioKey: KA, counts: [{ language: 'java', concurrency: 400, cells: 6 }, { language: 'java', concurrency: 50, cells: 6 }] },
+    { jobId: 'j2', spec: A, scenarioKey: KA, counts: [{ language: 'java', concurrency: 400, cells: 3 }] },
+    { jobId: 'j3', spec: B, scenarioKey: KB, counts: [{ language: 'node', concurrency: 10, cells: 2 }, { language: 'java', concurrency: 100, cells: 1 }] },
+    { jobId: 'j4', spec: sameWords, scenarioKey: scenarioKey(sameWords), counts: [{ language: 'java', concurrency: 400, cells: 1 }] },
   ]);
   assert.deepEqual(index.languages, [{ value: 'node', cells: 2 }, { value: 'java', cells: 17 }]);
   const java = index.scenarios.java;
@@ -161,11 +145,11 @@ test('scenario index: counts, default scenario and concurrency, same label told 
 });
 
 test('URL parameters: each bad one named; the page is lenient, the API strict', () => {
-  const ok = parseVersionsQuery(new URLSearchParams('language=java&scenario=0123456789ab&metric=p99&concurrency=400'));
+  const ok = parseTrendQuery(new URLSearchParams('language=java&scenario=0123456789ab&metric=p99&concurrency=400'));
   assert.deepEqual(ok, { value: { language: 'java', scenario: '0123456789ab', metric: 'p99', concurrency: 400 }, issues: [] });
-  const bad = parseVersionsQuery(new URLSearchParams('language=go&scenario=x&metric=p75&concurrency=0&colour=red'), true);
+  const bad = parseTrendQuery(new URLSearchParams('language=go&scenario=x&metric=p75&concurrency=0&colour=red'), true);
   assert.deepEqual(bad.issues.map((i) => i.path), ['colour', 'language', 'scenario', 'metric', 'concurrency']);
-  assert.deepEqual(parseVersionsQuery({ concurrency: '2.5', language: '' }).issues.map((i) => i.path), ['concurrency']);
-  assert.deepEqual(parseVersionsQuery({ colour: 'red' }).issues, []);
+  assert.deepEqual(parseTrendQuery({ concurrency: '2.5', language: '' }).issues.map((i) => i.path), ['concurrency']);
+  assert.deepEqual(parseTrendQuery({ colour: 'red' }).issues, []);
   assert.equal(versionsHref({ language: 'java', scenario: KA, metric: 'qps', concurrency: 400 }), `/versions?language=java&scenario=${KA}&metric=qps&concurrency=400`);
 });

@@ -1,7 +1,7 @@
+import { formatMs, formatQps } from '../format';
 import type { GateSpec } from './gate';
 import { gateScenario } from './gate';
 import { METRIC_NAMES, confidenceText, pctText, type GateEvaluation, type MetricJudgement } from './gate-stats';
-import { formatMs, formatQps } from './table';
 
 export interface MarkdownGate {
   id: string;
@@ -13,7 +13,6 @@ export interface MarkdownGate {
 }
 
 export const VERDICT_WORDS: Record<string, string> = { pass: 'PASS', fail: 'FAIL', inconclusive: 'INCONCLUSIVE' };
-
 
 export function formatMetricValue(m: Pick<MetricJudgement, 'metric'>, v: number): string {
   return m.metric === 'qps' ? formatQps(v) : formatMs(v);

@@ -1,6 +1,6 @@
+import { median } from '../results/stats';
 import type { Arm, Criteria } from './gate';
 import { MIN_GATE_REPEATS } from './gate';
-import { median } from './stats';
 
 /**
  * The statistics of a release gate. Per concurrency and metric, on per-repeat values (one fresh

@@ -10,8 +10,8 @@ import {
   type JobSpecInput,
   type Language,
   type ParseResult,
-} from './spec';
-import { TargetSchema } from './targets/index';
+} from '../spec/spec';
+import { TargetSchema } from '../targets/index';
 
 /**
  * A release gate: a candidate version against a baseline under one scenario, repeated with the

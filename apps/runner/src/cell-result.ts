@@ -1,0 +1,21 @@
+// What the runner stores of a cell's outcome: the latency summary of its histogram, its errors, and
+// the connections its target counted.
+import type { CellResultInput } from '@scb/db';
+import { decodeHistogram, summarize } from '@scb/shared';
+import type { CellOutcome } from './cell';
+
+export function cellResultOf(out: CellOutcome): CellResultInput {
+  const r = out.result;
+  return {
+    ...summarize(decodeHistogram(r.histogram), r.elapsedMs),
+    errorCount: Object.values(r.errors).reduce((a, b) => a + b, 0),
+    errors: r.errors,
+    elapsedMs: r.elapsedMs,
+    histogram: r.histogram,
+    timeline: r.timeline,
+    cpuMs: r.cpuMs,
+    // A target that cannot count RPCs stores none.
+    serverRpcs: out.channels?.totalRpcs ?? null,
+    channels: (out.channels?.connections ?? []).map((c) => ({ connection: c.connection, peer: c.peer, rpcs: c.rpcs, peakInFlight: c.peakInFlight })),
+  };
+}

@@ -1,0 +1,29 @@
+// The runner's environment variables, read and validated once (README, "Configuration").
+import { z } from 'zod';
+
+/** Unset and empty are the same: the variable is not given. */
+const optional = z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.string().trim().optional());
+
+const RunnerEnvSchema = z.object({
+  /** The PostgreSQL the runner takes jobs from (`npm start` sets it). Required by main.ts only. */
+  DATABASE_URL: optional,
+  /** Where client versions are installed; default `.cache/` in the checkout. */
+  SCB_CACHE_DIR: optional,
+  /** The commit a job records as where it ran; default `git rev-parse HEAD` of the checkout. */
+  SCB_GIT_COMMIT: optional,
+});
+
+export type RunnerEnv = z.output<typeof RunnerEnvSchema>;
+
+/** What the runner reads from its environment, validated when this module is first imported. */
+export const env: RunnerEnv = RunnerEnvSchema.parse(process.env);
+
+/** Why a required variable is missing, in one sentence naming it. */
+export class EnvError extends Error {}
+
+/** The value of a variable the caller cannot run without. */
+export function required<K extends keyof RunnerEnv>(name: K, why: string): NonNullable<RunnerEnv[K]> {
+  const v = env[name];
+  if (v === undefined) throw new EnvError(`${name} is not set: ${why}`);
+  return v as NonNullable<RunnerEnv[K]>;
+}

@@ -1,0 +1,101 @@
+// Release gates: create (with the job that runs them), read, list, and the runner's verdicts.
+import { GateEvaluationSchema, gateJobSpec, parseGateSpec, parseJobSpec, parseStored, type GateEvaluation, type GateSpec, type ParseResult } from '@scb/shared';
+import type { Db } from './client';
+import type { Cell, CellResult, Gate, Job, Prisma } from '../generated/prisma/client';
+import { FINISHED_CELL } from './cells';
+import { jobCreateData, newJobId } from './jobs';
+import { enqueueJob } from './queue';
+import { ColumnParser, type Read } from './read';
+
+/** Stores a validated gate with the job that runs it (both or neither) and queues the job. */
+export async function createGate(db: Db, databaseUrl: string, gate: GateSpec): Promise<{ id: string; jobId: string }> {
+  const spec = parseJobSpec(gateJobSpec(gate));
+  if (!spec.ok) throw new Error(`the gate makes an invalid job: ${spec.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`);
+  const id = newJobId();
+  const jobId = newJobId();
+  await db.$transaction([db.job.create({ data: jobCreateData(jobId, spec.value) }), db.gate.create({ data: { id, jobId, spec: gate as Prisma.InputJsonObject } })]);
+  await enqueueJob(databaseUrl, jobId);
+  return { id, jobId };
+}
+
+/** A gate's plain columns. */
+export type GateRow = Omit<Gate, 'spec' | 'evaluation'>;
+
+/** The verdict, its reasons and the per-metric judgements: null until the runner has judged the gate. */
+type GateColumns = { spec: GateSpec; evaluation: GateEvaluation | null };
+
+function parseGate<Row extends object>(g: { id: string; spec: unknown; evaluation: unknown }, plain: Row): Read<Row, GateColumns> {
+  const p = new ColumnParser();
+  return p.row(`stored gate ${g.id}`, plain, {
+    spec: p.take('spec', parseGateSpec(g.spec)),
+    evaluation: p.take('evaluation', parseStored(GateEvaluationSchema.nullable(), g.evaluation)),
+  });
+}
+
+export type StoredGate = Read<GateRow & { job: Pick<Job, 'status' | 'error' | 'cellsTotal'> & { cellsDone: number } }, GateColumns>;
+
+export async function getGate(db: Db, id: string): Promise<StoredGate | null> {
+  const g = await db.gate.findUnique({ where: { id }, include: { job: { select: { status: true, error: true, cellsTotal: true } } } });
+  if (!g) return null;
+  const cellsDone = await db.cell.count({ where: { jobId: g.jobId, ...FINISHED_CELL } });
+  const { spec: _s, evaluation: _e, job, ...plain } = g;
+  return parseGate(g, { ...plain, job: { ...job, cellsDone } });
+}
+
+export type GateListEntry = Read<GateRow & { jobStatus: Job['status'] }, GateColumns>;
+
+/** Gates newest first, each with its job's status. */
+export async function listGates(db: Db, page: { limit?: number; offset?: number } = {}): Promise<GateListEntry[]> {
+  const gates = await db.gate.findMany({ orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], take: page.limit ?? 100, skip: page.offset ?? 0, include: { job: { select: { status: true } } } });
+  return gates.map((g) => {
+    const { spec: _s, evaluation: _e, job, ...plain } = g;
+    return parseGate(g, { ...plain, jobStatus: job.status });
+  });
+}
+
+export async function countGates(db: Db): Promise<number> {
+  return db.gate.count();
+}
+
+// ---------------------------------------------------------------------------------------------
+// The runner's side: judge a gate once its job has ended
+// ---------------------------------------------------------------------------------------------
+
+export type GateCell = Pick<Cell, 'index' | 'configLabel' | 'clientVersion' | 'concurrency' | 'repeat' | 'status' | 'error'> & {
+  result: Pick<CellResult, 'count' | 'errorCount' | 'qps' | 'p50Ms' | 'p99Ms'> | null;
+};
+
+/** A gate with what judging it needs: its spec (or why it does not parse), its job's end and its cells in order. */
+export interface GateToEvaluate {
+  id: string;
+  verdict: string | null;
+  spec: ParseResult<GateSpec>;
+  job: Pick<Job, 'status' | 'error'>;
+  cells: GateCell[];
+}
+
+/** The gate a job runs, or null when the job runs none. */
+export async function getGateToEvaluate(db: Db, jobId: string): Promise<GateToEvaluate | null> {
+  const g = await db.gate.findUnique({ where: { jobId }, select: { id: true, verdict: true, spec: true, job: { select: { status: true, error: true } } } });
+  if (!g) return null;
+  const cells = await db.cell.findMany({
+    where: { jobId },
+    orderBy: { index: 'asc' },
+    select: {
+      index: true, configLabel: true, clientVersion: true, concurrency: true, repeat: true, status: true, error: true,
+      result: { select: { count: true, errorCount: true, qps: true, p50Ms: true, p99Ms: true } },
+    },
+  });
+  return { ...g, spec: parseGateSpec(g.spec), cells };
+}
+
+/** Jobs of gates that have no verdict although their job has ended (the runner stopped in between). */
+export async function findPendingGateJobIds(db: Db): Promise<string[]> {
+  const pending = await db.gate.findMany({ where: { verdict: null, job: { status: { notIn: ['queued', 'running'] } } }, select: { jobId: true } });
+  return pending.map((g) => g.jobId);
+}
+
+/** Stores the verdict and its evaluation; JSON has no NaN, so an undefined change or interval is stored as null. */
+export async function storeGateVerdict(db: Db, id: string, evaluation: GateEvaluation): Promise<void> {
+  await db.gate.update({ where: { id }, data: { verdict: evaluation.verdict, evaluation: JSON.parse(JSON.stringify(evaluation)) as Prisma.InputJsonObject, finishedAt: new Date() } });
+}

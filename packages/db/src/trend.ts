@@ -1,0 +1,93 @@
+// The across-versions query of the trend chart (/versions, GET /api/versions-chart): which jobs have
+// succeeded cells, and the one metric of the selected cells. The chart model is built from these rows
+// by @scb/shared's trend module.
+import { JobEnvironmentSchema, METRICS, parseJobSpec, parseStored, scenarioKey, scenarioLabel, type JobCellCounts, type JobSpec, type TrendMetric } from '@scb/shared';
+import type { Db } from './client';
+import { Prisma } from '../generated/prisma/client';
+import { ColumnParser } from './read';
+
+/** A job with succeeded cells: its spec, scenario, cores and succeeded cells per language and concurrency. */
+export interface TrendJob extends JobCellCounts {
+  scenarioLabel: string;
+  /** Cores of the machine it ran on (0 when unknown), for telling CPU-bound cells. */
+  cores: number;
+}
+
+/** What a job contributes; a job's spec never changes, nor its environment once a cell has run. */
+type JobFacts = { ok: true; spec: JobSpec; scenarioKey: string; scenarioLabel: string; cores: number } | { ok: false; invalid: string };
+
+/** Per database client: jobs already seen (bounded; cleared when full). */
+const factsCache = new WeakMap<Db, Map<string, JobFacts>>();
+const FACTS_CACHE_MAX = 50_000;
+
+async function jobFacts(db: Db, ids: string[]): Promise<Map<string, JobFacts>> {
+  let cache = factsCache.get(db);
+  if (!cache) factsCache.set(db, (cache = new Map()));
+  const missing = ids.filter((id) => !cache.has(id));
+  if (missing.length) {
+    if (cache.size + missing.length > FACTS_CACHE_MAX) cache.clear();
+    const rows = await db.job.findMany({ where: { id: { in: missing } }, select: { id: true, spec: true, environment: true } });
+    for (const r of rows) {
+      const p = new ColumnParser();
+      const spec = p.take('spec', parseJobSpec(r.spec));
+      const environment = p.take('environment', parseStored(JobEnvironmentSchema.nullable(), r.environment));
+      const read = p.row(`stored job ${r.id}`, {}, { spec, environment });
+      cache.set(
+        r.id,
+        read.ok
+          ? { ok: true, spec: read.spec, scenarioKey: scenarioKey(read.spec), scenarioLabel: scenarioLabel(read.spec), cores: read.environment?.cores ?? 0 }
+          : { ok: false, invalid: read.invalid },
+      );
+    }
+  }
+  return new Map(ids.flatMap((id) => (cache.has(id) ? [[id, cache.get(id)!] as const] : [])));
+}
+
+/**
+ * Every job with succeeded cells, counted per language and concurrency (one query, whatever the
+ * number of jobs), with its spec parsed once per process. Jobs whose stored spec does not parse are
+ * left out and listed in `invalid`.
+ */
+export async function loadTrendJobs(db: Db): Promise<{ jobs: TrendJob[]; invalid: { jobId: string; invalid: string }[] }> {
+  const counts = await db.cell.groupBy({ by: ['jobId', 'clientLanguage', 'concurrency'], where: { status: 'succeeded' }, _count: { _all: true } });
+  const countsByJob = new Map<string, TrendJob['counts']>();
+  for (const c of counts) {
+    const list = countsByJob.get(c.jobId) ?? [];
+    list.push({ language: c.clientLanguage, concurrency: c.concurrency, cells: c._count._all });
+    countsByJob.set(c.jobId, list);
+  }
+  const jobs: TrendJob[] = [];
+  const invalid: { jobId: string; invalid: string }[] = [];
+  for (const [jobId, f] of await jobFacts(db, [...countsByJob.keys()])) {
+    if (!f.ok) invalid.push({ jobId, invalid: f.invalid });
+    else jobs.push({ jobId, spec: f.spec, scenarioKey: f.scenarioKey, scenarioLabel: f.scenarioLabel, cores: f.cores, counts: countsByJob.get(jobId) ?? [] });
+  }
+  return { jobs, invalid };
+}
+
+/** One succeeded cell of the selection with the selected metric's value. */
+export interface TrendRow {
+  jobId: string;
+  version: string;
+  configLabel: string;
+  repeat: number;
+  value: number;
+  cpuMs: number;
+  elapsedMs: number;
+}
+
+/**
+ * The succeeded cells of these jobs for one language and concurrency, joined to the one result
+ * column the metric needs (never the histogram or the timeline), in job and cell order.
+ */
+export async function loadTrendRows(db: Db, q: { language: string; concurrency: number; jobIds: string[]; metric: TrendMetric }): Promise<TrendRow[]> {
+  // The column comes from a fixed list (METRICS), never from the request.
+  const column = Prisma.raw(`r."${METRICS[q.metric].field}"`);
+  const rows = await db.$queryRaw<TrendRow[]>`
+    SELECT c."jobId", c."clientVersion" AS version, c."configLabel", c.repeat, ${column} AS value, r."cpuMs", r."elapsedMs"
+    FROM "Cell" c JOIN "CellResult" r ON r."cellId" = c.id
+    WHERE c.status = 'succeeded' AND c."clientLanguage" = ${q.language} AND c.concurrency = ${q.concurrency}
+      AND c."jobId" = ANY(${q.jobIds})
+    ORDER BY c."jobId", c.index`;
+  return rows.map((r) => ({ ...r, repeat: Number(r.repeat), value: Number(r.value), cpuMs: Number(r.cpuMs), elapsedMs: Number(r.elapsedMs) }));
+}

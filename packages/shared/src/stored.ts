@@ -1,0 +1,93 @@
+// What the database's JSON columns hold, as zod schemas: packages/db parses every JSON column it
+// reads with these (or with the schema that wrote it: JobSpecSchema, GateSpecSchema,
+// ConfigurationSchema, ProgressMessageSchema), so no reader casts a column and a row that does not
+// parse is reported as invalid instead of breaking a page.
+import { z } from 'zod';
+import { GATE_METRICS, type GateEvaluation } from './gate/gate-stats';
+import { OperationResultSchema, TimelinePointSchema } from './protocol';
+import { toFieldIssues, type FieldIssue, type ParseResult } from './spec/spec';
+
+/** Where a job ran (Job.environment), as the runner records it; rows written by hand may lack fields. */
+export const JobEnvironmentSchema = z.looseObject({
+  host: z.string().optional(),
+  cores: z.number().optional(),
+  cpuModel: z.string().optional(),
+  memoryGiB: z.number().optional(),
+  platform: z.string().optional(),
+  node: z.string().optional(),
+  java: z.string().nullable().optional(),
+  commit: z.string().nullable().optional(),
+});
+export type JobEnvironment = z.output<typeof JobEnvironmentSchema>;
+
+/** CellResult.errors: failed operations by gRPC code name. */
+export const CellErrorsSchema = OperationResultSchema.shape.errors;
+
+/** CellResult.timeline: the measured phase per second (the last bucket partial). */
+export const CellTimelineSchema = z.array(TimelinePointSchema);
+
+// JSON has no NaN or Infinity: the runner stores an undefined change or interval as null; read back, it is NaN again.
+const storedNumber = z.number().nullable().transform((v) => v ?? Number.NaN);
+const VerdictSchema = z.enum(['pass', 'fail', 'inconclusive']);
+
+const WorstRepeatJudgementSchema = z.looseObject({
+  verdict: VerdictSchema,
+  baselineWorst: storedNumber,
+  bound: storedNumber,
+  beyond: z.number(),
+  candidateWorst: storedNumber,
+  reason: z.string(),
+});
+
+const MetricJudgementSchema = z.looseObject({
+  metric: z.enum(GATE_METRICS),
+  concurrency: z.number(),
+  limitPct: z.number(),
+  baseline: z.array(storedNumber),
+  candidate: z.array(storedNumber),
+  baselineMedian: storedNumber,
+  candidateMedian: storedNumber,
+  changePct: storedNumber,
+  ciPct: z.tuple([storedNumber, storedNumber]),
+  confidence: z.number(),
+  medianVerdict: VerdictSchema,
+  worst: WorstRepeatJudgementSchema.nullable(),
+  verdict: VerdictSchema,
+  reason: z.string(),
+});
+
+const ErrorJudgementSchema = z.looseObject({
+  concurrency: z.number(),
+  allowedPts: z.number(),
+  baselineWorstPct: storedNumber,
+  candidatePct: z.array(storedNumber),
+  beyond: z.number(),
+  verdict: VerdictSchema,
+  reason: z.string(),
+});
+
+/** Gate.evaluation: the verdict with its reasons and per-metric judgements (gates stored before error judgements have none). */
+export const GateEvaluationSchema = z.looseObject({
+  verdict: VerdictSchema,
+  reasons: z.array(z.string()),
+  metrics: z.array(MetricJudgementSchema),
+  errors: z.array(ErrorJudgementSchema).default([]),
+  method: z.string(),
+});
+export type StoredGateEvaluation = z.output<typeof GateEvaluationSchema>;
+
+// A stored evaluation is a GateEvaluation: this line stops compiling when the two drift apart.
+type Fits<T extends U, U> = T;
+export type StoredGateEvaluationFits = Fits<StoredGateEvaluation, GateEvaluation>;
+
+/** Parses a stored value with a schema: the value, or every issue with its dotted path. */
+export function parseStored<S extends z.ZodType>(schema: S, input: unknown): ParseResult<z.output<S>> {
+  const r = schema.safeParse(input);
+  if (r.success) return { ok: true, value: r.data };
+  return { ok: false, issues: toFieldIssues(r.error) };
+}
+
+/** "stored spec is invalid: workload.measuredOps: give exactly one of ..." */
+export function invalidText(what: string, issues: FieldIssue[]): string {
+  return `${what} is invalid: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`;
+}

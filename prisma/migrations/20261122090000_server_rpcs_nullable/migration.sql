@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "CellResult" ALTER COLUMN "serverRpcs" DROP NOT NULL;

@@ -1,0 +1,84 @@
+// The driver protocol is the one contract between the runner and the client languages: the same
+// cells on the same fake through every language's driver (every entry of LANGUAGE_PLUGINS, so a new
+// language is covered the day it is added) must report counts equal to the RPCs the fake served,
+// timelines that add up, and HDR histograms the runner decodes, in total and per operation kind.
+// Needs npm and Maven (Java's first resolution takes a while, then the client cache is reused).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { startFakeSpanner } from '@scb/fake-spanner';
+import { LANGUAGE_PLUGINS, prepareDriver } from '@scb/languages';
+import { decodeHistogram, driverWorkload, summarize, type DriverCell, type Language, type OperationKind, type ProgressMessage } from '@scb/shared';
+import { runDriver } from '../apps/runner/src/cell';
+import { CACHE_DIR } from '../apps/runner/src/paths';
+
+/** A version of each language's client that this machine's registries serve. */
+const VERSIONS: Record<Language, string> = { node: '9.0.0', java: '6.123.0' };
+/** The data RPC each operation kind costs on the fake, exactly one per operation. */
+const DATA_RPC: Record<OperationKind, string> = { select1: 'ExecuteStreamingSql' };
+const LATENCY_MS = 5;
+
+interface Budget { warmupOps: number; measuredOps?: number; durationSeconds?: number }
+
+async function conformingRun(language: Language, budget: Budget, concurrency: number) {
+  const client = { language, version: VERSIONS[language] };
+  const launch = await prepareDriver(client, { cacheDir: CACHE_DIR, log: () => {} });
+  const fake = await startFakeSpanner({ latencyMs: LATENCY_MS });
+  try {
+    const cell: DriverCell = {
+      endpoint: { host: fake.host, port: fake.port, security: 'plaintext' },
+      database: { projectId: 'p', instanceId: 'i', databaseId: 'd' },
+      client,
+      configuration: { label: 'default', grpcGcp: 'default' },
+      ...driverWorkload({ operation: 'select1', ...budget }, concurrency),
+      deadlineMs: 120_000,
+    };
+    const progress: ProgressMessage[] = [];
+    const result = await runDriver(cell, launch, { onProgress: (p) => progress.push(p) });
+    return { cell, result, progress, stats: fake.stats() };
+  } finally {
+    await fake.stop();
+  }
+}
+
+for (const language of Object.keys(LANGUAGE_PLUGINS) as Language[]) {
+  test(`${language} driver: counts equal the RPCs the fake served, timeline and histograms add up`, { timeout: 10 * 60_000 }, async () => {
+    const { result, progress, stats } = await conformingRun(language, { warmupOps: 60, measuredOps: 400 }, 10);
+    assert.deepEqual(result.errors, {});
+    assert.equal(result.count, 400, 'every measured operation is counted once');
+    // Warm-up and measured operations each cost one data RPC on the fake, no more, no less.
+    assert.equal(stats.rpcsByMethod[DATA_RPC.select1], 460, JSON.stringify(stats.rpcsByMethod));
+    assert.equal(stats.connections.reduce((a, c) => a + c.rpcs, 0), stats.totalRpcs, 'connections add up to the RPCs served');
+
+    const total = decodeHistogram(result.histogram);
+    assert.equal(total.totalCount, result.count, 'the histogram holds every measured operation');
+    const summary = summarize(total, result.elapsedMs);
+    assert.ok(summary.p50Ms >= LATENCY_MS, `p50 ${summary.p50Ms} ms is at least the fake's ${LATENCY_MS} ms`);
+    assert.ok(summary.maxMs >= summary.p99Ms && summary.p99Ms >= summary.p50Ms);
+
+    assert.deepEqual(Object.keys(result.operations), ['select1'], 'one entry per operation kind of the mix');
+    const select1 = result.operations.select1!;
+    assert.equal(select1.count, result.count);
+    assert.deepEqual(select1.errors, {});
+    assert.equal(decodeHistogram(select1.histogram).totalCount, select1.count);
+
+    assert.equal(result.timeline.reduce((a, p) => a + p.count, 0), result.count, 'the timeline adds up to the count');
+    assert.equal(result.timeline.reduce((a, p) => a + p.errors, 0), 0);
+    result.timeline.forEach((p, i) => assert.equal(p.second, i + 1, 'seconds are numbered from 1'));
+    assert.ok(result.cpuMs > 0 && result.elapsedMs > 0);
+
+    assert.ok(progress.some((p) => p.phase === 'warmup'), 'progress during the warm-up');
+    const last = progress.filter((p) => p.phase === 'measure').at(-1);
+    assert.equal(last?.done, 400, 'the last progress line of the measured phase has every operation done');
+  });
+
+  test(`${language} driver: a measured phase by time has a timeline whose buckets cover the phase`, { timeout: 10 * 60_000 }, async () => {
+    const { result } = await conformingRun(language, { warmupOps: 20, durationSeconds: 2.5 }, 5);
+    assert.ok(result.elapsedMs >= 2500, `ran ${result.elapsedMs} ms of 2500`);
+    assert.ok(result.timeline.length >= 2 && result.timeline.length <= 4, `${result.timeline.length} buckets`);
+    const covered = result.timeline.reduce((a, p) => a + (p.ms ?? 0), 0);
+    assert.ok(Math.abs(covered - result.elapsedMs) <= 0.05 * result.elapsedMs, `buckets cover ${covered} ms of ${result.elapsedMs} ms`);
+    assert.ok(result.timeline.slice(0, -1).every((p) => p.ms! > 900 && p.ms! < 1200), 'full buckets are about a second');
+    assert.equal(result.timeline.reduce((a, p) => a + p.count, 0), result.count);
+    assert.equal(result.operations.select1?.count, result.count);
+  });
+}
