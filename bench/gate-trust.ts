@@ -3,6 +3,7 @@
 // (6.104.0 -> 6.104.0), N times each, through the queue of an embedded stack (or --server URL), and
 // prints every verdict, the tally against the goal (the right verdict in at least 4 of 5) and the
 // time one gate takes. A benchmark, not a test: it takes about an hour at the defaults.
+import { median } from '@scb/shared/stats';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -99,7 +100,7 @@ async function main(): Promise<void> {
     const label = kind === 'A/B' ? `${values.baseline} -> ${values.candidate}` : `${values.baseline} -> ${values.baseline}`;
     console.log(`| ${kind} ${label} | ${mine[0]?.expected} | ${mine.map((o) => o.verdict).join(', ')} | ${right} of ${mine.length} ${right >= Math.ceil(0.8 * mine.length) ? '(goal met)' : '(goal: 4 of 5, not met)'} |`);
   }
-  console.log(`One gate took ${minutes[Math.floor(minutes.length / 2)].toFixed(1)} min (median; ${minutes[0].toFixed(1)}–${minutes[minutes.length - 1].toFixed(1)}).`);
+  console.log(`One gate took ${median(minutes).toFixed(1)} min (median; ${minutes[0].toFixed(1)}–${minutes[minutes.length - 1].toFixed(1)}).`);
 }
 
 main().catch((e) => {

@@ -2,7 +2,7 @@
 
 import { memo, useMemo, useState } from 'react';
 import { CartesianGrid, ComposedChart, ErrorBar, Legend, Line, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis, usePlotArea, useXAxisScale, useYAxisScale, ZIndexLayer } from 'recharts';
-// Types only: the shared module's code (scenario keys use node:crypto) stays on the server.
+// Types only: the chart model is built on the server.
 import type { ChartData } from '@scb/shared/trend';
 
 // Colour-blind-safe palette (Okabe-Ito), as in QpsChart.

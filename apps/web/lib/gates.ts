@@ -1,7 +1,7 @@
 import type { GateSpec } from '@scb/shared/gate';
 import type { GateEvaluation } from '@scb/shared/gate-stats';
 import type { MarkdownGate } from '@scb/shared/gate-markdown';
-import type { FieldIssue } from '@scb/shared/spec';
+import { optionText, type FieldIssue } from '@scb/shared/spec';
 import { countGates, getGate as readGate, listGates as readGates } from '@scb/db';
 import { db } from './db';
 import { jobUrl } from './jobs';
@@ -112,7 +112,7 @@ export async function listGates(limit = 100, offset = 0): Promise<GateListItem[]
       language: s?.language ?? '',
       baseline: s?.baseline ?? '',
       candidate: s?.candidate ?? '',
-      candidateOptions: Object.entries(s?.candidateConfiguration ?? {}).map(([k, v]) => `${k}=${typeof v === 'object' ? JSON.stringify(v) : v}`).join(', '),
+      candidateOptions: optionText(s?.candidateConfiguration, { keepDefault: true }),
       repeats: s?.repeats ?? 0,
       jobId: g.jobId,
       firstReason: g.ok ? (g.evaluation?.reasons[0] ?? null) : null,

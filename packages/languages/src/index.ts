@@ -1,5 +1,4 @@
-import { SEMVER, type Client, type Language } from '@scb/shared/spec';
-import { compareSemver } from '@scb/shared/spec';
+import { compareSemver, SEMVER, type Client, type Language } from '@scb/shared/spec';
 import { java } from './java/index';
 import { node } from './node/index';
 import type { DriverLaunch, InstallContext, LanguagePlugin } from './plugin';
@@ -35,5 +34,5 @@ export function prepareDriver(client: Client, ctx: { cacheDir: string; log: (lin
 }
 
 export function installContext(language: Language, ctx: { cacheDir: string; log?: (line: string) => void }): InstallContext {
-  return { log: () => {}, ...ctx, published: () => publishedVersions(language) };
+  return { cacheDir: ctx.cacheDir, log: ctx.log ?? (() => {}), published: () => publishedVersions(language) };
 }

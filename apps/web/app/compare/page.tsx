@@ -27,7 +27,7 @@ import {
   type CompareSeries,
   type Comparison,
 } from '@scb/shared/compare';
-import type { FieldIssue } from '@scb/shared/spec';
+import { describeConfiguration, type FieldIssue } from '@scb/shared/spec';
 import { scenarioLabel } from '@scb/shared/scenario';
 import { CompareCharts } from '@/components/CompareCharts';
 import { StatusBadge } from '@/components/StatusBadge';
@@ -204,9 +204,7 @@ function configurationText(s: CompareSeries, job: JobView | undefined): string {
     const labels = [...new Set(job?.cells.filter((x) => s.cells.includes(x.index)).map((x) => x.configuration.label) ?? [])];
     return `per row: ${labels.join(', ')}`;
   }
-  const { label, ...options } = s.configuration;
-  const set = Object.entries(options).filter(([, v]) => v !== undefined && v !== 'default');
-  return set.length ? `${label} (${set.map(([k, v]) => `${k}=${formatCompareValue(v)}`).join(', ')})` : label;
+  return describeConfiguration(s.configuration);
 }
 
 function cellText(job: JobView | undefined, index: number): string {

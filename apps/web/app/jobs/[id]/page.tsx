@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
+import { describeConfiguration } from '@scb/shared/spec';
 import { buildResultTable, formatEntry, formatMs, formatOps, formatPercent, formatQps } from '@scb/shared/table';
 import { describeTarget, idealQps, modeledLatencyMs } from '@scb/shared/targets';
 import { AutoRefresh } from '@/components/AutoRefresh';
@@ -69,9 +70,7 @@ function Progress({ job }: { job: JobView }) {
 
 /** The options a configuration sets beyond its label. */
 function configurationText(c: CellView): string {
-  const { label, ...options } = c.configuration;
-  const set = Object.entries(options).filter(([, v]) => v !== undefined && v !== 'default');
-  return set.length ? `${label} (${set.map(([k, v]) => `${k}=${typeof v === 'object' ? JSON.stringify(v) : v}`).join(', ')})` : label;
+  return describeConfiguration(c.configuration);
 }
 
 function cellLabel(c: CellView): string {
