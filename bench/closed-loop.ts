@@ -1,4 +1,11 @@
-export interface LoopResult { count: number; errors: number; elapsedMs: number; cpuMs: number; p50Ms: number; p99Ms: number }
+export interface LoopResult {
+  count: number;
+  errors: number;
+  elapsedMs: number;
+  cpuMs: number;
+  p50Ms: number;
+  p99Ms: number;
+}
 
 /**
  * `concurrency` workers call `call(worker)` back to back for `seconds`. Workers started together

@@ -14,11 +14,15 @@ frame.writeUInt32BE(message.length, 1);
 const headers = { ':method': 'POST', ':path': method.path, 'content-type': 'application/grpc', te: 'trailers' };
 
 const sessions = await Promise.all(
-  Array.from({ length: connections }, () => new Promise<http2.ClientHttp2Session>((resolve, reject) => {
-    const s = http2.connect(`http://127.0.0.1:${port}`);
-    s.once('connect', () => resolve(s));
-    s.once('error', reject);
-  })),
+  Array.from(
+    { length: connections },
+    () =>
+      new Promise<http2.ClientHttp2Session>((resolve, reject) => {
+        const s = http2.connect(`http://127.0.0.1:${port}`);
+        s.once('connect', () => resolve(s));
+        s.once('error', reject);
+      }),
+  ),
 );
 
 function once(s: http2.ClientHttp2Session): Promise<void> {
@@ -26,7 +30,9 @@ function once(s: http2.ClientHttp2Session): Promise<void> {
     const req = s.request(headers);
     let status: string | undefined;
     req.on('trailers', (t) => (status = String(t['grpc-status'])));
-    req.on('response', (h) => { if (h['grpc-status'] !== undefined) status = String(h['grpc-status']); });
+    req.on('response', (h) => {
+      if (h['grpc-status'] !== undefined) status = String(h['grpc-status']);
+    });
     req.on('data', () => {});
     req.on('end', () => (status === '0' ? resolve() : reject(new Error(`grpc-status ${status}`))));
     req.on('error', reject);

@@ -9,10 +9,11 @@ const [port, concurrency, connections, seconds, latencyMs] = process.argv.slice(
 // calls, not on protobuf. (The fake still decodes every request and encodes every reply.)
 const method = spannerService().ExecuteStreamingSql;
 const encoded = method.requestSerialize({ session: 'projects/p/instances/i/databases/d/sessions/bench', sql: 'SELECT 1' });
-const Client = grpc.makeGenericClientConstructor(
-  { ExecuteStreamingSql: { ...method, requestSerialize: (b: Buffer) => b, responseDeserialize: (b: Buffer) => b } },
-  'Spanner',
-) as unknown as new (a: string, c: grpc.ChannelCredentials, o: object) => any;
+const Client = grpc.makeGenericClientConstructor({ ExecuteStreamingSql: { ...method, requestSerialize: (b: Buffer) => b, responseDeserialize: (b: Buffer) => b } }, 'Spanner') as unknown as new (
+  a: string,
+  c: grpc.ChannelCredentials,
+  o: object,
+) => any;
 const clients = Array.from({ length: connections }, () => new Client(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), { 'grpc.use_local_subchannel_pool': 1 }));
 
 function once(c: any): Promise<void> {

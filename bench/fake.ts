@@ -22,7 +22,9 @@ async function scenario(name: string, generator: 'grpc-js' | 'http2', latencyMs:
   const { port } = await server.next();
   server.p.stdin!.write('\n');
   const before = await server.next();
-  const loads = Array.from({ length: processes }, () => child(generator === 'http2' ? 'fake-load-h2.ts' : 'fake-load.ts', [port, concurrency / processes, connections / processes, SECONDS, latencyMs]));
+  const loads = Array.from({ length: processes }, () =>
+    child(generator === 'http2' ? 'fake-load-h2.ts' : 'fake-load.ts', [port, concurrency / processes, connections / processes, SECONDS, latencyMs]),
+  );
   const results = await Promise.all(loads.map((l) => l.next()));
   server.p.stdin!.write('\n');
   const after = await server.next();

@@ -41,7 +41,14 @@ interface Outcome {
 
 async function oneGate(base: string, kind: Outcome['kind']): Promise<Outcome> {
   const candidate = kind === 'A/B' ? values.candidate! : values.baseline!;
-  const spec = { name: `trust ${kind}: ${values.client} ${candidate} vs ${values.baseline}`, scenario: values.scenario, language: values.client, baseline: values.baseline, candidate, ...(values.repeats ? { repeats: Number(values.repeats) } : {}) };
+  const spec = {
+    name: `trust ${kind}: ${values.client} ${candidate} vs ${values.baseline}`,
+    scenario: values.scenario,
+    language: values.client,
+    baseline: values.baseline,
+    candidate,
+    ...(values.repeats ? { repeats: Number(values.repeats) } : {}),
+  };
   const t0 = Date.now();
   const created = await submitGate(base, spec);
   say(`${kind} gate ${created.id} (${created.url})`);
@@ -98,7 +105,9 @@ async function main(): Promise<void> {
     const mine = outcomes.filter((o) => o.kind === kind);
     const right = mine.filter((o) => o.verdict === o.expected).length;
     const label = kind === 'A/B' ? `${values.baseline} -> ${values.candidate}` : `${values.baseline} -> ${values.baseline}`;
-    console.log(`| ${kind} ${label} | ${mine[0]?.expected} | ${mine.map((o) => o.verdict).join(', ')} | ${right} of ${mine.length} ${right >= Math.ceil(0.8 * mine.length) ? '(goal met)' : '(goal: 4 of 5, not met)'} |`);
+    console.log(
+      `| ${kind} ${label} | ${mine[0]?.expected} | ${mine.map((o) => o.verdict).join(', ')} | ${right} of ${mine.length} ${right >= Math.ceil(0.8 * mine.length) ? '(goal met)' : '(goal: 4 of 5, not met)'} |`,
+    );
   }
   console.log(`One gate took ${median(minutes).toFixed(1)} min (median; ${minutes[0].toFixed(1)}–${minutes[minutes.length - 1].toFixed(1)}).`);
 }

@@ -34,7 +34,10 @@ for (let j = 0; j < JOBS; j++) {
   const parsed = parseJobSpec({
     name: `seeded ${j}`,
     clients: [{ language: 'java', version }],
-    configurations: [{ label: 'grpc-gcp on', grpcGcp: 'on' }, { label: 'grpc-gcp off', grpcGcp: 'off' }],
+    configurations: [
+      { label: 'grpc-gcp on', grpcGcp: 'on' },
+      { label: 'grpc-gcp off', grpcGcp: 'off' },
+    ],
     concurrency: [50, 100, 200, 400],
     workload: { warmupOps: 500, measuredOps: 2000 },
     timeScale: 10,
@@ -45,13 +48,44 @@ for (let j = 0; j < JOBS; j++) {
   const created = new Date(Date.now() - (JOBS - j) * 60_000);
   await db.job.create({
     data: {
-      id, name: parsed.value.name, spec: parsed.value as object, cellsTotal: 8, status: 'succeeded', createdAt: created, startedAt: created, finishedAt: created,
+      id,
+      name: parsed.value.name,
+      spec: parsed.value as object,
+      cellsTotal: 8,
+      status: 'succeeded',
+      createdAt: created,
+      startedAt: created,
+      finishedAt: created,
       environment: { host: 'seed', cores: 2, node: process.version, java: '17', commit: null },
       cells: {
         create: parsed.value.concurrency.flatMap((c, ci) =>
           parsed.value.configurations.map((cfg, k) => ({
-            index: ci * 2 + k, clientLanguage: 'java', clientVersion: version, configLabel: cfg.label, config: cfg, concurrency: c, repeat: 1, status: 'succeeded' as const,
-            result: { create: { count: 2000, errorCount: 0, errors: {}, elapsedMs: 3000, qps: (c / 0.65) * (0.8 + Math.random() * 0.2), p50Ms: 660, p90Ms: 700, p99Ms: 750, p999Ms: 800, maxMs: 820, histogram, timeline, cpuMs: 900, serverRpcs: 2600 } },
+            index: ci * 2 + k,
+            clientLanguage: 'java',
+            clientVersion: version,
+            configLabel: cfg.label,
+            config: cfg,
+            concurrency: c,
+            repeat: 1,
+            status: 'succeeded' as const,
+            result: {
+              create: {
+                count: 2000,
+                errorCount: 0,
+                errors: {},
+                elapsedMs: 3000,
+                qps: (c / 0.65) * (0.8 + Math.random() * 0.2),
+                p50Ms: 660,
+                p90Ms: 700,
+                p99Ms: 750,
+                p999Ms: 800,
+                maxMs: 820,
+                histogram,
+                timeline,
+                cpuMs: 900,
+                serverRpcs: 2600,
+              },
+            },
             channels: { create: Array.from({ length: 8 }, (_, n) => ({ connection: n, peer: `127.0.0.1:${40000 + n}`, rpcs: 300 + n, peakInFlight: 20 + n })) },
           })),
         ),
@@ -71,7 +105,9 @@ const base = `http://127.0.0.1:${port}`;
 for (let i = 0; i < 100; i++) {
   try {
     if ((await fetch(`${base}/api/health`)).ok) break;
-  } catch { /* starting */ }
+  } catch {
+    /* starting */
+  }
   await new Promise((r) => setTimeout(r, 200));
 }
 

@@ -75,7 +75,7 @@ function gateFromArgs(argv: string[]) {
   const input: Record<string, unknown> = {
     scenario: 'affinity-burst',
     ...base,
-    ...(values.client ?? values.language ? { language: values.client ?? values.language } : {}),
+    ...((values.client ?? values.language) ? { language: values.client ?? values.language } : {}),
     ...(values.baseline ? { baseline: values.baseline } : {}),
     ...(values.candidate ? { candidate: values.candidate } : {}),
     ...(values.scenario ? { scenario: values.scenario } : {}),
@@ -87,7 +87,17 @@ function gateFromArgs(argv: string[]) {
   };
   const parsed = parseGateSpec(input);
   if (!parsed.ok) {
-    const flags: Record<string, string> = { language: '--client', baseline: '--baseline', candidate: '--candidate', scenario: '--scenario', repeats: '--repeats', concurrency: '--concurrency', configuration: '--config', candidateConfiguration: '--candidate-config', name: '--name' };
+    const flags: Record<string, string> = {
+      language: '--client',
+      baseline: '--baseline',
+      candidate: '--candidate',
+      scenario: '--scenario',
+      repeats: '--repeats',
+      concurrency: '--concurrency',
+      configuration: '--config',
+      candidateConfiguration: '--candidate-config',
+      name: '--name',
+    };
     const where = (p: string) => flags[p.split('.')[0]] ?? (values.spec ? `in --spec ${values.spec}` : 'the gate');
     throw new CliError(`invalid gate:\n${parsed.issues.map((i) => `  ${where(i.path)} (${i.path}): ${i.message}`).join('\n')}\n\n${USAGE}`);
   }

@@ -24,8 +24,7 @@ let stopping = false;
 function start(name: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }): ChildProcess {
   const child = spawn(process.execPath, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
   // The runner prefixes its own lines; the others get a name.
-  const relay = (s: NodeJS.ReadableStream) =>
-    createInterface({ input: s }).on('line', (l) => (name === 'runner' ? process.stdout.write(l + '\n') : log(name, l)));
+  const relay = (s: NodeJS.ReadableStream) => createInterface({ input: s }).on('line', (l) => (name === 'runner' ? process.stdout.write(l + '\n') : log(name, l)));
   relay(child.stdout!);
   relay(child.stderr!);
   child.on('exit', (code, signal) => {
@@ -41,8 +40,14 @@ function start(name: string, args: string[], opts: { cwd: string; env: NodeJS.Pr
 function waitExit(child: ChildProcess, ms: number): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
-    const t = setTimeout(() => { child.kill('SIGKILL'); resolve(); }, ms);
-    child.once('exit', () => { clearTimeout(t); resolve(); });
+    const t = setTimeout(() => {
+      child.kill('SIGKILL');
+      resolve();
+    }, ms);
+    child.once('exit', () => {
+      clearTimeout(t);
+      resolve();
+    });
   });
 }
 
@@ -87,7 +92,9 @@ async function waitHealthy(url: string, ms: number): Promise<void> {
   while (Date.now() - t0 < ms) {
     try {
       if ((await fetch(url)).ok) return;
-    } catch { /* not listening yet */ }
+    } catch {
+      /* not listening yet */
+    }
     await new Promise((r) => setTimeout(r, 300));
   }
   throw new Error(`${url} did not answer within ${ms / 1000} s`);

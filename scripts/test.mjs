@@ -18,6 +18,12 @@ roots.forEach(walk);
 // Fast unit tests first, then the ones that start PostgreSQL, drivers and a browser.
 const rank = (f) => (f.includes('browser') ? 3 : f.includes('integration') ? 2 : f.startsWith('test') ? 1 : 0);
 files.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+// Lint and format first (biome.json): a finding fails the run before any test starts.
+const lint = spawnSync(path.join('node_modules', '.bin', process.platform === 'win32' ? 'biome.cmd' : 'biome'), ['ci', '--colors=off', '.'], { stdio: 'inherit' });
+if (lint.status !== 0) {
+  console.error('lint or format check failed: run `npx biome check --write .` and fix what remains');
+  process.exit(lint.status ?? 1);
+}
 const args = ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=spec', ...files];
 const r = spawnSync(process.execPath, args, { stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
 process.exit(r.status ?? 1);

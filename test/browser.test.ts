@@ -36,13 +36,15 @@ test('the API refuses bad specs field by field and loses nothing stored', async 
   assert.equal((await api('/api/health')).status, 200);
   const before = ((await (await api('/api/jobs')).json()) as { jobs: unknown[] }).jobs.length;
 
-  const bad = await post(JSON.stringify({
-    clients: [{ language: 'node', version: 'latest; rm -rf /' }],
-    configurations: [{ label: 'x' }],
-    concurrency: [0],
-    workload: { warmupOps: 1, durationSeconds: 1 },
-    extra: true,
-  }));
+  const bad = await post(
+    JSON.stringify({
+      clients: [{ language: 'node', version: 'latest; rm -rf /' }],
+      configurations: [{ label: 'x' }],
+      concurrency: [0],
+      workload: { warmupOps: 1, durationSeconds: 1 },
+      extra: true,
+    }),
+  );
   assert.equal(bad.status, 400);
   const body = (await bad.json()) as { error: string; issues: { path: string; message: string }[] };
   assert.equal(body.error, 'invalid job spec');
@@ -90,7 +92,10 @@ test('launch from the form, watch it run, read table and chart, reload the perma
   let shot = false;
   for (const t0 = Date.now(); Date.now() - t0 < 240_000; await page.waitForTimeout(250)) {
     const status = await page.locator('h1 .status').textContent();
-    const done = await page.getByRole('progressbar').getAttribute('aria-valuenow', { timeout: 100 }).catch(() => null);
+    const done = await page
+      .getByRole('progressbar')
+      .getAttribute('aria-valuenow', { timeout: 100 })
+      .catch(() => null);
     seen.add(`${status}:${done ?? '-'}`);
     if (status === 'running' && Number(done) >= 1 && !shot) {
       shot = true;
@@ -109,10 +114,12 @@ test('launch from the form, watch it run, read table and chart, reload the perma
   assert.equal(job.status, 'succeeded');
   assert.equal(job.cells.length, 4);
 
-  const readTable = async () =>
-    page.locator('[data-testid=results-table] tbody tr').evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent!.trim())));
+  const readTable = async () => page.locator('[data-testid=results-table] tbody tr').evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent!.trim())));
   const rows = await readTable();
-  assert.deepEqual(rows.map((r) => r[0]), ['10', '20']);
+  assert.deepEqual(
+    rows.map((r) => r[0]),
+    ['10', '20'],
+  );
   const headers = await page.locator('[data-testid=results-table] thead th').allTextContents();
   for (const cell of job.cells) {
     const col = headers.findIndex((h) => h.startsWith(cell.configuration.label));
@@ -142,7 +149,7 @@ test('launch from the form, watch it run, read table and chart, reload the perma
   assert.equal(md.trim(), (await (await api(`/api/jobs/${id}/markdown`)).text()).trim());
   const csv = await (await api(`/api/jobs/${id}/csv`)).text();
   assert.equal(csv.trim().split('\n').length, 1 + 4);
-  assert.match(await page.locator('meta[property="og:description"]').getAttribute('content') ?? '', /node 9\.0\.0 · grpc-gcp on, grpc-gcp off · fake Spanner, 20\.0 ms/);
+  assert.match((await page.locator('meta[property="og:description"]').getAttribute('content')) ?? '', /node 9\.0\.0 · grpc-gcp on, grpc-gcp off · fake Spanner, 20\.0 ms/);
   await page.goto(stack.baseUrl + '/');
   assert.ok(await page.getByRole('link', { name: 'browser test job' }).isVisible());
   await page.screenshot({ path: path.join(ARTIFACTS, 'jobs.png'), fullPage: true });
@@ -151,7 +158,10 @@ test('launch from the form, watch it run, read table and chart, reload the perma
   await page.goto(`${stack.baseUrl}/compare?jobs=${id}`);
   const compare = (await (await api(`/api/compare?jobs=${id}`)).json()) as { status: string; series: { label: string }[]; rows: { concurrency: number; entries: ({ qps: number } | null)[] }[] };
   assert.equal(compare.status, 'ok');
-  assert.deepEqual(compare.series.map((x) => x.label), ['grpc-gcp on', 'grpc-gcp off']);
+  assert.deepEqual(
+    compare.series.map((x) => x.label),
+    ['grpc-gcp on', 'grpc-gcp off'],
+  );
   const on20 = job.cells.find((c) => c.concurrency === 20 && c.configuration.label === 'grpc-gcp on')!.result.qps;
   const off20 = job.cells.find((c) => c.concurrency === 20 && c.configuration.label === 'grpc-gcp off')!.result.qps;
   assert.equal(compare.rows.find((r) => r.concurrency === 20)!.entries[0]!.qps, on20);
@@ -162,10 +172,16 @@ test('launch from the form, watch it run, read table and chart, reload the perma
   assert.equal((await api('/api/compare?jobs=')).status, 400);
 
   // Compare two jobs of the same scenario: a second, smaller run of grpc-gcp on only.
-  const second = await post(JSON.stringify({
-    name: 'second job', clients: [{ language: 'node', version: '9.0.0' }], configurations: [{ label: 'grpc-gcp on', grpcGcp: 'on' }],
-    concurrency: [10, 20], target: { kind: 'fake', latencyMs: 20 }, workload: { warmupOps: 50, durationSeconds: 2 },
-  }));
+  const second = await post(
+    JSON.stringify({
+      name: 'second job',
+      clients: [{ language: 'node', version: '9.0.0' }],
+      configurations: [{ label: 'grpc-gcp on', grpcGcp: 'on' }],
+      concurrency: [10, 20],
+      target: { kind: 'fake', latencyMs: 20 },
+      workload: { warmupOps: 50, durationSeconds: 2 },
+    }),
+  );
   const id2 = ((await second.json()) as { id: string }).id;
   for (let i = 0; i < 240 && ((await (await api(`/api/jobs/${id2}`)).json()) as { status: string }).status !== 'succeeded'; i++) await page.waitForTimeout(500);
   await page.goto(`${stack.baseUrl}/compare?jobs=${id},${id2}`);
@@ -180,24 +196,31 @@ test('launch from the form, watch it run, read table and chart, reload the perma
   assert.ok((await page.locator('main').textContent())!.includes('9.0.0'));
   await page.locator('main svg').first().waitFor();
   await page.screenshot({ path: path.join(ARTIFACTS, 'versions.png'), fullPage: true });
-  const chart = (await (await api('/api/versions-chart?language=node&metric=qps&concurrency=20')).json()) as { chart: { versions: string[]; series: { configuration: string; points: ({ n: number } | null)[] }[] } };
+  const chart = (await (await api('/api/versions-chart?language=node&metric=qps&concurrency=20')).json()) as {
+    chart: { versions: string[]; series: { configuration: string; points: ({ n: number } | null)[] }[] };
+  };
   assert.deepEqual(chart.chart.versions, ['9.0.0']);
   // Both jobs ran grpc-gcp on at this scenario: its point pools their two repeats.
-  assert.deepEqual(chart.chart.series.map((x) => [x.configuration, x.points[0]?.n]).sort(), [['grpc-gcp off', 1], ['grpc-gcp on', 2]]);
+  assert.deepEqual(chart.chart.series.map((x) => [x.configuration, x.points[0]?.n]).sort(), [
+    ['grpc-gcp off', 1],
+    ['grpc-gcp on', 2],
+  ]);
   await page.close();
 });
 
 test('cancel a running job from its page: the driver stops, finished cells are kept', { timeout: 240_000 }, async () => {
-  const res = await post(JSON.stringify({
-    name: 'job to cancel',
-    clients: [{ language: 'node', version: '9.0.0' }],
-    configurations: [{ label: 'default' }],
-    // C=1 runs max(50, 1500 x 1) = 1,500 ops... no: 50 is the minimum, so with 1500 per C the first
-    // cell (C=1) takes 1500 x 20 ms = 30 s as well; use the minimum for a short first cell instead.
-    concurrency: [1, 50],
-    target: { kind: 'fake', latencyMs: 20 },
-    workload: { warmupOps: 10, measuredOps: { min: 50, perConcurrency: 600 } },
-  }));
+  const res = await post(
+    JSON.stringify({
+      name: 'job to cancel',
+      clients: [{ language: 'node', version: '9.0.0' }],
+      configurations: [{ label: 'default' }],
+      // C=1 runs max(50, 1500 x 1) = 1,500 ops... no: 50 is the minimum, so with 1500 per C the first
+      // cell (C=1) takes 1500 x 20 ms = 30 s as well; use the minimum for a short first cell instead.
+      concurrency: [1, 50],
+      target: { kind: 'fake', latencyMs: 20 },
+      workload: { warmupOps: 10, measuredOps: { min: 50, perConcurrency: 600 } },
+    }),
+  );
   assert.equal(res.status, 201);
   const { id } = (await res.json()) as { id: string };
   const page = await browser.newPage();
@@ -213,8 +236,11 @@ test('cancel a running job from its page: the driver stops, finished cells are k
   assert.ok(stoppedIn < 15_000, `cancelled in ${stoppedIn} ms`);
   const job = (await (await api(`/api/jobs/${id}`)).json()) as { status: string; error: string; cells: { status: string }[] };
   assert.equal(job.status, 'cancelled');
-  assert.deepEqual(job.cells.map((c) => c.status), ['cancelled', 'cancelled']);
-  assert.match(await page.locator('.error').first().textContent() ?? '', /cancelled/);
+  assert.deepEqual(
+    job.cells.map((c) => c.status),
+    ['cancelled', 'cancelled'],
+  );
+  assert.match((await page.locator('.error').first().textContent()) ?? '', /cancelled/);
   assert.equal((await api(`/api/jobs/${id}/cancel`, { method: 'POST' })).status, 409, 'a finished job cannot be cancelled again');
   await page.close();
 });

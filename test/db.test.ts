@@ -63,10 +63,36 @@ test('every model of the schema can be written and read back', async () => {
 
   await db.job.create({ data: { id: 'job1', spec: { clients: [] }, cellsTotal: 1, environment: { cores: 2 } } });
   const cell = await db.cell.create({
-    data: { jobId: 'job1', index: 0, clientLanguage: 'node', clientVersion: '9.0.0', configLabel: 'on', config: { label: 'on', grpcGcp: 'on' }, concurrency: 10, repeat: 1, progress: { phase: 'measure', done: 5 } },
+    data: {
+      jobId: 'job1',
+      index: 0,
+      clientLanguage: 'node',
+      clientVersion: '9.0.0',
+      configLabel: 'on',
+      config: { label: 'on', grpcGcp: 'on' },
+      concurrency: 10,
+      repeat: 1,
+      progress: { phase: 'measure', done: 5 },
+    },
   });
   await db.cellResult.create({
-    data: { cellId: cell.id, count: 100, errorCount: 1, errors: { UNAVAILABLE: 1 }, elapsedMs: 1000.5, qps: 99.9, p50Ms: 65.1, p90Ms: 70, p99Ms: 80, p999Ms: 90, maxMs: 95, histogram: 'HISTFAAA', timeline: [{ second: 1, count: 100 }], cpuMs: 250, serverRpcs: 102 },
+    data: {
+      cellId: cell.id,
+      count: 100,
+      errorCount: 1,
+      errors: { UNAVAILABLE: 1 },
+      elapsedMs: 1000.5,
+      qps: 99.9,
+      p50Ms: 65.1,
+      p90Ms: 70,
+      p99Ms: 80,
+      p999Ms: 90,
+      maxMs: 95,
+      histogram: 'HISTFAAA',
+      timeline: [{ second: 1, count: 100 }],
+      cpuMs: 250,
+      serverRpcs: 102,
+    },
   });
   await db.channelStat.createMany({ data: [0, 1].map((connection) => ({ cellId: cell.id, connection, peer: `127.0.0.1:${5000 + connection}`, rpcs: 51, peakInFlight: 5 })) });
 
@@ -80,7 +106,11 @@ test('every model of the schema can be written and read back', async () => {
   assert.equal(back.cells[0].channels.length, 2);
 
   await db.clientVersion.create({ data: { language: 'java', version: '6.109.0', ok: false, message: 'a jar is missing' } });
-  await db.clientVersion.upsert({ where: { language_version: { language: 'java', version: '6.109.0' } }, create: { language: 'java', version: '6.109.0', ok: true }, update: { ok: true, message: null } });
+  await db.clientVersion.upsert({
+    where: { language_version: { language: 'java', version: '6.109.0' } },
+    create: { language: 'java', version: '6.109.0', ok: true },
+    update: { ok: true, message: null },
+  });
   assert.deepEqual(await db.clientVersion.findMany({ select: { language: true, version: true, ok: true, message: true } }), [{ language: 'java', version: '6.109.0', ok: true, message: null }]);
 
   await db.gate.create({ data: { id: 'gate1', jobId: 'job1', spec: { scenario: 'affinity-burst' } } });
@@ -104,8 +134,13 @@ test('migrations are recorded as Prisma records them, and applying again changes
   await c.connect();
   try {
     const rows = (await c.query('SELECT * FROM "_prisma_migrations" ORDER BY migration_name')).rows;
-    const folders = readdirSync(MIGRATIONS_DIR).filter((f) => f !== 'migration_lock.toml').sort();
-    assert.deepEqual(rows.map((r) => r.migration_name), folders);
+    const folders = readdirSync(MIGRATIONS_DIR)
+      .filter((f) => f !== 'migration_lock.toml')
+      .sort();
+    assert.deepEqual(
+      rows.map((r) => r.migration_name),
+      folders,
+    );
     for (const row of rows) {
       const sql = readFileSync(path.join(MIGRATIONS_DIR, row.migration_name, 'migration.sql'), 'utf8');
       assert.equal(row.checksum, createHash('sha256').update(sql).digest('hex'));
@@ -132,9 +167,24 @@ const nodeSpec = () => {
 };
 
 const result = (over: Partial<CellResultInput> = {}): CellResultInput => ({
-  count: 100, errorCount: 0, errors: {}, elapsedMs: 1000, qps: 100, p50Ms: 65, p90Ms: 70, p99Ms: 80, p999Ms: 90, maxMs: 95,
-  histogram: 'HISTFAAA', timeline: [{ second: 1, count: 100, errors: 0, p99Ms: 80, ms: 1000 }], cpuMs: 300, serverRpcs: null,
-  channels: [{ connection: 0, peer: '127.0.0.1:1', rpcs: 60, peakInFlight: 7 }, { connection: 1, peer: '127.0.0.1:2', rpcs: 40, peakInFlight: 3 }],
+  count: 100,
+  errorCount: 0,
+  errors: {},
+  elapsedMs: 1000,
+  qps: 100,
+  p50Ms: 65,
+  p90Ms: 70,
+  p99Ms: 80,
+  p999Ms: 90,
+  maxMs: 95,
+  histogram: 'HISTFAAA',
+  timeline: [{ second: 1, count: 100, errors: 0, p99Ms: 80, ms: 1000 }],
+  cpuMs: 300,
+  serverRpcs: null,
+  channels: [
+    { connection: 0, peer: '127.0.0.1:1', rpcs: 60, peakInFlight: 7 },
+    { connection: 1, peer: '127.0.0.1:2', rpcs: 40, peakInFlight: 3 },
+  ],
   ...over,
 });
 
@@ -150,7 +200,10 @@ test('a job through its lifecycle: created and queued, run cell by cell, finishe
 
   const toRun = await getJobToRun(db, id);
   assert.ok(toRun?.spec.ok);
-  assert.deepEqual(toRun.cells.map((c) => c.index), [0, 1, 2]);
+  assert.deepEqual(
+    toRun.cells.map((c) => c.index),
+    [0, 1, 2],
+  );
   assert.equal(await markJobRunning(db, id, { host: 'h', cores: 2, node: 'v20' }), true);
   assert.equal(await markJobRunning(db, id, { host: 'h', cores: 2 }), false, 'only a queued job starts');
 
@@ -166,7 +219,12 @@ test('a job through its lifecycle: created and queued, run cell by cell, finishe
   await failCell(db, c1!.id, 'option X is not supported');
   // A result whose channels cannot be stored leaves nothing behind: result, channels and status go together.
   await markCellRunning(db, toRun.cells[2]!.id);
-  const dup = result({ channels: [{ connection: 0, peer: 'a', rpcs: 1, peakInFlight: 1 }, { connection: 0, peer: 'b', rpcs: 1, peakInFlight: 1 }] });
+  const dup = result({
+    channels: [
+      { connection: 0, peer: 'a', rpcs: 1, peakInFlight: 1 },
+      { connection: 0, peer: 'b', rpcs: 1, peakInFlight: 1 },
+    ],
+  });
   await assert.rejects(storeCellResult(db, toRun.cells[2]!.id, dup));
   assert.equal(await isCancelRequested(db, id), false);
   await finishJob(db, id, { status: 'succeeded', error: null });
@@ -174,13 +232,20 @@ test('a job through its lifecycle: created and queued, run cell by cell, finishe
   const done = await getJob(db, id);
   assert.ok(done?.ok);
   assert.equal(done.status, 'succeeded');
-  assert.deepEqual(done.cells.map((c) => c.status), ['succeeded', 'failed', 'cancelled'], 'a finished job has no unfinished cell');
+  assert.deepEqual(
+    done.cells.map((c) => c.status),
+    ['succeeded', 'failed', 'cancelled'],
+    'a finished job has no unfinished cell',
+  );
   assert.equal(done.cellsDone, 3);
   assert.ok(done.cells.every((c) => isFinishedCell(c.status)));
   const r = done.cells[0]!.result!;
   assert.equal(r.serverRpcs, null, 'a target that cannot count RPCs stores null');
   assert.deepEqual(r.timeline, [{ second: 1, count: 100, errors: 0, p99Ms: 80, ms: 1000 }]);
-  assert.deepEqual(done.cells[0]!.channels.map((c) => c.connection), [0, 1]);
+  assert.deepEqual(
+    done.cells[0]!.channels.map((c) => c.connection),
+    [0, 1],
+  );
   assert.equal(done.cells[2]!.result, null);
   assert.deepEqual(done.cells[2]!.channels, []);
   assert.deepEqual(done.environment, { host: 'h', cores: 2, node: 'v20' });
@@ -198,7 +263,10 @@ test('a job through its lifecycle: created and queued, run cell by cell, finishe
   assert.deepEqual(tj.counts, [{ language: 'node', concurrency: 10, cells: 1 }]);
   assert.equal(tj.cores, 2);
   const rows = await loadTrendRows(db, { language: 'node', concurrency: 10, jobIds: [id], metric: 'p99' });
-  assert.deepEqual(rows.map((x) => [x.version, x.configLabel, x.value]), [['9.0.0', 'on', 80]]);
+  assert.deepEqual(
+    rows.map((x) => [x.version, x.configLabel, x.value]),
+    [['9.0.0', 'on', 80]],
+  );
 });
 
 test('cancel: a queued job at once with its cells, a running one by request; orphans fail', async () => {
@@ -225,13 +293,26 @@ test('cancel: a queued job at once with its cells, a running one by request; orp
 });
 
 test('a stored row that does not parse is reported invalid, naming the column, not thrown', async () => {
-  await db.job.create({ data: { id: 'bad1', spec: { clients: [] }, cellsTotal: 1, cells: { create: [{ index: 0, clientLanguage: 'node', clientVersion: '9.0.0', configLabel: 'x', config: { label: 'x' }, concurrency: 1, repeat: 1, progress: { phase: 'nap' } }] } } });
+  await db.job.create({
+    data: {
+      id: 'bad1',
+      spec: { clients: [] },
+      cellsTotal: 1,
+      cells: { create: [{ index: 0, clientLanguage: 'node', clientVersion: '9.0.0', configLabel: 'x', config: { label: 'x' }, concurrency: 1, repeat: 1, progress: { phase: 'nap' } }] },
+    },
+  });
   const bad = await getJob(db, 'bad1');
   assert.ok(bad && !bad.ok);
   assert.equal(bad.id, 'bad1');
   assert.match(bad.invalid, /^stored job bad1 is invalid: /);
-  assert.ok(bad.issues.some((i) => i.path.startsWith('spec.')), JSON.stringify(bad.issues));
-  assert.ok(bad.issues.some((i) => i.path.startsWith('cells.0.progress')), JSON.stringify(bad.issues));
+  assert.ok(
+    bad.issues.some((i) => i.path.startsWith('spec.')),
+    JSON.stringify(bad.issues),
+  );
+  assert.ok(
+    bad.issues.some((i) => i.path.startsWith('cells.0.progress')),
+    JSON.stringify(bad.issues),
+  );
   const listed = (await listJobs(db)).find((j) => j.id === 'bad1');
   assert.ok(listed && !listed.ok);
   const toRun = await getJobToRun(db, 'bad1');
@@ -255,12 +336,32 @@ test('gates: created with their job, judged, listed; evaluations read back with 
   const toJudge = await getGateToEvaluate(db, jobId);
   assert.ok(toJudge?.spec.ok);
   assert.equal(toJudge.cells.length, 6);
-  assert.deepEqual(toJudge.cells.map((c) => c.configLabel), ['baseline', 'candidate', 'baseline', 'candidate', 'baseline', 'candidate']);
+  assert.deepEqual(
+    toJudge.cells.map((c) => c.configLabel),
+    ['baseline', 'candidate', 'baseline', 'candidate', 'baseline', 'candidate'],
+  );
 
   await storeGateVerdict(db, id, {
     verdict: 'inconclusive',
     reasons: ['too few repeats'],
-    metrics: [{ metric: 'qps', concurrency: 10, limitPct: -10, baseline: [100, 101], candidate: [99], baselineMedian: 100.5, candidateMedian: 99, changePct: Number.NaN, ciPct: [Number.NaN, Number.NaN], confidence: 0.9, medianVerdict: 'inconclusive', worst: null, verdict: 'inconclusive', reason: 'too few' }],
+    metrics: [
+      {
+        metric: 'qps',
+        concurrency: 10,
+        limitPct: -10,
+        baseline: [100, 101],
+        candidate: [99],
+        baselineMedian: 100.5,
+        candidateMedian: 99,
+        changePct: Number.NaN,
+        ciPct: [Number.NaN, Number.NaN],
+        confidence: 0.9,
+        medianVerdict: 'inconclusive',
+        worst: null,
+        verdict: 'inconclusive',
+        reason: 'too few',
+      },
+    ],
     errors: [],
     method: 'm',
   });

@@ -17,7 +17,11 @@ const VERSIONS: Record<Language, string> = { node: '9.0.0', java: '6.123.0' };
 const DATA_RPC: Record<OperationKind, string> = { select1: 'ExecuteStreamingSql' };
 const LATENCY_MS = 5;
 
-interface Budget { warmupOps: number; measuredOps?: number; durationSeconds?: number }
+interface Budget {
+  warmupOps: number;
+  measuredOps?: number;
+  durationSeconds?: number;
+}
 
 async function conformingRun(language: Language, budget: Budget, concurrency: number) {
   const client = { language, version: VERSIONS[language] };
@@ -47,7 +51,11 @@ for (const language of Object.keys(LANGUAGE_PLUGINS) as Language[]) {
     assert.equal(result.count, 400, 'every measured operation is counted once');
     // Warm-up and measured operations each cost one data RPC on the fake, no more, no less.
     assert.equal(stats.rpcsByMethod[DATA_RPC.select1], 460, JSON.stringify(stats.rpcsByMethod));
-    assert.equal(stats.connections.reduce((a, c) => a + c.rpcs, 0), stats.totalRpcs, 'connections add up to the RPCs served');
+    assert.equal(
+      stats.connections.reduce((a, c) => a + c.rpcs, 0),
+      stats.totalRpcs,
+      'connections add up to the RPCs served',
+    );
 
     const total = decodeHistogram(result.histogram);
     assert.equal(total.totalCount, result.count, 'the histogram holds every measured operation');
@@ -61,12 +69,22 @@ for (const language of Object.keys(LANGUAGE_PLUGINS) as Language[]) {
     assert.deepEqual(select1.errors, {});
     assert.equal(decodeHistogram(select1.histogram).totalCount, select1.count);
 
-    assert.equal(result.timeline.reduce((a, p) => a + p.count, 0), result.count, 'the timeline adds up to the count');
-    assert.equal(result.timeline.reduce((a, p) => a + p.errors, 0), 0);
+    assert.equal(
+      result.timeline.reduce((a, p) => a + p.count, 0),
+      result.count,
+      'the timeline adds up to the count',
+    );
+    assert.equal(
+      result.timeline.reduce((a, p) => a + p.errors, 0),
+      0,
+    );
     result.timeline.forEach((p, i) => assert.equal(p.second, i + 1, 'seconds are numbered from 1'));
     assert.ok(result.cpuMs > 0 && result.elapsedMs > 0);
 
-    assert.ok(progress.some((p) => p.phase === 'warmup'), 'progress during the warm-up');
+    assert.ok(
+      progress.some((p) => p.phase === 'warmup'),
+      'progress during the warm-up',
+    );
     const last = progress.filter((p) => p.phase === 'measure').at(-1);
     assert.equal(last?.done, 400, 'the last progress line of the measured phase has every operation done');
   });
@@ -77,8 +95,14 @@ for (const language of Object.keys(LANGUAGE_PLUGINS) as Language[]) {
     assert.ok(result.timeline.length >= 2 && result.timeline.length <= 4, `${result.timeline.length} buckets`);
     const covered = result.timeline.reduce((a, p) => a + (p.ms ?? 0), 0);
     assert.ok(Math.abs(covered - result.elapsedMs) <= 0.05 * result.elapsedMs, `buckets cover ${covered} ms of ${result.elapsedMs} ms`);
-    assert.ok(result.timeline.slice(0, -1).every((p) => p.ms! > 900 && p.ms! < 1200), 'full buckets are about a second');
-    assert.equal(result.timeline.reduce((a, p) => a + p.count, 0), result.count);
+    assert.ok(
+      result.timeline.slice(0, -1).every((p) => p.ms! > 900 && p.ms! < 1200),
+      'full buckets are about a second',
+    );
+    assert.equal(
+      result.timeline.reduce((a, p) => a + p.count, 0),
+      result.count,
+    );
     assert.equal(result.operations.select1?.count, result.count);
   });
 }

@@ -132,7 +132,10 @@ for (const version of ['6.123.0', '6.104.0']) {
 
       assert.deepEqual(fake.store.read('Players', ['PlayerName'], [['3'], ['4'], ['5']]).rows, [['Renamed'], ['Batch 4'], ['Batch 5']]);
       const scores = fake.store.read('Scores', ['PlayerId', 'Score', 'Timestamp'], 'all').rows;
-      assert.deepEqual(scores.map((r) => r.slice(0, 2)), [['3', '42']]);
+      assert.deepEqual(
+        scores.map((r) => r.slice(0, 2)),
+        [['3', '42']],
+      );
       // Value.COMMIT_TIMESTAMP became the commit's own time, the one the client was told.
       assert.equal(new Date(String(scores[0][2])).getTime(), new Date(String(o.commitTimestamp)).getTime());
 

@@ -88,16 +88,21 @@ test('GOAWAY after the maximum connection age: the client reconnects without fai
     const db = connect(fake);
     let ok = 0;
     const end = Date.now() + 3500;
-    await Promise.all(Array.from({ length: 5 }, async () => {
-      while (Date.now() < end) {
-        await db.run({ sql: 'SELECT 1' });
-        ok++;
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: 5 }, async () => {
+        while (Date.now() < end) {
+          await db.run({ sql: 'SELECT 1' });
+          ok++;
+        }
+      }),
+    );
     const s = fake.stats();
     assert.ok(ok > 100);
     assert.ok(s.connections.length >= 2, `the fake saw ${s.connections.length} connection(s)`);
-    assert.ok(s.connections.some((c) => c.closedMs !== null), 'a connection was closed after its age');
+    assert.ok(
+      s.connections.some((c) => c.closedMs !== null),
+      'a connection was closed after its age',
+    );
   } finally {
     await fake.stop();
   }

@@ -53,7 +53,11 @@ const slowCandidate = {
 };
 
 test('bad gates are refused field by field, by the API and the CLI', async () => {
-  const bad = await api('/api/gates', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ scenario: 'x', language: 'node', baseline: '9.0.0', candidate: '9; rm -rf /', repeats: 0 }) });
+  const bad = await api('/api/gates', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ scenario: 'x', language: 'node', baseline: '9.0.0', candidate: '9; rm -rf /', repeats: 0 }),
+  });
   assert.equal(bad.status, 400);
   const body = (await bad.json()) as { error: string; issues: { path: string }[] };
   assert.equal(body.error, 'invalid gate spec');
@@ -77,7 +81,10 @@ test('a gate whose candidate is slower fails through the queue, naming the metri
   // Progress: one line per finished cell, interleaved arms.
   const cellLines = cli.stderr.split('\n').filter((l) => /^\s+\[\d+\/6/.test(l));
   assert.equal(cellLines.length, 6, cli.stderr);
-  assert.deepEqual(cellLines.map((l) => /\] (\w+) /.exec(l)![1]), ['baseline', 'candidate', 'baseline', 'candidate', 'baseline', 'candidate']);
+  assert.deepEqual(
+    cellLines.map((l) => /\] (\w+) /.exec(l)![1]),
+    ['baseline', 'candidate', 'baseline', 'candidate', 'baseline', 'candidate'],
+  );
   const link = /gate (\w+): (http\S+\/gates\/\w+)/.exec(cli.stderr);
   assert.ok(link, cli.stderr);
   const id = link[1];
@@ -97,7 +104,10 @@ test('a gate whose candidate is slower fails through the queue, naming the metri
   };
   assert.equal(gate.status, 'finished');
   assert.equal(gate.verdict, 'fail');
-  assert.ok(gate.reasons.some((r) => r.startsWith('qps at C=150 fell')), gate.reasons.join('\n'));
+  assert.ok(
+    gate.reasons.some((r) => r.startsWith('qps at C=150 fell')),
+    gate.reasons.join('\n'),
+  );
   const qps = gate.evaluation.metrics.find((m) => m.metric === 'qps')!;
   assert.equal(qps.verdict, 'fail');
   assert.equal(qps.baseline.length, 3);
@@ -137,7 +147,7 @@ test('a gate whose candidate is slower fails through the queue, naming the metri
     const qpsRow = page.locator('[data-testid=gate-table] tr[data-metric="qps-150"]');
     assert.match(await qpsRow.innerText(), /fail/i);
     await page.locator('[data-testid=gate-charts] .recharts-bar-rectangle').first().waitFor();
-    assert.match(await page.locator('[data-testid=markdown]').textContent() ?? '', /\*\*Verdict: FAIL\*\*/);
+    assert.match((await page.locator('[data-testid=markdown]').textContent()) ?? '', /\*\*Verdict: FAIL\*\*/);
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.baseUrl });
     await page.getByRole('button', { name: 'Copy as Markdown' }).click();
     await page.getByText('Markdown copied').waitFor();

@@ -46,13 +46,19 @@ async function runSpec(input: unknown, timeoutMs: number) {
 }
 
 test('a Node 9.0.0 job runs through the queue against the fake and stores every cell', { timeout: 300_000 }, async () => {
-  const job = await runSpec({
-    clients: [{ language: 'node', version: '9.0.0' }],
-    configurations: [{ label: 'grpc-gcp on', grpcGcp: 'on' }, { label: 'grpc-gcp off', grpcGcp: 'off' }],
-    concurrency: [10, 50],
-    target: { kind: 'fake', latencyMs: 65 },
-    workload: { warmupOps: 100, durationSeconds: 3 },
-  }, 240_000);
+  const job = await runSpec(
+    {
+      clients: [{ language: 'node', version: '9.0.0' }],
+      configurations: [
+        { label: 'grpc-gcp on', grpcGcp: 'on' },
+        { label: 'grpc-gcp off', grpcGcp: 'off' },
+      ],
+      concurrency: [10, 50],
+      target: { kind: 'fake', latencyMs: 65 },
+      workload: { warmupOps: 100, durationSeconds: 3 },
+    },
+    240_000,
+  );
 
   assert.equal(job.status, 'succeeded', `job error: ${job.error}; log:\n${logs.join('\n')}`);
   assert.equal(job.cells.length, 4);
@@ -80,19 +86,28 @@ test('a Node 9.0.0 job runs through the queue against the fake and stores every 
     assert.ok(r.cpuMs > 0, 'the driver reports its CPU time');
     // Per-second buckets add up to the measured count; each knows its length (the last is partial).
     const timeline = r.timeline as { count: number; ms: number }[];
-    assert.equal(timeline.reduce((a, t) => a + t.count, 0), r.count);
+    assert.equal(
+      timeline.reduce((a, t) => a + t.count, 0),
+      r.count,
+    );
     assert.ok(timeline.length >= 3 && timeline.every((t) => t.ms > 0 && t.ms < 1500), JSON.stringify(timeline));
   }
 });
 
 test('a version the registry does not list fails only its own cells', { timeout: 300_000 }, async () => {
-  const job = await runSpec({
-    clients: [{ language: 'node', version: '9.0.0' }, { language: 'node', version: '0.0.1' }],
-    configurations: [{ label: 'default', grpcGcp: 'default' }],
-    concurrency: [5],
-    target: { kind: 'fake', latencyMs: 5 },
-    workload: { warmupOps: 10, measuredOps: 200 },
-  }, 240_000);
+  const job = await runSpec(
+    {
+      clients: [
+        { language: 'node', version: '9.0.0' },
+        { language: 'node', version: '0.0.1' },
+      ],
+      configurations: [{ label: 'default', grpcGcp: 'default' }],
+      concurrency: [5],
+      target: { kind: 'fake', latencyMs: 5 },
+      workload: { warmupOps: 10, measuredOps: 200 },
+    },
+    240_000,
+  );
   assert.equal(job.status, 'succeeded');
   const [good, bad] = job.cells;
   assert.equal(good.status, 'succeeded');
@@ -102,13 +117,20 @@ test('a version the registry does not list fails only its own cells', { timeout:
 });
 
 test('a Java job: an old and a new version run, CPU and channels are stored, an unresolvable version fails only its cells', { timeout: 600_000 }, async () => {
-  const job = await runSpec({
-    clients: [{ language: 'java', version: '6.104.0' }, { language: 'java', version: '6.123.0' }, { language: 'java', version: '6.110.0' }],
-    configurations: [{ label: 'client default' }],
-    concurrency: [20],
-    target: { kind: 'fake', latencyMs: 50 },
-    workload: { warmupOps: 100, durationSeconds: 2 },
-  }, 540_000);
+  const job = await runSpec(
+    {
+      clients: [
+        { language: 'java', version: '6.104.0' },
+        { language: 'java', version: '6.123.0' },
+        { language: 'java', version: '6.110.0' },
+      ],
+      configurations: [{ label: 'client default' }],
+      concurrency: [20],
+      target: { kind: 'fake', latencyMs: 50 },
+      workload: { warmupOps: 100, durationSeconds: 2 },
+    },
+    540_000,
+  );
   assert.equal(job.status, 'succeeded', `job error: ${job.error}; log:\n${logs.join('\n')}`);
   const byVersion = new Map(job.cells.map((c) => [c.clientVersion, c]));
   for (const v of ['6.104.0', '6.123.0']) {
@@ -119,12 +141,22 @@ test('a Java job: an old and a new version run, CPU and channels are stored, an 
     assert.ok(r.p50Ms >= 50, `${v}: p50 ${r.p50Ms}`);
     assert.ok(r.cpuMs > 0);
     assert.ok(r.serverRpcs !== null, 'the fake target counts RPCs');
-    assert.equal(cell.channels.reduce((a, c) => a + c.rpcs, 0), r.serverRpcs);
+    assert.equal(
+      cell.channels.reduce((a, c) => a + c.rpcs, 0),
+      r.serverRpcs,
+    );
     assert.ok(r.serverRpcs >= r.count + 100);
   }
   const bad = byVersion.get('6.110.0')!;
   assert.equal(bad.status, 'failed');
   assert.match(bad.error!, /Maven could not resolve .*6\.110\.0/);
   const versions = await db.clientVersion.findMany({ where: { language: 'java' }, orderBy: { version: 'asc' } });
-  assert.deepEqual(versions.map((v) => [v.version, v.ok]), [['6.104.0', true], ['6.110.0', false], ['6.123.0', true]]);
+  assert.deepEqual(
+    versions.map((v) => [v.version, v.ok]),
+    [
+      ['6.104.0', true],
+      ['6.110.0', false],
+      ['6.123.0', true],
+    ],
+  );
 });

@@ -15,7 +15,10 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export interface TestDatabase { url: string; stop(): Promise<void> }
+export interface TestDatabase {
+  url: string;
+  stop(): Promise<void>;
+}
 
 /** A real, migrated PostgreSQL for a test: a fresh embedded cluster in a temporary folder. */
 export async function startTestDatabase(): Promise<TestDatabase> {

@@ -8,7 +8,11 @@ import { freePort } from './postgres';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-export interface Stack { baseUrl: string; output: string[]; stop(): Promise<number | null> }
+export interface Stack {
+  baseUrl: string;
+  output: string[];
+  stop(): Promise<number | null>;
+}
 
 /** Runs the README's start command (scripts/start.ts) on free ports with a throw-away data dir. */
 export async function startStack(timeoutMs = 240_000): Promise<Stack> {
@@ -28,17 +32,31 @@ export async function startStack(timeoutMs = 240_000): Promise<Stack> {
     for (const s of [child.stdout!, child.stderr!]) {
       createInterface({ input: s }).on('line', (l) => {
         output.push(l);
-        if (l.includes('is ready')) { clearTimeout(timer); resolve(); }
+        if (l.includes('is ready')) {
+          clearTimeout(timer);
+          resolve();
+        }
       });
     }
-    void exited.then((code) => { clearTimeout(timer); reject(new Error(`start exited with ${code}:\n${output.join('\n')}`)); });
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`start exited with ${code}:\n${output.join('\n')}`));
+    });
   });
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     output,
     async stop() {
       child.kill('SIGINT');
-      const code = await Promise.race([exited, new Promise<null>((r) => setTimeout(() => { child.kill('SIGKILL'); r(null); }, 30_000))]);
+      const code = await Promise.race([
+        exited,
+        new Promise<null>((r) =>
+          setTimeout(() => {
+            child.kill('SIGKILL');
+            r(null);
+          }, 30_000),
+        ),
+      ]);
       rmSync(dataDir, { recursive: true, force: true });
       return code;
     },

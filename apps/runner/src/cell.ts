@@ -1,17 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { DriverLaunch } from '@scb/languages';
-import {
-  DriverMessageSchema,
-  driverWorkload,
-  modeledLatencyMs,
-  opsAt,
-  type CellPlan,
-  type DriverCell,
-  type JobSpec,
-  type ProgressMessage,
-  type ResultMessage,
-} from '@scb/shared';
+import { DriverMessageSchema, driverWorkload, modeledLatencyMs, opsAt, type CellPlan, type DriverCell, type JobSpec, type ProgressMessage, type ResultMessage } from '@scb/shared';
 import { startTarget, type ChannelStats } from './targets/index';
 
 /** A cell that could not produce a result; the message is what the user reads. */
@@ -55,7 +45,7 @@ export async function runCell(spec: JobSpec, plan: CellPlan, launch: DriverLaunc
 export function driverDeadlineMs(spec: JobSpec, concurrency: number): number {
   // Where the target models no latency, allow a second per operation and loop.
   const perOpMs = Math.max(modeledLatencyMs(spec) ?? 1000, 1);
-  const opsMs = (ops: number) => (Math.ceil(ops / concurrency) * perOpMs) * 10;
+  const opsMs = (ops: number) => Math.ceil(ops / concurrency) * perOpMs * 10;
   const measureMs = spec.workload.durationSeconds !== undefined ? spec.workload.durationSeconds * 1000 * 1.5 : opsMs(opsAt(spec.workload.measuredOps!, concurrency));
   return Math.round(60_000 + opsMs(opsAt(spec.workload.warmupOps, concurrency)) + measureMs);
 }
@@ -78,7 +68,7 @@ export function runDriver(cell: DriverCell, launch: DriverLaunch, hooks: CellHoo
     child.stderr.on('data', (d: Buffer) => (stderrTail = (stderrTail + d.toString()).slice(-4000)));
     createInterface({ input: child.stdout }).on('line', (line) => {
       if (!line.trim()) return;
-      let parsed;
+      let parsed: ReturnType<typeof DriverMessageSchema.safeParse> | undefined;
       try {
         parsed = DriverMessageSchema.safeParse(JSON.parse(line));
       } catch {

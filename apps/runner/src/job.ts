@@ -61,7 +61,9 @@ export async function runJob(db: Db, jobId: string, hooks: JobHooks): Promise<vo
       const result = cellResultOf(out);
       await storeCellResult(db, cell.id, result);
       succeeded++;
-      hooks.log(`${label}: ${result.qps.toFixed(0)} qps, p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms, ${result.errorCount} errors, ${out.channels?.connections.length ?? 'uncounted'} connections`);
+      hooks.log(
+        `${label}: ${result.qps.toFixed(0)} qps, p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms, ${result.errorCount} errors, ${out.channels?.connections.length ?? 'uncounted'} connections`,
+      );
     } catch (e) {
       if (stop.signal.aborted) break; // the cell was stopped on purpose: cancelled with the job below
       const message = e instanceof CellError ? e.message : `unexpected runner error: ${(e as Error).message}`;

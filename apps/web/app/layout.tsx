@@ -12,7 +12,9 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
     <html lang="en">
       <body>
         <header className="top">
-          <Link href="/" className="brand">spanner-client-bench</Link>
+          <Link href="/" className="brand">
+            spanner-client-bench
+          </Link>
           <nav>
             <Link href="/">Jobs</Link>
             <Link href="/jobs/new">New job</Link>

@@ -20,16 +20,30 @@ export default async function JobsPage({ searchParams }: { searchParams: Promise
       ) : (
         <table>
           <thead>
-            <tr><th>Job</th><th>Status</th><th>Created</th><th>Clients</th><th>Configurations</th><th>Concurrency</th><th>Cells</th></tr>
+            <tr>
+              <th>Job</th>
+              <th>Status</th>
+              <th>Created</th>
+              <th>Clients</th>
+              <th>Configurations</th>
+              <th>Concurrency</th>
+              <th>Cells</th>
+            </tr>
           </thead>
           <tbody>
             {jobs.map((j) => (
               <tr key={j.id}>
-                <td><Link href={`/jobs/${j.id}`}>{j.name || j.id}</Link></td>
-                <td><StatusBadge status={j.status} /></td>
+                <td>
+                  <Link href={`/jobs/${j.id}`}>{j.name || j.id}</Link>
+                </td>
+                <td>
+                  <StatusBadge status={j.status} />
+                </td>
                 <td className="num">{j.createdAt.replace('T', ' ').slice(0, 19)} UTC</td>
                 {j.invalid ? (
-                  <td colSpan={3} className="error">{j.invalid}</td>
+                  <td colSpan={3} className="error">
+                    {j.invalid}
+                  </td>
                 ) : (
                   <>
                     <td>{j.clients}</td>
@@ -37,7 +51,9 @@ export default async function JobsPage({ searchParams }: { searchParams: Promise
                     <td>{j.concurrency}</td>
                   </>
                 )}
-                <td className="num">{j.cellsDone} / {j.cellsTotal}</td>
+                <td className="num">
+                  {j.cellsDone} / {j.cellsTotal}
+                </td>
               </tr>
             ))}
           </tbody>

@@ -28,7 +28,11 @@ export function CellCharts({ cells, streamLimit }: { cells: CellChartData[]; str
       <label>
         Cell{' '}
         <select value={chosen} onChange={(e) => setChosen(Number(e.target.value))} aria-label="cell for the charts below">
-          {cells.map((c) => <option key={c.index} value={c.index}>{c.index + 1}: {c.label}</option>)}
+          {cells.map((c) => (
+            <option key={c.index} value={c.index}>
+              {c.index + 1}: {c.label}
+            </option>
+          ))}
         </select>
       </label>
       <div className="chart-row">
@@ -39,7 +43,12 @@ export function CellCharts({ cells, streamLimit }: { cells: CellChartData[]; str
               <CartesianGrid strokeDasharray="3 3" />
               <XAxis dataKey="rank" label={{ value: 'connections, busiest first', position: 'insideBottom', offset: -15 }} />
               <YAxis yAxisId="rpcs" label={{ value: 'RPCs', angle: -90, position: 'insideLeft' }} />
-              <YAxis yAxisId="streams" orientation="right" domain={[0, Math.max(streamLimit, ...spread.map((c) => c.peakInFlight))]} label={{ value: 'peak streams in flight', angle: 90, position: 'insideRight' }} />
+              <YAxis
+                yAxisId="streams"
+                orientation="right"
+                domain={[0, Math.max(streamLimit, ...spread.map((c) => c.peakInFlight))]}
+                label={{ value: 'peak streams in flight', angle: 90, position: 'insideRight' }}
+              />
               <Tooltip />
               <Legend verticalAlign="top" />
               <Bar yAxisId="rpcs" dataKey="rpcs" name="RPCs" fill={SERIES_COLORS[0]} isAnimationActive={false} />

@@ -1,18 +1,6 @@
 'use client';
 
-import {
-  Bar,
-  BarChart,
-  CartesianGrid,
-  Legend,
-  Line,
-  LineChart,
-  ReferenceLine,
-  ResponsiveContainer,
-  Tooltip,
-  XAxis,
-  YAxis,
-} from 'recharts';
+import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { CompareChartGroup } from '@scb/shared/compare';
 
 // Colour-blind-safe palette (Okabe-Ito), the same order as the job page's chart; ideal lines are grey and dashed.
@@ -61,9 +49,7 @@ function qpsLines({ group, series, idealLatencyMs }: { group: CompareChartGroup;
       {series.map((s, i) => (
         <Line key={s.key} dataKey={s.key} name={s.label} stroke={COLORS[i % COLORS.length]} strokeWidth={i === 0 ? 3 : 2} connectNulls isAnimationActive={false} />
       ))}
-      {idealLatencyMs !== null && (
-        <Line dataKey="ideal" name={`ideal (concurrency / ${msText(idealLatencyMs)} ms)`} stroke={IDEAL} strokeDasharray="6 4" dot={false} isAnimationActive={false} />
-      )}
+      {idealLatencyMs !== null && <Line dataKey="ideal" name={`ideal (concurrency / ${msText(idealLatencyMs)} ms)`} stroke={IDEAL} strokeDasharray="6 4" dot={false} isAnimationActive={false} />}
     </LineChart>
   );
 }
@@ -75,12 +61,17 @@ function p99Lines({ group, series, idealLatencyMs }: { group: CompareChartGroup;
     <LineChart data={group.p99Ms} margin={MARGIN}>
       <CartesianGrid strokeDasharray="3 3" />
       <XAxis dataKey="concurrency" type="number" domain={['dataMin', 'dataMax']} label={X_LABEL} />
-      <YAxis scale="log" domain={axis?.domain ?? ['auto', 'auto']} ticks={axis?.ticks} allowDataOverflow tickFormatter={tickText} label={{ value: 'p99 ms (log scale)', angle: -90, position: 'insideLeft', offset: -5 }} />
+      <YAxis
+        scale="log"
+        domain={axis?.domain ?? ['auto', 'auto']}
+        ticks={axis?.ticks}
+        allowDataOverflow
+        tickFormatter={tickText}
+        label={{ value: 'p99 ms (log scale)', angle: -90, position: 'insideLeft', offset: -5 }}
+      />
       <Tooltip formatter={msText} itemSorter="dataKey" />
       <Legend verticalAlign="top" itemSorter={null} />
-      {idealLatencyMs !== null && (
-        <ReferenceLine y={idealLatencyMs} stroke={IDEAL} strokeDasharray="6 4" strokeWidth={1.5} />
-      )}
+      {idealLatencyMs !== null && <ReferenceLine y={idealLatencyMs} stroke={IDEAL} strokeDasharray="6 4" strokeWidth={1.5} />}
       {series.map((s, i) => (
         <Line key={s.key} dataKey={s.key} name={s.label} stroke={COLORS[i % COLORS.length]} strokeWidth={i === 0 ? 3 : 2} connectNulls isAnimationActive={false} />
       ))}

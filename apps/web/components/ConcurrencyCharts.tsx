@@ -52,7 +52,13 @@ export function QpsChart({ data, series }: { data: QpsPoint[]; series: string[] 
 export function LatencyChart({ data, series, serverMs }: { data: LatencyPoint[]; series: string[]; serverMs: number | null }) {
   return (
     <ConcurrencyFrame testId="latency-chart" data={data}>
-      <YAxis scale="log" domain={[serverMs === null ? 'auto' : Math.max(0.1, serverMs * 0.8), 'auto']} allowDataOverflow tickFormatter={(v) => String(Math.round(v))} label={{ value: 'latency, ms (log scale)', angle: -90, position: 'insideLeft', offset: -5 }} />
+      <YAxis
+        scale="log"
+        domain={[serverMs === null ? 'auto' : Math.max(0.1, serverMs * 0.8), 'auto']}
+        allowDataOverflow
+        tickFormatter={(v) => String(Math.round(v))}
+        label={{ value: 'latency, ms (log scale)', angle: -90, position: 'insideLeft', offset: -5 }}
+      />
       <Tooltip formatter={(v) => (typeof v === 'number' ? `${v.toFixed(1)} ms` : v)} />
       {series.flatMap((s, i) => [
         <Line key={`${s} p50`} dataKey={`${s} p50`} name={`${s} p50`} stroke={color(i)} strokeWidth={2} connectNulls isAnimationActive={false} />,

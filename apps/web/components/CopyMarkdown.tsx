@@ -11,5 +11,9 @@ export function CopyMarkdown({ url, pasteInto, onNote }: { url: string; pasteInt
       onNote('The browser refused the clipboard: copy the text under "Markdown" below.');
     }
   }
-  return <button type="button" onClick={copy}>Copy as Markdown</button>;
+  return (
+    <button type="button" onClick={copy}>
+      Copy as Markdown
+    </button>
+  );
 }

@@ -9,8 +9,14 @@ export function GateActions({ id }: { id: string }) {
   return (
     <div className="actions">
       <CopyMarkdown url={`/api/gates/${id}/markdown`} pasteInto="the issue or the release PR" onNote={setNote} />
-      <a className="button-link" href={`/api/gates/${id}`} download={`spanner-client-bench-gate-${id}.json`}>Download JSON</a>
-      {note && <span className="muted" role="status">{note}</span>}
+      <a className="button-link" href={`/api/gates/${id}`} download={`spanner-client-bench-gate-${id}.json`}>
+        Download JSON
+      </a>
+      {note && (
+        <span className="muted" role="status">
+          {note}
+        </span>
+      )}
     </div>
   );
 }

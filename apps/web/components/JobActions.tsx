@@ -19,10 +19,22 @@ export function JobActions({ id, live }: { id: string; live: boolean }) {
   return (
     <div className="actions">
       <CopyMarkdown url={`/api/jobs/${id}/markdown`} pasteInto="the issue" onNote={setNote} />
-      <a className="button-link" href={`/api/jobs/${id}`} download={`spanner-client-bench-${id}.json`}>Download JSON</a>
-      <a className="button-link" href={`/api/jobs/${id}/csv`}>Download CSV</a>
-      {live && <button type="button" className="danger" onClick={cancel}>Cancel job</button>}
-      {note && <span className="muted" role="status">{note}</span>}
+      <a className="button-link" href={`/api/jobs/${id}`} download={`spanner-client-bench-${id}.json`}>
+        Download JSON
+      </a>
+      <a className="button-link" href={`/api/jobs/${id}/csv`}>
+        Download CSV
+      </a>
+      {live && (
+        <button type="button" className="danger" onClick={cancel}>
+          Cancel job
+        </button>
+      )}
+      {note && (
+        <span className="muted" role="status">
+          {note}
+        </span>
+      )}
     </div>
   );
 }

@@ -5,9 +5,7 @@ export function Pager({ noun, page, size, total, href }: { noun: string; page: n
   if (total <= size) return null;
   return (
     <p className="muted">
-      {noun} {(page - 1) * size + 1}–{Math.min(total, page * size)} of {total}.{' '}
-      {page > 1 && <Link href={href(page - 1)}>Newer</Link>}{' '}
-      {page * size < total && <Link href={href(page + 1)}>Older</Link>}
+      {noun} {(page - 1) * size + 1}–{Math.min(total, page * size)} of {total}. {page > 1 && <Link href={href(page - 1)}>Newer</Link>} {page * size < total && <Link href={href(page + 1)}>Older</Link>}
     </p>
   );
 }

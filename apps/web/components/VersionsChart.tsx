@@ -9,8 +9,23 @@ import type { ChartData } from '@scb/shared/trend';
 const COLORS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000'];
 
 type Point = NonNullable<ChartData['series'][number]['points'][number]>;
-interface MedianDatum { x: number; median: number; err: [number, number]; configuration: string; version: string; point: Point }
-interface Dot { x: number; value: number; series: number; version: string; jobId: string; repeat: number; cpuBound: boolean }
+interface MedianDatum {
+  x: number;
+  median: number;
+  err: [number, number];
+  configuration: string;
+  version: string;
+  point: Point;
+}
+interface Dot {
+  x: number;
+  value: number;
+  series: number;
+  version: string;
+  jobId: string;
+  repeat: number;
+  cpuBound: boolean;
+}
 
 function format(v: number, unit: 'qps' | 'ms'): string {
   if (!Number.isFinite(v)) return '–';
@@ -59,6 +74,7 @@ export function VersionsChart({ model }: { model: ChartData }) {
   const spread = k > 1 ? Math.min(0.36, 0.12 * (k - 1)) : 0;
   const offset = (i: number) => (k > 1 ? -spread / 2 + (spread * i) / (k - 1) : 0);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: everything it reads derives from model
   const medians = useMemo(
     () =>
       series.map((s, i) =>
@@ -68,6 +84,7 @@ export function VersionsChart({ model }: { model: ChartData }) {
       ),
     [model],
   );
+  // biome-ignore lint/correctness/useExhaustiveDependencies: everything it reads derives from model
   const dots = useMemo(
     () =>
       series.flatMap((s, i) =>
@@ -135,9 +152,7 @@ export function VersionsChart({ model }: { model: ChartData }) {
             />
             <Tooltip content={<MedianTip unit={unit} />} cursor={false} shared={false} active={onRepeat ? false : undefined} />
             <Legend verticalAlign="top" />
-            {model.reference && (
-              <ReferenceLine y={model.reference.value} stroke="#8c959f" strokeDasharray="6 4" label={{ value: refText, position: 'right', fill: '#59636e', fontSize: 12 }} />
-            )}
+            {model.reference && <ReferenceLine y={model.reference.value} stroke="#8c959f" strokeDasharray="6 4" label={{ value: refText, position: 'right', fill: '#59636e', fontSize: 12 }} />}
             <RepeatDots dots={dots} radius={dotRadius} unit={unit} configurations={configurations} onHover={setOnRepeat} />
             {series.map((s, i) => (
               <Line
@@ -193,12 +208,7 @@ const RepeatDots = memo(function RepeatDots({
   const area = usePlotArea();
   const [hover, setHover] = useState<number | null>(null);
   const circles = useMemo(
-    () =>
-      xScale && yScale
-        ? dots.map((d, i) => (
-            <circle key={i} data-dot={i} cx={xScale(d.x)} cy={yScale(d.value)} r={radius} fill={COLORS[d.series % COLORS.length]} fillOpacity={0.45} />
-          ))
-        : null,
+    () => (xScale && yScale ? dots.map((d, i) => <circle key={i} data-dot={i} cx={xScale(d.x)} cy={yScale(d.value)} r={radius} fill={COLORS[d.series % COLORS.length]} fillOpacity={0.45} />) : null),
     [dots, radius, xScale, yScale],
   );
   if (!xScale || !yScale || !circles) return null;
@@ -207,8 +217,8 @@ const RepeatDots = memo(function RepeatDots({
     return Number.isInteger(i) && dots[i] ? i : null;
   };
   const h = hover !== null ? dots[hover] : undefined;
-  const hx = h ? xScale(h.x) ?? 0 : 0;
-  const hy = h ? yScale(h.value) ?? 0 : 0;
+  const hx = h ? (xScale(h.x) ?? 0) : 0;
+  const hy = h ? (yScale(h.value) ?? 0) : 0;
   const lines = h ? [`${h.version} · ${configurations[h.series]}`, `${format(h.value, unit)}${h.cpuBound ? ' (client CPU-bound)' : ''}`, `job ${h.jobId}, repeat ${h.repeat}`] : [];
   // The label sits up and to the right of the dot, or wherever it stays inside the plot.
   const boxW = Math.max(0, ...lines.map((l) => l.length)) * 6.6 + 16;
@@ -217,6 +227,7 @@ const RepeatDots = memo(function RepeatDots({
   // Repeats above the grid and below the lines (400) and their dots; the hover label above everything.
   return (
     <ZIndexLayer zIndex={350}>
+      {/* biome-ignore lint/a11y/noStaticElementInteractions: one handler for hundreds of SVG dots; the same jobs are links in the page's list */}
       <g
         className="versions-repeats"
         data-testid="repeat-dots"
@@ -265,9 +276,16 @@ function MedianTip({ active, payload, unit }: { active?: boolean; payload?: { pa
       <strong>{d.version}</strong> · {d.configuration}
       <br />
       median {format(p.median, unit)}
-      {p.n > 1 && <> (min {format(p.min, unit)}, max {format(p.max, unit)})</>}
+      {p.n > 1 && (
+        <>
+          {' '}
+          (min {format(p.min, unit)}, max {format(p.max, unit)})
+        </>
+      )}
       <br />
-      <span className="muted">{p.n} repeat{p.n === 1 ? '' : 's'} from {p.jobs} job{p.jobs === 1 ? '' : 's'}</span>
+      <span className="muted">
+        {p.n} repeat{p.n === 1 ? '' : 's'} from {p.jobs} job{p.jobs === 1 ? '' : 's'}
+      </span>
     </div>
   );
 }

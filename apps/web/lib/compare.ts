@@ -1,13 +1,6 @@
 import type { FieldIssue } from '@scb/shared/spec';
 import { scenarioKey } from '@scb/shared/scenario-key';
-import {
-  buildComparison,
-  compareJobIds,
-  findMissingCompared,
-  parseCompareQuery,
-  type CompareSelection,
-  type Comparison,
-} from '@scb/shared/compare';
+import { buildComparison, compareJobIds, findMissingCompared, parseCompareQuery, type CompareSelection, type Comparison } from '@scb/shared/compare';
 import { listSucceededJobs } from '@scb/db';
 import { db } from './db';
 import { getJob, isInvalidJob, type JobView } from './jobs';

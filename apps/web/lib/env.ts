@@ -3,10 +3,7 @@
 import { z } from 'zod';
 
 const WebEnvSchema = z.object({
-  DATABASE_URL: z.preprocess(
-    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
-    z.string({ error: 'DATABASE_URL is not set: start the app with `npm start`, which sets it' }).trim(),
-  ),
+  DATABASE_URL: z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.string({ error: 'DATABASE_URL is not set: start the app with `npm start`, which sets it' }).trim()),
 });
 
 export type WebEnv = z.output<typeof WebEnvSchema>;

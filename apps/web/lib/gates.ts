@@ -61,7 +61,16 @@ export async function getGate(id: string, origin: string): Promise<GateView | In
   const url = jobUrl(g.jobId, origin);
   const status = statusOf(g.verdict, g.job.status);
   if (!g.ok) {
-    return { id: g.id, url: gateUrl(g.id, origin), createdAt: g.createdAt.toISOString(), status, verdict: g.verdict, job: { id: g.jobId, url, status: g.job.status }, invalid: g.invalid, issues: g.issues };
+    return {
+      id: g.id,
+      url: gateUrl(g.id, origin),
+      createdAt: g.createdAt.toISOString(),
+      status,
+      verdict: g.verdict,
+      job: { id: g.jobId, url, status: g.job.status },
+      invalid: g.invalid,
+      issues: g.issues,
+    };
   }
   return {
     id: g.id,

@@ -52,19 +52,21 @@ export interface CellView {
   startedAt: string | null;
   finishedAt: string | null;
   progress: ProgressMessage | null;
-  result: (LatencySummary & {
-    errorCount: number;
-    errors: Record<string, number>;
-    elapsedMs: number;
-    cpuMs: number;
-    /** Every RPC the cell's target served; null where the target cannot count them. */
-    serverRpcs: number | null;
-    timeline: TimelinePoint[];
-    /** Share of the machine's cores the driver used while measuring. */
-    cpuShare: number;
-    /** Over 85% of the cores: the number says more about this machine than about the client. */
-    clientCpuBound: boolean;
-  }) | null;
+  result:
+    | (LatencySummary & {
+        errorCount: number;
+        errors: Record<string, number>;
+        elapsedMs: number;
+        cpuMs: number;
+        /** Every RPC the cell's target served; null where the target cannot count them. */
+        serverRpcs: number | null;
+        timeline: TimelinePoint[];
+        /** Share of the machine's cores the driver used while measuring. */
+        cpuShare: number;
+        /** Over 85% of the cores: the number says more about this machine than about the client. */
+        clientCpuBound: boolean;
+      })
+    | null;
   channels: { connection: number; rpcs: number; peakInFlight: number }[];
   channelSummary: ChannelSummary;
 }

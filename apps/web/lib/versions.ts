@@ -58,7 +58,11 @@ export async function loadVersionsView(query: TrendQuery, earlierIssues: QueryIs
     const configs = new Map<string, Record<string, unknown> | undefined>();
     const configOf = (jobId: string, label: string) => {
       const k = `${jobId}\u0000${label}`;
-      if (!configs.has(k)) configs.set(k, facts.get(jobId)?.spec.configurations.find((c) => c.label === label));
+      if (!configs.has(k))
+        configs.set(
+          k,
+          facts.get(jobId)?.spec.configurations.find((c) => c.label === label),
+        );
       return configs.get(k);
     };
     // Only the selected metric is loaded; the model reads nothing else.

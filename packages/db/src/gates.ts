@@ -82,7 +82,13 @@ export async function getGateToEvaluate(db: Db, jobId: string): Promise<GateToEv
     where: { jobId },
     orderBy: { index: 'asc' },
     select: {
-      index: true, configLabel: true, clientVersion: true, concurrency: true, repeat: true, status: true, error: true,
+      index: true,
+      configLabel: true,
+      clientVersion: true,
+      concurrency: true,
+      repeat: true,
+      status: true,
+      error: true,
       result: { select: { count: true, errorCount: true, qps: true, p50Ms: true, p99Ms: true } },
     },
   });

@@ -40,10 +40,7 @@ export async function createJob(db: Db, databaseUrl: string, spec: JobSpec): Pro
 export type JobRow = Omit<Job, 'spec' | 'environment'>;
 
 /** A job with its cells (by index), their results and channels (by connection), and its gate. */
-export type StoredJob = Read<
-  JobRow & { gateId: string | null; cellsDone: number },
-  { spec: JobSpec; environment: JobEnvironment | null; cells: StoredCell[] }
->;
+export type StoredJob = Read<JobRow & { gateId: string | null; cellsDone: number }, { spec: JobSpec; environment: JobEnvironment | null; cells: StoredCell[] }>;
 
 export async function getJob(db: Db, id: string): Promise<StoredJob | null> {
   const row = await db.job.findUnique({

@@ -20,7 +20,10 @@ const CREATE_TABLE = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
 // Prisma's own advisory lock key for migrations.
 const LOCK_KEY = 72707369;
 
-export interface MigrationReport { applied: string[]; skipped: string[] }
+export interface MigrationReport {
+  applied: string[];
+  skipped: string[];
+}
 
 /** Applies pending migrations of prisma/migrations in name order, each in one transaction. */
 export async function migrate(url: string, dir = MIGRATIONS_DIR): Promise<MigrationReport> {
@@ -51,10 +54,7 @@ export async function migrate(url: string, dir = MIGRATIONS_DIR): Promise<Migrat
       const id = randomUUID();
       await client.query('BEGIN');
       try {
-        await client.query(
-          'INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at, applied_steps_count) VALUES ($1, $2, $3, now(), 0)',
-          [id, checksum, name],
-        );
+        await client.query('INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at, applied_steps_count) VALUES ($1, $2, $3, now(), 0)', [id, checksum, name]);
         await client.query(sql);
         await client.query('UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1', [id]);
         await client.query('COMMIT');

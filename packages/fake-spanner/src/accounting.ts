@@ -14,7 +14,12 @@ export interface ConnectionStat {
   peakInFlight: number;
 }
 
-export interface KindLatency { count: number; p50Ms: number; p99Ms: number; maxMs: number }
+export interface KindLatency {
+  count: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+}
 
 export interface FakeStats {
   /** Epoch ms when the stats began (start or last reset). */

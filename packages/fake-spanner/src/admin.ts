@@ -2,7 +2,10 @@ import http from 'node:http';
 import { FakeBehaviourSchema, toFieldIssues } from '@scb/shared';
 import type { FakeSpanner } from './server';
 
-export interface AdminServer { port: number; stop(): Promise<void> }
+export interface AdminServer {
+  port: number;
+  stop(): Promise<void>;
+}
 
 /**
  * A small HTTP JSON API beside the gRPC port:

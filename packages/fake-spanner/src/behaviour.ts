@@ -13,7 +13,7 @@ function sample(l: Latency): number {
 
 /** Kinds without a latency of their own take the query latency; session and rollback take 0. */
 function latencyFor(latency: FakeBehaviour['latency'], kind: RpcKind): Latency {
-  return latency[kind] ?? (kind === 'session' || kind === 'rollback' ? 0 : latency.query ?? 0);
+  return latency[kind] ?? (kind === 'session' || kind === 'rollback' ? 0 : (latency.query ?? 0));
 }
 
 /** The fake's behaviour at a moment: the base settings plus the schedule entries in force. */

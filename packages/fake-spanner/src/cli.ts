@@ -44,12 +44,29 @@ function number(name: string, text: string | undefined): number | undefined {
   return n;
 }
 
+// biome-ignore lint/suspicious/noImplicitAnyLet: typed by parseArgs below; declared outside the try for the code after it
 let args;
 try {
   args = parseArgs({
     options: {
       ...Object.fromEntries(
-        ['port', 'host', 'admin-port', 'latency', 'latency-p99', 'session-latency', 'commit-latency', 'time-scale', 'max-streams', 'max-connection-age', 'max-connection-age-grace', 'accept-delay', 'abort-commits', 'abort-retry-delay', 'config'].map((k) => [k, { type: 'string' as const }]),
+        [
+          'port',
+          'host',
+          'admin-port',
+          'latency',
+          'latency-p99',
+          'session-latency',
+          'commit-latency',
+          'time-scale',
+          'max-streams',
+          'max-connection-age',
+          'max-connection-age-grace',
+          'accept-delay',
+          'abort-commits',
+          'abort-retry-delay',
+          'config',
+        ].map((k) => [k, { type: 'string' as const }]),
       ),
       help: { type: 'boolean' as const },
     },
@@ -95,7 +112,12 @@ const candidate = Object.fromEntries(
   }).filter(([, v]) => v !== undefined),
 );
 const parsed = FakeConfigSchema.safeParse(candidate);
-if (!parsed.success) fail(toFieldIssues(parsed.error).map((i) => `${i.path}: ${i.message}`).join('\n'));
+if (!parsed.success)
+  fail(
+    toFieldIssues(parsed.error)
+      .map((i) => `${i.path}: ${i.message}`)
+      .join('\n'),
+  );
 
 const port = number('port', args.port) ?? 9010;
 const host = args.host ?? '127.0.0.1';

@@ -22,11 +22,7 @@ export function encodeRetryInfo(delayMs: number): Buffer {
 }
 
 function encodeStatus(code: number, message: string, details: { typeUrl: string; value: Buffer }[]): Buffer {
-  return Buffer.concat([
-    intField(1, code),
-    bytesField(2, Buffer.from(message)),
-    ...details.map((d) => bytesField(3, Buffer.concat([bytesField(1, Buffer.from(d.typeUrl)), bytesField(2, d.value)]))),
-  ]);
+  return Buffer.concat([intField(1, code), bytesField(2, Buffer.from(message)), ...details.map((d) => bytesField(3, Buffer.concat([bytesField(1, Buffer.from(d.typeUrl)), bytesField(2, d.value)])))]);
 }
 
 /** A gRPC error as Spanner sends it; ABORTED carries RetryInfo both as its own trailer and in the status details. */

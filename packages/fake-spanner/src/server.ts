@@ -47,9 +47,7 @@ export async function startFakeSpanner(opts: FakeSpannerOptions = {}): Promise<F
     ...(config.maxConnectionAgeGraceMs !== undefined ? { 'grpc.max_connection_age_grace_ms': Math.round(config.maxConnectionAgeGraceMs * scale) } : {}),
   });
   server.addService(spannerService(), spannerHandlers({ accounting, behaviour, statements, store }));
-  const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync(`${host}:${wantedPort}`, grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
-  );
+  const port = await new Promise<number>((resolve, reject) => server.bindAsync(`${host}:${wantedPort}`, grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))));
   for (const h2 of http2ServersOf(server)) watchConnections(h2, accounting, () => behaviour.settings.acceptDelayMs * behaviour.settings.timeScale);
 
   return {

@@ -60,7 +60,10 @@ export function spannerHandlers(ctx: ServiceContext): grpc.UntypedServiceImpleme
 
   function unary(method: string, kind: RpcKind, body: (req: any) => unknown) {
     return (call: grpc.ServerUnaryCall<any, any>, cb: grpc.sendUnaryData<any>) => {
-      serve(call, method, kind, () => body(call.request)).then((r) => cb(null, r), (e) => cb(toServiceError(e)));
+      serve(call, method, kind, () => body(call.request)).then(
+        (r) => cb(null, r),
+        (e) => cb(toServiceError(e)),
+      );
     };
   }
 

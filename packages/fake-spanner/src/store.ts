@@ -4,7 +4,10 @@ export type ColumnType = 'INT64' | 'STRING' | 'BOOL' | 'FLOAT64' | 'TIMESTAMP';
 export type Value = string | number | boolean | null;
 export type Row = Value[];
 
-export interface Column { name: string; type: ColumnType }
+export interface Column {
+  name: string;
+  type: ColumnType;
+}
 
 export interface Table {
   name: string;
@@ -91,7 +94,10 @@ export class Store {
 }
 
 export class StoreError extends Error {
-  constructor(message: string, readonly code: 'NOT_FOUND' | 'ALREADY_EXISTS' | 'INVALID_ARGUMENT' = 'NOT_FOUND') {
+  constructor(
+    message: string,
+    readonly code: 'NOT_FOUND' | 'ALREADY_EXISTS' | 'INVALID_ARGUMENT' = 'NOT_FOUND',
+  ) {
     super(message);
   }
 }
@@ -99,8 +105,19 @@ export class StoreError extends Error {
 /** The leaderboard schema of Spanner's samples: Players and Scores, with `players` seeded rows. */
 export function leaderboardStore(players: number): Store {
   const s = new Store();
-  s.createTable('Players', [{ name: 'PlayerId', type: 'INT64' }, { name: 'PlayerName', type: 'STRING' }]);
-  s.createTable('Scores', [{ name: 'PlayerId', type: 'INT64' }, { name: 'Timestamp', type: 'TIMESTAMP' }, { name: 'Score', type: 'INT64' }], 2);
+  s.createTable('Players', [
+    { name: 'PlayerId', type: 'INT64' },
+    { name: 'PlayerName', type: 'STRING' },
+  ]);
+  s.createTable(
+    'Scores',
+    [
+      { name: 'PlayerId', type: 'INT64' },
+      { name: 'Timestamp', type: 'TIMESTAMP' },
+      { name: 'Score', type: 'INT64' },
+    ],
+    2,
+  );
   s.apply([{ op: 'insert', table: 'Players', columns: ['PlayerId', 'PlayerName'], values: Array.from({ length: players }, (_, i) => [String(i + 1), `Player ${i + 1}`]) }]);
   return s;
 }

@@ -52,7 +52,14 @@ export function keysOf(keySet: { keys?: { values?: ProtoValue[] }[]; all?: boole
 }
 
 type ProtoWrite = { table: string; columns?: string[]; values?: { values?: ProtoValue[] }[] };
-type ProtoMutation = { operation?: string; insert?: ProtoWrite; update?: ProtoWrite; insertOrUpdate?: ProtoWrite; replace?: ProtoWrite; delete?: { table: string; keySet?: { keys?: { values?: ProtoValue[] }[]; all?: boolean } } };
+type ProtoMutation = {
+  operation?: string;
+  insert?: ProtoWrite;
+  update?: ProtoWrite;
+  insertOrUpdate?: ProtoWrite;
+  replace?: ProtoWrite;
+  delete?: { table: string; keySet?: { keys?: { values?: ProtoValue[] }[]; all?: boolean } };
+};
 
 export function mutationsOf(ms: ProtoMutation[] | undefined): Mutation[] {
   return (ms ?? []).map((m) => {

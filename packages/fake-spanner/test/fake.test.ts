@@ -16,8 +16,7 @@ after(() => fake.stop());
 
 // A private subchannel pool gives each client its own HTTP/2 connection.
 const connect = () => new Client(`${fake.host}:${fake.port}`, grpc.credentials.createInsecure(), { 'grpc.use_local_subchannel_pool': 1 });
-const unary = (c: any, method: string, req: object, md = new grpc.Metadata()) =>
-  new Promise<any>((resolve, reject) => c[method](req, md, (e: Error | null, r: any) => (e ? reject(e) : resolve(r))));
+const unary = (c: any, method: string, req: object, md = new grpc.Metadata()) => new Promise<any>((resolve, reject) => c[method](req, md, (e: Error | null, r: any) => (e ? reject(e) : resolve(r))));
 const stream = (c: any, req: object) =>
   new Promise<{ parts: any[]; headers: grpc.Metadata | undefined }>((resolve, reject) => {
     const parts: any[] = [];
@@ -135,9 +134,11 @@ test('lognormal latency: the server-side histogram has the configured median and
   const f = await startFakeSpanner({ latency: { query: { p50: 10, p99: 60 } } });
   try {
     const c = new Client(`${f.host}:${f.port}`, grpc.credentials.createInsecure(), { 'grpc.use_local_subchannel_pool': 1 });
-    await Promise.all(Array.from({ length: 20 }, async () => {
-      for (let i = 0; i < 25; i++) await unary(c, 'ExecuteSql', { session: 's', sql: 'SELECT 1' });
-    }));
+    await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        for (let i = 0; i < 25; i++) await unary(c, 'ExecuteSql', { session: 's', sql: 'SELECT 1' });
+      }),
+    );
     const q = f.stats().latency.query!;
     assert.equal(q.count, 500);
     assert.ok(q.p50Ms > 8 && q.p50Ms < 12.5, `p50 ${q.p50Ms}`);

@@ -36,5 +36,10 @@ export class RegistryError extends Error {}
 
 /** The last meaningful lines of a tool's output, for one-line messages. */
 export function lastLines(text: string, n = 3): string {
-  return text.split('\n').map((l) => l.trim()).filter((l) => l && !l.includes('Unknown user config')).slice(-n).join(' | ');
+  return text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.includes('Unknown user config'))
+    .slice(-n)
+    .join(' | ');
 }

@@ -51,7 +51,16 @@ function runDriver(client: JavaClient, cell: DriverCell): Promise<DriverRun> {
     p.on('error', reject);
     p.on('close', (code) => {
       const lines = stderr.trim().split('\n');
-      resolve({ code, messages: stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)), stderr, lastStderrLine: lines.at(-1) ?? '' });
+      resolve({
+        code,
+        messages: stdout
+          .trim()
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l)),
+        stderr,
+        lastStderrLine: lines.at(-1) ?? '',
+      });
     });
     p.stdin.end(JSON.stringify(cell));
   });
@@ -83,7 +92,11 @@ for (const version of ['6.104.0', '6.123.0']) {
       const [run, wallMs] = await timed(() => runDriver(client, cell));
       assert.equal(run.code, 0, run.stderr.slice(-2000));
       const progress = run.messages.filter((m) => (m as { type: string }).type === 'progress').map((m) => ProgressMessageSchema.parse(m));
-      for (const phase of ['connecting', 'warmup', 'measure']) assert.ok(progress.some((p) => p.phase === phase), `a ${phase} progress line`);
+      for (const phase of ['connecting', 'warmup', 'measure'])
+        assert.ok(
+          progress.some((p) => p.phase === phase),
+          `a ${phase} progress line`,
+        );
 
       const r = onlyResult(run);
       const qps = (r.count * 1000) / r.elapsedMs;
@@ -101,9 +114,16 @@ for (const version of ['6.104.0', '6.123.0']) {
       assert.ok(qps >= 0.4 * ideal && qps <= 1.05 * ideal, `qps ${qps} vs ideal ${ideal}`);
       assert.equal(h.totalCount, r.count, 'the histogram holds every successful op');
       assert.ok(p50Ms >= LATENCY_MS, `p50 ${p50Ms} ms >= the fake's ${LATENCY_MS} ms`);
-      assert.equal(r.timeline.reduce((s, p) => s + p.count, 0), r.count, 'the timeline adds up to the count');
+      assert.equal(
+        r.timeline.reduce((s, p) => s + p.count, 0),
+        r.count,
+        'the timeline adds up to the count',
+      );
       assert.ok(r.timeline.length >= 2);
-      assert.equal(stats.connections.reduce((s, c) => s + c.rpcs, 0), stats.totalRpcs);
+      assert.equal(
+        stats.connections.reduce((s, c) => s + c.rpcs, 0),
+        stats.totalRpcs,
+      );
       assert.ok(stats.totalRpcs >= r.count + cell.load.warmupOps);
       assert.ok(r.cpuMs > 0);
 
@@ -132,10 +152,7 @@ test('java 6.123.0: grpcGcp off and on with numChannels 4 at concurrency 40', TI
       const r = onlyResult(run);
       const conns = fake.stats().connections;
       used[grpcGcp] = conns.filter((c) => c.rpcs > 0).length;
-      t.diagnostic(
-        `grpcGcp ${grpcGcp}: ${((r.count * 1000) / r.elapsedMs).toFixed(0)} qps, rpcs/peak in flight per connection: ` +
-          conns.map((c) => `${c.rpcs}/${c.peakInFlight}`).join(' '),
-      );
+      t.diagnostic(`grpcGcp ${grpcGcp}: ${((r.count * 1000) / r.elapsedMs).toFixed(0)} qps, rpcs/peak in flight per connection: ` + conns.map((c) => `${c.rpcs}/${c.peakInFlight}`).join(' '));
       assert.deepEqual(r.errors, {});
     } finally {
       await fake.stop();

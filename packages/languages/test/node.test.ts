@@ -13,7 +13,12 @@ test('a version that is not plain semver never reaches npm', async () => {
 });
 
 const cell = (configuration: object) =>
-  ({ endpoint: { host: '127.0.0.1', port: 1234, security: 'plaintext' }, database: { projectId: 'p', instanceId: 'i', databaseId: 'd' }, client: { language: 'node', version: '9.0.0' }, configuration: { label: 'x', grpcGcp: 'default', ...configuration } }) as unknown as DriverCell;
+  ({
+    endpoint: { host: '127.0.0.1', port: 1234, security: 'plaintext' },
+    database: { projectId: 'p', instanceId: 'i', databaseId: 'd' },
+    client: { language: 'node', version: '9.0.0' },
+    configuration: { label: 'x', grpcGcp: 'default', ...configuration },
+  }) as unknown as DriverCell;
 const deps = {
   grpc: { credentials: { createInsecure: () => 'insecure' } },
   grpcGcp: { createGcpApiConfig: (c: object) => ({ built: c }) },
@@ -53,6 +58,9 @@ test('options the Node client lacks fail with "option X is not supported by node
     [{ dynamicChannelPool: true }, 'dynamicChannelPool'],
     [{ sessionPool: { writeSessionsFraction: 0.2 } }, 'sessionPool.writeSessionsFraction'],
   ] as const) {
-    assert.throws(() => nodeClientSetup(cell(configuration), deps), (e) => e instanceof UnsupportedOption && e.message.startsWith(`option ${option} is not supported by node 9.0.0`));
+    assert.throws(
+      () => nodeClientSetup(cell(configuration), deps),
+      (e) => e instanceof UnsupportedOption && e.message.startsWith(`option ${option} is not supported by node 9.0.0`),
+    );
   }
 });

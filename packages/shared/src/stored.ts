@@ -27,7 +27,10 @@ export const CellErrorsSchema = OperationResultSchema.shape.errors;
 export const CellTimelineSchema = z.array(TimelinePointSchema);
 
 // JSON has no NaN or Infinity: the runner stores an undefined change or interval as null; read back, it is NaN again.
-const storedNumber = z.number().nullable().transform((v) => v ?? Number.NaN);
+const storedNumber = z
+  .number()
+  .nullable()
+  .transform((v) => v ?? Number.NaN);
 const VerdictSchema = z.enum(['pass', 'fail', 'inconclusive']);
 
 const WorstRepeatJudgementSchema = z.looseObject({

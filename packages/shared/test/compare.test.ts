@@ -70,7 +70,14 @@ test('parseCompareQuery: jobs, cells, links, separators and the empty selection'
   });
   assert.deepEqual(parseCompareQuery({ cells: 'a1:0 , b2:15' }), {
     ok: true,
-    value: { kind: 'cells', cells: [{ job: 'a1', index: 0 }, { job: 'b2', index: 15 }], allowMismatch: false },
+    value: {
+      kind: 'cells',
+      cells: [
+        { job: 'a1', index: 0 },
+        { job: 'b2', index: 15 },
+      ],
+      allowMismatch: false,
+    },
   });
 });
 
@@ -91,7 +98,17 @@ test('parseCompareQuery: bad input names the parameter and item', () => {
 
 test('compareHref is the canonical, shareable form', () => {
   assert.equal(compareHref(sel(['kcj0dwzsdi4n', '8a9scu42yx08'])), '/compare?jobs=kcj0dwzsdi4n,8a9scu42yx08');
-  assert.equal(compareHref({ kind: 'cells', cells: [{ job: 'a', index: 0 }, { job: 'b', index: 3 }], allowMismatch: true }), '/compare?cells=a:0,b:3&mismatch=allow');
+  assert.equal(
+    compareHref({
+      kind: 'cells',
+      cells: [
+        { job: 'a', index: 0 },
+        { job: 'b', index: 3 },
+      ],
+      allowMismatch: true,
+    }),
+    '/compare?cells=a:0,b:3&mismatch=allow',
+  );
   const round = parseCompareQuery(new URLSearchParams(compareHref(sel(['a', 'b']), { allowMismatch: true }).split('?')[1]));
   assert.deepEqual(round, { ok: true, value: sel(['a', 'b'], true) });
 });
@@ -99,10 +116,24 @@ test('compareHref is the canonical, shareable form', () => {
 test('findMissingCompared names unknown jobs and cells out of range', () => {
   const a = job('a', spec(), () => ({ qps: 1, p50Ms: 1, p99Ms: 1 }));
   assert.deepEqual(findMissingCompared(sel(['a', 'zz']), jobsMap(a)), [{ path: 'jobs.1', message: 'no job with id "zz"' }]);
-  assert.deepEqual(findMissingCompared({ kind: 'cells', cells: [{ job: 'a', index: 2 }, { job: 'a', index: 3 }, { job: 'q', index: 0 }], allowMismatch: false }, jobsMap(a)), [
-    { path: 'cells.1', message: 'job a has no cell 3 (it has 3 cells, 0–2)' },
-    { path: 'cells.2', message: 'no job with id "q"' },
-  ]);
+  assert.deepEqual(
+    findMissingCompared(
+      {
+        kind: 'cells',
+        cells: [
+          { job: 'a', index: 2 },
+          { job: 'a', index: 3 },
+          { job: 'q', index: 0 },
+        ],
+        allowMismatch: false,
+      },
+      jobsMap(a),
+    ),
+    [
+      { path: 'cells.1', message: 'job a has no cell 3 (it has 3 cells, 0–2)' },
+      { path: 'cells.2', message: 'no job with id "q"' },
+    ],
+  );
 });
 
 test('two jobs: medians over repeats and candidate / baseline ratios', () => {
@@ -114,10 +145,13 @@ test('two jobs: medians over repeats and candidate / baseline ratios', () => {
   assert.equal(c.status, 'ok');
   assert.equal(c.refusal, null);
   assert.equal(c.configurationIs, 'series');
-  assert.deepEqual(c.series.map((s) => [s.key, s.label, s.baseline, s.cells]), [
-    ['s0', 'java 6.104.0', true, [0, 1, 2]],
-    ['s1', 'java 6.105.0', false, [0, 1, 2]],
-  ]);
+  assert.deepEqual(
+    c.series.map((s) => [s.key, s.label, s.baseline, s.cells]),
+    [
+      ['s0', 'java 6.104.0', true, [0, 1, 2]],
+      ['s1', 'java 6.105.0', false, [0, 1, 2]],
+    ],
+  );
   assert.equal(c.rows.length, 1);
   const [row] = c.rows;
   assert.equal(row!.concurrency, 400);
@@ -164,8 +198,14 @@ test('verdicts follow the metric direction, with a band of "about the same"', ()
 
 test('one job with two clients and two configurations: series by client, rows by configuration x concurrency', () => {
   const s = spec({
-    clients: [{ language: 'java', version: '6.104.0' }, { language: 'java', version: '6.105.0' }],
-    configurations: [{ label: 'on', grpcGcp: 'on' }, { label: 'off', grpcGcp: 'off' }],
+    clients: [
+      { language: 'java', version: '6.104.0' },
+      { language: 'java', version: '6.105.0' },
+    ],
+    configurations: [
+      { label: 'on', grpcGcp: 'on' },
+      { label: 'off', grpcGcp: 'off' },
+    ],
     concurrency: [100, 50],
     repeats: 2,
   });
@@ -174,8 +214,19 @@ test('one job with two clients and two configurations: series by client, rows by
   const j = job('j', s, (c) => ({ qps: qps(c), p50Ms: 10, p99Ms: 20 }));
   const c = buildComparison(sel(['j']), jobsMap(j));
   assert.equal(c.configurationIs, 'row');
-  assert.deepEqual(c.series.map((x) => x.label), ['java 6.104.0', 'java 6.105.0']);
-  assert.deepEqual(c.rows.map((r) => [r.configuration, r.concurrency]), [['on', 50], ['on', 100], ['off', 50], ['off', 100]]);
+  assert.deepEqual(
+    c.series.map((x) => x.label),
+    ['java 6.104.0', 'java 6.105.0'],
+  );
+  assert.deepEqual(
+    c.rows.map((r) => [r.configuration, r.concurrency]),
+    [
+      ['on', 50],
+      ['on', 100],
+      ['off', 50],
+      ['off', 100],
+    ],
+  );
   // Medians of repeats 1 and 2: (C + 1 + C + 2) / 2 = C + 1.5.
   assert.equal(c.rows[0]!.entries[0]!.qps, 51.5);
   close(c.rows[0]!.ratios[1]!.qps!.ratio, 26.5 / 51.5);
@@ -183,15 +234,30 @@ test('one job with two clients and two configurations: series by client, rows by
   assert.equal(c.summaries[0]!.worstQps!.configuration, 'on');
   assert.equal(c.summaries[0]!.worstQps!.concurrency, 100); // 51.5 / 101.5 < 26.5 / 51.5
   const charts = comparisonCharts(c);
-  assert.deepEqual(charts.map((g) => g.configuration), ['on', 'off']);
-  assert.deepEqual(charts[0]!.qps.map((p) => p.concurrency), [50, 100]);
+  assert.deepEqual(
+    charts.map((g) => g.configuration),
+    ['on', 'off'],
+  );
+  assert.deepEqual(
+    charts[0]!.qps.map((p) => p.concurrency),
+    [50, 100],
+  );
 });
 
 test('one job, one client, two configurations: the configurations are the series', () => {
-  const s = spec({ configurations: [{ label: 'grpc-gcp on', grpcGcp: 'on' }, { label: 'grpc-gcp off', grpcGcp: 'off' }], repeats: 1 });
+  const s = spec({
+    configurations: [
+      { label: 'grpc-gcp on', grpcGcp: 'on' },
+      { label: 'grpc-gcp off', grpcGcp: 'off' },
+    ],
+    repeats: 1,
+  });
   const j = job('j', s, (c) => ({ qps: c.configuration.label === 'grpc-gcp on' ? 300 : 600, p50Ms: 10, p99Ms: 20 }));
   const c = buildComparison(sel(['j']), jobsMap(j));
-  assert.deepEqual(c.series.map((x) => x.label), ['grpc-gcp on', 'grpc-gcp off']);
+  assert.deepEqual(
+    c.series.map((x) => x.label),
+    ['grpc-gcp on', 'grpc-gcp off'],
+  );
   close(c.rows[0]!.ratios[1]!.qps!.ratio, 2);
   assert.equal(c.rows[0]!.ratios[1]!.qps!.verdict, 'better');
 });
@@ -210,7 +276,15 @@ test('a scenario mismatch is refused with the differing fields, or warned when a
   assert.equal(refused.status, 'refused');
   assert.deepEqual(refused.refusal, {
     kind: 'scenario',
-    mismatches: [{ series: 's1', differences: [{ path: 'target.latencyMs', baseline: 65, candidate: 100 }, { path: 'timeScale', baseline: 10, candidate: 1 }] }],
+    mismatches: [
+      {
+        series: 's1',
+        differences: [
+          { path: 'target.latencyMs', baseline: 65, candidate: 100 },
+          { path: 'timeScale', baseline: 10, candidate: 1 },
+        ],
+      },
+    ],
   });
   assert.equal(refused.rows[0]!.ratios[1], null, 'no ratios when refused');
   assert.deepEqual(refused.summaries, []);
@@ -233,7 +307,10 @@ test('the same job twice-run: labels carry the job id; machine and option differ
     environment: { host: 'bench-2', cores: 8 },
   });
   const c = buildComparison(sel(['a', 'b']), jobsMap(a, b));
-  assert.deepEqual(c.series.map((s) => s.label), ['java 6.104.0 · job a', 'java 6.104.0 · job b']);
+  assert.deepEqual(
+    c.series.map((s) => s.label),
+    ['java 6.104.0 · job a', 'java 6.104.0 · job b'],
+  );
   assert.equal(c.status, 'warned');
   assert.deepEqual(c.notes.map((n) => n.kind).sort(), ['configuration-options', 'environment']);
   const opt = c.notes.find((n) => n.kind === 'configuration-options')!;
@@ -254,7 +331,10 @@ test('missing cells and failed cells: no ratio there, and a note says so', () =>
   assert.equal(e.failed, 1);
   assert.equal(e.qps, 80);
   close(c.rows[1]!.ratios[1]!.qps!.ratio, 0.8);
-  assert.deepEqual(c.notes.filter((n) => n.kind === 'missing'), [{ kind: 'missing', severity: 'info', series: 's1', rows: 1 }]);
+  assert.deepEqual(
+    c.notes.filter((n) => n.kind === 'missing'),
+    [{ kind: 'missing', severity: 'info', series: 's1', rows: 1 }],
+  );
 
   // All of the candidate failed: an entry without numbers, "failed", no ratio.
   const f = job('f', spec({ clients: [{ language: 'java', version: '6.109.0' }], concurrency: [100], repeats: 2 }), () => null);
@@ -266,23 +346,69 @@ test('missing cells and failed cells: no ratio there, and a note says so', () =>
 });
 
 test('cells: each cell is a series; cells at different concurrency are refused', () => {
-  const s = spec({ clients: [{ language: 'java', version: '6.104.0' }, { language: 'java', version: '6.105.0' }], concurrency: [200, 400], repeats: 1 });
+  const s = spec({
+    clients: [
+      { language: 'java', version: '6.104.0' },
+      { language: 'java', version: '6.105.0' },
+    ],
+    concurrency: [200, 400],
+    repeats: 1,
+  });
   const j = job('j', s, (c) => ({ qps: c.client.version === '6.105.0' ? 300 : 600, p50Ms: 10, p99Ms: 20 }));
   // planCells: repeat > client > concurrency > configuration: 0 = 6.104.0 C=200, 1 = 6.104.0 C=400, 3 = 6.105.0 C=400.
-  const c = buildComparison({ kind: 'cells', cells: [{ job: 'j', index: 1 }, { job: 'j', index: 3 }], allowMismatch: false }, jobsMap(j));
+  const c = buildComparison(
+    {
+      kind: 'cells',
+      cells: [
+        { job: 'j', index: 1 },
+        { job: 'j', index: 3 },
+      ],
+      allowMismatch: false,
+    },
+    jobsMap(j),
+  );
   assert.equal(c.mode, 'cells');
-  assert.deepEqual(c.series.map((x) => [x.label, x.cells]), [['java 6.104.0', [1]], ['java 6.105.0', [3]]]);
+  assert.deepEqual(
+    c.series.map((x) => [x.label, x.cells]),
+    [
+      ['java 6.104.0', [1]],
+      ['java 6.105.0', [3]],
+    ],
+  );
   assert.equal(c.rows.length, 1);
   close(c.rows[0]!.ratios[1]!.qps!.ratio, 0.5);
 
-  const off = buildComparison({ kind: 'cells', cells: [{ job: 'j', index: 0 }, { job: 'j', index: 3 }], allowMismatch: false }, jobsMap(j));
+  const off = buildComparison(
+    {
+      kind: 'cells',
+      cells: [
+        { job: 'j', index: 0 },
+        { job: 'j', index: 3 },
+      ],
+      allowMismatch: false,
+    },
+    jobsMap(j),
+  );
   assert.equal(off.status, 'refused');
   assert.equal(off.refusal!.kind, 'no-common-rows');
   assert.match(compareRefusalText(off.refusal!, off), /same concurrency/);
 
   // Two cells of the same client and configuration: labels name the cells.
-  const same = buildComparison({ kind: 'cells', cells: [{ job: 'j', index: 1 }, { job: 'j', index: 0 }], allowMismatch: false }, jobsMap(j));
-  assert.deepEqual(same.series.map((x) => x.label), ['java 6.104.0 · job j · cell 1 (C=400, repeat 1)', 'java 6.104.0 · job j · cell 0 (C=200, repeat 1)']);
+  const same = buildComparison(
+    {
+      kind: 'cells',
+      cells: [
+        { job: 'j', index: 1 },
+        { job: 'j', index: 0 },
+      ],
+      allowMismatch: false,
+    },
+    jobsMap(j),
+  );
+  assert.deepEqual(
+    same.series.map((x) => x.label),
+    ['java 6.104.0 · job j · cell 1 (C=400, repeat 1)', 'java 6.104.0 · job j · cell 0 (C=200, repeat 1)'],
+  );
 });
 
 test('unfinished jobs and client CPU-bound cells are noted', () => {
@@ -293,24 +419,50 @@ test('unfinished jobs and client CPU-bound cells are noted', () => {
   const c = buildComparison(sel(['a', 'b']), jobsMap(a, b));
   assert.equal(formatCompareQps(c.rows[0]!.entries[1]!), 'pending');
   assert.equal(formatCompareQps(c.rows[0]!.entries[0]!), '600 *');
-  assert.deepEqual(c.notes.map((n) => n.kind), ['cpu-bound', 'unfinished', 'missing']);
+  assert.deepEqual(
+    c.notes.map((n) => n.kind),
+    ['cpu-bound', 'unfinished', 'missing'],
+  );
   assert.equal(c.status, 'warned');
 });
 
 test('the hottest connection: median share over repeats and the highest peak in flight', async () => {
   const { buildComparison, formatCompareHottest } = await import('../src/compare');
   const { parseJobSpec } = await import('../src/spec');
-  const spec = parseJobSpec({ clients: [{ language: 'java', version: '6.104.0' }, { language: 'java', version: '6.105.0' }], configurations: [{ label: 'default' }], concurrency: [400], workload: { warmupOps: 1, measuredOps: 10 }, repeats: 3 });
+  const spec = parseJobSpec({
+    clients: [
+      { language: 'java', version: '6.104.0' },
+      { language: 'java', version: '6.105.0' },
+    ],
+    configurations: [{ label: 'default' }],
+    concurrency: [400],
+    workload: { warmupOps: 1, measuredOps: 10 },
+    repeats: 3,
+  });
   assert.ok(spec.ok);
   const cell = (index: number, version: string, repeat: number, hottestShare: number, hottestPeakInFlight: number) => ({
-    index, client: { language: 'java', version }, configuration: { label: 'default' }, concurrency: 400, repeat, status: 'succeeded',
-    result: { qps: 600, p50Ms: 650, p99Ms: 700 }, channelSummary: { hottestShare, hottestPeakInFlight },
+    index,
+    client: { language: 'java', version },
+    configuration: { label: 'default' },
+    concurrency: 400,
+    repeat,
+    status: 'succeeded',
+    result: { qps: 600, p50Ms: 650, p99Ms: 700 },
+    channelSummary: { hottestShare, hottestPeakInFlight },
   });
-  const job = { id: 'j', status: 'succeeded', spec: spec.value, cells: [
-    cell(0, '6.104.0', 1, 0.034, 24), cell(1, '6.105.0', 1, 0.17, 85),
-    cell(2, '6.104.0', 2, 0.034, 20), cell(3, '6.105.0', 2, 0.21, 100),
-    cell(4, '6.104.0', 3, 0.034, 23), cell(5, '6.105.0', 3, 0.076, 44),
-  ] };
+  const job = {
+    id: 'j',
+    status: 'succeeded',
+    spec: spec.value,
+    cells: [
+      cell(0, '6.104.0', 1, 0.034, 24),
+      cell(1, '6.105.0', 1, 0.17, 85),
+      cell(2, '6.104.0', 2, 0.034, 20),
+      cell(3, '6.105.0', 2, 0.21, 100),
+      cell(4, '6.104.0', 3, 0.034, 23),
+      cell(5, '6.105.0', 3, 0.076, 44),
+    ],
+  };
   const c = buildComparison({ kind: 'jobs', jobs: ['j'], allowMismatch: false }, new Map([['j', job]]));
   const [base, cand] = c.rows[0]!.entries;
   assert.equal(formatCompareHottest(base!), '3% · peak 24');

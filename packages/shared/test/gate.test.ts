@@ -1,16 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import {
-  bootstrapRatioOfMedians,
-  evaluateGate,
-  gateJobSpec,
-  judgeMetric,
-  parseGateSpec,
-  parseJobSpec,
-  planCells,
-  type GateSample,
-  type JudgeOptions,
-} from '../src/index';
+import { bootstrapRatioOfMedians, evaluateGate, gateJobSpec, judgeMetric, parseGateSpec, parseJobSpec, planCells, type GateSample, type JudgeOptions } from '../src/index';
 
 const judge = (o: Partial<JudgeOptions> & Pick<JudgeOptions, 'baseline' | 'candidate'>) =>
   judgeMetric({ metric: 'qps', concurrency: 400, allowedPct: 10, confidence: 0.9, worstRepeat: false, worstRepeatCount: 2, ...o });
@@ -113,17 +103,29 @@ test('a gate fails when any metric at any concurrency fails and says which', () 
   const e = evaluateGate(samples, { criteria, concurrency: [50, 400] });
   assert.equal(e.verdict, 'fail');
   assert.equal(e.metrics.length, 6);
-  assert.deepEqual(e.metrics.filter((m) => m.verdict === 'fail').map((m) => `${m.metric}@${m.concurrency}`), ['qps@400', 'p50Ms@400', 'p99Ms@400']);
+  assert.deepEqual(
+    e.metrics.filter((m) => m.verdict === 'fail').map((m) => `${m.metric}@${m.concurrency}`),
+    ['qps@400', 'p50Ms@400', 'p99Ms@400'],
+  );
   assert.equal(e.reasons.length, 3);
   assert.match(e.reasons[0], /^qps at C=400 fell 67%/);
-  const aa = evaluateGate(samples.filter((s) => s.arm === 'baseline').flatMap((s) => [s, { ...s, arm: 'candidate' as const }]), { criteria, concurrency: [50, 400] });
+  const aa = evaluateGate(
+    samples.filter((s) => s.arm === 'baseline').flatMap((s) => [s, { ...s, arm: 'candidate' as const }]),
+    { criteria, concurrency: [50, 400] },
+  );
   assert.equal(aa.verdict, 'pass');
   // A concurrency with no candidate result is inconclusive there; the failing one still fails the gate.
-  const missing = evaluateGate(samples.filter((s) => !(s.arm === 'candidate' && s.concurrency === 50)), { criteria: { ...criteria }, concurrency: [50, 400] });
+  const missing = evaluateGate(
+    samples.filter((s) => !(s.arm === 'candidate' && s.concurrency === 50)),
+    { criteria: { ...criteria }, concurrency: [50, 400] },
+  );
   assert.equal(missing.verdict, 'fail');
   assert.equal(missing.metrics.find((m) => m.concurrency === 50)?.verdict, 'inconclusive');
   // With nothing failing, a concurrency without results leaves the gate inconclusive.
-  const onlyMissing = evaluateGate(samples.filter((s) => s.concurrency === 50 && s.arm === 'baseline'), { criteria, concurrency: [50] });
+  const onlyMissing = evaluateGate(
+    samples.filter((s) => s.concurrency === 50 && s.arm === 'baseline'),
+    { criteria, concurrency: [50] },
+  );
   assert.equal(onlyMissing.verdict, 'inconclusive');
 });
 
@@ -138,7 +140,13 @@ test('a candidate whose calls fail fails the gate even when its successes are fa
   assert.equal(e.verdict, 'fail');
   assert.deepEqual(e.reasons, ['errors at C=50: up to 30% of calls failed in 1 of 5 candidate repeats (baseline at most 0.5%; allowed 1 percentage point more)']);
   // 1.2% against a worst of 0.5% is within the allowed point.
-  assert.equal(evaluateGate(samples.filter((s) => !(s.arm === 'candidate' && s.repeat === 4)), { criteria, concurrency: [50] }).verdict, 'pass');
+  assert.equal(
+    evaluateGate(
+      samples.filter((s) => !(s.arm === 'candidate' && s.repeat === 4)),
+      { criteria, concurrency: [50] },
+    ).verdict,
+    'pass',
+  );
 });
 
 test('a baseline median of zero is inconclusive with a reason, not NaN', () => {
@@ -164,7 +172,10 @@ test('a gate spec names bad fields and becomes an interleaved job of fresh cells
   if (!job.ok) return;
   const cells = planCells(job.value);
   assert.equal(cells.length, 20);
-  assert.deepEqual(cells.slice(0, 4).map((c) => `${c.configuration.label} r${c.repeat}`), ['baseline r1', 'candidate r1', 'baseline r2', 'candidate r2']);
+  assert.deepEqual(
+    cells.slice(0, 4).map((c) => `${c.configuration.label} r${c.repeat}`),
+    ['baseline r1', 'candidate r1', 'baseline r2', 'candidate r2'],
+  );
   assert.equal(cells[0].configuration.numChannels, 32);
   assert.equal(cells[0].configuration.grpcGcp, 'default');
   assert.equal(cells[1].configuration.grpcGcp, 'on');
@@ -172,7 +183,14 @@ test('a gate spec names bad fields and becomes an interleaved job of fresh cells
   const steady = parseGateSpec({ scenario: 'steady-select1', language: 'node', baseline: '9.0.0', candidate: '9.0.0' });
   assert.ok(steady.ok && steady.value.criteria.worstRepeat === false && steady.value.repeats === 5);
   // An arm's options override only what they set: grpc-gcp stays as configured for both arms.
-  const layered = parseGateSpec({ scenario: 'steady-select1', language: 'java', baseline: '6.104.0', candidate: '6.105.0', configuration: { grpcGcp: 'on' }, candidateConfiguration: { numChannels: 8 } });
+  const layered = parseGateSpec({
+    scenario: 'steady-select1',
+    language: 'java',
+    baseline: '6.104.0',
+    candidate: '6.105.0',
+    configuration: { grpcGcp: 'on' },
+    candidateConfiguration: { numChannels: 8 },
+  });
   assert.ok(layered.ok);
   if (layered.ok) {
     const cfgs = parseJobSpec(gateJobSpec(layered.value));

@@ -40,7 +40,12 @@ test('throughput and median', () => {
 });
 
 const cell = (configLabel: string, concurrency: number, repeat: number, qps: number | null, status = 'succeeded') => ({
-  clientLanguage: 'node', clientVersion: '9.0.0', configLabel, concurrency, repeat, status,
+  clientLanguage: 'node',
+  clientVersion: '9.0.0',
+  configLabel,
+  concurrency,
+  repeat,
+  status,
   error: status === 'failed' ? 'boom' : null,
   result: qps === null ? null : { qps, p50Ms: 65, p99Ms: 80 },
 });
@@ -48,7 +53,10 @@ const cell = (configLabel: string, concurrency: number, repeat: number, qps: num
 test('the result table has a row per concurrency and a column per configuration, repeats as medians', () => {
   const t = buildResultTable([cell('on', 50, 1, 700), cell('off', 50, 1, 720), cell('on', 10, 1, 150), cell('on', 50, 2, 500), cell('on', 50, 3, 600), cell('off', 10, 1, null, 'failed')]);
   assert.deepEqual(t.columns, ['on', 'off']);
-  assert.deepEqual(t.rows.map((r) => r.concurrency), [10, 50]);
+  assert.deepEqual(
+    t.rows.map((r) => r.concurrency),
+    [10, 50],
+  );
   assert.equal(t.rows[1].entries[0]!.qps, 600);
   assert.equal(t.rows[1].entries[0]!.repeats, 3);
   assert.equal(t.rows[0].entries[1]!.failed, 1);
@@ -57,7 +65,11 @@ test('the result table has a row per concurrency and a column per configuration,
 });
 
 test('medians over repeats: qps, p50 and p99 each, with the qps range', () => {
-  const m = medianOverRepeats([{ qps: 700, p50Ms: 60, p99Ms: 90 }, { qps: 500, p50Ms: 70, p99Ms: 80 }, { qps: 600, p50Ms: 65, p99Ms: 200 }]);
+  const m = medianOverRepeats([
+    { qps: 700, p50Ms: 60, p99Ms: 90 },
+    { qps: 500, p50Ms: 70, p99Ms: 80 },
+    { qps: 600, p50Ms: 65, p99Ms: 200 },
+  ]);
   assert.deepEqual(m, { qps: 600, p50Ms: 65, p99Ms: 90, repeats: 3, qpsMin: 500, qpsMax: 700 });
   const none = medianOverRepeats([]);
   assert.equal(none.repeats, 0);

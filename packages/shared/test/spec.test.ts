@@ -6,7 +6,10 @@ import example from '../../../examples/node-select1.json' with { type: 'json' };
 
 const good = {
   clients: [{ language: 'node', version: '9.0.0' }],
-  configurations: [{ label: 'on', grpcGcp: 'on' }, { label: 'off', grpcGcp: 'off' }],
+  configurations: [
+    { label: 'on', grpcGcp: 'on' },
+    { label: 'off', grpcGcp: 'off' },
+  ],
   concurrency: [10, 50],
   workload: { warmupOps: 100, durationSeconds: 2 },
 };
@@ -58,14 +61,30 @@ test('configuration labels must be unique', () => {
 });
 
 test('the plan is the cross product, repeats outermost, indexes in order', () => {
-  const r = parseJobSpec({ ...good, repeats: 2, clients: [{ language: 'node', version: '9.0.0' }, { language: 'node', version: '8.13.0' }] });
+  const r = parseJobSpec({
+    ...good,
+    repeats: 2,
+    clients: [
+      { language: 'node', version: '9.0.0' },
+      { language: 'node', version: '8.13.0' },
+    ],
+  });
   assert.ok(r.ok);
   const cells = planCells(r.value);
   assert.equal(cells.length, 2 * 2 * 2 * 2);
-  assert.deepEqual(cells.map((c) => c.index), [...cells.keys()]);
-  assert.deepEqual(cells.slice(0, 4).map((c) => [c.client.version, c.concurrency, c.configuration.label, c.repeat]), [
-    ['9.0.0', 10, 'on', 1], ['9.0.0', 10, 'off', 1], ['9.0.0', 50, 'on', 1], ['9.0.0', 50, 'off', 1],
-  ]);
+  assert.deepEqual(
+    cells.map((c) => c.index),
+    [...cells.keys()],
+  );
+  assert.deepEqual(
+    cells.slice(0, 4).map((c) => [c.client.version, c.concurrency, c.configuration.label, c.repeat]),
+    [
+      ['9.0.0', 10, 'on', 1],
+      ['9.0.0', 10, 'off', 1],
+      ['9.0.0', 50, 'on', 1],
+      ['9.0.0', 50, 'off', 1],
+    ],
+  );
   assert.ok(cells.slice(8).every((c) => c.repeat === 2));
 });
 
@@ -110,10 +129,16 @@ test('scenario keys ignore clients, configurations, concurrency and repeats, and
 
 test('semver order: numbers compare as numbers, prereleases before their release', () => {
   assert.deepEqual(oldestFirst(['6.104.0', '6.10.0', '6.9.0', '6.105.0', '6.10.0']), ['6.9.0', '6.10.0', '6.104.0', '6.105.0']);
-  assert.deepEqual(
-    oldestFirst(['9.0.0', '9.0.0-rc.1', '8.13.0', '9.0.0-beta.2', '9.0.0-beta.10', '10.0.0', '9.0.0-alpha', '7.21.0']),
-    ['7.21.0', '8.13.0', '9.0.0-alpha', '9.0.0-beta.2', '9.0.0-beta.10', '9.0.0-rc.1', '9.0.0', '10.0.0'],
-  );
+  assert.deepEqual(oldestFirst(['9.0.0', '9.0.0-rc.1', '8.13.0', '9.0.0-beta.2', '9.0.0-beta.10', '10.0.0', '9.0.0-alpha', '7.21.0']), [
+    '7.21.0',
+    '8.13.0',
+    '9.0.0-alpha',
+    '9.0.0-beta.2',
+    '9.0.0-beta.10',
+    '9.0.0-rc.1',
+    '9.0.0',
+    '10.0.0',
+  ]);
   assert.ok(compareSemver('6.9.0', '6.10.0') < 0);
   assert.ok(compareSemver('6.10.0', '6.104.0') < 0);
   assert.ok(compareSemver('6.104.0', '6.104.0') === 0);

@@ -60,7 +60,10 @@ test('medians, spreads and every repeat per configuration and version', () => {
   const sel: TrendSelection = { language: 'java', scenario: KA, metric: 'qps', concurrency: 400 };
   const m = buildTrendModel(cells, sel, A);
   assert.deepEqual(m.versions, ['6.9.0', '6.10.0', '6.104.0', '6.105.0']);
-  assert.deepEqual(m.series.map((s) => s.configuration), ['client default', 'grpc-gcp off']);
+  assert.deepEqual(
+    m.series.map((s) => s.configuration),
+    ['client default', 'grpc-gcp off'],
+  );
   const [def, off] = m.series;
   assert.equal(def.points[0], null);
   assert.equal(def.points[1], null);
@@ -72,15 +75,38 @@ test('medians, spreads and every repeat per configuration and version', () => {
   assert.equal(p.n, 3);
   assert.deepEqual(p.jobs, ['j2', 'j3']);
   assert.equal(p.cpuBound, 1);
-  assert.deepEqual(p.values.map((v) => v.value), [230, 551, 400]);
-  assert.deepEqual(off.points.map((x) => x?.median ?? null), [610, 600, null, null]);
-  assert.deepEqual(changeFromPrevious(def).map((c) => c && +c.toFixed(4)), [null, null, null, -0.2714]);
-  assert.deepEqual(changeFromPrevious(off).map((c) => c && +c.toFixed(4)), [null, -0.0164, null, null]);
+  assert.deepEqual(
+    p.values.map((v) => v.value),
+    [230, 551, 400],
+  );
+  assert.deepEqual(
+    off.points.map((x) => x?.median ?? null),
+    [610, 600, null, null],
+  );
+  assert.deepEqual(
+    changeFromPrevious(def).map((c) => c && +c.toFixed(4)),
+    [null, null, null, -0.2714],
+  );
+  assert.deepEqual(
+    changeFromPrevious(off).map((c) => c && +c.toFixed(4)),
+    [null, -0.0164, null, null],
+  );
   assert.equal(formatPoint(p, 'qps'), '400 (230–551, n=3)');
   assert.equal(formatPoint(off.points[0]!, 'qps'), '610 (n=1)');
   const compact = chartData(m);
   assert.deepEqual(compact.jobIds, ['j1', 'j2', 'j3', 'j4']);
-  assert.deepEqual(compact.series[0].points[3], { median: 400, min: 230, max: 551, n: 3, jobs: 2, repeats: [[230, 1, 1, 0], [551, 1, 2, 0], [400, 2, 1, 1]] });
+  assert.deepEqual(compact.series[0].points[3], {
+    median: 400,
+    min: 230,
+    max: 551,
+    n: 3,
+    jobs: 2,
+    repeats: [
+      [230, 1, 1, 0],
+      [551, 1, 2, 0],
+      [400, 2, 1, 1],
+    ],
+  });
   assert.equal(compact.series[1].points[2], null);
   assert.equal(compact.reference!.value, m.reference!.value);
   assert.deepEqual(off.optionSets, ['grpcGcp=off, numChannels=32', 'grpcGcp=off, numChannels=8']);
@@ -91,7 +117,10 @@ test('medians, spreads and every repeat per configuration and version', () => {
 
   const p99 = buildTrendModel([...cells, cell({ version: '6.104.0', configLabel: 'client default', qps: 1, p99Ms: 900 })], { ...sel, metric: 'p99' }, A);
   assert.equal(p99.unit, 'ms');
-  assert.deepEqual(p99.series[0].points[2]!.values.map((v) => v.value), [700, 700, 900]);
+  assert.deepEqual(
+    p99.series[0].points[2]!.values.map((v) => v.value),
+    [700, 700, 900],
+  );
   assert.equal(p99.series[0].points[2]!.median, 700);
   assert.equal(p99.reference!.value, 650);
 });
@@ -116,15 +145,44 @@ test('only the selected language, scenario and concurrency are counted', () => {
 test('scenario index: counts, default scenario and concurrency, same label told apart', () => {
   const sameWords = spec({ target: { kind: 'fake', latencyMs: 65, server: { latency: { session: 65 } } } });
   const index = buildScenarioIndex([
-    { jobId: 'j1', spec: A, scenarioKey: KA, counts: [{ language: 'java', concurrency: 400, cells: 6 }, { language: 'java', concurrency: 50, cells: 6 }] },
+    {
+      jobId: 'j1',
+      spec: A,
+      scenarioKey: KA,
+      counts: [
+        { language: 'java', concurrency: 400, cells: 6 },
+        { language: 'java', concurrency: 50, cells: 6 },
+      ],
+    },
     { jobId: 'j2', spec: A, scenarioKey: KA, counts: [{ language: 'java', concurrency: 400, cells: 3 }] },
-    { jobId: 'j3', spec: B, scenarioKey: KB, counts: [{ language: 'node', concurrency: 10, cells: 2 }, { language: 'java', concurrency: 100, cells: 1 }] },
+    {
+      jobId: 'j3',
+      spec: B,
+      scenarioKey: KB,
+      counts: [
+        { language: 'node', concurrency: 10, cells: 2 },
+        { language: 'java', concurrency: 100, cells: 1 },
+      ],
+    },
     { jobId: 'j4', spec: sameWords, scenarioKey: scenarioKey(sameWords), counts: [{ language: 'java', concurrency: 400, cells: 1 }] },
   ]);
-  assert.deepEqual(index.languages, [{ value: 'node', cells: 2 }, { value: 'java', cells: 17 }]);
+  assert.deepEqual(index.languages, [
+    { value: 'node', cells: 2 },
+    { value: 'java', cells: 17 },
+  ]);
   const java = index.scenarios.java;
-  assert.deepEqual(java.map((s) => [s.key, s.cells, s.jobs]), [[KA, 15, 2], [KB, 1, 1], [scenarioKey(sameWords), 1, 1]]);
-  assert.deepEqual(java[0].concurrencies, [{ value: 50, cells: 6 }, { value: 400, cells: 9 }]);
+  assert.deepEqual(
+    java.map((s) => [s.key, s.cells, s.jobs]),
+    [
+      [KA, 15, 2],
+      [KB, 1, 1],
+      [scenarioKey(sameWords), 1, 1],
+    ],
+  );
+  assert.deepEqual(java[0].concurrencies, [
+    { value: 50, cells: 6 },
+    { value: 400, cells: 9 },
+  ]);
   assert.equal(java[0].differsIn, undefined);
   assert.deepEqual(java[2].differsIn, ['target.server.latency.session']);
   assert.deepEqual(index.jobsByScenario.get(KA)!.jobIds, ['j1', 'j2']);
@@ -135,10 +193,16 @@ test('scenario index: counts, default scenario and concurrency, same label told 
   // A scenario the language lacks falls back and says so; so does an absent concurrency.
   const r1 = resolveSelection({ language: 'node', scenario: KA, concurrency: 400 }, index);
   assert.deepEqual(r1.selection, { language: 'node', scenario: KB, metric: 'qps', concurrency: 10 });
-  assert.deepEqual(r1.issues.map((i) => i.path), ['scenario']);
+  assert.deepEqual(
+    r1.issues.map((i) => i.path),
+    ['scenario'],
+  );
   const r2 = resolveSelection({ language: 'java', scenario: KA, concurrency: 200, metric: 'p99' }, index);
   assert.deepEqual(r2.selection, { language: 'java', scenario: KA, metric: 'p99', concurrency: 400 });
-  assert.deepEqual(r2.issues.map((i) => i.path), ['concurrency']);
+  assert.deepEqual(
+    r2.issues.map((i) => i.path),
+    ['concurrency'],
+  );
   // Nothing stored at all.
   const none = buildScenarioIndex([]);
   assert.deepEqual(resolveSelection({}, none).selection, { language: 'node', scenario: null, metric: 'qps', concurrency: null });
@@ -148,8 +212,14 @@ test('URL parameters: each bad one named; the page is lenient, the API strict', 
   const ok = parseTrendQuery(new URLSearchParams('language=java&scenario=0123456789ab&metric=p99&concurrency=400'));
   assert.deepEqual(ok, { value: { language: 'java', scenario: '0123456789ab', metric: 'p99', concurrency: 400 }, issues: [] });
   const bad = parseTrendQuery(new URLSearchParams('language=go&scenario=x&metric=p75&concurrency=0&colour=red'), true);
-  assert.deepEqual(bad.issues.map((i) => i.path), ['colour', 'language', 'scenario', 'metric', 'concurrency']);
-  assert.deepEqual(parseTrendQuery({ concurrency: '2.5', language: '' }).issues.map((i) => i.path), ['concurrency']);
+  assert.deepEqual(
+    bad.issues.map((i) => i.path),
+    ['colour', 'language', 'scenario', 'metric', 'concurrency'],
+  );
+  assert.deepEqual(
+    parseTrendQuery({ concurrency: '2.5', language: '' }).issues.map((i) => i.path),
+    ['concurrency'],
+  );
   assert.deepEqual(parseTrendQuery({ colour: 'red' }).issues, []);
   assert.equal(versionsHref({ language: 'java', scenario: KA, metric: 'qps', concurrency: 400 }), `/versions?language=java&scenario=${KA}&metric=qps&concurrency=400`);
 });

@@ -66,7 +66,11 @@ export async function generateMetadata({ searchParams }: Props): Promise<Metadat
   const origin = originOf(await headers());
   if (l.kind !== 'ok') {
     const title = 'Compare';
-    return { title, description: DEFAULT_DESCRIPTION, openGraph: { title, description: DEFAULT_DESCRIPTION, url: new URL('/compare', origin).toString(), type: 'website', siteName: 'spanner-client-bench' } };
+    return {
+      title,
+      description: DEFAULT_DESCRIPTION,
+      openGraph: { title, description: DEFAULT_DESCRIPTION, url: new URL('/compare', origin).toString(), type: 'website', siteName: 'spanner-client-bench' },
+    };
   }
   const c = l.comparison;
   const baseJob = l.jobs.get(c.series[0]!.jobId)!;
@@ -105,11 +109,16 @@ function Forms({ selection }: { selection: CompareSelection | null }) {
 function Issues({ title, issues }: { title: string; issues: FieldIssue[] }) {
   return (
     <div className="cmp-box cmp-error-box" role="alert" data-testid="compare-error">
-      <p><strong>{title}</strong></p>
+      <p>
+        <strong>{title}</strong>
+      </p>
       <ul>
         {issues.map((i) => (
           <li key={i.path + i.message}>
-            {i.message} <span className="muted">(<code>{i.path}</code>)</span>
+            {i.message}{' '}
+            <span className="muted">
+              (<code>{i.path}</code>)
+            </span>
           </li>
         ))}
       </ul>
@@ -123,33 +132,50 @@ async function EmptyState() {
     <section className="cmp-empty" data-testid="compare-empty">
       <h2>How to compare</h2>
       <ol>
-        <li>Find the jobs in the <Link href="/">jobs list</Link>; a job&apos;s id is the last part of its link (<code>/jobs/&lt;id&gt;</code>).</li>
+        <li>
+          Find the jobs in the <Link href="/">jobs list</Link>; a job&apos;s id is the last part of its link (<code>/jobs/&lt;id&gt;</code>).
+        </li>
         <li>Enter the baseline first, then one or more candidates, e.g. the same scenario run with client 6.104.0 and with 6.105.0.</li>
         <li>
-          Each job gives one series per client version it ran; rows are configuration × concurrency. Numbers are medians over
-          repeats; ratios are candidate / baseline. Jobs whose scenarios differ (latency, time scale, workload, fake server
-          settings) are not compared unless you ask for it, and then with a warning.
+          Each job gives one series per client version it ran; rows are configuration × concurrency. Numbers are medians over repeats; ratios are candidate / baseline. Jobs whose scenarios differ
+          (latency, time scale, workload, fake server settings) are not compared unless you ask for it, and then with a warning.
         </li>
-        <li>The address of the result is a permanent link to share; <code>/api/compare</code> answers the same as JSON.</li>
+        <li>
+          The address of the result is a permanent link to share; <code>/api/compare</code> answers the same as JSON.
+        </li>
       </ol>
       {jobs.length > 0 && (
         <>
           <h2>Recent jobs</h2>
           {pair && (
             <p>
-              Try: <Link href={compareHref({ kind: 'jobs', jobs: pair, allowMismatch: false })}>the two newest finished jobs that ran the same scenario</Link>{' '}
-              (<code>{pair[0]}</code>, the older one, as the baseline; <code>{pair[1]}</code>).
+              Try: <Link href={compareHref({ kind: 'jobs', jobs: pair, allowMismatch: false })}>the two newest finished jobs that ran the same scenario</Link> (<code>{pair[0]}</code>, the older one,
+              as the baseline; <code>{pair[1]}</code>).
             </p>
           )}
           <table>
             <thead>
-              <tr><th>Job</th><th>Status</th><th>Clients</th><th>Configurations</th><th>Concurrency</th><th></th></tr>
+              <tr>
+                <th>Job</th>
+                <th>Status</th>
+                <th>Clients</th>
+                <th>Configurations</th>
+                <th>Concurrency</th>
+                <th></th>
+              </tr>
             </thead>
             <tbody>
               {jobs.map((j) => (
                 <tr key={j.id}>
-                  <td><Link href={`/jobs/${j.id}`}>{j.name || j.id}</Link><div className="muted small-id"><code>{j.id}</code></div></td>
-                  <td><StatusBadge status={j.status} /></td>
+                  <td>
+                    <Link href={`/jobs/${j.id}`}>{j.name || j.id}</Link>
+                    <div className="muted small-id">
+                      <code>{j.id}</code>
+                    </div>
+                  </td>
+                  <td>
+                    <StatusBadge status={j.status} />
+                  </td>
                   <td>{j.clients}</td>
                   <td>{j.configurations}</td>
                   <td>{j.concurrency}</td>
@@ -216,19 +242,31 @@ function SeriesTable({ c, jobs }: { c: Comparison; jobs: Map<string, JobView> })
   return (
     <table data-testid="compare-series">
       <thead>
-        <tr><th>Series</th><th>Role</th><th>Job</th><th>Client</th><th>Configuration</th><th>Scenario</th><th>Cells</th></tr>
+        <tr>
+          <th>Series</th>
+          <th>Role</th>
+          <th>Job</th>
+          <th>Client</th>
+          <th>Configuration</th>
+          <th>Scenario</th>
+          <th>Cells</th>
+        </tr>
       </thead>
       <tbody>
         {c.series.map((s) => {
           const job = jobs.get(s.jobId);
           return (
             <tr key={s.key}>
-              <td><strong>{s.label}</strong></td>
+              <td>
+                <strong>{s.label}</strong>
+              </td>
               <td>{s.baseline ? 'baseline' : 'candidate'}</td>
               <td>
                 <Link href={`/jobs/${s.jobId}`}>{s.jobName || s.jobId}</Link> <StatusBadge status={s.jobStatus} />
               </td>
-              <td>{s.client.language} {s.client.version}</td>
+              <td>
+                {s.client.language} {s.client.version}
+              </td>
               <td>{configurationText(s, job)}</td>
               <td>
                 {job ? scenarioLabel(job.spec) : ''}
@@ -262,9 +300,17 @@ function ComparisonTable({ c }: { c: Comparison }) {
             {rowConfig && <th>configuration</th>}
             <th>concurrency</th>
             <th>metric</th>
-            <th>{base!.label}<br /><span className="muted">baseline</span></th>
+            <th>
+              {base!.label}
+              <br />
+              <span className="muted">baseline</span>
+            </th>
             {candidates.map((s) => (
-              <th key={s.key} colSpan={2}>{s.label}<br /><span className="muted">value · vs baseline</span></th>
+              <th key={s.key} colSpan={2}>
+                {s.label}
+                <br />
+                <span className="muted">value · vs baseline</span>
+              </th>
             ))}
           </tr>
         </thead>
@@ -272,9 +318,19 @@ function ComparisonTable({ c }: { c: Comparison }) {
           <tbody key={`${r.configuration ?? ''}@${r.concurrency}`} className="cmp-rowgroup" data-row={compareRowLabel(r)}>
             {METRICS.map((m, mi) => (
               <tr key={m.key}>
-                {mi === 0 && rowConfig && <th rowSpan={METRICS.length + 1} scope="rowgroup" className="cmp-rowhead">{r.configuration}</th>}
-                {mi === 0 && <th rowSpan={METRICS.length + 1} scope="rowgroup" className="cmp-rowhead num">{r.concurrency}</th>}
-                <td className="cmp-metric" title={m.hint}>{m.name}</td>
+                {mi === 0 && rowConfig && (
+                  <th rowSpan={METRICS.length + 1} scope="rowgroup" className="cmp-rowhead">
+                    {r.configuration}
+                  </th>
+                )}
+                {mi === 0 && (
+                  <th rowSpan={METRICS.length + 1} scope="rowgroup" className="cmp-rowhead num">
+                    {r.concurrency}
+                  </th>
+                )}
+                <td className="cmp-metric" title={m.hint}>
+                  {m.name}
+                </td>
                 <Value e={r.entries[0] ?? null} metric={m.key} />
                 {candidates.map((s, j) => (
                   <CandidateCells key={s.key} e={r.entries[j + 1] ?? null} r={r.ratios[j + 1]?.[m.key]} metric={m.key} name={m.name} />
@@ -282,9 +338,15 @@ function ComparisonTable({ c }: { c: Comparison }) {
               </tr>
             ))}
             <tr>
-              <td className="cmp-metric" title="the busiest connection's share of RPCs (median over repeats) and its highest peak of streams in flight; the server allows 100">hottest connection</td>
+              <td className="cmp-metric" title="the busiest connection's share of RPCs (median over repeats) and its highest peak of streams in flight; the server allows 100">
+                hottest connection
+              </td>
               <td className="num">{formatCompareHottest(r.entries[0] ?? null)}</td>
-              {candidates.map((s, j) => <td key={s.key} className="num" colSpan={2}>{formatCompareHottest(r.entries[j + 1] ?? null)}</td>)}
+              {candidates.map((s, j) => (
+                <td key={s.key} className="num" colSpan={2}>
+                  {formatCompareHottest(r.entries[j + 1] ?? null)}
+                </td>
+              ))}
             </tr>
           </tbody>
         ))}
@@ -308,7 +370,12 @@ function AtAGlance({ c }: { c: Comparison }) {
     <ul className="cmp-glance" data-testid="compare-summary">
       {c.summaries.map((s) => {
         const label = c.series.find((x) => x.key === s.series)?.label ?? s.series;
-        if (!s.qps) return <li key={s.series}><strong>{label}</strong>: no result to compare with {base.label} yet.</li>;
+        if (!s.qps)
+          return (
+            <li key={s.series}>
+              <strong>{label}</strong>: no result to compare with {base.label} yet.
+            </li>
+          );
         const part = (name: string, r: CompareRatio | null) =>
           r && (
             <span className={`cmp-${r.verdict}`}>
@@ -334,21 +401,27 @@ function Refusal({ c, selection }: { c: Comparison; selection: CompareSelection 
   return (
     <div className="cmp-box cmp-refusal" role="alert" data-testid="compare-refusal">
       <p>
-        <strong>Not compared:</strong>{' '}
-        {r.kind === 'scenario' ? "the scenarios differ, so a ratio would mix the client's effect with the scenario's:" : `${compareRefusalText(r, c)}.`}
+        <strong>Not compared:</strong> {r.kind === 'scenario' ? "the scenarios differ, so a ratio would mix the client's effect with the scenario's:" : `${compareRefusalText(r, c)}.`}
       </p>
       {r.kind === 'scenario' && (
         <>
           <table>
             <thead>
-              <tr><th>Series</th><th>Field</th><th>{c.series[0]!.label} (baseline)</th><th>This series</th></tr>
+              <tr>
+                <th>Series</th>
+                <th>Field</th>
+                <th>{c.series[0]!.label} (baseline)</th>
+                <th>This series</th>
+              </tr>
             </thead>
             <tbody>
               {r.mismatches.flatMap((m) =>
                 m.differences.map((d) => (
                   <tr key={m.series + d.path}>
                     <td>{c.series.find((s) => s.key === m.series)?.label}</td>
-                    <td><code>{d.path}</code></td>
+                    <td>
+                      <code>{d.path}</code>
+                    </td>
                     <td>{formatCompareValue(d.baseline)}</td>
                     <td>{formatCompareValue(d.candidate)}</td>
                   </tr>
@@ -357,8 +430,8 @@ function Refusal({ c, selection }: { c: Comparison; selection: CompareSelection 
             </tbody>
           </table>
           <p>
-            Client version and configuration are what a comparison compares; concurrency is a row. Everything else of the scenario
-            should be the same. <Link href={compareHref(selection, { allowMismatch: true })}>Compare anyway, with a warning</Link>.
+            Client version and configuration are what a comparison compares; concurrency is a row. Everything else of the scenario should be the same.{' '}
+            <Link href={compareHref(selection, { allowMismatch: true })}>Compare anyway, with a warning</Link>.
           </p>
         </>
       )}
@@ -381,7 +454,9 @@ export default async function ComparePage({ searchParams }: Props) {
       {l.kind === 'not-found' && (
         <>
           <Issues title="Not found, so nothing is compared:" issues={l.issues} />
-          <p>See the <Link href="/">jobs list</Link> for the ids of existing jobs.</p>
+          <p>
+            See the <Link href="/">jobs list</Link> for the ids of existing jobs.
+          </p>
         </>
       )}
       {l.kind === 'unreadable' && <Issues title="Stored, but invalid, so nothing is compared:" issues={l.issues} />}
@@ -399,19 +474,28 @@ function Result({ l }: { l: Extract<CompareLoad, { kind: 'ok' }> }) {
     <>
       <p className="muted">
         {c.series.some((s) => s.differences.length > 0) ? 'Baseline scenario' : 'Scenario'}: {scenarioLabel(scenarioJob.spec)}. Medians over repeats; ratios are candidate / baseline. qps: higher is
-        better; p50 and p99: lower is better; within ±{Math.round(COMPARE_SAME_WITHIN * 100)}% counts as about the same.{' '}
-        <a href={`/api/compare?${compareQuery(l.selection)}`}>JSON</a>
+        better; p50 and p99: lower is better; within ±{Math.round(COMPARE_SAME_WITHIN * 100)}% counts as about the same. <a href={`/api/compare?${compareQuery(l.selection)}`}>JSON</a>
       </p>
       {c.refusal && <Refusal c={c} selection={l.selection} />}
       {!c.refusal && <AtAGlance c={c} />}
       {warnings.length > 0 && (
         <div className="cmp-box cmp-warnings" role="status" data-testid="compare-warnings">
-          <p><strong>Warning{warnings.length > 1 ? 's' : ''}:</strong></p>
-          <ul>{warnings.map((n, i) => <li key={i}>{compareNoteText(n, c)}</li>)}</ul>
+          <p>
+            <strong>Warning{warnings.length > 1 ? 's' : ''}:</strong>
+          </p>
+          <ul>
+            {warnings.map((n, i) => (
+              <li key={i}>{compareNoteText(n, c)}</li>
+            ))}
+          </ul>
         </div>
       )}
       {infos.length > 0 && (
-        <ul className="cmp-notes muted">{infos.map((n, i) => <li key={i}>{compareNoteText(n, c)}</li>)}</ul>
+        <ul className="cmp-notes muted">
+          {infos.map((n, i) => (
+            <li key={i}>{compareNoteText(n, c)}</li>
+          ))}
+        </ul>
       )}
 
       <h2>Series</h2>

@@ -3,7 +3,10 @@
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 
-interface Issue { path: string; message: string }
+interface Issue {
+  path: string;
+  message: string;
+}
 
 /** Launches a gate through POST /api/gates; bad fields come back named. */
 export function GateForm({ scenarios }: { scenarios: { id: string; title: string }[] }) {
@@ -29,15 +32,51 @@ export function GateForm({ scenarios }: { scenarios: { id: string; title: string
 
   return (
     <form onSubmit={submit} className="gate-form" aria-label="new gate">
-      <label>Scenario <select value={form.scenario} onChange={set('scenario')} name="scenario">{scenarios.map((s) => <option key={s.id} value={s.id}>{s.title}</option>)}</select></label>{' '}
-      <label>Client <select value={form.language} onChange={set('language')} name="language"><option value="java">java</option><option value="node">node</option></select></label>{' '}
-      <label>Baseline <input value={form.baseline} onChange={set('baseline')} name="baseline" size={9} /></label>{' '}
-      <label>Candidate <input value={form.candidate} onChange={set('candidate')} name="candidate" size={9} /></label>{' '}
-      <label>Repeats <input value={form.repeats} onChange={set('repeats')} name="repeats" size={3} inputMode="numeric" placeholder="10 / 5" title="empty: the scenario's own (10 for the affinity burst, 5 otherwise)" /></label>{' '}
-      <button type="submit" disabled={busy}>Run gate</button>
+      <label>
+        Scenario{' '}
+        <select value={form.scenario} onChange={set('scenario')} name="scenario">
+          {scenarios.map((s) => (
+            <option key={s.id} value={s.id}>
+              {s.title}
+            </option>
+          ))}
+        </select>
+      </label>{' '}
+      <label>
+        Client{' '}
+        <select value={form.language} onChange={set('language')} name="language">
+          <option value="java">java</option>
+          <option value="node">node</option>
+        </select>
+      </label>{' '}
+      <label>
+        Baseline <input value={form.baseline} onChange={set('baseline')} name="baseline" size={9} />
+      </label>{' '}
+      <label>
+        Candidate <input value={form.candidate} onChange={set('candidate')} name="candidate" size={9} />
+      </label>{' '}
+      <label>
+        Repeats{' '}
+        <input
+          value={form.repeats}
+          onChange={set('repeats')}
+          name="repeats"
+          size={3}
+          inputMode="numeric"
+          placeholder="10 / 5"
+          title="empty: the scenario's own (10 for the affinity burst, 5 otherwise)"
+        />
+      </label>{' '}
+      <button type="submit" disabled={busy}>
+        Run gate
+      </button>
       {issues.length > 0 && (
         <ul className="error" role="alert">
-          {issues.map((i) => <li key={i.path + i.message}><code>{i.path}</code>: {i.message}</li>)}
+          {issues.map((i) => (
+            <li key={i.path + i.message}>
+              <code>{i.path}</code>: {i.message}
+            </li>
+          ))}
         </ul>
       )}
     </form>

@@ -18,8 +18,8 @@ export default async function GatesPage({ searchParams }: { searchParams: Promis
     <>
       <h1>Release gates</h1>
       <p className="muted">
-        A candidate version against a baseline under one scenario, repeated with the arms interleaved; pass, fail or
-        inconclusive per metric. From CI: <code>npm run gate -- --client java --baseline 6.104.0 --candidate 6.105.0 --scenario affinity-burst</code> (exit 0 pass, 1 fail, 2 inconclusive or error) or <code>POST /api/gates</code>.
+        A candidate version against a baseline under one scenario, repeated with the arms interleaved; pass, fail or inconclusive per metric. From CI:{' '}
+        <code>npm run gate -- --client java --baseline 6.104.0 --candidate 6.105.0 --scenario affinity-burst</code> (exit 0 pass, 1 fail, 2 inconclusive or error) or <code>POST /api/gates</code>.
       </p>
       <GateForm scenarios={GATE_SCENARIOS.map((s) => ({ id: s.id, title: s.title }))} />
       {gates.length === 0 ? (
@@ -27,22 +27,41 @@ export default async function GatesPage({ searchParams }: { searchParams: Promis
       ) : (
         <table data-testid="gates-table">
           <thead>
-            <tr><th>Gate</th><th>Verdict</th><th>Created</th><th>Scenario</th><th>Client</th><th>Baseline</th><th>Candidate</th><th>Repeats</th><th>First reason</th></tr>
+            <tr>
+              <th>Gate</th>
+              <th>Verdict</th>
+              <th>Created</th>
+              <th>Scenario</th>
+              <th>Client</th>
+              <th>Baseline</th>
+              <th>Candidate</th>
+              <th>Repeats</th>
+              <th>First reason</th>
+            </tr>
           </thead>
           <tbody>
             {gates.map((g) => (
               <tr key={g.id}>
-                <td><Link href={`/gates/${g.id}`}>{g.id}</Link></td>
-                <td><VerdictBadge verdict={g.verdict} status={g.status} /></td>
+                <td>
+                  <Link href={`/gates/${g.id}`}>{g.id}</Link>
+                </td>
+                <td>
+                  <VerdictBadge verdict={g.verdict} status={g.status} />
+                </td>
                 <td className="num">{g.createdAt.replace('T', ' ').slice(0, 19)} UTC</td>
                 {g.invalid ? (
-                  <td colSpan={6} className="small error">{g.invalid}</td>
+                  <td colSpan={6} className="small error">
+                    {g.invalid}
+                  </td>
                 ) : (
                   <>
                     <td>{g.scenario}</td>
                     <td>{g.language}</td>
                     <td>{g.baseline}</td>
-                    <td>{g.candidate}{g.candidateOptions && <div className="small muted">{g.candidateOptions}</div>}</td>
+                    <td>
+                      {g.candidate}
+                      {g.candidateOptions && <div className="small muted">{g.candidateOptions}</div>}
+                    </td>
                     <td className="num">{g.repeats}</td>
                     <td className="small">{g.firstReason ?? ''}</td>
                   </>

@@ -41,13 +41,29 @@ function Entry({ p, unit, change, higherIsBetter }: { p: TrendPoint; unit: 'qps'
   return (
     <>
       <span className="versions-median">{f(p.median)}</span>
-      {p.n > 1 ? <> ({f(p.min)}–{f(p.max)}, n={p.n})</> : <> (n=1)</>}
+      {p.n > 1 ? (
+        <>
+          {' '}
+          ({f(p.min)}–{f(p.max)}, n={p.n})
+        </>
+      ) : (
+        <> (n=1)</>
+      )}
       {change !== null && Math.abs(change) >= 0.005 && (
-        <span className={`versions-change${Math.abs(change) >= 0.1 ? (change > 0 === higherIsBetter ? ' better' : ' worse') : ''}`} title="change of the median from the previous version in this column">
-          {' '}{percent(change)}
+        <span
+          className={`versions-change${Math.abs(change) >= 0.1 ? (change > 0 === higherIsBetter ? ' better' : ' worse') : ''}`}
+          title="change of the median from the previous version in this column"
+        >
+          {' '}
+          {percent(change)}
         </span>
       )}
-      {p.cpuBound > 0 && <span className="warn" title="the driver used more than 85% of the machine's cores"> *{p.cpuBound} CPU-bound</span>}
+      {p.cpuBound > 0 && (
+        <span className="warn" title="the driver used more than 85% of the machine's cores">
+          {' '}
+          *{p.cpuBound} CPU-bound
+        </span>
+      )}
       <div className="versions-repeats muted">
         repeats: {shown.map((r) => `${f(r.value)}${r.cpuBound ? '*' : ''}`).join(', ')}
         {p.values.length > shown.length && `, … ${p.values.length - shown.length} more`}
@@ -75,9 +91,8 @@ export default async function VersionsPage({ searchParams }: Props) {
     <>
       <h1>Across versions</h1>
       <p className="muted versions-intro">
-        One scenario (target, workload and time scale), one metric at one concurrency: every stored succeeded cell, client
-        versions left to right in semver order, one line per configuration through the medians of all repeats of all jobs,
-        with each repeat shown. A default that changed between two versions shows as a step.
+        One scenario (target, workload and time scale), one metric at one concurrency: every stored succeeded cell, client versions left to right in semver order, one line per configuration through
+        the medians of all repeats of all jobs, with each repeat shown. A default that changed between two versions shows as a step.
       </p>
 
       <form method="get" action="/versions" className="versions-form" aria-label="selection">
@@ -85,7 +100,9 @@ export default async function VersionsPage({ searchParams }: Props) {
           <span>Client</span>
           <select name="language" defaultValue={selection.language}>
             {options.languages.map((l) => (
-              <option key={l.value} value={l.value}>{l.value} ({l.cells} cells)</option>
+              <option key={l.value} value={l.value}>
+                {l.value} ({l.cells} cells)
+              </option>
             ))}
           </select>
         </label>
@@ -94,7 +111,9 @@ export default async function VersionsPage({ searchParams }: Props) {
           <select name="scenario" defaultValue={selection.scenario ?? ''}>
             {options.scenarios.length === 0 && <option value="">no {selection.language} scenario has succeeded cells</option>}
             {options.scenarios.map((s) => (
-              <option key={s.key} value={s.key}>{scenarioOptionText(s)}</option>
+              <option key={s.key} value={s.key}>
+                {scenarioOptionText(s)}
+              </option>
             ))}
           </select>
         </label>
@@ -102,7 +121,9 @@ export default async function VersionsPage({ searchParams }: Props) {
           <span>Metric</span>
           <select name="metric" defaultValue={selection.metric}>
             {options.metrics.map((m) => (
-              <option key={m.value} value={m.value}>{m.label} ({m.unit})</option>
+              <option key={m.value} value={m.value}>
+                {m.label} ({m.unit})
+              </option>
             ))}
           </select>
         </label>
@@ -111,33 +132,36 @@ export default async function VersionsPage({ searchParams }: Props) {
           <select name="concurrency" defaultValue={selection.concurrency ?? ''}>
             {options.concurrencies.length === 0 && <option value="">–</option>}
             {options.concurrencies.map((c) => (
-              <option key={c.value} value={c.value}>{c.value} ({c.cells} cells)</option>
+              <option key={c.value} value={c.value}>
+                {c.value} ({c.cells} cells)
+              </option>
             ))}
           </select>
         </label>
         <button type="submit">Show</button>
       </form>
-      <p className="muted versions-hint">
-        Scenario and concurrency lists are those of the chosen client; after changing the client, press Show and pick again.
-      </p>
+      <p className="muted versions-hint">Scenario and concurrency lists are those of the chosen client; after changing the client, press Show and pick again.</p>
 
       {view.fallbacks.length > 0 && (
         <ul className="versions-notices" role="status" data-testid="versions-notices">
           {view.fallbacks.map((f) => (
-            <li key={f.path}>{f.path}: {f.message}; showing the default instead.</li>
+            <li key={f.path}>
+              {f.path}: {f.message}; showing the default instead.
+            </li>
           ))}
         </ul>
       )}
       {view.invalidJobs && (
         <p className="muted small" role="status" data-testid="versions-invalid">
-          Left out: {view.invalidJobs.length} stored job(s) that do not parse ({view.invalidJobs.slice(0, 3).join(' · ')}{view.invalidJobs.length > 3 ? ' · …' : ''}).
+          Left out: {view.invalidJobs.length} stored job(s) that do not parse ({view.invalidJobs.slice(0, 3).join(' · ')}
+          {view.invalidJobs.length > 3 ? ' · …' : ''}).
         </p>
       )}
 
       {!anyCells ? (
         <p className="versions-empty" data-testid="versions-empty">
-          No succeeded cells are stored yet, so there is nothing to compare across versions. <Link href="/jobs/new">Launch a job</Link>{' '}
-          with two or more client versions and come back when it has finished.
+          No succeeded cells are stored yet, so there is nothing to compare across versions. <Link href="/jobs/new">Launch a job</Link> with two or more client versions and come back when it has
+          finished.
         </p>
       ) : !view.scenario || chart.versions.length === 0 ? (
         <p className="versions-empty" data-testid="versions-empty">
@@ -145,24 +169,21 @@ export default async function VersionsPage({ searchParams }: Props) {
         </p>
       ) : (
         <>
-          <h2>
-            {heading(view)}
-          </h2>
+          <h2>{heading(view)}</h2>
           <p className="muted">
             Scenario: {view.scenario.label}
-            {view.scenario.differsIn?.length ? ` (differs from another scenario of the same description in ${view.scenario.differsIn.join(', ')})` : ''}
-            {' '}· key <code>{view.scenario.key}</code> · {chart.cells} cells · {chart.versions.length} version{chart.versions.length === 1 ? '' : 's'} ·{' '}
-            <a href={apiUrl}>JSON</a>
+            {view.scenario.differsIn?.length ? ` (differs from another scenario of the same description in ${view.scenario.differsIn.join(', ')})` : ''} · key <code>{view.scenario.key}</code> ·{' '}
+            {chart.cells} cells · {chart.versions.length} version{chart.versions.length === 1 ? '' : 's'} · <a href={apiUrl}>JSON</a>
           </p>
-          {chart.versions.length === 1 && (
-            <p className="muted">Only one client version has cells in this selection: run another version of the same scenario to see a trend.</p>
-          )}
+          {chart.versions.length === 1 && <p className="muted">Only one client version has cells in this selection: run another version of the same scenario to see a trend.</p>}
           <VersionsChart model={chartData(chart)} />
 
-          <h2>{METRICS[selection.metric].label} by version ({chart.unit})</h2>
+          <h2>
+            {METRICS[selection.metric].label} by version ({chart.unit})
+          </h2>
           <p className="muted">
-            Median over every repeat of every job, (min–max, n), the change of the median from the previous version in the same
-            column, each repeat&apos;s value, and the jobs that produced them. * marks repeats whose driver was client CPU-bound.
+            Median over every repeat of every job, (min–max, n), the change of the median from the previous version in the same column, each repeat&apos;s value, and the jobs that produced them. *
+            marks repeats whose driver was client CPU-bound.
           </p>
           <div className="versions-table-wrap">
             <table className="versions-table" data-testid="versions-table">
@@ -185,7 +206,9 @@ export default async function VersionsPage({ searchParams }: Props) {
               <tbody>
                 {chart.versions.map((version, v) => (
                   <tr key={version}>
-                    <th scope="row" className="num">{version}</th>
+                    <th scope="row" className="num">
+                      {version}
+                    </th>
                     {chart.series.map((s) => {
                       const p = s.points[v];
                       return (

@@ -45,7 +45,10 @@ async function install(version: string, ctx: InstallContext): Promise<JavaClient
   const classes = path.join(dir, 'classes');
   const classpathFile = path.join(dir, 'classpath.txt');
   const marker = path.join(dir, '.installed');
-  const sources = readdirSync(SOURCES).filter((f) => f.endsWith('.java')).sort().map((f) => path.join(SOURCES, f));
+  const sources = readdirSync(SOURCES)
+    .filter((f) => f.endsWith('.java'))
+    .sort()
+    .map((f) => path.join(SOURCES, f));
   const key = driverHash(sources);
   const client = (): JavaClient => {
     const classpath = [classes, readFileSync(classpathFile, 'utf8').trim()].join(path.delimiter);
@@ -84,7 +87,11 @@ async function install(version: string, ctx: InstallContext): Promise<JavaClient
   } catch (e) {
     const err = e as { code?: unknown; stderr?: string; message: string };
     if (err.code === 'ENOENT') throw new ClientInstallError('javac (a JDK 17 or newer) is needed for Java clients and is not on the PATH');
-    const errors = (err.stderr ?? err.message).split('\n').filter((l) => /error:/.test(l)).slice(0, 3).join(' | ');
+    const errors = (err.stderr ?? err.message)
+      .split('\n')
+      .filter((l) => /error:/.test(l))
+      .slice(0, 3)
+      .join(' | ');
     throw new ClientInstallError(`the Java driver does not compile against ${ARTIFACT}:${version}: ${errors || err.message}`);
   }
   writeFileSync(marker, key + '\n');
@@ -96,6 +103,7 @@ export function mavenError(e: unknown): string {
   const err = e as { code?: unknown; stdout?: string; stderr?: string; message: string };
   if (err.code === 'ENOENT') return 'Maven (mvn) is needed for Java clients and is not on the PATH';
   const lines = `${err.stdout ?? ''}\n${err.stderr ?? ''}`
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: strips ANSI colour codes
     .replace(/\x1b\[[0-9;]*m/g, '')
     .split('\n')
     .map((l) => l.trim())
@@ -117,7 +125,13 @@ export function mavenError(e: unknown): string {
 }
 
 function jarsPresent(classpathFile: string): boolean {
-  return existsSync(classpathFile) && readFileSync(classpathFile, 'utf8').trim().split(path.delimiter).every((jar) => existsSync(jar));
+  return (
+    existsSync(classpathFile) &&
+    readFileSync(classpathFile, 'utf8')
+      .trim()
+      .split(path.delimiter)
+      .every((jar) => existsSync(jar))
+  );
 }
 
 /** Changes when the driver's pom or sources change, so a stale cache is rebuilt. */

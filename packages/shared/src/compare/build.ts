@@ -73,14 +73,20 @@ function drafts(selection: CompareSelection, jobs: ReadonlyMap<string, CompareJo
   const byClient: Draft[] = [];
   for (const id of selection.jobs) {
     const job = jobs.get(id)!;
-    for (const client of uniqueInOrder(job.cells.map((c) => c.client), clientKey)) {
+    for (const client of uniqueInOrder(
+      job.cells.map((c) => c.client),
+      clientKey,
+    )) {
       byClient.push({ job, client, configuration: null, cells: job.cells.filter((c) => clientKey(c.client) === clientKey(client)) });
     }
   }
   if (byClient.length === 1) {
     // One job, one client: compare its configurations.
     const only = byClient[0]!;
-    const configs = uniqueInOrder(only.cells.map((c) => c.configuration), (c) => c.label);
+    const configs = uniqueInOrder(
+      only.cells.map((c) => c.configuration),
+      (c) => c.label,
+    );
     if (configs.length > 1) {
       return {
         configurationIs: 'series',
@@ -191,7 +197,13 @@ export function buildComparison(selection: CompareSelection, jobs: ReadonlyMap<s
 
   // Rows: configuration (when a row dimension, in order of first appearance) × concurrency ascending.
   const rowKeys: { configuration: string | null; concurrency: number }[] = [];
-  const configLabels = configurationIs === 'row' ? uniqueInOrder(ds.flatMap((d) => d.cells.map((c) => c.configuration.label)), (l) => l) : [null];
+  const configLabels =
+    configurationIs === 'row'
+      ? uniqueInOrder(
+          ds.flatMap((d) => d.cells.map((c) => c.configuration.label)),
+          (l) => l,
+        )
+      : [null];
   for (const label of configLabels) {
     const cs = [...new Set(ds.flatMap((d) => d.cells.filter((c) => label === null || c.configuration.label === label).map((c) => c.concurrency)))].sort((a, b) => a - b);
     for (const concurrency of cs) rowKeys.push({ configuration: label, concurrency });
@@ -297,7 +309,10 @@ export function buildComparison(selection: CompareSelection, jobs: ReadonlyMap<s
 
 /** Chart data: one group per configuration row label (one group when configuration is a series). */
 export function comparisonCharts(c: Comparison): CompareChartGroup[] {
-  const groups = uniqueInOrder(c.rows.map((r) => r.configuration ?? ''), (x) => x);
+  const groups = uniqueInOrder(
+    c.rows.map((r) => r.configuration ?? ''),
+    (x) => x,
+  );
   return groups.map((g) => {
     const rows = c.rows.filter((r) => (r.configuration ?? '') === g);
     const point = (r: CompareRow, m: 'qps' | 'p99Ms'): CompareChartPoint => {

@@ -39,9 +39,7 @@ export interface CompareCellRef {
  *   configurations gives one series per configuration); rows are configuration × concurrency.
  * - cells: each cell is a series of its own; rows are concurrency.
  */
-export type CompareSelection =
-  | { kind: 'jobs'; jobs: string[]; allowMismatch: boolean }
-  | { kind: 'cells'; cells: CompareCellRef[]; allowMismatch: boolean };
+export type CompareSelection = { kind: 'jobs'; jobs: string[]; allowMismatch: boolean } | { kind: 'cells'; cells: CompareCellRef[]; allowMismatch: boolean };
 
 export const MAX_COMPARE_JOBS = 8;
 export const MAX_COMPARE_CELLS = 12;

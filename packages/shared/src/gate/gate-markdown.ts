@@ -65,7 +65,16 @@ export function gateMarkdown(g: MarkdownGate): string {
   if (!e) return [head, '', `Verdict: pending (job ${g.jobUrl})`].join('\n');
   const cols = ['metric', 'C', 'baseline (median)', 'candidate (median)', 'change', `${confidenceText(e.metrics[0]?.confidence ?? 0.9)} CI`, 'worst repeat', 'verdict'];
   const rows = e.metrics.map((m) =>
-    [METRIC_NAMES[m.metric], String(m.concurrency), formatMetricValue(m, m.baselineMedian), formatMetricValue(m, m.candidateMedian), formatChange(m), formatInterval(m), formatWorst(m), m.verdict].join(' | '),
+    [
+      METRIC_NAMES[m.metric],
+      String(m.concurrency),
+      formatMetricValue(m, m.baselineMedian),
+      formatMetricValue(m, m.candidateMedian),
+      formatChange(m),
+      formatInterval(m),
+      formatWorst(m),
+      m.verdict,
+    ].join(' | '),
   );
   return [
     head,

@@ -92,7 +92,7 @@ export interface GateEvaluation {
 }
 
 export const GATE_METHOD =
-  'per concurrency and metric: ratio of the medians of per-repeat values with a seeded percentile bootstrap interval; fail when the interval excludes no change and the estimate exceeds the allowed change, pass when the worse end of the interval is within it; burst scenarios also fail a metric when a candidate repeat is worse than the baseline\'s worst repeat by more than the allowed change; any candidate repeat whose share of failed calls exceeds the baseline\'s worst by more than the allowed points fails the gate';
+  "per concurrency and metric: ratio of the medians of per-repeat values with a seeded percentile bootstrap interval; fail when the interval excludes no change and the estimate exceeds the allowed change, pass when the worse end of the interval is within it; burst scenarios also fail a metric when a candidate repeat is worse than the baseline's worst repeat by more than the allowed change; any candidate repeat whose share of failed calls exceeds the baseline's worst by more than the allowed points fails the gate";
 
 const BOOTSTRAP_RESAMPLES = 4000;
 

@@ -1,16 +1,5 @@
 import { z } from 'zod';
-import {
-  ConfigurationSchema,
-  GRPC_GCP,
-  LANGUAGES,
-  SEMVER,
-  WorkloadSchema,
-  toFieldIssues,
-  type Configuration,
-  type JobSpecInput,
-  type Language,
-  type ParseResult,
-} from '../spec/spec';
+import { ConfigurationSchema, GRPC_GCP, LANGUAGES, SEMVER, WorkloadSchema, toFieldIssues, type Configuration, type JobSpecInput, type Language, type ParseResult } from '../spec/spec';
 import { TargetSchema } from '../targets/index';
 
 /**

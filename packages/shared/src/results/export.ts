@@ -1,8 +1,28 @@
 /** One CSV row per cell; the columns a spreadsheet needs to redo any table of the pages. */
 export const CELL_CSV_COLUMNS = [
-  'job', 'cell', 'language', 'version', 'configuration', 'concurrency', 'repeat', 'status', 'qps', 'p50_ms', 'p90_ms', 'p99_ms',
-  'p999_ms', 'max_ms', 'count', 'error_count', 'cpu_share', 'client_cpu_bound', 'connections_opened', 'connections_used',
-  'hottest_share', 'hottest_peak_in_flight', 'error',
+  'job',
+  'cell',
+  'language',
+  'version',
+  'configuration',
+  'concurrency',
+  'repeat',
+  'status',
+  'qps',
+  'p50_ms',
+  'p90_ms',
+  'p99_ms',
+  'p999_ms',
+  'max_ms',
+  'count',
+  'error_count',
+  'cpu_share',
+  'client_cpu_bound',
+  'connections_opened',
+  'connections_used',
+  'hottest_share',
+  'hottest_peak_in_flight',
+  'error',
 ] as const;
 
 export type CsvRow = Record<(typeof CELL_CSV_COLUMNS)[number], string | number | boolean | null | undefined>;

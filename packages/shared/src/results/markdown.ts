@@ -44,11 +44,7 @@ export function setupLine(job: Pick<MarkdownJob, 'spec' | 'environment'>): strin
 export function jobMarkdown(job: MarkdownJob): string {
   const multi = job.spec.repeats > 1 ? ' Medians over repeats, qps range in parentheses.' : '';
   const cpu = job.cells.some((c) => c.cpuBound) ? ' `*` client CPU-bound: that qps says more about the machine than the client.' : '';
-  return [
-    `**spanner-client-bench** [job ${job.id}](${job.url}): ${setupLine(job)}`,
-    '',
-    resultTableMarkdown(job.cells),
-    '',
-    `qps / p50 ms / p99 ms.${multi}${cpu} Full results: ${job.url}`,
-  ].join('\n');
+  return [`**spanner-client-bench** [job ${job.id}](${job.url}): ${setupLine(job)}`, '', resultTableMarkdown(job.cells), '', `qps / p50 ms / p99 ms.${multi}${cpu} Full results: ${job.url}`].join(
+    '\n',
+  );
 }

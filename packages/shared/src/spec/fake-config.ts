@@ -9,12 +9,7 @@ export type FaultCode = (typeof FAULT_CODES)[number];
 const ms = z.number().min(0).max(600_000);
 
 /** A fixed server time in ms, or a lognormal distribution given its p50 and p99. */
-export const LatencySchema = z.union([
-  ms,
-  z
-    .strictObject({ p50: ms, p99: ms })
-    .refine((l) => l.p99 >= l.p50, { message: 'p99 must be at least p50', path: ['p99'] }),
-]);
+export const LatencySchema = z.union([ms, z.strictObject({ p50: ms, p99: ms }).refine((l) => l.p99 >= l.p50, { message: 'p99 must be at least p50', path: ['p99'] })]);
 export type Latency = z.infer<typeof LatencySchema>;
 
 export const LatencyByKindSchema = z.partialRecord(z.enum(RPC_KINDS), LatencySchema);

@@ -17,14 +17,11 @@ export function planCells(spec: JobSpec): CellPlan[] {
   if (spec.pairing === 'zip') {
     // Arms alternate within each repeat and concurrency: baseline, candidate, baseline, candidate...
     for (let repeat = 1; repeat <= spec.repeats; repeat++)
-      for (const concurrency of spec.concurrency)
-        spec.clients.forEach((client, i) => cells.push({ index: cells.length, client, configuration: spec.configurations[i], concurrency, repeat }));
+      for (const concurrency of spec.concurrency) spec.clients.forEach((client, i) => cells.push({ index: cells.length, client, configuration: spec.configurations[i], concurrency, repeat }));
     return cells;
   }
   for (let repeat = 1; repeat <= spec.repeats; repeat++)
     for (const client of spec.clients)
-      for (const concurrency of spec.concurrency)
-        for (const configuration of spec.configurations)
-          cells.push({ index: cells.length, client, configuration, concurrency, repeat });
+      for (const concurrency of spec.concurrency) for (const configuration of spec.configurations) cells.push({ index: cells.length, client, configuration, concurrency, repeat });
   return cells;
 }

@@ -60,7 +60,10 @@ export const PRESETS: Preset[] = [
     spec: {
       name: 'Node 9.0.0 SELECT 1: grpc-gcp on vs off',
       clients: [{ language: 'node', version: '9.0.0' }],
-      configurations: [{ label: 'grpc-gcp on', grpcGcp: 'on' }, { label: 'grpc-gcp off', grpcGcp: 'off' }],
+      configurations: [
+        { label: 'grpc-gcp on', grpcGcp: 'on' },
+        { label: 'grpc-gcp off', grpcGcp: 'off' },
+      ],
       concurrency: [10, 50, 100],
       target: { kind: 'fake', latencyMs: 65 },
       workload: { operation: 'select1', warmupOps: 200, durationSeconds: 3 },

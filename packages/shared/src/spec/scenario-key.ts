@@ -7,5 +7,8 @@ import type { JobSpec } from './spec';
 
 /** A short stable id of the scenario, for URLs (/versions?scenario=...); stored links hold it, so it never changes. */
 export function scenarioKey(spec: JobSpec): string {
-  return createHash('sha256').update(canonicalJson(scenarioOf(spec))).digest('hex').slice(0, 12);
+  return createHash('sha256')
+    .update(canonicalJson(scenarioOf(spec)))
+    .digest('hex')
+    .slice(0, 12);
 }

@@ -39,10 +39,7 @@ export const ConfigurationSchema = z.strictObject({
 });
 
 /** An operation count: fixed, or max(min, perConcurrency x C) so that bursts scale with concurrency. */
-export const OpsSchema = z.union([
-  z.number().int().min(0).max(10_000_000),
-  z.strictObject({ min: z.number().int().min(0).max(10_000_000), perConcurrency: z.number().min(0).max(100_000) }),
-]);
+export const OpsSchema = z.union([z.number().int().min(0).max(10_000_000), z.strictObject({ min: z.number().int().min(0).max(10_000_000), perConcurrency: z.number().min(0).max(100_000) })]);
 export type Ops = z.infer<typeof OpsSchema>;
 
 export function opsAt(ops: Ops, concurrency: number): number {
@@ -75,10 +72,7 @@ export const JobSpecSchema = z
       .min(1, 'list at least one configuration')
       .max(20)
       .refine((cs) => new Set(cs.map((c) => c.label)).size === cs.length, 'configuration labels must be unique'),
-    concurrency: z
-      .array(z.number().int('must be a whole number').min(1, 'must be at least 1').max(2000, 'must be at most 2000'))
-      .min(1, 'list at least one concurrency')
-      .max(20),
+    concurrency: z.array(z.number().int('must be a whole number').min(1, 'must be at least 1').max(2000, 'must be at most 2000')).min(1, 'list at least one concurrency').max(20),
     workload: WorkloadSchema,
     repeats: z.number().int().min(1).max(50).default(1),
     /** Multiplies the target's latencies (and durations): ideal qps stays concurrency / latency. */
@@ -100,7 +94,10 @@ export type JobSpecInput = z.input<typeof JobSpecSchema>;
 export type Client = z.output<typeof ClientSchema>;
 export type Configuration = z.output<typeof ConfigurationSchema>;
 
-export interface FieldIssue { path: string; message: string }
+export interface FieldIssue {
+  path: string;
+  message: string;
+}
 export type ParseResult<T> = { ok: true; value: T } | { ok: false; issues: FieldIssue[] };
 
 /** Validates a job spec; every bad field is reported with a dotted path (e.g. clients.0.version). */

@@ -38,7 +38,9 @@ export default async function GatePage({ params }: Params) {
         <p className="muted">
           Runs in job <Link href={`/jobs/${gate.job.id}`}>{gate.job.id}</Link> ({gate.job.status}) · created {gate.createdAt.replace('T', ' ').slice(0, 19)} UTC
         </p>
-        <p className="error" role="alert">{gate.invalid}</p>
+        <p className="error" role="alert">
+          {gate.invalid}
+        </p>
       </>
     );
   }
@@ -61,21 +63,37 @@ export default async function GatePage({ params }: Params) {
       </p>
       <GateActions id={gate.id} />
       <p>
-        Runs in job <Link href={`/jobs/${gate.job.id}`}>{gate.job.id}</Link> ({gate.job.status}, {gate.job.cellsDone} of {gate.job.cellsTotal} cells
-        done): baseline and candidate interleaved, each repeat a fresh client process.
+        Runs in job <Link href={`/jobs/${gate.job.id}`}>{gate.job.id}</Link> ({gate.job.status}, {gate.job.cellsDone} of {gate.job.cellsTotal} cells done): baseline and candidate interleaved, each
+        repeat a fresh client process.
       </p>
-      {gate.job.error && <p className="error" role="alert">{gate.job.error}</p>}
+      {gate.job.error && (
+        <p className="error" role="alert">
+          {gate.job.error}
+        </p>
+      )}
 
       {e ? (
         <>
           <h2>Why</h2>
           <ul className="reasons" data-testid="reasons">
-            {e.reasons.map((r) => <li key={r}>{r}</li>)}
+            {e.reasons.map((r) => (
+              <li key={r}>{r}</li>
+            ))}
           </ul>
           <h2>Per metric</h2>
           <table data-testid="gate-table">
             <thead>
-              <tr><th>Metric</th><th>C</th><th>Baseline median</th><th>Candidate median</th><th>Change</th><th>{confidenceText(e.metrics[0]?.confidence ?? 0.9)} CI</th><th>Allowed</th><th>Worst repeat</th><th>Verdict</th></tr>
+              <tr>
+                <th>Metric</th>
+                <th>C</th>
+                <th>Baseline median</th>
+                <th>Candidate median</th>
+                <th>Change</th>
+                <th>{confidenceText(e.metrics[0]?.confidence ?? 0.9)} CI</th>
+                <th>Allowed</th>
+                <th>Worst repeat</th>
+                <th>Verdict</th>
+              </tr>
             </thead>
             <tbody>
               {e.metrics.map((m) => (
@@ -86,15 +104,22 @@ export default async function GatePage({ params }: Params) {
                   <td className="num">{formatMetricValue(m, m.candidateMedian)}</td>
                   <td className="num">{formatChange(m)}</td>
                   <td className="num">{formatInterval(m)}</td>
-                  <td className="num">{m.limitPct > 0 ? '+' : '−'}{Math.abs(m.limitPct)}%</td>
+                  <td className="num">
+                    {m.limitPct > 0 ? '+' : '−'}
+                    {Math.abs(m.limitPct)}%
+                  </td>
                   <td className="num">{formatWorst(m)}</td>
-                  <td><VerdictBadge verdict={m.verdict} status="" /></td>
+                  <td>
+                    <VerdictBadge verdict={m.verdict} status="" />
+                  </td>
                 </tr>
               ))}
             </tbody>
           </table>
           {(e.errors ?? []).map((x) => (
-            <p key={x.concurrency} className={x.verdict === 'fail' ? 'error' : 'muted'} data-testid="gate-errors">{x.reason}</p>
+            <p key={x.concurrency} className={x.verdict === 'fail' ? 'error' : 'muted'} data-testid="gate-errors">
+              {x.reason}
+            </p>
           ))}
           <p className="muted small">Method: {e.method}.</p>
           {[...new Set(e.metrics.map((m) => m.concurrency))].map((c) => (
@@ -125,14 +150,21 @@ export default async function GatePage({ params }: Params) {
           <h2>Channel distribution and time series of one cell</h2>
           <CellCharts
             streamLimit={job.spec.target.server?.maxConcurrentStreams ?? 100}
-            cells={ran.map((c) => ({ index: c.index, label: `${c.configuration.label} ${c.client.version} · C=${c.concurrency} · repeat ${c.repeat}`, channels: c.channels, timeline: c.result!.timeline }))}
+            cells={ran.map((c) => ({
+              index: c.index,
+              label: `${c.configuration.label} ${c.client.version} · C=${c.concurrency} · repeat ${c.repeat}`,
+              channels: c.channels,
+              timeline: c.result!.timeline,
+            }))}
           />
         </>
       )}
 
       <details>
         <summary>Markdown (for a GitHub issue)</summary>
-        <pre className="markdown" data-testid="markdown">{gateMarkdown(markdownGate(gate))}</pre>
+        <pre className="markdown" data-testid="markdown">
+          {gateMarkdown(markdownGate(gate))}
+        </pre>
       </details>
       <details>
         <summary>Gate spec (JSON)</summary>

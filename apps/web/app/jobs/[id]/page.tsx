@@ -62,7 +62,19 @@ function Progress({ job }: { job: JobView }) {
       </div>
       <p className="muted">
         {job.cellsDone} of {job.cellsTotal} cells done
-        {current && <> · now: {cellLabel(current)}{current.progress && <> · {current.progress.phase} {current.progress.done}{current.progress.total ? ` / ${current.progress.total}` : ''} ops, {Math.round(current.progress.qps)} qps, {(current.progress.elapsedMs / 1000).toFixed(1)} s</>}</>}
+        {current && (
+          <>
+            {' '}
+            · now: {cellLabel(current)}
+            {current.progress && (
+              <>
+                {' '}
+                · {current.progress.phase} {current.progress.done}
+                {current.progress.total ? ` / ${current.progress.total}` : ''} ops, {Math.round(current.progress.qps)} qps, {(current.progress.elapsedMs / 1000).toFixed(1)} s
+              </>
+            )}
+          </>
+        )}
       </p>
     </section>
   );
@@ -85,7 +97,9 @@ function InvalidJobPage({ job }: { job: InvalidJob }) {
         {job.name || `Job ${job.id}`} <StatusBadge status={job.status} />
       </h1>
       <p className="muted">created {job.createdAt.replace('T', ' ').slice(0, 19)} UTC</p>
-      <p className="error" role="alert">{job.invalid}</p>
+      <p className="error" role="alert">
+        {job.invalid}
+      </p>
     </>
   );
 }
@@ -107,10 +121,10 @@ export default async function JobPage({ params }: Params) {
         {job.name || `Job ${job.id}`} <StatusBadge status={job.status} />
       </h1>
       <p className="muted">
-        {describeTarget(job.spec)}{latency !== null && ` = ${formatMs(latency)} ms per query`} ·{' '}
-        {job.spec.workload.operation} · warm-up {formatOps(job.spec.workload.warmupOps)} ops at the target concurrency ·{' '}
-        {job.spec.workload.durationSeconds !== undefined ? `${job.spec.workload.durationSeconds} s measured` : `${formatOps(job.spec.workload.measuredOps!)} ops measured`} ·{' '}
-        {job.spec.repeats} repeat(s) · created {job.createdAt.replace('T', ' ').slice(0, 19)} UTC
+        {describeTarget(job.spec)}
+        {latency !== null && ` = ${formatMs(latency)} ms per query`} · {job.spec.workload.operation} · warm-up {formatOps(job.spec.workload.warmupOps)} ops at the target concurrency ·{' '}
+        {job.spec.workload.durationSeconds !== undefined ? `${job.spec.workload.durationSeconds} s measured` : `${formatOps(job.spec.workload.measuredOps!)} ops measured`} · {job.spec.repeats}{' '}
+        repeat(s) · created {job.createdAt.replace('T', ' ').slice(0, 19)} UTC
       </p>
       {job.gateId && (
         <p>
@@ -118,12 +132,18 @@ export default async function JobPage({ params }: Params) {
         </p>
       )}
       <JobActions id={job.id} live={live} />
-      {job.error && <p className="error" role="alert">{job.error}</p>}
+      {job.error && (
+        <p className="error" role="alert">
+          {job.error}
+        </p>
+      )}
       {live && <Progress job={job} />}
 
       <h2>Results (qps / p50 ms / p99 ms)</h2>
       {job.spec.repeats > 1 && <p className="muted">Medians over {job.spec.repeats} repeats, qps range in parentheses; every repeat is listed under Cells.</p>}
-      {job.cells.some((c) => c.result?.clientCpuBound) && <p className="warn">* client CPU-bound: the driver used more than 85% of the machine&apos;s cores, so that qps says more about this machine than about the client.</p>}
+      {job.cells.some((c) => c.result?.clientCpuBound) && (
+        <p className="warn">* client CPU-bound: the driver used more than 85% of the machine&apos;s cores, so that qps says more about this machine than about the client.</p>
+      )}
       {!hasResults ? (
         <p className="muted">{live ? 'No cell has finished yet.' : 'No cell produced a result.'}</p>
       ) : (
@@ -131,14 +151,24 @@ export default async function JobPage({ params }: Params) {
           <thead>
             <tr>
               <th>concurrency</th>
-              {table.columns.map((c) => <th key={c}>{c}<br /><span className="muted">qps / p50 / p99</span></th>)}
+              {table.columns.map((c) => (
+                <th key={c}>
+                  {c}
+                  <br />
+                  <span className="muted">qps / p50 / p99</span>
+                </th>
+              ))}
             </tr>
           </thead>
           <tbody>
             {table.rows.map((r) => (
               <tr key={r.concurrency}>
                 <td className="num">{r.concurrency}</td>
-                {r.entries.map((e, i) => <td key={i} className="num">{formatEntry(e)}</td>)}
+                {r.entries.map((e, i) => (
+                  <td key={i} className="num">
+                    {formatEntry(e)}
+                  </td>
+                ))}
               </tr>
             ))}
           </tbody>
@@ -161,37 +191,78 @@ export default async function JobPage({ params }: Params) {
 
       <h2>Cells</h2>
       <p className="muted">
-        Every repeat on its own row. Connections: opened / used by the client; hottest: the busiest connection&apos;s share of
-        RPCs and its peak streams in flight (the server allows 100 per connection). CPU: the driver&apos;s share of the
-        machine&apos;s cores while measuring; above 85% the client is CPU-bound and its qps says more about this machine.
+        Every repeat on its own row. Connections: opened / used by the client; hottest: the busiest connection&apos;s share of RPCs and its peak streams in flight (the server allows 100 per
+        connection). CPU: the driver&apos;s share of the machine&apos;s cores while measuring; above 85% the client is CPU-bound and its qps says more about this machine.
       </p>
       <table data-testid="cells-table">
         <thead>
-          <tr><th>#</th><th>Client</th><th>Configuration</th><th>C</th><th>Repeat</th><th>Status</th><th>qps</th><th>p50</th><th>p90</th><th>p99</th><th>max</th><th>Errors</th><th>CPU</th><th>Connections</th><th>Hottest</th><th>RPCs / peak in-flight per connection</th></tr>
+          <tr>
+            <th>#</th>
+            <th>Client</th>
+            <th>Configuration</th>
+            <th>C</th>
+            <th>Repeat</th>
+            <th>Status</th>
+            <th>qps</th>
+            <th>p50</th>
+            <th>p90</th>
+            <th>p99</th>
+            <th>max</th>
+            <th>Errors</th>
+            <th>CPU</th>
+            <th>Connections</th>
+            <th>Hottest</th>
+            <th>RPCs / peak in-flight per connection</th>
+          </tr>
         </thead>
         <tbody>
           {job.cells.map((c) => (
             <tr key={c.index} data-cell={c.index}>
               <td className="num">{c.index + 1}</td>
-              <td>{c.client.language} {c.client.version}</td>
+              <td>
+                {c.client.language} {c.client.version}
+              </td>
               <td>{configurationText(c)}</td>
               <td className="num">{c.concurrency}</td>
               <td className="num">{c.repeat}</td>
-              <td><StatusBadge status={c.status} />{c.error && <div className="error">{c.error}</div>}</td>
+              <td>
+                <StatusBadge status={c.status} />
+                {c.error && <div className="error">{c.error}</div>}
+              </td>
               <td className="num">{c.result ? formatQps(c.result.qps) : ''}</td>
               <td className="num">{c.result ? formatMs(c.result.p50Ms) : ''}</td>
               <td className="num">{c.result ? formatMs(c.result.p90Ms) : ''}</td>
               <td className="num">{c.result ? formatMs(c.result.p99Ms) : ''}</td>
               <td className="num">{c.result ? formatMs(c.result.maxMs) : ''}</td>
-              <td>{c.result ? (c.result.errorCount ? Object.entries(c.result.errors).map(([k, v]) => `${k} ${v}`).join(', ') : '0') : ''}</td>
-              <td className="num">{c.result ? <>{formatPercent(c.result.cpuShare)}{c.result.clientCpuBound && <div className="warn">client CPU-bound</div>}</> : ''}</td>
+              <td>
+                {c.result
+                  ? c.result.errorCount
+                    ? Object.entries(c.result.errors)
+                        .map(([k, v]) => `${k} ${v}`)
+                        .join(', ')
+                    : '0'
+                  : ''}
+              </td>
+              <td className="num">
+                {c.result ? (
+                  <>
+                    {formatPercent(c.result.cpuShare)}
+                    {c.result.clientCpuBound && <div className="warn">client CPU-bound</div>}
+                  </>
+                ) : (
+                  ''
+                )}
+              </td>
               <td className="num">{c.result ? `${c.channelSummary.opened} / ${c.channelSummary.used}` : ''}</td>
               <td className="num">{c.result ? `${formatPercent(c.channelSummary.hottestShare)} · ${c.channelSummary.hottestPeakInFlight}` : ''}</td>
               <td className="small">
                 {c.channels.some((ch) => ch.rpcs > 0) && (
                   <details>
                     <summary>{c.channelSummary.used} connection(s)</summary>
-                    {c.channels.filter((ch) => ch.rpcs > 0).map((ch) => `${ch.rpcs} / ${ch.peakInFlight}`).join(' · ')}
+                    {c.channels
+                      .filter((ch) => ch.rpcs > 0)
+                      .map((ch) => `${ch.rpcs} / ${ch.peakInFlight}`)
+                      .join(' · ')}
                   </details>
                 )}
               </td>
@@ -203,13 +274,22 @@ export default async function JobPage({ params }: Params) {
       <h2>Where it ran</h2>
       {env ? (
         <dl className="env">
-          <dt>host</dt><dd>{env.host}</dd>
-          <dt>cores</dt><dd>{env.cores} ({env.cpuModel})</dd>
-          <dt>memory</dt><dd>{env.memoryGiB} GiB</dd>
-          <dt>platform</dt><dd>{env.platform}</dd>
-          <dt>Node</dt><dd>{env.node}</dd>
-          <dt>Java</dt><dd>{env.java ?? 'not found'}</dd>
-          <dt>commit</dt><dd>{env.commit ?? 'unknown'}</dd>
+          <dt>host</dt>
+          <dd>{env.host}</dd>
+          <dt>cores</dt>
+          <dd>
+            {env.cores} ({env.cpuModel})
+          </dd>
+          <dt>memory</dt>
+          <dd>{env.memoryGiB} GiB</dd>
+          <dt>platform</dt>
+          <dd>{env.platform}</dd>
+          <dt>Node</dt>
+          <dd>{env.node}</dd>
+          <dt>Java</dt>
+          <dd>{env.java ?? 'not found'}</dd>
+          <dt>commit</dt>
+          <dd>{env.commit ?? 'unknown'}</dd>
         </dl>
       ) : (
         <p className="muted">Recorded when a runner picks the job up.</p>
@@ -217,7 +297,9 @@ export default async function JobPage({ params }: Params) {
 
       <details>
         <summary>Markdown (for a GitHub issue)</summary>
-        <pre className="markdown" data-testid="markdown">{jobMarkdown({ id: job.id, url: jobUrl(job.id, await origin()), spec: job.spec, environment: job.environment, cells: tableCells(job) })}</pre>
+        <pre className="markdown" data-testid="markdown">
+          {jobMarkdown({ id: job.id, url: jobUrl(job.id, await origin()), spec: job.spec, environment: job.environment, cells: tableCells(job) })}
+        </pre>
       </details>
       <details>
         <summary>Job spec (JSON)</summary>

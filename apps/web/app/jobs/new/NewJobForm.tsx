@@ -49,15 +49,16 @@ const INITIAL: FormState = {
 function toSpec(f: FormState): JobSpecInput {
   const numChannels = f.numChannels.trim() === '' ? undefined : Number(f.numChannels);
   const configurations = CONFIGS.filter((c) => f.configs[c.key]).map((c) =>
-    c.key === 'dynamic'
-      ? { label: c.label, grpcGcp: 'on' as const, dynamicChannelPool: true }
-      : { label: c.label, grpcGcp: c.key, ...(numChannels !== undefined ? { numChannels } : {}) },
+    c.key === 'dynamic' ? { label: c.label, grpcGcp: 'on' as const, dynamicChannelPool: true } : { label: c.label, grpcGcp: c.key, ...(numChannels !== undefined ? { numChannels } : {}) },
   );
   return {
     ...(f.name.trim() ? { name: f.name.trim() } : {}),
     clients: f.versions.map((version) => ({ language: f.language, version })),
     configurations,
-    concurrency: f.concurrency.split(/[\s,]+/).filter(Boolean).map(Number),
+    concurrency: f.concurrency
+      .split(/[\s,]+/)
+      .filter(Boolean)
+      .map(Number),
     target: { kind: 'fake', latencyMs: f.latencyMs },
     workload: {
       operation: 'select1',
@@ -93,7 +94,11 @@ function fromSpec(spec: JobSpecInput): FormState {
   };
 }
 
-interface VersionInfo { version: string; status: 'installed' | 'failed' | 'unknown'; message: string | null }
+interface VersionInfo {
+  version: string;
+  status: 'installed' | 'failed' | 'unknown';
+  message: string | null;
+}
 
 function OpsInput({ id, value, onChange }: { id: string; value: Ops; onChange: (v: Ops) => void }) {
   const scaled = typeof value !== 'number';
@@ -101,14 +106,39 @@ function OpsInput({ id, value, onChange }: { id: string; value: Ops; onChange: (
     <span>
       {scaled ? (
         <>
-          max(<input type="number" id={`${id}-min`} aria-label={`${id} minimum`} value={value.min} min={0} onChange={(e) => onChange({ ...value, min: Number(e.target.value) })} style={{ minWidth: '6rem', width: '6rem' }} />,{' '}
-          <input type="number" id={`${id}-per`} aria-label={`${id} per concurrency`} value={value.perConcurrency} min={0} step="any" onChange={(e) => onChange({ ...value, perConcurrency: Number(e.target.value) })} style={{ minWidth: '5rem', width: '5rem' }} /> × C)
+          max(
+          <input
+            type="number"
+            id={`${id}-min`}
+            aria-label={`${id} minimum`}
+            value={value.min}
+            min={0}
+            onChange={(e) => onChange({ ...value, min: Number(e.target.value) })}
+            style={{ minWidth: '6rem', width: '6rem' }}
+          />
+          ,{' '}
+          <input
+            type="number"
+            id={`${id}-per`}
+            aria-label={`${id} per concurrency`}
+            value={value.perConcurrency}
+            min={0}
+            step="any"
+            onChange={(e) => onChange({ ...value, perConcurrency: Number(e.target.value) })}
+            style={{ minWidth: '5rem', width: '5rem' }}
+          />{' '}
+          × C)
         </>
       ) : (
         <input type="number" id={id} value={value} min={0} onChange={(e) => onChange(Number(e.target.value))} />
       )}{' '}
       <label>
-        <input type="checkbox" checked={scaled} onChange={(e) => onChange(e.target.checked ? { min: typeof value === 'number' ? value : 0, perConcurrency: 4 } : typeof value === 'number' ? value : value.min)} /> scale with concurrency
+        <input
+          type="checkbox"
+          checked={scaled}
+          onChange={(e) => onChange(e.target.checked ? { min: typeof value === 'number' ? value : 0, perConcurrency: 4 } : typeof value === 'number' ? value : value.min)}
+        />{' '}
+        scale with concurrency
       </label>
     </span>
   );
@@ -172,45 +202,90 @@ export function NewJobForm() {
   const shown = [...new Set([...form.versions.filter((v) => !listed.some((l) => l.version === v)), ...listed.map((l) => l.version)])];
 
   return (
-    <form className="spec" aria-label="new job" onSubmit={(e) => { e.preventDefault(); void submit(spec); }}>
-      <label className="field" htmlFor="preset">Preset</label>
+    <form
+      className="spec"
+      aria-label="new job"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit(spec);
+      }}
+    >
+      <label className="field" htmlFor="preset">
+        Preset
+      </label>
       <div>
-        <select id="preset" defaultValue="" onChange={(e) => {
-          const p = PRESETS.find((x) => x.id === e.target.value);
-          setForm(p ? fromSpec(p.spec) : INITIAL);
-          setJson(null);
-        }}>
+        <select
+          id="preset"
+          defaultValue=""
+          onChange={(e) => {
+            const p = PRESETS.find((x) => x.id === e.target.value);
+            setForm(p ? fromSpec(p.spec) : INITIAL);
+            setJson(null);
+          }}
+        >
           <option value="">custom (defaults)</option>
-          {PRESETS.map((p) => <option key={p.id} value={p.id}>{p.title}</option>)}
+          {PRESETS.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.title}
+            </option>
+          ))}
         </select>
         <span className="hint">{PRESETS.find((p) => p.spec.name === form.name)?.description ?? 'Start from a ready-made scenario, or fill the fields below.'}</span>
       </div>
 
-      <label className="field" htmlFor="name">Name</label>
-      <div><input type="text" id="name" value={form.name} placeholder="optional" onChange={(e) => set({ name: e.target.value })} /></div>
-
-      <label className="field" htmlFor="language">Client</label>
+      <label className="field" htmlFor="name">
+        Name
+      </label>
       <div>
-        <select id="language" value={form.language} onChange={(e) => { const language = e.target.value as Language; set({ language, versions: [DEFAULT_VERSION[language]] }); }}>
+        <input type="text" id="name" value={form.name} placeholder="optional" onChange={(e) => set({ name: e.target.value })} />
+      </div>
+
+      <label className="field" htmlFor="language">
+        Client
+      </label>
+      <div>
+        <select
+          id="language"
+          value={form.language}
+          onChange={(e) => {
+            const language = e.target.value as Language;
+            set({ language, versions: [DEFAULT_VERSION[language]] });
+          }}
+        >
           <option value="node">Node (@google-cloud/spanner)</option>
           <option value="java">Java (com.google.cloud:google-cloud-spanner)</option>
         </select>
       </div>
 
-      <label className="field" htmlFor="versions">Client versions</label>
+      <label className="field" htmlFor="versions">
+        Client versions
+      </label>
       <div>
         <select id="versions" multiple size={8} value={form.versions} onChange={(e) => set({ versions: [...e.target.selectedOptions].map((o) => o.value) })}>
           {shown.map((v) => {
             const info = listed.find((l) => l.version === v);
-            return <option key={v} value={v}>{v}{info?.status === 'failed' ? ' — failed to resolve here' : info?.status === 'installed' ? ' — installed' : ''}</option>;
+            return (
+              <option key={v} value={v}>
+                {v}
+                {info?.status === 'failed' ? ' — failed to resolve here' : info?.status === 'installed' ? ' — installed' : ''}
+              </option>
+            );
           })}
         </select>
         <span className="hint">
-          {versions.error ? <span className="error">Could not list versions: {versions.error}</span> : versions.list ? `${listed.length} published versions, newest first; Ctrl/Cmd-click to pick several.` : 'Loading the registry…'}
+          {versions.error ? (
+            <span className="error">Could not list versions: {versions.error}</span>
+          ) : versions.list ? (
+            `${listed.length} published versions, newest first; Ctrl/Cmd-click to pick several.`
+          ) : (
+            'Loading the registry…'
+          )}
         </span>
       </div>
 
-      <label className="field" htmlFor="concurrency">Concurrency</label>
+      <label className="field" htmlFor="concurrency">
+        Concurrency
+      </label>
       <div>
         <input type="text" id="concurrency" value={form.concurrency} onChange={(e) => set({ concurrency: e.target.value })} />
         <span className="hint">Operations in flight, comma separated, 1..2000 each.</span>
@@ -226,22 +301,32 @@ export function NewJobForm() {
         <span className="hint">Node with grpc-gcp off uses one HTTP/2 connection (100 streams). The dynamic channel pool is a Java option and only applies when numChannels is unset.</span>
       </div>
 
-      <label className="field" htmlFor="numChannels">numChannels</label>
+      <label className="field" htmlFor="numChannels">
+        numChannels
+      </label>
       <div>
         <input type="number" id="numChannels" value={form.numChannels} min={1} placeholder="client default" onChange={(e) => set({ numChannels: e.target.value })} />
         <span className="hint">Java: SpannerOptions numChannels. Node: the grpc-gcp pool&apos;s maximum size (needs grpc-gcp).</span>
       </div>
 
-      <label className="field" htmlFor="latencyMs">Fake server latency (ms)</label>
-      <div><input type="number" id="latencyMs" value={form.latencyMs} min={0} step="any" onChange={(e) => set({ latencyMs: Number(e.target.value) })} /></div>
+      <label className="field" htmlFor="latencyMs">
+        Fake server latency (ms)
+      </label>
+      <div>
+        <input type="number" id="latencyMs" value={form.latencyMs} min={0} step="any" onChange={(e) => set({ latencyMs: Number(e.target.value) })} />
+      </div>
 
-      <label className="field" htmlFor="timeScale">Time scale</label>
+      <label className="field" htmlFor="timeScale">
+        Time scale
+      </label>
       <div>
         <input type="number" id="timeScale" value={form.timeScale} min={0.1} step="any" onChange={(e) => set({ timeScale: Number(e.target.value) })} />
         <span className="hint">Multiplies the server latency; the ideal qps is concurrency / latency at any scale.</span>
       </div>
 
-      <label className="field" htmlFor="warmupOps">Warm-up operations</label>
+      <label className="field" htmlFor="warmupOps">
+        Warm-up operations
+      </label>
       <div>
         <OpsInput id="warmupOps" value={form.warmup} onChange={(warmup) => set({ warmup })} />
         <span className="hint">Run at the target concurrency before measuring: a cold client&apos;s first burst.</span>
@@ -249,18 +334,32 @@ export function NewJobForm() {
 
       <span className="field">Measure</span>
       <div>
-        <label style={{ marginRight: '1rem' }}><input type="radio" name="measureMode" value="duration" checked={form.measure.kind === 'seconds'} onChange={() => set({ measure: { kind: 'seconds', seconds: 5 } })} /> seconds</label>
-        <label><input type="radio" name="measureMode" value="ops" checked={form.measure.kind === 'ops'} onChange={() => set({ measure: { kind: 'ops', ops: 1000 } })} /> operations</label>
+        <label style={{ marginRight: '1rem' }}>
+          <input type="radio" name="measureMode" value="duration" checked={form.measure.kind === 'seconds'} onChange={() => set({ measure: { kind: 'seconds', seconds: 5 } })} /> seconds
+        </label>
+        <label>
+          <input type="radio" name="measureMode" value="ops" checked={form.measure.kind === 'ops'} onChange={() => set({ measure: { kind: 'ops', ops: 1000 } })} /> operations
+        </label>
         <div style={{ marginTop: '.3rem' }}>
           {form.measure.kind === 'seconds' ? (
-            <input type="number" id="measureValue" aria-label="measured seconds" value={form.measure.seconds} min={0} step="any" onChange={(e) => set({ measure: { kind: 'seconds', seconds: Number(e.target.value) } })} />
+            <input
+              type="number"
+              id="measureValue"
+              aria-label="measured seconds"
+              value={form.measure.seconds}
+              min={0}
+              step="any"
+              onChange={(e) => set({ measure: { kind: 'seconds', seconds: Number(e.target.value) } })}
+            />
           ) : (
             <OpsInput id="measureValue" value={form.measure.ops} onChange={(ops) => set({ measure: { kind: 'ops', ops } })} />
           )}
         </div>
       </div>
 
-      <label className="field" htmlFor="repeats">Repeats</label>
+      <label className="field" htmlFor="repeats">
+        Repeats
+      </label>
       <div>
         <input type="number" id="repeats" value={form.repeats} min={1} onChange={(e) => set({ repeats: Number(e.target.value) })} />
         <span className="hint">Each repeat is a fresh process with a fresh client; probabilistic regressions need several.</span>
@@ -270,14 +369,24 @@ export function NewJobForm() {
       <div>
         {issues.length > 0 && (
           <ul className="issues" role="alert">
-            {issues.map((i, n) => <li key={n}><code>{i.path}</code>: {i.message}</li>)}
+            {issues.map((i, n) => (
+              <li key={n}>
+                <code>{i.path}</code>: {i.message}
+              </li>
+            ))}
           </ul>
         )}
-        <button type="submit" disabled={busy}>{busy ? 'Submitting…' : 'Run benchmark'}</button>
+        <button type="submit" disabled={busy}>
+          {busy ? 'Submitting…' : 'Run benchmark'}
+        </button>
         <details style={{ marginTop: '1rem' }} onToggle={(e) => (e.currentTarget.open && json === null ? setJson(JSON.stringify(spec, null, 2)) : undefined)}>
           <summary>Edit the job spec as JSON (every option: faults, schedules, session pool…)</summary>
           <textarea id="spec-json" aria-label="job spec JSON" value={json ?? ''} onChange={(e) => setJson(e.target.value)} rows={24} style={{ width: '100%', fontFamily: 'monospace' }} />
-          <div><button type="button" onClick={submitJson} disabled={busy}>Run this JSON</button></div>
+          <div>
+            <button type="button" onClick={submitJson} disabled={busy}>
+              Run this JSON
+            </button>
+          </div>
         </details>
       </div>
     </form>

@@ -7,10 +7,7 @@ export default function NewJobPage() {
   return (
     <>
       <h1>New benchmark job</h1>
-      <p className="muted">
-        Each cell (client × configuration × concurrency × repeat) runs in a fresh driver process with a fresh client
-        against its own fresh fake Spanner server.
-      </p>
+      <p className="muted">Each cell (client × configuration × concurrency × repeat) runs in a fresh driver process with a fresh client against its own fresh fake Spanner server.</p>
       <NewJobForm />
     </>
   );

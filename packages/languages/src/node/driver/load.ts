@@ -43,14 +43,7 @@ export async function runPhases(cell: DriverCell, operations: Record<OperationKi
   return runPhase('measure', load, load.measuredOps !== undefined ? { ops: load.measuredOps } : { ms: load.durationMs! }, pick, operations, emit);
 }
 
-async function runPhase(
-  phase: 'warmup' | 'measure',
-  load: Load,
-  budget: Budget,
-  pick: () => OperationKind,
-  operations: Record<OperationKind, Operation>,
-  emit: Emit,
-): Promise<ResultMessage> {
+async function runPhase(phase: 'warmup' | 'measure', load: Load, budget: Budget, pick: () => OperationKind, operations: Record<OperationKind, Operation>, emit: Emit): Promise<ResultMessage> {
   const rec = new PhaseRecorder(phase === 'measure');
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();

@@ -43,7 +43,7 @@ async function main(): Promise<void> {
       return undefined;
     }
   };
-  let setup;
+  let setup: ReturnType<typeof nodeClientSetup>;
   try {
     setup = nodeClientSetup(cell, {
       grpc,

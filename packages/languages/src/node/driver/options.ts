@@ -40,7 +40,7 @@ export function nodeClientSetup(cell: DriverCell, deps: NodeClientDeps): NodeCli
     clientOptions['grpc.gcpApiConfig'] = undefined;
   }
   if (c.numChannels !== undefined) {
-    if (c.grpcGcp === 'off') throw new UnsupportedOption('numChannels', cell, 'the channel pool is grpc-gcp\'s: turn grpc-gcp on or leave numChannels unset');
+    if (c.grpcGcp === 'off') throw new UnsupportedOption('numChannels', cell, "the channel pool is grpc-gcp's: turn grpc-gcp on or leave numChannels unset");
     if (!deps.grpcGcp || !deps.gcpConfig?.channelPool) throw new UnsupportedOption('numChannels', cell, 'no grpc-gcp channel pool config found');
     const config = structuredClone(deps.gcpConfig);
     config.channelPool!.maxSize = c.numChannels;
