@@ -1,6 +1,5 @@
 package bench;
 
-import com.google.cloud.NoCredentials;
 import com.google.cloud.Timestamp;
 import com.google.cloud.spanner.DatabaseClient;
 import com.google.cloud.spanner.DatabaseId;
@@ -11,18 +10,12 @@ import com.google.cloud.spanner.ReadOnlyTransaction;
 import com.google.cloud.spanner.ResultSet;
 import com.google.cloud.spanner.Spanner;
 import com.google.cloud.spanner.SpannerException;
-import com.google.cloud.spanner.SpannerOptions;
 import com.google.cloud.spanner.Statement;
 import com.google.cloud.spanner.TransactionRunner;
 import com.google.cloud.spanner.Value;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
-import io.grpc.ManagedChannelBuilder;
-import java.lang.reflect.Field;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
@@ -42,9 +35,9 @@ import java.util.logging.Logger;
  * transaction that only buffers an insert, whose attempts are counted: the caller makes the fake
  * abort its first commit).
  *
- * <p>Self-contained: it builds its client the way the Java driver does for a default configuration
- * (plaintext, no credentials, no metrics) without using the driver's classes. The test compiles it
- * against the classpath of a client version (ensureJavaClient) and runs it on that classpath.
+ * <p>It builds its client with the driver's ClientFactory for a default configuration (plaintext, no
+ * credentials, no metrics). The test compiles it against the classpath of a client version
+ * (ensureJavaClient: the driver's classes and the client's jars) and runs it on that classpath.
  */
 public final class FakeConformance {
   static final String POINT_QUERY = "SELECT PlayerId, PlayerName FROM Players WHERE PlayerId = @playerId";
@@ -92,7 +85,7 @@ public final class FakeConformance {
       out.addProperty("elapsedMs", Math.round((System.nanoTime() - t0) / 1e6));
       System.out.println(out);
       System.out.flush();
-      closeThenHalt(spanner);
+      ClientFactory.closeThenHalt(spanner);
     } catch (Throwable e) {
       e.printStackTrace();
       String code = e instanceof SpannerException ? " [" + ((SpannerException) e).getErrorCode() + "]" : "";
@@ -177,70 +170,15 @@ public final class FakeConformance {
   }
 
   /** A fresh client of project "p" on a plaintext endpoint, without credentials or metrics. */
+  /** The driver's own client factory, for a default configuration (the driver's classes are on the classpath). */
   private static Spanner client(String host, int port) {
-    metricsOff();
-    // Off GCP the client's "is this GCP?" probe answers the location "global": give it that up front.
-    System.setProperty("spanner.check_is_running_on_gcp_timeout", "1");
-    try {
-      Field location = Class.forName("com.google.cloud.spanner.BuiltInMetricsProvider").getDeclaredField("location");
-      location.setAccessible(true);
-      if (location.get(null) == null) location.set(null, "global");
-    } catch (ReflectiveOperationException | RuntimeException e) {
-      // not there in this version
-    }
-    SpannerOptions.Builder b =
-        SpannerOptions.newBuilder()
-            .setProjectId("p")
-            .setHost("http://" + host + ":" + port)
-            .setChannelConfigurator(ManagedChannelBuilder::usePlaintext)
-            .setCredentials(NoCredentials.getInstance());
-    // Not every version has the switch: call it when it is there.
-    try {
-      Method metrics = b.getClass().getMethod("setBuiltInMetricsEnabled", boolean.class);
-      metrics.invoke(b, false);
-    } catch (ReflectiveOperationException e) {
-      // a version without built-in metrics
-    }
-    return b.build().getService();
-  }
-
-  /**
-   * Every metrics switch of the client's environment reads false (older versions gate some metrics
-   * only on environment variables and then probe metadata.google.internal).
-   */
-  private static void metricsOff() {
-    try {
-      Class<?> type = Class.forName("com.google.cloud.spanner.SpannerOptions$SpannerEnvironment");
-      Field current = SpannerOptions.class.getDeclaredField("environment");
-      current.setAccessible(true);
-      Object real = current.get(null);
-      Object quiet =
-          Proxy.newProxyInstance(
-              type.getClassLoader(),
-              new Class<?>[] {type},
-              (proxy, m, args) -> {
-                if (m.getName().startsWith("isEnable") && m.getName().endsWith("Metrics")) return false;
-                try {
-                  return m.invoke(real, args);
-                } catch (InvocationTargetException e) {
-                  throw e.getCause();
-                }
-              });
-      SpannerOptions.class.getMethod("useEnvironment", type).invoke(null, quiet);
-    } catch (ReflectiveOperationException e) {
-      // A version without the hook: the environment variables are all there is.
-    }
-  }
-
-  /** A bounded wait for close(), then halt with 0 (the output is written; shutdown hooks could block). */
-  private static void closeThenHalt(Spanner spanner) throws InterruptedException {
-    Thread closer = new Thread(spanner::close, "close");
-    closer.setDaemon(true);
-    closer.start();
-    closer.join(3000);
-    System.out.flush();
-    System.err.flush();
-    Runtime.getRuntime().halt(0);
+    String cell =
+        "{\"endpoint\":{\"host\":\"" + host + "\",\"port\":" + port + ",\"security\":\"plaintext\"},"
+            + "\"database\":{\"projectId\":\"p\",\"instanceId\":\"i\",\"databaseId\":\"d\"},"
+            + "\"client\":{\"language\":\"java\",\"version\":\"harness\"},\"configuration\":{\"label\":\"default\"},"
+            + "\"load\":{\"shape\":\"closed\",\"concurrency\":1,\"warmupOps\":0,\"measuredOps\":1},"
+            + "\"operations\":[{\"kind\":\"select1\",\"weight\":1}],\"deadlineMs\":60000}";
+    return ClientFactory.create(Cell.parse(cell));
   }
 
   private static long ms(long since) {
