@@ -1,6 +1,6 @@
 // Runs `prisma generate` after install. Prisma 7's CLI wants its schema engine binary, which it
 // downloads from a host this machine cannot reach; generate never runs it, so any executable will
-// do (DESIGN.md). Never use this trick for `prisma migrate`: our migrator in packages/db does that.
+// do. Never use this trick for `prisma migrate`: our migrator in packages/db does that.
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
