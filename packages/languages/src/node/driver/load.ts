@@ -44,7 +44,7 @@ export async function runPhases(cell: DriverCell, operations: Record<OperationKi
 }
 
 async function runPhase(phase: 'warmup' | 'measure', load: Load, budget: Budget, pick: () => OperationKind, operations: Record<OperationKind, Operation>, emit: Emit): Promise<ResultMessage> {
-  const rec = new PhaseRecorder(phase === 'measure');
+  const rec = new PhaseRecorder(phase === 'measure', Object.keys(operations) as OperationKind[]);
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
   const total = 'ops' in budget ? budget.ops : undefined;

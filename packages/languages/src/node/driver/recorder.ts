@@ -13,7 +13,13 @@ export class PhaseRecorder {
   private secondErrors = 0;
   private secondStart = performance.now();
 
-  constructor(private readonly measured: boolean) {}
+  /** Every kind of the mix gets an entry, even one never picked (as the Java driver does). */
+  constructor(
+    private readonly measured: boolean,
+    kinds: OperationKind[],
+  ) {
+    for (const kind of kinds) this.kind(kind);
+  }
 
   success(kind: OperationKind, ms: number): void {
     const us = Math.max(1, Math.round(ms * 1000));
