@@ -63,7 +63,7 @@ async function oneGate(base: string, kind: Outcome['kind']): Promise<Outcome> {
     verdict,
     minutes: (Date.now() - t0) / 60_000,
     reasons: gate.reasons,
-    candidateCells: cells.filter((c) => c.configuration.label === 'candidate').map(show),
+    candidateCells: cells.filter((c) => c.arm === 'candidate').map(show),
   };
 }
 

@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { isFinishedCell } from '@scb/shared';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -65,7 +66,8 @@ export interface GateCell {
   concurrency: number;
   repeat: number;
   client: { version: string };
-  configuration: { label: string };
+  /** baseline or candidate */
+  arm: string | null;
   result: { qps: number; p50Ms: number; p99Ms: number } | null;
   channelSummary: { hottestShare: number; hottestPeakInFlight: number };
 }
@@ -128,7 +130,7 @@ export async function waitForVerdict(base: string, gate: CreatedGate, o: WaitOpt
       stuckSince = Date.now();
       const job = await getJson<{ cells: GateCell[] }>(new URL(`/api/jobs/${gate.jobId}`, base));
       for (const c of job.cells) {
-        if (seen.has(c.index) || c.status === 'pending' || c.status === 'running') continue;
+        if (seen.has(c.index) || !isFinishedCell(c.status)) continue;
         seen.add(c.index);
         o.onCell(c, seen.size, job.cells.length);
       }
@@ -148,7 +150,7 @@ export async function waitForVerdict(base: string, gate: CreatedGate, o: WaitOpt
 
 /** "baseline 6.104.0 C=400 repeat 2: 597 qps, p50 654.0 ms, p99 775.0 ms" or the cell's failure. */
 export function cellLine(c: GateCell): string {
-  const what = `${c.configuration.label} ${c.client.version} C=${c.concurrency} repeat ${c.repeat}`;
+  const what = `${c.arm} ${c.client.version} C=${c.concurrency} repeat ${c.repeat}`;
   const r = c.result;
   return `${what}: ${r ? `${r.qps.toFixed(0)} qps, p50 ${r.p50Ms.toFixed(1)} ms, p99 ${r.p99Ms.toFixed(1)} ms` : `${c.status}${c.error ? `: ${c.error}` : ''}`}`;
 }

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { GATE_SCENARIO_IDS, parseGateSpec } from '@scb/shared/gate';
+import { env } from './env';
 import { CliError, cancelGateJob, cellLine, healthy, startEmbeddedStack, submitGate, waitForVerdict } from './gate-client';
 const EXIT = { pass: 0, fail: 1, inconclusive: 2, error: 2 } as const;
 
@@ -135,7 +136,7 @@ async function main(): Promise<number> {
     if (!(await healthy(server))) throw new CliError(`--server ${server}: no spanner-client-bench answers at ${new URL('/api/health', server)}`);
     return runGate(server, gate, timeoutMs, nothing);
   }
-  const local = `http://127.0.0.1:${process.env.PORT ?? 3000}`;
+  const local = `http://127.0.0.1:${env.PORT}`;
   if (await healthy(local)) {
     say(`gate: using the stack running at ${local}`);
     return runGate(local, gate, timeoutMs, nothing);

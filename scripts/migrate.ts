@@ -1,7 +1,8 @@
 // `npm run db:migrate`: applies prisma/migrations to DATABASE_URL (what `npm start` does itself).
 import { migrate } from '@scb/db/setup';
+import { env } from './env';
 
-const url = process.env.DATABASE_URL;
+const url = env.DATABASE_URL;
 if (!url) {
   console.error('db:migrate: set DATABASE_URL to the database to migrate');
   process.exit(2);

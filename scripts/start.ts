@@ -7,13 +7,12 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { migrate, startEmbeddedPostgres, type EmbeddedDb } from '@scb/db/setup';
+import { env as scriptEnv } from './env';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const WEB = path.join(ROOT, 'apps/web');
-const PORT = Number(process.env.PORT ?? 3000);
-const HOST = process.env.HOST ?? '127.0.0.1';
-const PG_PORT = Number(process.env.SCB_PG_PORT ?? 54329);
-const DATA_DIR = path.resolve(process.env.SCB_DATA_DIR ?? path.join(ROOT, '.data'));
+const { PORT, HOST, SCB_PG_PORT: PG_PORT } = scriptEnv;
+const DATA_DIR = path.resolve(scriptEnv.SCB_DATA_DIR ?? path.join(ROOT, '.data'));
 const NEXT_BIN = path.join(path.dirname(fileURLToPath(import.meta.resolve('next/package.json'))), 'dist/bin/next');
 
 const log = (who: string, line: string) => process.stdout.write(`${new Date().toISOString().slice(11, 19)} ${who.padEnd(7)} ${line}\n`);
@@ -103,7 +102,7 @@ async function waitHealthy(url: string, ms: number): Promise<void> {
 async function main(): Promise<void> {
   for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => void shutdown(0));
 
-  let databaseUrl = process.env.DATABASE_URL;
+  let databaseUrl = scriptEnv.DATABASE_URL;
   if (databaseUrl) {
     log('start', 'using the database at DATABASE_URL');
   } else {

@@ -23,7 +23,6 @@ import {
   getJob,
   getJobToRun,
   isCancelRequested,
-  isFinishedCell,
   knownClientVersions,
   listGates,
   listJobs,
@@ -41,7 +40,7 @@ import {
   type Db,
 } from '@scb/db';
 import { MIGRATIONS_DIR, migrate } from '@scb/db/setup';
-import { parseGateSpec, parseJobSpec } from '@scb/shared';
+import { isFinishedCell, parseGateSpec, parseJobSpec } from '@scb/shared';
 import { startTestDatabase, type TestDatabase } from './helpers/postgres';
 
 let tdb: TestDatabase;
@@ -337,9 +336,13 @@ test('gates: created with their job, judged, listed; evaluations read back with 
   assert.ok(toJudge?.spec.ok);
   assert.equal(toJudge.cells.length, 6);
   assert.deepEqual(
-    toJudge.cells.map((c) => c.configLabel),
+    toJudge.cells.map((c) => c.arm),
     ['baseline', 'candidate', 'baseline', 'candidate', 'baseline', 'candidate'],
+    'the arm is a field of the cell, not its configuration label',
   );
+  const stored = await getJob(db, jobId);
+  assert.ok(stored?.ok);
+  assert.deepEqual(new Set(stored.cells.map((c) => c.configLabel)), new Set(['client default']), 'both arms run the same options under one label');
 
   await storeGateVerdict(db, id, {
     verdict: 'inconclusive',

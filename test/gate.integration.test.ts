@@ -116,10 +116,14 @@ test('a gate whose candidate is slower fails through the queue, naming the metri
   assert.ok(qps.changePct < -20 && qps.changePct > -50, `qps change ${qps.changePct}%`);
   assert.ok(Math.max(...qps.candidate) < Math.min(...qps.baseline), `${qps.candidate} vs ${qps.baseline}`);
   assert.equal(gate.jobs.length, 1);
-  const job = (await (await api(`/api/jobs/${gate.jobs[0].id}`)).json()) as { status: string; cells: { configuration: { label: string; grpcGcp: string }; channelSummary: { used: number } }[] };
+  const job = (await (await api(`/api/jobs/${gate.jobs[0].id}`)).json()) as {
+    status: string;
+    cells: { arm: string; configuration: { label: string; grpcGcp: string }; channelSummary: { used: number } }[];
+  };
   assert.equal(job.status, 'succeeded');
   for (const c of job.cells) {
-    if (c.configuration.label === 'candidate') assert.equal(c.channelSummary.used, 1, 'grpc-gcp off: one connection');
+    assert.equal(c.configuration.label, c.arm === 'candidate' ? 'grpcGcp=off' : 'grpcGcp=on', 'arms are labelled by their options');
+    if (c.arm === 'candidate') assert.equal(c.channelSummary.used, 1, 'grpc-gcp off: one connection');
     else assert.ok(c.channelSummary.used > 1, 'grpc-gcp on: a pool');
   }
 

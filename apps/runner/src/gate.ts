@@ -1,4 +1,4 @@
-import { evaluateGate, invalidText, type Arm, type GateSample, type Verdict } from '@scb/shared';
+import { ARMS, evaluateGate, invalidText, isUnfinishedJob, type Arm, type GateSample, type Verdict } from '@scb/shared';
 import { findPendingGateJobIds, getGateToEvaluate, storeGateVerdict, type Db } from '@scb/db';
 
 /**
@@ -9,29 +9,29 @@ export async function evaluateGateOfJob(db: Db, jobId: string, log: (line: strin
   const gate = await getGateToEvaluate(db, jobId);
   if (!gate || gate.verdict !== null) return;
   const job = gate.job;
-  if (job.status === 'queued' || job.status === 'running') return;
+  if (isUnfinishedJob(job.status)) return;
   const spec = gate.spec;
   if (!spec.ok) {
     await storeGateVerdict(db, gate.id, { verdict: 'inconclusive', reasons: [invalidText('stored gate', spec.issues)], metrics: [], errors: [], method: '' });
     return;
   }
-  const cells = gate.cells;
+  const cells = gate.cells.flatMap((c) => (isArm(c.arm) ? [{ ...c, arm: c.arm }] : []));
   const samples: GateSample[] = cells.flatMap((c) => {
     const r = c.result;
     if (c.status !== 'succeeded' || !r) return [];
     const calls = r.count + r.errorCount;
-    return [{ arm: c.configLabel as Arm, concurrency: c.concurrency, repeat: c.repeat, qps: r.qps, p50Ms: r.p50Ms, p99Ms: r.p99Ms, errorPct: calls ? (100 * r.errorCount) / calls : 0 }];
+    return [{ arm: c.arm, concurrency: c.concurrency, repeat: c.repeat, qps: r.qps, p50Ms: r.p50Ms, p99Ms: r.p99Ms, errorPct: calls ? (100 * r.errorCount) / calls : 0 }];
   });
   const concurrency = [...new Set(cells.map((c) => c.concurrency))];
   const evaluation = evaluateGate(samples, { criteria: { ...spec.value.criteria, worstRepeat: spec.value.criteria.worstRepeat ?? false }, concurrency });
 
   // Cells that did not finish: a crash in some candidate cold starts is a regression, not noise.
-  const unfinished = (arm: Arm) => cells.filter((c) => c.configLabel === arm && c.status !== 'succeeded');
+  const unfinished = (arm: Arm) => cells.filter((c) => c.arm === arm && c.status !== 'succeeded');
   const [base, cand] = [unfinished('baseline'), unfinished('candidate')];
-  const candidateCells = cells.filter((c) => c.configLabel === 'candidate').length;
+  const candidateCells = cells.filter((c) => c.arm === 'candidate').length;
   const notes: string[] = [];
   let verdict: Verdict = evaluation.verdict;
-  const first = (cs: typeof cells) => `${cs[0].configLabel} ${cs[0].clientVersion} C=${cs[0].concurrency} repeat ${cs[0].repeat}: ${cs[0].error ?? cs[0].status}`;
+  const first = (cs: typeof cells) => `${cs[0].arm} ${cs[0].clientVersion} C=${cs[0].concurrency} repeat ${cs[0].repeat}: ${cs[0].error ?? cs[0].status}`;
   if (job.status === 'succeeded' && cand.length > base.length && cand.length < candidateCells) {
     verdict = 'fail';
     notes.unshift(`${cand.length} of ${candidateCells} candidate repeats failed against ${base.length} baseline repeats (first: ${first(cand)})`);
@@ -45,6 +45,8 @@ export async function evaluateGateOfJob(db: Db, jobId: string, log: (line: strin
   await storeGateVerdict(db, gate.id, { ...evaluation, verdict, reasons });
   log(`gate ${gate.id} (job ${jobId}): ${verdict}`);
 }
+
+const isArm = (a: string | null): a is Arm => (ARMS as readonly (string | null)[]).includes(a);
 
 /** Gates whose job has ended without a verdict (the runner stopped in between): judge them now. */
 export async function evaluatePendingGates(db: Db, log: (line: string) => void): Promise<void> {

@@ -2,6 +2,7 @@ import type { GateSpec } from '@scb/shared/gate';
 import type { GateEvaluation } from '@scb/shared/gate-stats';
 import type { MarkdownGate } from '@scb/shared/gate-markdown';
 import { optionText, type FieldIssue } from '@scb/shared/spec';
+import { isUnfinishedJob } from '@scb/shared/status';
 import { countGates, getGate as readGate, listGates as readGates } from '@scb/db';
 import { db } from './db';
 import { jobUrl } from './jobs';
@@ -34,7 +35,7 @@ export function gateUrl(id: string, origin: string): string {
 
 function statusOf(verdict: string | null, jobStatus: string): GateStatus {
   if (verdict) return 'finished';
-  return jobStatus === 'queued' || jobStatus === 'running' ? jobStatus : 'evaluating';
+  return isUnfinishedJob(jobStatus) ? jobStatus : 'evaluating';
 }
 
 /** A stored gate whose JSON columns do not parse: what can still be said about it, and why. */

@@ -45,6 +45,8 @@ export interface CellView {
   index: number;
   client: { language: string; version: string };
   configuration: Record<string, unknown> & { label: string };
+  /** A gate's job: baseline or candidate. */
+  arm: string | null;
   concurrency: number;
   repeat: number;
   status: string;
@@ -84,6 +86,7 @@ function cellView(c: StoredCell, cores: number): CellView {
     index: c.index,
     client: { language: c.clientLanguage, version: c.clientVersion },
     configuration: c.config,
+    arm: c.arm,
     concurrency: c.concurrency,
     repeat: c.repeat,
     status: c.status,
@@ -165,6 +168,7 @@ export function tableCells(job: JobView): TableCell[] {
     clientLanguage: c.client.language,
     clientVersion: c.client.version,
     configLabel: c.configuration.label,
+    arm: c.arm,
     concurrency: c.concurrency,
     repeat: c.repeat,
     status: c.status,
@@ -181,6 +185,7 @@ export function csvRows(job: JobView): CsvRow[] {
     language: c.client.language,
     version: c.client.version,
     configuration: c.configuration.label,
+    arm: c.arm ?? '',
     concurrency: c.concurrency,
     repeat: c.repeat,
     status: c.status,

@@ -1,17 +1,20 @@
 // Cells: what "finished" means, and their lifecycle as the runner drives it.
-import { CellErrorsSchema, CellTimelineSchema, ConfigurationSchema, ProgressMessageSchema, parseStored, type Configuration, type ProgressMessage, type TimelinePoint } from '@scb/shared';
+import {
+  CellErrorsSchema,
+  CellTimelineSchema,
+  ConfigurationSchema,
+  ProgressMessageSchema,
+  UNFINISHED_CELL_STATUSES,
+  parseStored,
+  type Configuration,
+  type ProgressMessage,
+  type TimelinePoint,
+} from '@scb/shared';
 import type { Db } from './client';
-import type { Cell, CellResult, CellStatus, ChannelStat, Prisma } from '../generated/prisma/client';
+import type { Cell, CellResult, ChannelStat, Prisma } from '../generated/prisma/client';
 import type { ColumnParser } from './read';
 
-/** A cell is finished once it is no longer pending or running: succeeded, failed or cancelled. */
-export const UNFINISHED_CELL_STATUSES = ['pending', 'running'] as const satisfies readonly CellStatus[];
-
-export function isFinishedCell(status: CellStatus): boolean {
-  return !(UNFINISHED_CELL_STATUSES as readonly CellStatus[]).includes(status);
-}
-
-/** The same, as a query filter. */
+/** Finished cells (see isFinishedCell in @scb/shared) as a query filter. */
 export const FINISHED_CELL = { status: { notIn: [...UNFINISHED_CELL_STATUSES] } } satisfies Prisma.CellWhereInput;
 export const UNFINISHED_CELL = { status: { in: [...UNFINISHED_CELL_STATUSES] } } satisfies Prisma.CellWhereInput;
 

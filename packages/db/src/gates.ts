@@ -61,7 +61,7 @@ export async function countGates(db: Db): Promise<number> {
 // The runner's side: judge a gate once its job has ended
 // ---------------------------------------------------------------------------------------------
 
-export type GateCell = Pick<Cell, 'index' | 'configLabel' | 'clientVersion' | 'concurrency' | 'repeat' | 'status' | 'error'> & {
+export type GateCell = Pick<Cell, 'index' | 'arm' | 'clientVersion' | 'concurrency' | 'repeat' | 'status' | 'error'> & {
   result: Pick<CellResult, 'count' | 'errorCount' | 'qps' | 'p50Ms' | 'p99Ms'> | null;
 };
 
@@ -83,7 +83,7 @@ export async function getGateToEvaluate(db: Db, jobId: string): Promise<GateToEv
     orderBy: { index: 'asc' },
     select: {
       index: true,
-      configLabel: true,
+      arm: true,
       clientVersion: true,
       concurrency: true,
       repeat: true,

@@ -24,10 +24,8 @@ export {
 export {
   FINISHED_CELL,
   UNFINISHED_CELL,
-  UNFINISHED_CELL_STATUSES,
   cancelUnfinishedCells,
   failCell,
-  isFinishedCell,
   markCellRunning,
   storeCellProgress,
   storeCellResult,

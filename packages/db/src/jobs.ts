@@ -1,10 +1,10 @@
 // Jobs: create and queue, read (with cells, results and channels), list, cancel; and the status
 // transitions the runner makes.
 import { randomBytes } from 'node:crypto';
-import { JobEnvironmentSchema, parseJobSpec, parseStored, planCells, type JobEnvironment, type JobSpec, type ParseResult } from '@scb/shared';
+import { JobEnvironmentSchema, isFinishedCell, parseJobSpec, parseStored, planCells, type JobEnvironment, type JobSpec, type ParseResult } from '@scb/shared';
 import type { Db } from './client';
 import type { Job, Prisma } from '../generated/prisma/client';
-import { FINISHED_CELL, cancelUnfinishedCellsOp, isFinishedCell, parseCell, type StoredCell } from './cells';
+import { FINISHED_CELL, cancelUnfinishedCellsOp, parseCell, type StoredCell } from './cells';
 import { enqueueJob } from './queue';
 import { ColumnParser, type Read } from './read';
 
@@ -24,6 +24,7 @@ export function jobCreateData(id: string, spec: JobSpec) {
     config: p.configuration,
     concurrency: p.concurrency,
     repeat: p.repeat,
+    arm: p.arm ?? null,
   }));
   return { id, name: spec.name ?? null, spec: spec as Prisma.InputJsonObject, cellsTotal: cells.length, cells: { create: cells } } satisfies Prisma.JobCreateInput;
 }

@@ -91,7 +91,7 @@ export function spannerHandlers(ctx: ServiceContext): grpc.UntypedServiceImpleme
       const txn = transactions.begin(session, selector.begin);
       return { txn, begun: { id: txn.id, ...(txn.readWrite ? {} : { readTimestamp: timestampNow() }) } };
     }
-    if (selector?.id && selector.id.length) {
+    if (selector?.id?.length) {
       const txn = transactions.get(selector.id);
       if (!txn) throw spannerError(grpc.status.NOT_FOUND, 'Transaction not found');
       return { txn };

@@ -20,7 +20,7 @@ export class Transactions {
   }
 
   get(id: Buffer | Uint8Array | undefined): Transaction | undefined {
-    return id && id.length ? this.open.get(Buffer.from(id).toString('hex')) : undefined;
+    return id?.length ? this.open.get(Buffer.from(id).toString('hex')) : undefined;
   }
 
   end(t: Transaction): void {

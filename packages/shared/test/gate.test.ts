@@ -173,8 +173,13 @@ test('a gate spec names bad fields and becomes an interleaved job of fresh cells
   const cells = planCells(job.value);
   assert.equal(cells.length, 20);
   assert.deepEqual(
-    cells.slice(0, 4).map((c) => `${c.configuration.label} r${c.repeat}`),
+    cells.slice(0, 4).map((c) => `${c.arm} r${c.repeat}`),
     ['baseline r1', 'candidate r1', 'baseline r2', 'candidate r2'],
+  );
+  // Labels say what the options are, so the across-versions chart never shows "baseline" as a configuration.
+  assert.deepEqual(
+    cells.slice(0, 2).map((c) => c.configuration.label),
+    ['numChannels=32', 'grpcGcp=on, numChannels=32'],
   );
   assert.equal(cells[0].configuration.numChannels, 32);
   assert.equal(cells[0].configuration.grpcGcp, 'default');
@@ -203,4 +208,11 @@ test('a gate spec names bad fields and becomes an interleaved job of fresh cells
   assert.ok(!tooMany.ok && tooMany.issues[0].path === 'criteria.worstRepeatCount' && /at most the repeats per arm \(5\)/.test(tooMany.issues[0].message));
   const zipMismatch = parseJobSpec({ ...gateJobSpec(g.value), configurations: [{ label: 'x' }] });
   assert.ok(!zipMismatch.ok && zipMismatch.issues.some((i) => i.path === 'configurations' && /one configuration per client/.test(i.message)));
+  // An A/A gate: the same client and options in both arms, told apart by the arm only.
+  const aa = parseJobSpec(gateJobSpec(steady.ok ? steady.value : (undefined as never)));
+  assert.ok(aa.ok, JSON.stringify(!aa.ok && aa.issues));
+  const noArms = parseJobSpec({ ...gateJobSpec(steady.value), arms: undefined });
+  assert.ok(!noArms.ok && noArms.issues.some((i) => i.path === 'configurations' && /same client, configuration label and arm/.test(i.message)));
+  const crossArms = parseJobSpec({ ...gateJobSpec(steady.value), pairing: 'cross' });
+  assert.ok(!crossArms.ok && crossArms.issues.some((i) => i.path === 'arms'));
 });

@@ -1,6 +1,7 @@
 // Builds the comparison model: measures and never formats (text.ts formats and never measures).
 import { canonicalJson } from '../canonical-json';
 import { median, medianOverRepeats } from '../results/stats';
+import { isFinishedCell, isUnfinishedJob } from '../results/status';
 import { scenarioDifferences, scenarioOf } from '../spec/scenario';
 import type { JobSpec } from '../spec/spec';
 import { idealQps, modeledLatencyMs } from '../targets/index';
@@ -141,7 +142,7 @@ function entryOf(cells: CompareCellInput[]): CompareEntry {
     qpsMax: any ? m.qpsMax : null,
     repeats: m.repeats,
     failed: failed.length,
-    pending: cells.filter((c) => c.status === 'pending' || c.status === 'running' || c.status === 'queued').length,
+    pending: cells.filter((c) => !isFinishedCell(c.status)).length,
     cpuBound: results.some((r) => r.clientCpuBound === true),
     hottestShare: spread.length ? median(spread.map((c) => c.hottestShare)) : null,
     hottestPeakMax: spread.length ? Math.max(...spread.map((c) => c.hottestPeakInFlight)) : null,
@@ -261,7 +262,7 @@ export function buildComparison(selection: CompareSelection, jobs: ReadonlyMap<s
   const cpuBound = series.filter((_, i) => rows.some((r) => r.entries[i]?.cpuBound)).map((s) => s.key);
   if (cpuBound.length) notes.push({ kind: 'cpu-bound', severity: 'warning', series: cpuBound });
   for (const s of uniqueInOrder(series, (s) => s.jobId)) {
-    if (s.jobStatus === 'queued' || s.jobStatus === 'running') notes.push({ kind: 'unfinished', severity: 'info', series: s.key, jobStatus: s.jobStatus });
+    if (isUnfinishedJob(s.jobStatus)) notes.push({ kind: 'unfinished', severity: 'info', series: s.key, jobStatus: s.jobStatus });
   }
   if (!refusal) {
     for (const [i, s] of series.entries()) {

@@ -1,5 +1,6 @@
 import { median } from '../results/stats';
-import type { Arm, Criteria } from './gate';
+import type { Arm } from '../spec/spec';
+import type { Criteria } from './gate';
 import { MIN_GATE_REPEATS } from './gate';
 
 /**

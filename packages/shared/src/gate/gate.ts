@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ConfigurationSchema, GRPC_GCP, LANGUAGES, SEMVER, WorkloadSchema, toFieldIssues, type Configuration, type JobSpecInput, type Language, type ParseResult } from '../spec/spec';
+import { optionText } from '../spec/configuration';
+import { ARMS, ConfigurationSchema, GRPC_GCP, LANGUAGES, SEMVER, WorkloadSchema, toFieldIssues, type Arm, type Configuration, type JobSpecInput, type Language, type ParseResult } from '../spec/spec';
 import { TargetSchema } from '../targets/index';
 
 /**
@@ -125,14 +126,15 @@ export function parseGateSpec(input: unknown): ParseResult<GateSpec> {
   return { ok: false, issues: toFieldIssues(r.error) };
 }
 
-export type Arm = 'baseline' | 'candidate';
-export const ARMS: Arm[] = ['baseline', 'candidate'];
-
-/** An arm's options; its label is the arm's name, which is how the runner tells the arms' cells apart. */
+/**
+ * An arm's options, labelled by what they set (arms with the same options share a label, so the
+ * across-versions chart draws one line through both versions); the cell's `arm` tells arms apart.
+ */
 export function armConfiguration(gate: GateSpec, arm: Arm): Configuration {
   const s = gateScenario(gate.scenario)!;
   const options = { ...s.configuration, ...gate.configuration, ...(arm === 'candidate' ? gate.candidateConfiguration : {}) };
-  return ConfigurationSchema.parse({ ...options, label: arm });
+  const label = (optionText(options) || 'client default').slice(0, 60);
+  return ConfigurationSchema.parse({ ...options, label });
 }
 
 /**
@@ -147,6 +149,7 @@ export function gateJobSpec(gate: GateSpec): JobSpecInput {
     clients: [client(gate.baseline), client(gate.candidate)],
     configurations: ARMS.map((arm) => armConfiguration(gate, arm)),
     pairing: 'zip',
+    arms: [...ARMS],
     concurrency: gate.concurrency ?? s.concurrency,
     target: gate.target ?? s.target,
     workload: gate.workload ?? s.workload,

@@ -5,6 +5,7 @@ export const CELL_CSV_COLUMNS = [
   'language',
   'version',
   'configuration',
+  'arm',
   'concurrency',
   'repeat',
   'status',

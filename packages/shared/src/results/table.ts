@@ -8,6 +8,8 @@ export interface TableCell {
   clientLanguage: string;
   clientVersion: string;
   configLabel: string;
+  /** A gate's arm: arms with the same client and configuration (an A/A gate) stay apart. */
+  arm?: string | null;
   concurrency: number;
   repeat: number;
   status: string;
@@ -37,8 +39,9 @@ export interface ResultTable {
   rows: { concurrency: number; entries: (TableEntry | null)[] }[];
 }
 
-function columnKey(cell: Pick<TableCell, 'clientLanguage' | 'clientVersion' | 'configLabel'>, multiClient: boolean): string {
-  return multiClient ? `${cell.clientLanguage} ${cell.clientVersion} · ${cell.configLabel}` : cell.configLabel;
+function columnKey(cell: Pick<TableCell, 'clientLanguage' | 'clientVersion' | 'configLabel' | 'arm'>, multiClient: boolean): string {
+  const column = multiClient ? `${cell.clientLanguage} ${cell.clientVersion} · ${cell.configLabel}` : cell.configLabel;
+  return cell.arm ? `${cell.arm}: ${column}` : column;
 }
 
 /** Rows by concurrency, column groups by configuration: the layout of google-cloud-java PR #12725. */

@@ -1,4 +1,4 @@
-import type { Client, Configuration, JobSpec } from './spec';
+import type { Arm, Client, Configuration, JobSpec } from './spec';
 
 export interface CellPlan {
   index: number;
@@ -6,6 +6,8 @@ export interface CellPlan {
   configuration: Configuration;
   concurrency: number;
   repeat: number;
+  /** The gate arm, in a gate's job. */
+  arm?: Arm;
 }
 
 /**
@@ -17,7 +19,8 @@ export function planCells(spec: JobSpec): CellPlan[] {
   if (spec.pairing === 'zip') {
     // Arms alternate within each repeat and concurrency: baseline, candidate, baseline, candidate...
     for (let repeat = 1; repeat <= spec.repeats; repeat++)
-      for (const concurrency of spec.concurrency) spec.clients.forEach((client, i) => cells.push({ index: cells.length, client, configuration: spec.configurations[i], concurrency, repeat }));
+      for (const concurrency of spec.concurrency)
+        spec.clients.forEach((client, i) => cells.push({ index: cells.length, client, configuration: spec.configurations[i], concurrency, repeat, arm: spec.arms?.[i] }));
     return cells;
   }
   for (let repeat = 1; repeat <= spec.repeats; repeat++)

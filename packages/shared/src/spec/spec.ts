@@ -62,16 +62,16 @@ export const WorkloadSchema = z
 
 export const PAIRINGS = ['cross', 'zip'] as const;
 
+/** A release gate's two arms; a gate's job marks every cell with the arm it belongs to. */
+export const ARMS = ['baseline', 'candidate'] as const;
+export type Arm = (typeof ARMS)[number];
+
 export const JobSpecSchema = z
   .strictObject({
     name: z.string().trim().max(120).optional(),
     target: TargetSchema.default({ kind: 'fake', latencyMs: 65 }),
     clients: z.array(ClientSchema).min(1, 'list at least one client').max(20),
-    configurations: z
-      .array(ConfigurationSchema)
-      .min(1, 'list at least one configuration')
-      .max(20)
-      .refine((cs) => new Set(cs.map((c) => c.label)).size === cs.length, 'configuration labels must be unique'),
+    configurations: z.array(ConfigurationSchema).min(1, 'list at least one configuration').max(20),
     concurrency: z.array(z.number().int('must be a whole number').min(1, 'must be at least 1').max(2000, 'must be at most 2000')).min(1, 'list at least one concurrency').max(20),
     workload: WorkloadSchema,
     repeats: z.number().int().min(1).max(50).default(1),
@@ -82,10 +82,20 @@ export const JobSpecSchema = z
      * same version may appear twice (a release gate's baseline and candidate arms, A/A included).
      */
     pairing: z.enum(PAIRINGS).default('cross'),
+    /** With pairing zip: the gate arm of each client/configuration pair (a release gate's job). */
+    arms: z.array(z.enum(ARMS)).optional(),
   })
   .superRefine((s, ctx) => {
     if (s.pairing === 'zip' && s.clients.length !== s.configurations.length) {
       ctx.addIssue({ code: 'custom', path: ['configurations'], message: `pairing zip needs one configuration per client (${s.clients.length} clients, ${s.configurations.length} configurations)` });
+    }
+    if (s.arms && (s.pairing !== 'zip' || s.arms.length !== s.clients.length)) {
+      ctx.addIssue({ code: 'custom', path: ['arms'], message: `needs pairing zip and one arm per client (${s.clients.length})` });
+    }
+    // A column of the results is a client, a configuration and an arm: no two may be the same.
+    const columns = s.configurations.map((c, i) => (s.pairing === 'zip' ? [s.arms?.[i], s.clients[i]?.language, s.clients[i]?.version, c.label] : [c.label]).join('\u0000'));
+    if (new Set(columns).size !== columns.length) {
+      ctx.addIssue({ code: 'custom', path: ['configurations'], message: s.pairing === 'zip' ? 'two pairs have the same client, configuration label and arm' : 'configuration labels must be unique' });
     }
   });
 

@@ -152,7 +152,7 @@ export default async function GatePage({ params }: Params) {
             streamLimit={job.spec.target.server?.maxConcurrentStreams ?? 100}
             cells={ran.map((c) => ({
               index: c.index,
-              label: `${c.configuration.label} ${c.client.version} · C=${c.concurrency} · repeat ${c.repeat}`,
+              label: `${c.arm} ${c.client.version} · ${c.configuration.label} · C=${c.concurrency} · repeat ${c.repeat}`,
               channels: c.channels,
               timeline: c.result!.timeline,
             }))}

@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { describeConfiguration } from '@scb/shared/spec';
+import { isUnfinishedJob } from '@scb/shared/status';
 import { buildResultTable, formatEntry, formatMs, formatOps, formatPercent, formatQps } from '@scb/shared/table';
 import { describeTarget, idealQps, modeledLatencyMs } from '@scb/shared/targets';
 import { AutoRefresh } from '@/components/AutoRefresh';
@@ -86,7 +87,7 @@ function configurationText(c: CellView): string {
 }
 
 function cellLabel(c: CellView): string {
-  return `${c.client.language} ${c.client.version} · ${c.configuration.label} · C=${c.concurrency} · repeat ${c.repeat}`;
+  return `${c.arm ? `${c.arm} · ` : ''}${c.client.language} ${c.client.version} · ${c.configuration.label} · C=${c.concurrency} · repeat ${c.repeat}`;
 }
 
 /** A stored job that does not parse: named, with what is wrong, instead of a broken page. */
@@ -108,7 +109,7 @@ export default async function JobPage({ params }: Params) {
   const job = await getJob((await params).id);
   if (!job) notFound();
   if (isInvalidJob(job)) return <InvalidJobPage job={job} />;
-  const live = job.status === 'queued' || job.status === 'running';
+  const live = isUnfinishedJob(job.status);
   const table = buildResultTable(tableCells(job));
   const latency = modeledLatencyMs(job.spec);
   const hasResults = job.cells.some((c) => c.result);
@@ -220,6 +221,7 @@ export default async function JobPage({ params }: Params) {
             <tr key={c.index} data-cell={c.index}>
               <td className="num">{c.index + 1}</td>
               <td>
+                {c.arm && <span className="muted">{c.arm} </span>}
                 {c.client.language} {c.client.version}
               </td>
               <td>{configurationText(c)}</td>
