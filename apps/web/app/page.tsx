@@ -1,7 +1,10 @@
 import Link from 'next/link';
 import { Pager } from '@/components/Pager';
+import { SpecColumns } from '@/components/SpecColumns';
 import { StatusBadge } from '@/components/StatusBadge';
 import { jobCount, listJobs } from '@/lib/jobs';
+import { TableHead } from '@/components/TableHead';
+import { formatUtc } from '@scb/shared/table';
 
 export const dynamic = 'force-dynamic';
 
@@ -19,17 +22,7 @@ export default async function JobsPage({ searchParams }: { searchParams: Promise
         </p>
       ) : (
         <table>
-          <thead>
-            <tr>
-              <th>Job</th>
-              <th>Status</th>
-              <th>Created</th>
-              <th>Clients</th>
-              <th>Configurations</th>
-              <th>Concurrency</th>
-              <th>Cells</th>
-            </tr>
-          </thead>
+          <TableHead columns={['Job', 'Status', 'Created', 'Clients', 'Configurations', 'Concurrency', 'Cells']} />
           <tbody>
             {jobs.map((j) => (
               <tr key={j.id}>
@@ -39,18 +32,12 @@ export default async function JobsPage({ searchParams }: { searchParams: Promise
                 <td>
                   <StatusBadge status={j.status} />
                 </td>
-                <td className="num">{j.createdAt.replace('T', ' ').slice(0, 19)} UTC</td>
-                {j.invalid ? (
-                  <td colSpan={3} className="error">
-                    {j.invalid}
-                  </td>
-                ) : (
-                  <>
-                    <td>{j.clients}</td>
-                    <td>{j.configurations}</td>
-                    <td>{j.concurrency}</td>
-                  </>
-                )}
+                <td className="num">{formatUtc(j.createdAt)}</td>
+                <SpecColumns invalid={j.invalid} span={3}>
+                  <td>{j.clients}</td>
+                  <td>{j.configurations}</td>
+                  <td>{j.concurrency}</td>
+                </SpecColumns>
                 <td className="num">
                   {j.cellsDone} / {j.cellsTotal}
                 </td>

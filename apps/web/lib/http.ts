@@ -1,7 +1,10 @@
 import { NextResponse } from 'next/server';
+import type { ParseResult } from '@scb/shared/spec';
+
+type Refused = { ok: false; response: NextResponse };
 
 /** A request's JSON body, or the 400 answer naming why it is not JSON. */
-export async function readJsonBody(req: Request): Promise<{ ok: true; body: unknown } | { ok: false; response: NextResponse }> {
+export async function readJsonBody(req: Request): Promise<{ ok: true; body: unknown } | Refused> {
   try {
     return { ok: true, body: await req.json() };
   } catch (e) {
@@ -10,4 +13,18 @@ export async function readJsonBody(req: Request): Promise<{ ok: true; body: unkn
       response: NextResponse.json({ error: 'the request body is not valid JSON', issues: [{ path: '(root)', message: (e as Error).message }] }, { status: 400 }),
     };
   }
+}
+
+/** A request's body validated as a spec, or the 400 answer naming every bad field. */
+export async function readSpec<T>(req: Request, parse: (body: unknown) => ParseResult<T>, what: string): Promise<{ ok: true; value: T } | Refused> {
+  const json = await readJsonBody(req);
+  if (!json.ok) return json;
+  const parsed = parse(json.body);
+  if (!parsed.ok) return { ok: false, response: NextResponse.json({ error: `invalid ${what}`, issues: parsed.issues }, { status: 400 }) };
+  return parsed;
+}
+
+/** A plain-text answer: a 404 for an unknown id, or why a stored row cannot be shown. */
+export function plainText(text: string, status: number): Response {
+  return new Response(`${text}\n`, { status, headers: { 'content-type': 'text/plain; charset=utf-8' } });
 }

@@ -7,6 +7,7 @@ import type { ProgressMessage, TimelinePoint } from '@scb/shared/protocol';
 import type { JobEnvironment } from '@scb/shared/stored';
 import { countJobs, getJob as readJob, listJobs as readJobs, type StoredCell } from '@scb/db';
 import { db } from './db';
+import { plainText } from './http';
 
 /** The API's view of a job: what GET /api/jobs/<id> answers and what the job page renders. */
 export interface JobView {
@@ -121,6 +122,14 @@ export async function getJob(id: string): Promise<JobView | InvalidJob | null> {
     cellsDone: job.cellsDone,
     cells: job.cells.map((c) => cellView(c, cores)),
   };
+}
+
+/** A job to export (CSV, Markdown), or the plain-text answer saying why there is none. */
+export async function exportableJob(id: string): Promise<JobView | Response> {
+  const job = await getJob(id);
+  if (!job) return plainText(`no job with id "${id}"`, 404);
+  if (isInvalidJob(job)) return plainText(job.invalid, 500);
+  return job;
 }
 
 export interface JobListItem {

@@ -17,3 +17,8 @@ export function formatOps(ops: number | { min: number; perConcurrency: number })
 export function formatPercent(share: number): string {
   return `${Math.round(share * 100)}%`;
 }
+
+/** "2026-11-22 15:31:49 UTC" from an ISO timestamp. */
+export function formatUtc(iso: string): string {
+  return `${iso.replace('T', ' ').slice(0, 19)} UTC`;
+}

@@ -345,6 +345,9 @@ test('missing cells and failed cells: no ratio there, and a note says so', () =>
   assert.equal(cf.summaries[0]!.qps, null);
 });
 
+/** A selection of cells of job 'j'. */
+const cellsOfJ = (...indexes: number[]) => ({ kind: 'cells' as const, cells: indexes.map((index) => ({ job: 'j', index })), allowMismatch: false });
+
 test('cells: each cell is a series; cells at different concurrency are refused', () => {
   const s = spec({
     clients: [
@@ -356,17 +359,7 @@ test('cells: each cell is a series; cells at different concurrency are refused',
   });
   const j = job('j', s, (c) => ({ qps: c.client.version === '6.105.0' ? 300 : 600, p50Ms: 10, p99Ms: 20 }));
   // planCells: repeat > client > concurrency > configuration: 0 = 6.104.0 C=200, 1 = 6.104.0 C=400, 3 = 6.105.0 C=400.
-  const c = buildComparison(
-    {
-      kind: 'cells',
-      cells: [
-        { job: 'j', index: 1 },
-        { job: 'j', index: 3 },
-      ],
-      allowMismatch: false,
-    },
-    jobsMap(j),
-  );
+  const c = buildComparison(cellsOfJ(1, 3), jobsMap(j));
   assert.equal(c.mode, 'cells');
   assert.deepEqual(
     c.series.map((x) => [x.label, x.cells]),
@@ -378,33 +371,13 @@ test('cells: each cell is a series; cells at different concurrency are refused',
   assert.equal(c.rows.length, 1);
   close(c.rows[0]!.ratios[1]!.qps!.ratio, 0.5);
 
-  const off = buildComparison(
-    {
-      kind: 'cells',
-      cells: [
-        { job: 'j', index: 0 },
-        { job: 'j', index: 3 },
-      ],
-      allowMismatch: false,
-    },
-    jobsMap(j),
-  );
+  const off = buildComparison(cellsOfJ(0, 3), jobsMap(j));
   assert.equal(off.status, 'refused');
   assert.equal(off.refusal!.kind, 'no-common-rows');
   assert.match(compareRefusalText(off.refusal!, off), /same concurrency/);
 
   // Two cells of the same client and configuration: labels name the cells.
-  const same = buildComparison(
-    {
-      kind: 'cells',
-      cells: [
-        { job: 'j', index: 1 },
-        { job: 'j', index: 0 },
-      ],
-      allowMismatch: false,
-    },
-    jobsMap(j),
-  );
+  const same = buildComparison(cellsOfJ(1, 0), jobsMap(j));
   assert.deepEqual(
     same.series.map((x) => x.label),
     ['java 6.104.0 · job j · cell 1 (C=400, repeat 1)', 'java 6.104.0 · job j · cell 0 (C=200, repeat 1)'],

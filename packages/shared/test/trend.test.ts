@@ -12,6 +12,7 @@ import {
   scenarioKey,
   versionsHref,
   type JobSpec,
+  type Language,
   type TrendCell,
   type TrendSelection,
 } from '../src/index';
@@ -144,27 +145,18 @@ test('only the selected language, scenario and concurrency are counted', () => {
 
 test('scenario index: counts, default scenario and concurrency, same label told apart', () => {
   const sameWords = spec({ target: { kind: 'fake', latencyMs: 65, server: { latency: { session: 65 } } } });
+  // [language, concurrency, cells] per count.
+  const entry = (jobId: string, spec: JobSpec, key: string, ...counts: [Language, number, number][]) => ({
+    jobId,
+    spec,
+    scenarioKey: key,
+    counts: counts.map(([language, concurrency, cells]) => ({ language, concurrency, cells })),
+  });
   const index = buildScenarioIndex([
-    {
-      jobId: 'j1',
-      spec: A,
-      scenarioKey: KA,
-      counts: [
-        { language: 'java', concurrency: 400, cells: 6 },
-        { language: 'java', concurrency: 50, cells: 6 },
-      ],
-    },
-    { jobId: 'j2', spec: A, scenarioKey: KA, counts: [{ language: 'java', concurrency: 400, cells: 3 }] },
-    {
-      jobId: 'j3',
-      spec: B,
-      scenarioKey: KB,
-      counts: [
-        { language: 'node', concurrency: 10, cells: 2 },
-        { language: 'java', concurrency: 100, cells: 1 },
-      ],
-    },
-    { jobId: 'j4', spec: sameWords, scenarioKey: scenarioKey(sameWords), counts: [{ language: 'java', concurrency: 400, cells: 1 }] },
+    entry('j1', A, KA, ['java', 400, 6], ['java', 50, 6]),
+    entry('j2', A, KA, ['java', 400, 3]),
+    entry('j3', B, KB, ['node', 10, 2], ['java', 100, 1]),
+    entry('j4', sameWords, scenarioKey(sameWords), ['java', 400, 1]),
   ]);
   assert.deepEqual(index.languages, [
     { value: 'node', cells: 2 },

@@ -34,6 +34,7 @@ import { StatusBadge } from '@/components/StatusBadge';
 import { loadComparison, recentComparablePair, type CompareLoad } from '@/lib/compare';
 import { listJobs, originOf, type JobView } from '@/lib/jobs';
 import './compare.css';
+import { TableHead } from '@/components/TableHead';
 
 export const dynamic = 'force-dynamic';
 
@@ -154,16 +155,7 @@ async function EmptyState() {
             </p>
           )}
           <table>
-            <thead>
-              <tr>
-                <th>Job</th>
-                <th>Status</th>
-                <th>Clients</th>
-                <th>Configurations</th>
-                <th>Concurrency</th>
-                <th></th>
-              </tr>
-            </thead>
+            <TableHead columns={['Job', 'Status', 'Clients', 'Configurations', 'Concurrency', '']} />
             <tbody>
               {jobs.map((j) => (
                 <tr key={j.id}>
@@ -241,17 +233,7 @@ function cellText(job: JobView | undefined, index: number): string {
 function SeriesTable({ c, jobs }: { c: Comparison; jobs: Map<string, JobView> }) {
   return (
     <table data-testid="compare-series">
-      <thead>
-        <tr>
-          <th>Series</th>
-          <th>Role</th>
-          <th>Job</th>
-          <th>Client</th>
-          <th>Configuration</th>
-          <th>Scenario</th>
-          <th>Cells</th>
-        </tr>
-      </thead>
+      <TableHead columns={['Series', 'Role', 'Job', 'Client', 'Configuration', 'Scenario', 'Cells']} />
       <tbody>
         {c.series.map((s) => {
           const job = jobs.get(s.jobId);

@@ -4,6 +4,9 @@ import { Pager } from '@/components/Pager';
 import { VerdictBadge } from '@/components/VerdictBadge';
 import { gateCount, listGates } from '@/lib/gates';
 import { GateForm } from './GateForm';
+import { SpecColumns } from '@/components/SpecColumns';
+import { TableHead } from '@/components/TableHead';
+import { formatUtc } from '@scb/shared/table';
 
 export const dynamic = 'force-dynamic';
 
@@ -26,19 +29,7 @@ export default async function GatesPage({ searchParams }: { searchParams: Promis
         <p className="muted">No gates yet.</p>
       ) : (
         <table data-testid="gates-table">
-          <thead>
-            <tr>
-              <th>Gate</th>
-              <th>Verdict</th>
-              <th>Created</th>
-              <th>Scenario</th>
-              <th>Client</th>
-              <th>Baseline</th>
-              <th>Candidate</th>
-              <th>Repeats</th>
-              <th>First reason</th>
-            </tr>
-          </thead>
+          <TableHead columns={['Gate', 'Verdict', 'Created', 'Scenario', 'Client', 'Baseline', 'Candidate', 'Repeats', 'First reason']} />
           <tbody>
             {gates.map((g) => (
               <tr key={g.id}>
@@ -48,24 +39,18 @@ export default async function GatesPage({ searchParams }: { searchParams: Promis
                 <td>
                   <VerdictBadge verdict={g.verdict} status={g.status} />
                 </td>
-                <td className="num">{g.createdAt.replace('T', ' ').slice(0, 19)} UTC</td>
-                {g.invalid ? (
-                  <td colSpan={6} className="small error">
-                    {g.invalid}
+                <td className="num">{formatUtc(g.createdAt)}</td>
+                <SpecColumns invalid={g.invalid} span={6}>
+                  <td>{g.scenario}</td>
+                  <td>{g.language}</td>
+                  <td>{g.baseline}</td>
+                  <td>
+                    {g.candidate}
+                    {g.candidateOptions && <div className="small muted">{g.candidateOptions}</div>}
                   </td>
-                ) : (
-                  <>
-                    <td>{g.scenario}</td>
-                    <td>{g.language}</td>
-                    <td>{g.baseline}</td>
-                    <td>
-                      {g.candidate}
-                      {g.candidateOptions && <div className="small muted">{g.candidateOptions}</div>}
-                    </td>
-                    <td className="num">{g.repeats}</td>
-                    <td className="small">{g.firstReason ?? ''}</td>
-                  </>
-                )}
+                  <td className="num">{g.repeats}</td>
+                  <td className="small">{g.firstReason ?? ''}</td>
+                </SpecColumns>
               </tr>
             ))}
           </tbody>

@@ -99,11 +99,7 @@ export default async function VersionsPage({ searchParams }: Props) {
         <label>
           <span>Client</span>
           <select name="language" defaultValue={selection.language}>
-            {options.languages.map((l) => (
-              <option key={l.value} value={l.value}>
-                {l.value} ({l.cells} cells)
-              </option>
-            ))}
+            <CountedOptions items={options.languages} />
           </select>
         </label>
         <label className="versions-scenario">
@@ -131,11 +127,7 @@ export default async function VersionsPage({ searchParams }: Props) {
           <span>Concurrency</span>
           <select name="concurrency" defaultValue={selection.concurrency ?? ''}>
             {options.concurrencies.length === 0 && <option value="">–</option>}
-            {options.concurrencies.map((c) => (
-              <option key={c.value} value={c.value}>
-                {c.value} ({c.cells} cells)
-              </option>
-            ))}
+            <CountedOptions items={options.concurrencies} />
           </select>
         </label>
         <button type="submit">Show</button>
@@ -226,4 +218,13 @@ export default async function VersionsPage({ searchParams }: Props) {
       )}
     </>
   );
+}
+
+/** Choices with how many cells each has, e.g. "node (12 cells)". */
+function CountedOptions({ items }: { items: { value: string | number; cells: number }[] }) {
+  return items.map((i) => (
+    <option key={i.value} value={i.value}>
+      {i.value} ({i.cells} cells)
+    </option>
+  ));
 }

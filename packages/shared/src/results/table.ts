@@ -1,7 +1,7 @@
 import { formatMs, formatQps } from '../format';
 import { medianOverRepeats } from './stats';
 
-export { formatMs, formatOps, formatPercent, formatQps } from '../format';
+export { formatMs, formatOps, formatPercent, formatQps, formatUtc } from '../format';
 
 /** The stored facts a results table needs about one cell (pages and Markdown read the same shape). */
 export interface TableCell {

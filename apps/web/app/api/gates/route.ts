@@ -2,7 +2,7 @@ import { NextResponse } from 'next/server';
 import { createGate } from '@scb/db';
 import { parseGateSpec } from '@scb/shared/gate';
 import { databaseUrl, db } from '@/lib/db';
-import { readJsonBody } from '@/lib/http';
+import { readSpec } from '@/lib/http';
 import { gateUrl, listGates } from '@/lib/gates';
 import { jobUrl, originOf } from '@/lib/jobs';
 
@@ -10,10 +10,8 @@ export const dynamic = 'force-dynamic';
 
 /** Queues a gate. 201 {id, url, jobId, jobUrl}; 400 {error, issues: [{path, message}]} naming every bad field. */
 export async function POST(req: Request) {
-  const json = await readJsonBody(req);
-  if (!json.ok) return json.response;
-  const parsed = parseGateSpec(json.body);
-  if (!parsed.ok) return NextResponse.json({ error: 'invalid gate spec', issues: parsed.issues }, { status: 400 });
+  const parsed = await readSpec(req, parseGateSpec, 'gate spec');
+  if (!parsed.ok) return parsed.response;
   let created: { id: string; jobId: string };
   try {
     created = await createGate(db(), databaseUrl(), parsed.value);

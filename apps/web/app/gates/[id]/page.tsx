@@ -13,6 +13,7 @@ import { VerdictBadge } from '@/components/VerdictBadge';
 import { getGate, isInvalidGate, markdownGate } from '@/lib/gates';
 import { getJob, isInvalidJob, originOf } from '@/lib/jobs';
 import { pageMetadata } from '@/lib/metadata';
+import { formatUtc } from '@scb/shared/table';
 
 export const dynamic = 'force-dynamic';
 
@@ -36,7 +37,7 @@ export default async function GatePage({ params }: Params) {
           Gate {gate.id} <VerdictBadge verdict={gate.verdict} status={gate.status} />
         </h1>
         <p className="muted">
-          Runs in job <Link href={`/jobs/${gate.job.id}`}>{gate.job.id}</Link> ({gate.job.status}) · created {gate.createdAt.replace('T', ' ').slice(0, 19)} UTC
+          Runs in job <Link href={`/jobs/${gate.job.id}`}>{gate.job.id}</Link> ({gate.job.status}) · created {formatUtc(gate.createdAt)}
         </p>
         <p className="error" role="alert">
           {gate.invalid}
@@ -59,7 +60,7 @@ export default async function GatePage({ params }: Params) {
         Gate: {s.language} {s.candidate} vs {s.baseline} <VerdictBadge verdict={gate.verdict} status={gate.status} />
       </h1>
       <p className="muted">
-        {gateSetupLine(s)} · scenario: {gateScenario(s.scenario)?.description} · created {gate.createdAt.replace('T', ' ').slice(0, 19)} UTC
+        {gateSetupLine(s)} · scenario: {gateScenario(s.scenario)?.description} · created {formatUtc(gate.createdAt)}
       </p>
       <GateActions id={gate.id} />
       <p>

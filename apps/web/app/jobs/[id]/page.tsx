@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { describeConfiguration } from '@scb/shared/spec';
 import { isUnfinishedJob } from '@scb/shared/status';
-import { buildResultTable, formatEntry, formatMs, formatOps, formatPercent, formatQps } from '@scb/shared/table';
+import { buildResultTable, formatEntry, formatMs, formatOps, formatPercent, formatQps, formatUtc } from '@scb/shared/table';
 import { describeTarget, idealQps, modeledLatencyMs } from '@scb/shared/targets';
 import { AutoRefresh } from '@/components/AutoRefresh';
 import { CellCharts } from '@/components/CellCharts';
@@ -14,6 +14,7 @@ import { jobMarkdown, setupLine } from '@scb/shared/markdown';
 import { JobActions } from '@/components/JobActions';
 import { pageMetadata } from '@/lib/metadata';
 import { getJob, isInvalidJob, jobUrl, originOf, tableCells, type CellView, type InvalidJob, type JobView } from '@/lib/jobs';
+import { TableHead } from '@/components/TableHead';
 
 export const dynamic = 'force-dynamic';
 
@@ -97,7 +98,7 @@ function InvalidJobPage({ job }: { job: InvalidJob }) {
       <h1>
         {job.name || `Job ${job.id}`} <StatusBadge status={job.status} />
       </h1>
-      <p className="muted">created {job.createdAt.replace('T', ' ').slice(0, 19)} UTC</p>
+      <p className="muted">created {formatUtc(job.createdAt)}</p>
       <p className="error" role="alert">
         {job.invalid}
       </p>
@@ -125,7 +126,7 @@ export default async function JobPage({ params }: Params) {
         {describeTarget(job.spec)}
         {latency !== null && ` = ${formatMs(latency)} ms per query`} · {job.spec.workload.operation} · warm-up {formatOps(job.spec.workload.warmupOps)} ops at the target concurrency ·{' '}
         {job.spec.workload.durationSeconds !== undefined ? `${job.spec.workload.durationSeconds} s measured` : `${formatOps(job.spec.workload.measuredOps!)} ops measured`} · {job.spec.repeats}{' '}
-        repeat(s) · created {job.createdAt.replace('T', ' ').slice(0, 19)} UTC
+        repeat(s) · created {formatUtc(job.createdAt)}
       </p>
       {job.gateId && (
         <p>
@@ -196,26 +197,9 @@ export default async function JobPage({ params }: Params) {
         connection). CPU: the driver&apos;s share of the machine&apos;s cores while measuring; above 85% the client is CPU-bound and its qps says more about this machine.
       </p>
       <table data-testid="cells-table">
-        <thead>
-          <tr>
-            <th>#</th>
-            <th>Client</th>
-            <th>Configuration</th>
-            <th>C</th>
-            <th>Repeat</th>
-            <th>Status</th>
-            <th>qps</th>
-            <th>p50</th>
-            <th>p90</th>
-            <th>p99</th>
-            <th>max</th>
-            <th>Errors</th>
-            <th>CPU</th>
-            <th>Connections</th>
-            <th>Hottest</th>
-            <th>RPCs / peak in-flight per connection</th>
-          </tr>
-        </thead>
+        <TableHead
+          columns={['#', 'Client', 'Configuration', 'C', 'Repeat', 'Status', 'qps', 'p50', 'p90', 'p99', 'max', 'Errors', 'CPU', 'Connections', 'Hottest', 'RPCs / peak in-flight per connection']}
+        />
         <tbody>
           {job.cells.map((c) => (
             <tr key={c.index} data-cell={c.index}>

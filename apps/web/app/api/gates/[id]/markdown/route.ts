@@ -1,5 +1,6 @@
 import { gateMarkdown } from '@scb/shared/gate-markdown';
 import { getGate, isInvalidGate, markdownGate } from '@/lib/gates';
+import { plainText } from '@/lib/http';
 import { originOf } from '@/lib/jobs';
 
 export const dynamic = 'force-dynamic';
@@ -8,7 +9,7 @@ export const dynamic = 'force-dynamic';
 export async function GET(req: Request, ctx: { params: Promise<{ id: string }> }) {
   const { id } = await ctx.params;
   const gate = await getGate(id, originOf(req.headers));
-  if (!gate) return new Response(`no gate with id "${id}"\n`, { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } });
-  if (isInvalidGate(gate)) return new Response(`${gate.invalid}\n`, { status: 500, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+  if (!gate) return plainText(`no gate with id "${id}"`, 404);
+  if (isInvalidGate(gate)) return plainText(gate.invalid, 500);
   return new Response(gateMarkdown(markdownGate(gate)) + '\n', { headers: { 'content-type': 'text/markdown; charset=utf-8' } });
 }
