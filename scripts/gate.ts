@@ -9,7 +9,7 @@ import { env } from './env';
 import { CliError, cancelGateJob, cellLine, healthy, startEmbeddedStack, submitGate, waitForVerdict } from './gate-client';
 const EXIT = { pass: 0, fail: 1, inconclusive: 2, error: 2 } as const;
 
-const USAGE = `usage: npm run gate -- --client java|node --baseline X.Y.Z --candidate X.Y.Z [options]
+const USAGE = `usage: npm run gate -- --client java|node|go --baseline X.Y.Z --candidate X.Y.Z [options]
   --scenario ID             ${GATE_SCENARIO_IDS.join(' | ')} (default affinity-burst)
   --repeats N               repeats per arm (default: the scenario's, 10 for affinity-burst, else 5)
   --concurrency N[,N...]    override the scenario's concurrency

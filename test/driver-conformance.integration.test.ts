@@ -2,7 +2,7 @@
 // cells on the same fake through every language's driver (every entry of LANGUAGE_PLUGINS, so a new
 // language is covered the day it is added) must report counts equal to the RPCs the fake served,
 // timelines that add up, and HDR histograms the runner decodes, in total and per operation kind.
-// Needs npm and Maven (Java's first resolution takes a while, then the client cache is reused).
+// Needs npm, Maven and Go (first resolutions and builds take minutes, then the client cache is reused).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { startFakeSpanner } from '@scb/fake-spanner';
@@ -12,7 +12,7 @@ import { runDriver } from '../apps/runner/src/cell';
 import { CACHE_DIR } from '../apps/runner/src/paths';
 
 /** A version of each language's client that this machine's registries serve. */
-const VERSIONS: Record<Language, string> = { node: '9.0.0', java: '6.123.0' };
+const VERSIONS: Record<Language, string> = { node: '9.0.0', java: '6.123.0', go: '1.96.1' };
 /** The data RPC each operation kind costs on the fake, exactly one per operation. */
 const DATA_RPC: Record<OperationKind, string> = { select1: 'ExecuteStreamingSql' };
 const LATENCY_MS = 5;

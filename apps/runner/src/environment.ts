@@ -14,12 +14,13 @@ export type Environment = {
   platform: string;
   node: string;
   java: string | null;
+  go: string | null;
   commit: string | null;
 };
 
 /** Where a job ran: numbers without their machine are not comparable. */
 export async function describeEnvironment(): Promise<Environment> {
-  const [java, commit] = await Promise.all([javaVersion(), gitCommit()]);
+  const [java, go, commit] = await Promise.all([javaVersion(), goVersion(), gitCommit()]);
   return {
     host: os.hostname(),
     cores: os.availableParallelism(),
@@ -28,6 +29,7 @@ export async function describeEnvironment(): Promise<Environment> {
     platform: `${os.platform()} ${os.release()} ${os.arch()}`,
     node: process.version,
     java,
+    go,
     commit,
   };
 }
@@ -36,6 +38,15 @@ async function javaVersion(): Promise<string | null> {
   try {
     const { stderr, stdout } = await run('java', ['-version'], { timeout: 10_000 });
     return (stderr || stdout).match(/version "([^"]+)"/)?.[1] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+async function goVersion(): Promise<string | null> {
+  try {
+    const { stdout } = await run('go', ['env', 'GOVERSION'], { timeout: 10_000, env: { ...process.env, GOTOOLCHAIN: 'local' } });
+    return stdout.trim() || null;
   } catch {
     return null;
   }

@@ -1,4 +1,4 @@
-import { planCells } from '@scb/shared';
+import { clientText, planCells } from '@scb/shared';
 import { failCell, getJobToRun, markCellRunning, recordClientVersion, storeCellProgress, storeCellResult, type Db } from '@scb/db';
 import { ClientInstallError, prepareDriver, type DriverLaunch } from '@scb/languages';
 import { watchForStop } from './cancel';
@@ -27,17 +27,19 @@ export async function runJob(db: Db, jobId: string, hooks: JobHooks): Promise<vo
   // One installation per client version per job; its outcome is remembered for the launch form.
   const launches = new Map<string, Promise<DriverLaunch>>();
   const launchFor = (client: (typeof plans)[number]['client'], log: (l: string) => void) => {
-    const key = `${client.language}@${client.version}`;
+    const key = clientText(client);
     let p = launches.get(key);
     if (!p) {
       p = prepareDriver(client, { cacheDir: CACHE_DIR, log });
       launches.set(key, p);
-      void p.then(
-        () => recordClientVersion(db, client.language, client.version, null).catch(() => {}),
-        (e) => {
-          if (e instanceof ClientInstallError) void recordClientVersion(db, client.language, client.version, e.message).catch(() => {});
-        },
-      );
+      // The launch form lists versions as published; a build against a pinned grpc-go is another thing.
+      if (!client.grpcVersion)
+        void p.then(
+          () => recordClientVersion(db, client.language, client.version, null).catch(() => {}),
+          (e) => {
+            if (e instanceof ClientInstallError) void recordClientVersion(db, client.language, client.version, e.message).catch(() => {});
+          },
+        );
     }
     return p;
   };
@@ -47,7 +49,7 @@ export async function runJob(db: Db, jobId: string, hooks: JobHooks): Promise<vo
   for (const cell of cells) {
     if (stop.signal.aborted) break;
     const plan = plans[cell.index];
-    const label = `job ${jobId} cell ${cell.index + 1}/${cells.length} (${plan.client.language} ${plan.client.version}, ${plan.configuration.label}, C=${plan.concurrency}, repeat ${plan.repeat})`;
+    const label = `job ${jobId} cell ${cell.index + 1}/${cells.length} (${clientText(plan.client)}, ${plan.configuration.label}, C=${plan.concurrency}, repeat ${plan.repeat})`;
     await markCellRunning(db, cell.id);
     hooks.log(`${label}: started`);
     try {

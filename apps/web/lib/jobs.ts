@@ -44,7 +44,7 @@ export function isInvalidJob(j: JobView | InvalidJob): j is InvalidJob {
 
 export interface CellView {
   index: number;
-  client: { language: string; version: string };
+  client: { language: string; version: string; grpcVersion: string | null };
   configuration: Record<string, unknown> & { label: string };
   /** A gate's job: baseline or candidate. */
   arm: string | null;
@@ -85,7 +85,7 @@ function cellView(c: StoredCell, cores: number): CellView {
   }
   return {
     index: c.index,
-    client: { language: c.clientLanguage, version: c.clientVersion },
+    client: { language: c.clientLanguage, version: c.clientVersion, grpcVersion: c.clientGrpcVersion },
     configuration: c.config,
     arm: c.arm,
     concurrency: c.concurrency,
@@ -176,6 +176,7 @@ export function tableCells(job: JobView): TableCell[] {
   return job.cells.map((c) => ({
     clientLanguage: c.client.language,
     clientVersion: c.client.version,
+    clientGrpcVersion: c.client.grpcVersion,
     configLabel: c.configuration.label,
     arm: c.arm,
     concurrency: c.concurrency,

@@ -20,6 +20,7 @@ export function jobCreateData(id: string, spec: JobSpec) {
     index: p.index,
     clientLanguage: p.client.language,
     clientVersion: p.client.version,
+    clientGrpcVersion: p.client.grpcVersion ?? null,
     configLabel: p.configuration.label,
     config: p.configuration,
     concurrency: p.concurrency,

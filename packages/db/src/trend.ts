@@ -84,7 +84,10 @@ export async function loadTrendRows(db: Db, q: { language: string; concurrency: 
   // The column comes from a fixed list (METRICS), never from the request.
   const column = Prisma.raw(`r."${METRICS[q.metric].field}"`);
   const rows = await db.$queryRaw<TrendRow[]>`
-    SELECT c."jobId", c."clientVersion" AS version, c."configLabel", c.repeat, ${column} AS value, r."cpuMs", r."elapsedMs"
+    SELECT c."jobId", c."clientVersion" AS version,
+      -- A Go client built against another grpc-go draws its own line.
+      CASE WHEN c."clientGrpcVersion" IS NULL THEN c."configLabel" ELSE c."configLabel" || ' · grpc ' || c."clientGrpcVersion" END AS "configLabel",
+      c.repeat, ${column} AS value, r."cpuMs", r."elapsedMs"
     FROM "Cell" c JOIN "CellResult" r ON r."cellId" = c.id
     WHERE c.status = 'succeeded' AND c."clientLanguage" = ${q.language} AND c.concurrency = ${q.concurrency}
       AND c."jobId" = ANY(${q.jobIds})

@@ -1,4 +1,5 @@
 import { compareSemver, SEMVER, type Client, type Language } from '@scb/shared/spec';
+import { go } from './go/index';
 import { java } from './java/index';
 import { node } from './node/index';
 import type { DriverLaunch, InstallContext, LanguagePlugin } from './plugin';
@@ -6,7 +7,7 @@ import type { DriverLaunch, InstallContext, LanguagePlugin } from './plugin';
 export { ClientInstallError, RegistryError, type DriverLaunch, type InstallContext, type LanguagePlugin } from './plugin';
 
 /** Every client language the runner can drive; adding one is adding its folder and a line here. */
-export const LANGUAGE_PLUGINS: Record<Language, LanguagePlugin> = { node, java };
+export const LANGUAGE_PLUGINS: Record<Language, LanguagePlugin> = { node, java, go };
 
 const TTL_MS = 3_600_000;
 const listed = new Map<Language, { at: number; versions: string[] }>();
@@ -30,7 +31,7 @@ export function newestFirst(versions: string[]): string[] {
  * Throws ClientInstallError with a message for the user.
  */
 export function prepareDriver(client: Client, ctx: { cacheDir: string; log: (line: string) => void }): Promise<DriverLaunch> {
-  return LANGUAGE_PLUGINS[client.language].install(client.version, installContext(client.language, ctx));
+  return LANGUAGE_PLUGINS[client.language].install(client, installContext(client.language, ctx));
 }
 
 export function installContext(language: Language, ctx: { cacheDir: string; log?: (line: string) => void }): InstallContext {

@@ -1,4 +1,4 @@
-import type { Language } from '@scb/shared';
+import type { Client, Language } from '@scb/shared';
 
 /** How to start a driver process for one installed client version: spawn(command, args), cell on stdin. */
 export interface DriverLaunch {
@@ -24,8 +24,8 @@ export interface LanguagePlugin {
   packageName: string;
   /** Published versions, oldest first as the registry lists them. Throws RegistryError. */
   listVersions(): Promise<string[]>;
-  /** Installs the version on first use; throws ClientInstallError with a sentence for the user. */
-  install(version: string, ctx: InstallContext): Promise<DriverLaunch>;
+  /** Installs the client (its version, and what else the language pins) on first use; throws ClientInstallError with a sentence for the user. */
+  install(client: Client, ctx: InstallContext): Promise<DriverLaunch>;
 }
 
 /** A failure the user can act on; its message is shown as is on the cell. */
@@ -42,4 +42,16 @@ export function lastLines(text: string, n = 3): string {
     .filter((l) => l && !l.includes('Unknown user config'))
     .slice(-n)
     .join(' | ');
+}
+
+const installing = new Map<string, Promise<unknown>>();
+
+/** Cells of one job may ask for the same client at once: one installation per key, shared. */
+export function oneAtATime<T>(key: string, install: () => Promise<T>): Promise<T> {
+  let p = installing.get(key) as Promise<T> | undefined;
+  if (!p) {
+    p = install().finally(() => installing.delete(key));
+    installing.set(key, p);
+  }
+  return p;
 }

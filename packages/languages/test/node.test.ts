@@ -50,6 +50,7 @@ test('multiplexed sessions are environment switches; the pool takes min and max'
   assert.equal(off.env.GOOGLE_CLOUD_SPANNER_MULTIPLEXED_SESSIONS, 'false');
   assert.equal(off.env.GOOGLE_CLOUD_SPANNER_MULTIPLEXED_SESSIONS_FOR_RW, 'false');
   assert.deepEqual(off.poolOptions, { min: 5, max: 50 });
+  assert.deepEqual(nodeClientSetup(cell({ sessionPool: { maxIdle: 3 } }), deps).poolOptions, { maxIdle: 3 }, 'options left out keep the pool defaults');
   assert.deepEqual(nodeClientSetup(cell({}), deps).env, {});
 });
 

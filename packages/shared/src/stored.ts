@@ -16,6 +16,7 @@ export const JobEnvironmentSchema = z.looseObject({
   platform: z.string().optional(),
   node: z.string().optional(),
   java: z.string().nullable().optional(),
+  go: z.string().nullable().optional(),
   commit: z.string().nullable().optional(),
 });
 export type JobEnvironment = z.output<typeof JobEnvironmentSchema>;

@@ -215,4 +215,10 @@ test('a gate spec names bad fields and becomes an interleaved job of fresh cells
   assert.ok(!noArms.ok && noArms.issues.some((i) => i.path === 'configurations' && /same client, configuration label and arm/.test(i.message)));
   const crossArms = parseJobSpec({ ...gateJobSpec(steady.value), pairing: 'cross' });
   assert.ok(!crossArms.ok && crossArms.issues.some((i) => i.path === 'arms'));
+
+  // Go has no grpc-gcp: refused at the layer that asks for it.
+  const goOn = parseGateSpec({ scenario: 'steady-select1', language: 'go', baseline: '1.33.0', candidate: '1.96.1', candidateConfiguration: { grpcGcp: 'on' } });
+  assert.ok(!goOn.ok && goOn.issues.map((i) => i.path).join() === 'candidateConfiguration.grpcGcp', JSON.stringify(!goOn.ok && goOn.issues));
+  const goOk = parseGateSpec({ scenario: 'steady-select1', language: 'go', baseline: '1.33.0', candidate: '1.96.1' });
+  assert.ok(goOk.ok && parseJobSpec(gateJobSpec(goOk.value)).ok);
 });

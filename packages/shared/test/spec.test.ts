@@ -56,6 +56,41 @@ test('the workload needs exactly one of measuredOps and durationSeconds', () => 
   assert.deepEqual(pathsOf({ ...good, workload: { warmupOps: 1, measuredOps: 10, durationSeconds: 1 } }), ['workload.measuredOps']);
 });
 
+test('go clients: the module follows the version, grpcVersion is Go only, grpc-gcp on is refused', () => {
+  const go = (client: object, configurations: object[] = [{ label: 'd' }]) => ({ ...good, clients: [{ language: 'go', ...client }], configurations });
+  assert.ok(parseJobSpec(go({ version: '1.33.0' })).ok);
+  assert.ok(parseJobSpec(go({ version: '0.37.0', module: 'cloud.google.com/go', grpcVersion: '1.17.0' })).ok);
+  assert.deepEqual(pathsOf(go({ version: '1.33.0', module: 'cloud.google.com/go' })), ['clients.0.module']);
+  assert.deepEqual(pathsOf(go({ version: '1.33.0', module: 'example.com/evil' })), ['clients.0.module']);
+  assert.deepEqual(pathsOf(go({ version: '1.33.0', grpcVersion: 'v1.18.0; ls' })), ['clients.0.grpcVersion']);
+  assert.deepEqual(pathsOf({ ...good, clients: [{ language: 'java', version: '6.105.0', grpcVersion: '1.18.0' }] }), ['clients.0.grpcVersion']);
+  const r = parseJobSpec(
+    go({ version: '1.33.0' }, [
+      { label: 'on', grpcGcp: 'on' },
+      { label: 'off', grpcGcp: 'off' },
+    ]),
+  );
+  assert.ok(!r.ok);
+  assert.deepEqual(
+    r.issues.map((i) => `${i.path}: ${i.message}`),
+    ['configurations.0.grpcGcp: grpc-gcp is not available in the Go client: use default or off'],
+  );
+  // Paired with another language only, grpc-gcp on is fine.
+  const zip = {
+    ...good,
+    pairing: 'zip',
+    clients: [
+      { language: 'java', version: '6.105.0' },
+      { language: 'go', version: '1.33.0' },
+    ],
+    configurations: [
+      { label: 'on', grpcGcp: 'on' },
+      { label: 'off', grpcGcp: 'off' },
+    ],
+  };
+  assert.ok(parseJobSpec(zip).ok);
+});
+
 test('configuration labels must be unique', () => {
   assert.deepEqual(pathsOf({ ...good, configurations: [{ label: 'a' }, { label: 'a' }] }), ['configurations']);
 });

@@ -161,6 +161,7 @@ test('scenario index: counts, default scenario and concurrency, same label told 
   assert.deepEqual(index.languages, [
     { value: 'node', cells: 2 },
     { value: 'java', cells: 17 },
+    { value: 'go', cells: 0 },
   ]);
   const java = index.scenarios.java;
   assert.deepEqual(
@@ -203,7 +204,7 @@ test('scenario index: counts, default scenario and concurrency, same label told 
 test('URL parameters: each bad one named; the page is lenient, the API strict', () => {
   const ok = parseTrendQuery(new URLSearchParams('language=java&scenario=0123456789ab&metric=p99&concurrency=400'));
   assert.deepEqual(ok, { value: { language: 'java', scenario: '0123456789ab', metric: 'p99', concurrency: 400 }, issues: [] });
-  const bad = parseTrendQuery(new URLSearchParams('language=go&scenario=x&metric=p75&concurrency=0&colour=red'), true);
+  const bad = parseTrendQuery(new URLSearchParams('language=cobol&scenario=x&metric=p75&concurrency=0&colour=red'), true);
   assert.deepEqual(
     bad.issues.map((i) => i.path),
     ['colour', 'language', 'scenario', 'metric', 'concurrency'],

@@ -27,7 +27,7 @@ import {
   type CompareSeries,
   type Comparison,
 } from '@scb/shared/compare';
-import { describeConfiguration, type FieldIssue } from '@scb/shared/spec';
+import { clientText, describeConfiguration, type FieldIssue } from '@scb/shared/spec';
 import { scenarioLabel } from '@scb/shared/scenario';
 import { CompareCharts } from '@/components/CompareCharts';
 import { StatusBadge } from '@/components/StatusBadge';
@@ -246,9 +246,7 @@ function SeriesTable({ c, jobs }: { c: Comparison; jobs: Map<string, JobView> })
               <td>
                 <Link href={`/jobs/${s.jobId}`}>{s.jobName || s.jobId}</Link> <StatusBadge status={s.jobStatus} />
               </td>
-              <td>
-                {s.client.language} {s.client.version}
-              </td>
+              <td>{clientText(s.client)}</td>
               <td>{configurationText(s, job)}</td>
               <td>
                 {job ? scenarioLabel(job.spec) : ''}

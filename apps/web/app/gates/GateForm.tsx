@@ -2,6 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
+import { LANGUAGES } from '@scb/shared/spec';
 
 interface Issue {
   path: string;
@@ -45,8 +46,11 @@ export function GateForm({ scenarios }: { scenarios: { id: string; title: string
       <label>
         Client{' '}
         <select value={form.language} onChange={set('language')} name="language">
-          <option value="java">java</option>
-          <option value="node">node</option>
+          {LANGUAGES.map((l) => (
+            <option key={l} value={l}>
+              {l}
+            </option>
+          ))}
         </select>
       </label>{' '}
       <label>

@@ -6,5 +6,5 @@ export const java: LanguagePlugin = {
   language: 'java',
   packageName: JAVA_ARTIFACT,
   listVersions: mavenVersions,
-  install: (version, ctx) => ensureJavaClient(version, ctx),
+  install: (client, ctx) => ensureJavaClient(client.version, ctx),
 };

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { SEMVER } from '@scb/shared/spec';
-import { ClientInstallError, type DriverLaunch, type InstallContext } from '../plugin';
+import { ClientInstallError, oneAtATime, type DriverLaunch, type InstallContext } from '../plugin';
 import { JAVA_ARTIFACT as ARTIFACT } from './registry';
 
 const run = promisify(execFile);
@@ -21,8 +21,6 @@ export interface JavaClient extends DriverLaunch {
   classpath: string;
 }
 
-const pending = new Map<string, Promise<JavaClient>>();
-
 /**
  * Resolves google-cloud-spanner at exactly `version` with Maven into a cached classpath and compiles
  * the driver against it, once per version (and again when the driver's pom or sources change).
@@ -30,13 +28,7 @@ const pending = new Map<string, Promise<JavaClient>>();
  */
 export function ensureJavaClient(version: string, ctx: InstallContext): Promise<JavaClient> {
   if (!SEMVER.test(version)) return Promise.reject(new ClientInstallError(`"${version}" is not a plain semver version`));
-  // Cells of one job may ask for the same version at once: one install, shared.
-  let p = pending.get(version);
-  if (!p) {
-    p = install(version, ctx).finally(() => pending.delete(version));
-    pending.set(version, p);
-  }
-  return p;
+  return oneAtATime(`java@${version}`, () => install(version, ctx));
 }
 
 async function install(version: string, ctx: InstallContext): Promise<JavaClient> {

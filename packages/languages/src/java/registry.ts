@@ -1,6 +1,7 @@
+import { LANGUAGE_INFO } from '@scb/shared/spec';
 import { RegistryError } from '../plugin';
 
-export const JAVA_ARTIFACT = 'com.google.cloud:google-cloud-spanner';
+export const JAVA_ARTIFACT = LANGUAGE_INFO.java.packageName;
 const MAVEN_METADATA = 'https://repo1.maven.org/maven2/com/google/cloud/google-cloud-spanner/maven-metadata.xml';
 
 export async function mavenVersions(): Promise<string[]> {

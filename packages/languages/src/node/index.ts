@@ -10,8 +10,8 @@ export const node: LanguagePlugin = {
   language: 'node',
   packageName: NODE_PACKAGE,
   listVersions: npmVersions,
-  async install(version, ctx) {
-    const clientDir = await ensureNodeClient(version, ctx);
+  async install(client, ctx) {
+    const clientDir = await ensureNodeClient(client.version, ctx);
     // The driver loads the client from that version's own folder, given as its one argument.
     return { command: process.execPath, args: ['--import', 'tsx', DRIVER, clientDir] };
   },

@@ -1,9 +1,10 @@
+import { LANGUAGE_INFO } from '@scb/shared/spec';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { lastLines, RegistryError } from '../plugin';
 
 const run = promisify(execFile);
-export const NODE_PACKAGE = '@google-cloud/spanner';
+export const NODE_PACKAGE = LANGUAGE_INFO.node.packageName;
 export const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 /** npm's own client, so a user's registry settings (.npmrc, mirrors) apply. */

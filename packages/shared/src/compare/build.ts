@@ -3,7 +3,7 @@ import { canonicalJson } from '../canonical-json';
 import { median, medianOverRepeats } from '../results/stats';
 import { isFinishedCell, isUnfinishedJob } from '../results/status';
 import { scenarioDifferences, scenarioOf } from '../spec/scenario';
-import type { JobSpec } from '../spec/spec';
+import { clientText, type JobSpec } from '../spec/spec';
 import { idealQps, modeledLatencyMs } from '../targets/index';
 import {
   COMPARE_SAME_WITHIN,
@@ -27,12 +27,12 @@ import {
 
 interface Draft {
   job: CompareJobInput;
-  client: { language: string; version: string };
+  client: { language: string; version: string; grpcVersion?: string | null };
   configuration: CompareCellInput['configuration'] | null;
   cells: CompareCellInput[];
 }
 
-const clientKey = (c: { language: string; version: string }) => `${c.language} ${c.version}`;
+const clientKey = clientText;
 
 function at(obj: unknown, path: string): unknown {
   return path.split('.').reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), obj);

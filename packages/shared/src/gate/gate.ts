@@ -1,6 +1,20 @@
 import { z } from 'zod';
 import { optionText } from '../spec/configuration';
-import { ARMS, ConfigurationSchema, GRPC_GCP, LANGUAGES, SEMVER, WorkloadSchema, toFieldIssues, type Arm, type Configuration, type JobSpecInput, type Language, type ParseResult } from '../spec/spec';
+import {
+  ARMS,
+  ConfigurationSchema,
+  GRPC_GCP,
+  LANGUAGES,
+  SEMVER,
+  WorkloadSchema,
+  refusedOption,
+  toFieldIssues,
+  type Arm,
+  type Configuration,
+  type JobSpecInput,
+  type Language,
+  type ParseResult,
+} from '../spec/spec';
 import { TargetSchema } from '../targets/index';
 
 /**
@@ -111,6 +125,12 @@ export const GateSpecSchema = z
     const repeats = g.repeats ?? gateScenario(g.scenario)?.repeats ?? 0;
     if (g.criteria.worstRepeatCount > repeats) {
       ctx.addIssue({ code: 'custom', path: ['criteria', 'worstRepeatCount'], message: `must be at most the repeats per arm (${repeats})` });
+    }
+    const s = gateScenario(g.scenario);
+    if (!s) return;
+    for (const layer of ['configuration', 'candidateConfiguration'] as const) {
+      const refused = refusedOption(g.language, { ...s.configuration, ...g.configuration, ...(layer === 'candidateConfiguration' ? g.candidateConfiguration : {}) });
+      if (refused && (layer === 'configuration' || g.candidateConfiguration?.grpcGcp)) ctx.addIssue({ code: 'custom', path: [layer, refused.option], message: refused.message });
     }
   })
   .transform((g) => {

@@ -1,5 +1,5 @@
 import { formatOps } from '../format';
-import type { JobSpec } from '../spec/spec';
+import { clientText, type JobSpec } from '../spec/spec';
 import { describeTarget } from '../targets/index';
 import { buildResultTable, formatEntry, type TableCell } from './table';
 
@@ -28,7 +28,7 @@ export interface MarkdownJob {
 export function setupLine(job: Pick<MarkdownJob, 'spec' | 'environment'>): string {
   const s = job.spec;
   const w = s.workload;
-  const clients = s.clients.map((c) => `${c.language} ${c.version}`).join(', ');
+  const clients = s.clients.map(clientText).join(', ');
   const configs = s.configurations.map((c) => c.label).join(', ');
   const measured = w.durationSeconds !== undefined ? `${w.durationSeconds} s` : `${formatOps(w.measuredOps!)} ops`;
   const env = job.environment;

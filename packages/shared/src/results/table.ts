@@ -1,4 +1,5 @@
 import { formatMs, formatQps } from '../format';
+import { clientText } from '../spec/spec';
 import { medianOverRepeats } from './stats';
 
 export { formatMs, formatOps, formatPercent, formatQps, formatUtc } from '../format';
@@ -7,6 +8,8 @@ export { formatMs, formatOps, formatPercent, formatQps, formatUtc } from '../for
 export interface TableCell {
   clientLanguage: string;
   clientVersion: string;
+  /** Go: the grpc-go the client was built against, when pinned. */
+  clientGrpcVersion?: string | null;
   configLabel: string;
   /** A gate's arm: arms with the same client and configuration (an A/A gate) stay apart. */
   arm?: string | null;
@@ -39,14 +42,17 @@ export interface ResultTable {
   rows: { concurrency: number; entries: (TableEntry | null)[] }[];
 }
 
-function columnKey(cell: Pick<TableCell, 'clientLanguage' | 'clientVersion' | 'configLabel' | 'arm'>, multiClient: boolean): string {
-  const column = multiClient ? `${cell.clientLanguage} ${cell.clientVersion} · ${cell.configLabel}` : cell.configLabel;
+const clientOf = (cell: Pick<TableCell, 'clientLanguage' | 'clientVersion' | 'clientGrpcVersion'>) =>
+  clientText({ language: cell.clientLanguage, version: cell.clientVersion, grpcVersion: cell.clientGrpcVersion });
+
+function columnKey(cell: Pick<TableCell, 'clientLanguage' | 'clientVersion' | 'clientGrpcVersion' | 'configLabel' | 'arm'>, multiClient: boolean): string {
+  const column = multiClient ? `${clientOf(cell)} · ${cell.configLabel}` : cell.configLabel;
   return cell.arm ? `${cell.arm}: ${column}` : column;
 }
 
 /** Rows by concurrency, column groups by configuration: the layout of google-cloud-java PR #12725. */
 export function buildResultTable(cells: TableCell[]): ResultTable {
-  const multiClient = new Set(cells.map((c) => `${c.clientLanguage}@${c.clientVersion}`)).size > 1;
+  const multiClient = new Set(cells.map(clientOf)).size > 1;
   const columns: string[] = [];
   for (const c of cells) {
     const k = columnKey(c, multiClient);

@@ -2,3 +2,4 @@
 export * from './spec';
 export * from './semver';
 export * from './configuration';
+export * from './languages';

@@ -71,4 +71,23 @@ export const PRESETS: Preset[] = [
       timeScale: 1,
     },
   },
+  {
+    id: 'go-versions',
+    title: 'Go SELECT 1: 1.33.0 (session pool) vs 1.96.1 (multiplexed session)',
+    description:
+      'The Go client of the session pool case study (1.33.0, with a session pool) against the newest release, which has one multiplexed session and no pool: client defaults, 65 ms queries, 3 s per cell.',
+    spec: {
+      name: 'Go SELECT 1: 1.33.0 vs 1.96.1',
+      clients: [
+        { language: 'go', version: '1.33.0' },
+        { language: 'go', version: '1.96.1' },
+      ],
+      configurations: [{ label: 'client default', grpcGcp: 'default' }],
+      concurrency: [10, 50, 150],
+      target: { kind: 'fake', latencyMs: 65 },
+      workload: { operation: 'select1', warmupOps: 200, durationSeconds: 3 },
+      repeats: 1,
+      timeScale: 1,
+    },
+  },
 ];

@@ -4,15 +4,56 @@ import { TargetSchema } from '../targets/index';
 /** Plain semver only (no ranges, tags, paths or URLs): it ends up in an npm/Maven command line. */
 export const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z]+(\.[0-9A-Za-z]+)*)?$/;
 
-export const LANGUAGES = ['node', 'java'] as const;
+export const LANGUAGES = ['node', 'java', 'go'] as const;
 export type Language = (typeof LANGUAGES)[number];
 export const GRPC_GCP = ['on', 'off', 'default'] as const;
 export const OPERATIONS = ['select1'] as const;
 
-export const ClientSchema = z.strictObject({
-  language: z.enum(LANGUAGES),
-  version: z.string().regex(SEMVER, 'must be a plain semver such as 9.0.0'),
-});
+/**
+ * The Go client's two homes: its own module from v1.0.0 on, the monorepo cloud.google.com/go before
+ * (v0.x, where the Mercari write-up's abort-backoff fix shipped). The version says which one.
+ */
+export const GO_MODULES = ['cloud.google.com/go/spanner', 'cloud.google.com/go'] as const;
+export type GoModule = (typeof GO_MODULES)[number];
+
+export function goModuleOf(version: string): GoModule {
+  return version.startsWith('0.') ? 'cloud.google.com/go' : 'cloud.google.com/go/spanner';
+}
+
+const semver = (example: string) => z.string().regex(SEMVER, `must be a plain semver such as ${example}`);
+
+export const ClientSchema = z
+  .strictObject({
+    language: z.enum(LANGUAGES),
+    version: semver('9.0.0'),
+    /** Go only, optional: the module, which must be the one the version belongs to (goModuleOf). */
+    module: z.enum(GO_MODULES).optional(),
+    /** Go only: build the client against this google.golang.org/grpc instead of the one it requires. */
+    grpcVersion: semver('1.17.0').optional(),
+  })
+  .superRefine((c, ctx) => {
+    for (const field of ['module', 'grpcVersion'] as const) {
+      if (c[field] !== undefined && c.language !== 'go') ctx.addIssue({ code: 'custom', path: [field], message: `only the go client has ${field}` });
+    }
+    if (c.module && c.language === 'go' && c.module !== goModuleOf(c.version)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['module'],
+        message: `go client ${c.version} is in ${goModuleOf(c.version)}, not ${c.module} (versions 0.x are the monorepo cloud.google.com/go, 1.0.0 on cloud.google.com/go/spanner)`,
+      });
+    }
+  });
+
+/** "go 1.33.0", or "go 1.33.0 (grpc 1.18.0)" when the client is built against another grpc-go: a client in words, and its identity. */
+export function clientText(c: { language: string; version: string; grpcVersion?: string | null }): string {
+  return `${c.language} ${c.version}${c.grpcVersion ? ` (grpc ${c.grpcVersion})` : ''}`;
+}
+
+/** Why a configuration cannot run on a language at all, before anything is installed; null when it can. */
+export function refusedOption(language: Language, configuration: { grpcGcp?: string }): { option: string; message: string } | null {
+  if (language === 'go' && configuration.grpcGcp === 'on') return { option: 'grpcGcp', message: 'grpc-gcp is not available in the Go client: use default or off' };
+  return null;
+}
 
 /**
  * One labelled set of client options. An option left out keeps the client version's default; an
@@ -33,6 +74,8 @@ export const ConfigurationSchema = z.strictObject({
     .strictObject({
       minSessions: z.number().int().min(0).max(10_000).optional(),
       maxSessions: z.number().int().min(1).max(10_000).optional(),
+      /** Idle sessions the pool keeps: Go MaxIdle, Java setMaxIdleSessions, Node maxIdle. */
+      maxIdle: z.number().int().min(0).max(10_000).optional(),
       writeSessionsFraction: z.number().min(0).max(1).optional(),
     })
     .optional(),
@@ -89,6 +132,12 @@ export const JobSpecSchema = z
     if (s.pairing === 'zip' && s.clients.length !== s.configurations.length) {
       ctx.addIssue({ code: 'custom', path: ['configurations'], message: `pairing zip needs one configuration per client (${s.clients.length} clients, ${s.configurations.length} configurations)` });
     }
+    // Pairs that can never run: refused now rather than failing every cell later.
+    s.configurations.forEach((configuration, i) => {
+      const clients = s.pairing === 'zip' ? [s.clients[i]].filter((c) => c !== undefined) : s.clients;
+      const refused = clients.map((c) => refusedOption(c.language, configuration)).find((r) => r !== null);
+      if (refused) ctx.addIssue({ code: 'custom', path: ['configurations', i, refused.option], message: refused.message });
+    });
     if (s.arms && (s.pairing !== 'zip' || s.arms.length !== s.clients.length)) {
       ctx.addIssue({ code: 'custom', path: ['arms'], message: `needs pairing zip and one arm per client (${s.clients.length})` });
     }

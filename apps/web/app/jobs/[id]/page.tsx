@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { describeConfiguration } from '@scb/shared/spec';
+import { clientText, describeConfiguration } from '@scb/shared/spec';
 import { isUnfinishedJob } from '@scb/shared/status';
 import { buildResultTable, formatEntry, formatMs, formatOps, formatPercent, formatQps, formatUtc } from '@scb/shared/table';
 import { describeTarget, idealQps, modeledLatencyMs } from '@scb/shared/targets';
@@ -88,7 +88,7 @@ function configurationText(c: CellView): string {
 }
 
 function cellLabel(c: CellView): string {
-  return `${c.arm ? `${c.arm} · ` : ''}${c.client.language} ${c.client.version} · ${c.configuration.label} · C=${c.concurrency} · repeat ${c.repeat}`;
+  return `${c.arm ? `${c.arm} · ` : ''}${clientText(c.client)} · ${c.configuration.label} · C=${c.concurrency} · repeat ${c.repeat}`;
 }
 
 /** A stored job that does not parse: named, with what is wrong, instead of a broken page. */
@@ -206,7 +206,7 @@ export default async function JobPage({ params }: Params) {
               <td className="num">{c.index + 1}</td>
               <td>
                 {c.arm && <span className="muted">{c.arm} </span>}
-                {c.client.language} {c.client.version}
+                {clientText(c.client)}
               </td>
               <td>{configurationText(c)}</td>
               <td className="num">{c.concurrency}</td>
@@ -274,6 +274,8 @@ export default async function JobPage({ params }: Params) {
           <dd>{env.node}</dd>
           <dt>Java</dt>
           <dd>{env.java ?? 'not found'}</dd>
+          <dt>Go</dt>
+          <dd>{env.go ?? 'not found'}</dd>
           <dt>commit</dt>
           <dd>{env.commit ?? 'unknown'}</dd>
         </dl>

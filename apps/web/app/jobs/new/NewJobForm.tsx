@@ -2,7 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import { useEffect, useMemo, useState } from 'react';
-import { parseJobSpec, type FieldIssue, type JobSpecInput, type Language } from '@scb/shared/spec';
+import { LANGUAGE_INFO, LANGUAGES, parseJobSpec, refusedOption, type FieldIssue, type JobSpecInput, type Language } from '@scb/shared/spec';
 import { PRESETS } from '@scb/shared/presets';
 
 type Ops = number | { min: number; perConcurrency: number };
@@ -28,8 +28,6 @@ const CONFIGS: { key: ConfigKey; label: string; hint?: string }[] = [
   { key: 'default', label: 'client default' },
   { key: 'dynamic', label: 'dynamic channel pool', hint: 'Java only; it takes effect only when numChannels is not set, so numChannels is not applied to it.' },
 ];
-
-const DEFAULT_VERSION: Record<Language, string> = { node: '9.0.0', java: '6.105.0' };
 
 const INITIAL: FormState = {
   name: '',
@@ -249,11 +247,17 @@ export function NewJobForm() {
           value={form.language}
           onChange={(e) => {
             const language = e.target.value as Language;
-            set({ language, versions: [DEFAULT_VERSION[language]] });
+            // Options a language cannot run at all (grpc-gcp on for Go) are unticked, not refused later.
+            const configs = { ...form.configs };
+            if (refusedOption(language, { grpcGcp: 'on' })) Object.assign(configs, { on: false, dynamic: false, default: configs.default || configs.on || configs.dynamic });
+            set({ language, versions: [LANGUAGE_INFO[language].exampleVersion], configs });
           }}
         >
-          <option value="node">Node (@google-cloud/spanner)</option>
-          <option value="java">Java (com.google.cloud:google-cloud-spanner)</option>
+          {LANGUAGES.map((l) => (
+            <option key={l} value={l}>
+              {LANGUAGE_INFO[l].title} ({LANGUAGE_INFO[l].packageName})
+            </option>
+          ))}
         </select>
       </div>
 
@@ -295,10 +299,19 @@ export function NewJobForm() {
       <div>
         {CONFIGS.map((c) => (
           <label key={c.key} style={{ marginRight: '1rem' }} title={c.hint}>
-            <input type="checkbox" name={`config-${c.key}`} checked={form.configs[c.key]} onChange={(e) => set({ configs: { ...form.configs, [c.key]: e.target.checked } })} /> {c.label}
+            <input
+              type="checkbox"
+              name={`config-${c.key}`}
+              checked={form.configs[c.key]}
+              disabled={c.key !== 'off' && c.key !== 'default' && refusedOption(form.language, { grpcGcp: 'on' }) !== null}
+              onChange={(e) => set({ configs: { ...form.configs, [c.key]: e.target.checked } })}
+            />{' '}
+            {c.label}
           </label>
         ))}
-        <span className="hint">Node with grpc-gcp off uses one HTTP/2 connection (100 streams). The dynamic channel pool is a Java option and only applies when numChannels is unset.</span>
+        <span className="hint">
+          Node with grpc-gcp off uses one HTTP/2 connection (100 streams). The dynamic channel pool is a Java option and only applies when numChannels is unset. Go has no grpc-gcp.
+        </span>
       </div>
 
       <label className="field" htmlFor="numChannels">
@@ -306,7 +319,7 @@ export function NewJobForm() {
       </label>
       <div>
         <input type="number" id="numChannels" value={form.numChannels} min={1} placeholder="client default" onChange={(e) => set({ numChannels: e.target.value })} />
-        <span className="hint">Java: SpannerOptions numChannels. Node: the grpc-gcp pool&apos;s maximum size (needs grpc-gcp).</span>
+        <span className="hint">Java: SpannerOptions numChannels. Node: the grpc-gcp pool&apos;s maximum size (needs grpc-gcp). Go: the gRPC connection pool size.</span>
       </div>
 
       <label className="field" htmlFor="latencyMs">

@@ -18,7 +18,7 @@ export interface NodeClientDeps {
 export interface NodeClientSetup {
   clientOptions: Record<string, unknown>;
   /** Second argument of instance.database(): the session pool options. */
-  poolOptions?: { min?: number; max?: number };
+  poolOptions?: { min?: number; max?: number; maxIdle?: number };
   /** Read by the client when the database object is made (multiplexed session switches). */
   env: Record<string, string>;
 }
@@ -59,7 +59,9 @@ export function nodeClientSetup(cell: DriverCell, deps: NodeClientDeps): NodeCli
   let poolOptions: NodeClientSetup['poolOptions'];
   if (c.sessionPool) {
     if (c.sessionPool.writeSessionsFraction !== undefined) throw new UnsupportedOption('sessionPool.writeSessionsFraction', cell, 'the Node pool ignores its "writes" option');
-    poolOptions = { min: c.sessionPool.minSessions, max: c.sessionPool.maxSessions };
+    // Only what is set: the pool merges its options over its defaults, an undefined would win.
+    const { minSessions: min, maxSessions: max, maxIdle } = c.sessionPool;
+    poolOptions = Object.fromEntries(Object.entries({ min, max, maxIdle }).filter(([, v]) => v !== undefined));
     if (poolOptions.min !== undefined && poolOptions.max !== undefined && poolOptions.min > poolOptions.max) {
       throw new UnsupportedOption('sessionPool', cell, 'minSessions is larger than maxSessions');
     }

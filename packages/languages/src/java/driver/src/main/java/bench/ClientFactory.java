@@ -143,6 +143,9 @@ final class ClientFactory {
     if (pool.has("maxSessions")) {
       call(sb, "setMaxSessions", "sessionPool.maxSessions", version, int.class, pool.get("maxSessions").getAsInt());
     }
+    if (pool.has("maxIdle")) {
+      call(sb, "setMaxIdleSessions", "sessionPool.maxIdle", version, int.class, pool.get("maxIdle").getAsInt());
+    }
     if (pool.has("writeSessionsFraction")) {
       call(sb, "setWriteSessionsFraction", "sessionPool.writeSessionsFraction", version, float.class,
           pool.get("writeSessionsFraction").getAsFloat());

@@ -1,0 +1,187 @@
+package main
+
+// The warm-up and measured phases of a cell, as load.ts does them for Node and LoadLoop.java for
+// Java: the cell's load shape issues operations until the phase's budget (an operation count or a
+// duration) is used up; each one is picked from the weighted operation mix and recorded.
+
+import (
+	"context"
+	"errors"
+	"math/rand"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+)
+
+// Shape is a load shape: how operations are issued until a phase's budget is used up. take claims
+// one operation of the budget and is false once it is spent; runOne runs one operation of the mix
+// and records it.
+type Shape interface {
+	// Run issues operations while take grants them; returns once every issued operation is done.
+	Run(take func() bool, runOne func())
+}
+
+// One entry per shape of the protocol (LoadSchema in packages/shared/src/protocol.ts).
+var shapes = map[string]struct {
+	validate func(Load) error
+	make     func(Load) Shape
+}{
+	"closed": {
+		validate: func(l Load) error {
+			if l.Concurrency < 1 {
+				return errors.New("load.concurrency must be at least 1")
+			}
+			return nil
+		},
+		make: func(l Load) Shape { return closedShape{concurrency: l.Concurrency} },
+	},
+}
+
+// closedShape is `concurrency` loops, each running operations back to back.
+type closedShape struct{ concurrency int }
+
+func (s closedShape) Run(take func() bool, runOne func()) {
+	// Every loop waits at a gate and they start together: a cold client's first traffic is one
+	// burst at the target concurrency (as the Java driver does).
+	var ready, done sync.WaitGroup
+	gate := make(chan struct{})
+	ready.Add(s.concurrency)
+	done.Add(s.concurrency)
+	for i := 0; i < s.concurrency; i++ {
+		go func() {
+			defer done.Done()
+			ready.Done()
+			<-gate
+			for take() {
+				runOne()
+			}
+		}()
+	}
+	ready.Wait()
+	close(gate)
+	done.Wait()
+}
+
+// mix picks operation kinds with probability weight / total weight.
+type mix struct {
+	kinds     []string // the distinct kinds, in mix order
+	weights   []float64
+	entryKind []int // per mix entry: the index of its kind in kinds
+	total     float64
+}
+
+func newMix(entries []MixEntry) *mix {
+	m := &mix{}
+	index := map[string]int{}
+	for _, e := range entries {
+		k, ok := index[e.Kind]
+		if !ok {
+			k = len(m.kinds)
+			index[e.Kind] = k
+			m.kinds = append(m.kinds, e.Kind)
+		}
+		m.weights = append(m.weights, e.Weight)
+		m.entryKind = append(m.entryKind, k)
+		m.total += e.Weight
+	}
+	return m
+}
+
+// pick returns the index of a kind (math/rand's global source is safe for concurrent use).
+func (m *mix) pick() int {
+	if len(m.entryKind) == 1 {
+		return m.entryKind[0]
+	}
+	r := rand.Float64() * m.total
+	for i, w := range m.weights {
+		if r -= w; r < 0 {
+			return m.entryKind[i]
+		}
+	}
+	return m.entryKind[len(m.entryKind)-1]
+}
+
+type loadRunner struct {
+	shape Shape
+	mix   *mix
+	ops   []Operation // per kind of mix.kinds
+	out   *output
+}
+
+// run runs the warm-up operations, then the measured phase, and returns the result message.
+func (r *loadRunner) run(load Load) *resultMessage {
+	if load.WarmupOps > 0 {
+		r.phase("warmup", &load.WarmupOps, nil)
+	}
+	return r.phase("measure", load.MeasuredOps, load.DurationMs)
+}
+
+// phase runs until ops operations have been issued or, without ops, for ms milliseconds.
+func (r *loadRunner) phase(name string, ops *int64, ms *float64) *resultMessage {
+	measured := name == "measure"
+	rec := newRecorder(name, measured, r.mix.kinds)
+	t0 := time.Now()
+	cpu0 := processCPU()
+	var started atomic.Int64
+	var end time.Time
+	if ms != nil {
+		end = t0.Add(time.Duration(*ms * float64(time.Millisecond)))
+	}
+	take := func() bool {
+		if ops != nil {
+			return started.Add(1) <= *ops
+		}
+		return time.Now().Before(end)
+	}
+	ctx := context.Background()
+	runOne := func() {
+		k := r.mix.pick()
+		s := time.Now()
+		if err := r.ops[k](ctx); err != nil {
+			rec.failure(k, err)
+		} else {
+			rec.success(k, time.Since(s))
+		}
+	}
+	progress := func() { r.out.progress(name, rec.doneCount(), ops, sinceMs(t0)) }
+
+	progress()
+	stop, stopped := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(stopped)
+		tick := time.NewTicker(time.Second)
+		defer tick.Stop()
+		for {
+			select {
+			case <-tick.C:
+				rec.closeSecond(false)
+				progress()
+			case <-stop:
+				return
+			}
+		}
+	}()
+	r.shape.Run(take, runOne)
+	close(stop)
+	<-stopped
+	elapsedMs := sinceMs(t0)
+	rec.closeSecond(true)
+	cpu := processCPU() - cpu0
+	progress()
+	if !measured {
+		return nil
+	}
+	return rec.result(elapsedMs, float64(cpu)/1e6)
+}
+
+func sinceMs(t time.Time) float64 { return float64(time.Since(t)) / 1e6 }
+
+// processCPU is the CPU time of the whole process (every thread, the client's included).
+func processCPU() time.Duration {
+	var u syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &u); err != nil {
+		return 0
+	}
+	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
+}

@@ -1,0 +1,166 @@
+package main
+
+// Latencies and errors of one phase: in total, per operation kind, and per second while measuring
+// (as PhaseRecorder in packages/languages/src/node/driver/recorder.ts). Latencies are microseconds.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+	"time"
+
+	"cloud.google.com/go/spanner"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+)
+
+type timelinePoint struct {
+	Second int     `json:"second"`
+	Count  int64   `json:"count"`
+	Errors int64   `json:"errors"`
+	P99Ms  float64 `json:"p99Ms"`
+	Ms     float64 `json:"ms"`
+}
+
+// operationResult is {count, errors, histogram}: successful operations, failures by gRPC code name,
+// and the successes' latencies.
+type operationResult struct {
+	Count     int64            `json:"count"`
+	Errors    map[string]int64 `json:"errors"`
+	Histogram string           `json:"histogram"`
+}
+
+type resultMessage struct {
+	Type string `json:"type"`
+	operationResult
+	ElapsedMs  float64                    `json:"elapsedMs"`
+	Timeline   []timelinePoint            `json:"timeline"`
+	CPUMs      float64                    `json:"cpuMs"`
+	Operations map[string]operationResult `json:"operations"`
+}
+
+type kindStats struct {
+	histogram *histogram
+	errors    map[string]int64
+}
+
+// recorder is one phase's; one lock for everything (a few array increments per operation).
+type recorder struct {
+	phase    string
+	measured bool
+	kinds    []string
+
+	mu           sync.Mutex
+	done         int64
+	all          *histogram
+	errors       map[string]int64
+	byKind       []kindStats
+	second       *histogram
+	secondErrors int64
+	secondStart  time.Time
+	timeline     []timelinePoint
+}
+
+// newRecorder gives every kind of the mix an entry, even one never picked (as Node and Java do).
+func newRecorder(phase string, measured bool, kinds []string) *recorder {
+	r := &recorder{phase: phase, measured: measured, kinds: kinds, all: newHistogram(), errors: map[string]int64{},
+		second: newHistogram(), secondStart: time.Now(), timeline: []timelinePoint{}}
+	for range kinds {
+		r.byKind = append(r.byKind, kindStats{histogram: newHistogram(), errors: map[string]int64{}})
+	}
+	return r
+}
+
+func (r *recorder) success(kind int, d time.Duration) {
+	us := min(max(d.Microseconds(), hdrLowest), hdrHighest)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.all.record(us)
+	r.byKind[kind].histogram.record(us)
+	r.second.record(us)
+	r.done++
+}
+
+func (r *recorder) failure(kind int, err error) {
+	code := codeName(err)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.errors[code] == 0 {
+		fmt.Fprintf(os.Stderr, "driver: first %s error in %s: %v\n", code, r.phase, err)
+	}
+	r.errors[code]++
+	r.byKind[kind].errors[code]++
+	r.secondErrors++
+	r.done++
+}
+
+func (r *recorder) doneCount() int64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.done
+}
+
+// closeSecond closes the running second into the timeline (measured phases only); the last bucket
+// is what was left of a second, and is left out when nothing happened in it.
+func (r *recorder) closeSecond(last bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.measured || (last && r.second.total == 0 && r.secondErrors == 0) {
+		return
+	}
+	now := time.Now()
+	p99 := 0.0
+	if r.second.total > 0 {
+		p99 = float64(r.second.valueAtPercentile(99)) / 1000
+	}
+	r.timeline = append(r.timeline, timelinePoint{Second: len(r.timeline) + 1, Count: r.second.total, Errors: r.secondErrors,
+		P99Ms: p99, Ms: round3(float64(now.Sub(r.secondStart)) / 1e6)})
+	r.secondStart = now
+	r.second.reset()
+	r.secondErrors = 0
+}
+
+func (r *recorder) result(elapsedMs, cpuMs float64) *resultMessage {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	ops := map[string]operationResult{}
+	for k, kind := range r.kinds {
+		s := r.byKind[k]
+		ops[kind] = operationResult{Count: s.histogram.total, Errors: s.errors, Histogram: s.histogram.encode()}
+	}
+	return &resultMessage{Type: "result",
+		operationResult: operationResult{Count: r.all.total, Errors: r.errors, Histogram: r.all.encode()},
+		ElapsedMs:       round3(elapsedMs), Timeline: r.timeline, CPUMs: round3(cpuMs), Operations: ops}
+}
+
+// The names of GRPC_CODE_NAMES in packages/shared/src/results/grpc-codes.ts (and Java's
+// Status.Code names): grpc-go's own Code.String() spells them differently (DeadlineExceeded).
+var grpcCodeNames = [...]string{"OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND",
+	"ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE",
+	"UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED"}
+
+// codeName is the gRPC status code name of a failure; CLIENT_ERROR when it is not a gRPC error.
+func codeName(err error) string {
+	name := func(c codes.Code) string {
+		if int(c) < len(grpcCodeNames) {
+			return grpcCodeNames[c]
+		}
+		return "CLIENT_ERROR"
+	}
+	var se *spanner.Error
+	if errors.As(err, &se) {
+		return name(se.Code)
+	}
+	if s, ok := status.FromError(err); ok {
+		return name(s.Code())
+	}
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return "DEADLINE_EXCEEDED"
+	case errors.Is(err, context.Canceled):
+		return "CANCELLED"
+	}
+	return "CLIENT_ERROR"
+}

@@ -1,0 +1,10 @@
+import type { LanguagePlugin } from '../plugin';
+import { ensureGoClient } from './install';
+import { GO_PACKAGE, goVersions } from './registry';
+
+export const go: LanguagePlugin = {
+  language: 'go',
+  packageName: GO_PACKAGE,
+  listVersions: goVersions,
+  install: (client, ctx) => ensureGoClient(client, ctx),
+};

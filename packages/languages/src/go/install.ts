@@ -1,0 +1,149 @@
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { compareSemver, goModuleOf, SEMVER, type Client } from '@scb/shared/spec';
+import { ClientInstallError, oneAtATime, type DriverLaunch, type InstallContext } from '../plugin';
+import { exists, GO_PACKAGE, GRPC_MODULE, LAST_MONOREPO_SPANNER } from './registry';
+
+const run = promisify(execFile);
+/** The driver's Go sources (package main); each client build gets a copy with its own go.mod. */
+export const GO_DRIVER_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'driver');
+
+/**
+ * The go command's environment: the installed toolchain only, module and build caches under the
+ * product's cache (a fresh machine needs nothing else; -modcacherw so the cache can be removed).
+ */
+export function goEnv(cacheDir: string): NodeJS.ProcessEnv {
+  const root = path.join(cacheDir, 'go');
+  return {
+    ...process.env,
+    GOTOOLCHAIN: 'local',
+    GOFLAGS: '-mod=mod -modcacherw',
+    GOMODCACHE: path.join(root, 'mod'),
+    GOCACHE: path.join(root, 'build'),
+    GOPATH: path.join(root, 'path'),
+    GOWORK: 'off',
+    CGO_ENABLED: '0',
+  };
+}
+
+/** The client's cache folder name: its version, and the grpc-go it was built against when pinned. */
+export function goBuildName(client: Pick<Client, 'version' | 'grpcVersion'>): string {
+  return client.grpcVersion ? `${client.version}+grpc-${client.grpcVersion}` : client.version;
+}
+
+/** "cloud.google.com/go/spanner v1.33.0", with the grpc-go pin when there is one. */
+function clientText(client: Pick<Client, 'version' | 'grpcVersion'>): string {
+  const base = `${goModuleOf(client.version)} v${client.version}`;
+  return client.grpcVersion ? `${base} with ${GRPC_MODULE} v${client.grpcVersion}` : base;
+}
+
+/**
+ * Builds the Go driver against the client version (and the grpc-go it pins) once, into
+ * <cacheDir>/clients/go/<build>, and rebuilds when the driver's sources change.
+ */
+export function ensureGoClient(client: Client, ctx: InstallContext): Promise<DriverLaunch> {
+  for (const [field, v] of [
+    ['version', client.version],
+    ['grpcVersion', client.grpcVersion],
+  ] as const) {
+    if (v !== undefined && !SEMVER.test(v)) return Promise.reject(new ClientInstallError(`go client ${field} "${v}" is not a plain semver version`));
+  }
+  return oneAtATime(`go@${goBuildName(client)}`, () => build(client, ctx));
+}
+
+async function build(client: Client, ctx: InstallContext): Promise<DriverLaunch> {
+  const dir = path.join(ctx.cacheDir, 'clients', 'go', goBuildName(client));
+  const binary = path.join(dir, 'driver');
+  const marker = path.join(dir, '.installed');
+  const sources = readdirSync(GO_DRIVER_DIR)
+    .filter((f) => f.endsWith('.go') && !f.endsWith('_test.go'))
+    .sort();
+  const key = createHash('sha256');
+  for (const f of sources) key.update(f).update(readFileSync(path.join(GO_DRIVER_DIR, f)));
+  key.update(writeClientDefaults.toString());
+  const hash = key.digest('hex');
+  const launch: DriverLaunch = { command: binary, args: [] };
+  if (existsSync(marker) && existsSync(binary) && readFileSync(marker, 'utf8').trim() === hash) return launch;
+
+  const module = goModuleOf(client.version);
+  if (module === 'cloud.google.com/go' && compareSemver(client.version, LAST_MONOREPO_SPANNER) > 0) {
+    throw new ClientInstallError(`cloud.google.com/go v${client.version} no longer holds the spanner package (the last that does is v${LAST_MONOREPO_SPANNER}; from v1.0.0 it is ${GO_PACKAGE})`);
+  }
+  const env = goEnv(ctx.cacheDir);
+  const go = (args: string[], timeoutMin: number) => run('go', args, { cwd: dir, env, maxBuffer: 32 << 20, timeout: timeoutMin * 60_000 });
+  try {
+    await run('go', ['version'], { env, timeout: 30_000 });
+  } catch (e) {
+    const err = e as { code?: unknown; message: string };
+    throw new ClientInstallError(
+      err.code === 'ENOENT'
+        ? 'Go clients need the Go toolchain (the go command, 1.22 or newer) on the PATH: install it from go.dev/dl or the golang Debian package'
+        : `the go command does not run: ${err.message}`,
+    );
+  }
+  // The proxy's lists miss versions that exist: ask for the exact version instead.
+  for (const [m, v] of [[module, client.version] as const, ...(client.grpcVersion ? [[GRPC_MODULE, client.grpcVersion] as const] : [])]) {
+    const found = await exists(m, v);
+    if (typeof found === 'number') throw new ClientInstallError(`${m} v${v} is not published on the Go module proxy (HTTP ${found})`);
+  }
+
+  ctx.log(`building the Go driver against ${clientText(client)} in ${dir}`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  for (const f of sources) copyFileSync(path.join(GO_DRIVER_DIR, f), path.join(dir, f));
+  try {
+    await go(['mod', 'init', 'scbdriver'], 1);
+    await go(['get', `${module}@v${client.version}`], 15);
+    // A replace is the only pin that holds: minimum version selection raises a plain requirement back.
+    if (client.grpcVersion) await go(['mod', 'edit', `-replace=${GRPC_MODULE}=${GRPC_MODULE}@v${client.grpcVersion}`], 1);
+    await writeClientDefaults(dir, go);
+    await go(['mod', 'tidy'], 15);
+    await go(['build', '-trimpath', '-o', binary, '.'], 20);
+  } catch (e) {
+    throw new ClientInstallError(`${clientText(client)} does not build here: ${goError(e)}`);
+  }
+  // The spanner package must come from exactly the module and version asked for.
+  const { stdout } = await go(['list', '-f', '{{.Module.Path}} {{.Module.Version}}', 'cloud.google.com/go/spanner'], 2);
+  if (stdout.trim() !== `${module} v${client.version}`) {
+    throw new ClientInstallError(`${clientText(client)}: the spanner package resolved to ${stdout.trim()} instead`);
+  }
+  writeFileSync(marker, hash + '\n');
+  return launch;
+}
+
+/**
+ * newClientDefaults for this version: what spanner.NewClient starts from, so that options a cell
+ * leaves out keep their defaults. v1.x has DefaultSessionPoolConfig (a zero pool config is not the
+ * default: v1.33.0 would open no sessions up front and use only some channels); the monorepo era has
+ * no such variable and its NewClient uses the zero config. One source cannot name a variable only
+ * some versions have, so the installer asks `go doc` and writes the one that compiles.
+ */
+async function writeClientDefaults(dir: string, go: (args: string[], timeoutMin: number) => Promise<unknown>): Promise<void> {
+  const has = await go(['doc', 'cloud.google.com/go/spanner', 'DefaultSessionPoolConfig'], 2).then(
+    () => true,
+    (e: { stderr?: string }) => {
+      if (/no symbol DefaultSessionPoolConfig/.test(e.stderr ?? '')) return false;
+      throw e;
+    },
+  );
+  const config = has ? 'spanner.ClientConfig{SessionPoolConfig: spanner.DefaultSessionPoolConfig}' : 'spanner.ClientConfig{}';
+  writeFileSync(
+    path.join(dir, 'defaults_gen.go'),
+    `// Written by the runner's Go installer for this client version (install.ts, writeClientDefaults).\npackage main\n\nimport "cloud.google.com/go/spanner"\n\nfunc newClientDefaults() (spanner.ClientConfig, error) { return ${config}, nil }\n`,
+  );
+}
+
+/** The compiler's or the go command's first lines, without the download chatter. */
+export function goError(e: unknown): string {
+  const err = e as { stderr?: string; message: string; killed?: boolean };
+  if (err.killed) return 'the go command took too long and was stopped';
+  const lines = (err.stderr ?? err.message)
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !/^go: (downloading|finding|extracting|added|upgraded|found) /.test(l) && !l.startsWith('# '));
+  return lines.slice(0, 3).join(' | ') || err.message.split('\n')[0]!;
+}

@@ -1,0 +1,59 @@
+import { GO_MODULES, LANGUAGE_INFO, compareSemver, type GoModule } from '@scb/shared/spec';
+import { RegistryError } from '../plugin';
+
+export const GO_PACKAGE = LANGUAGE_INFO.go.packageName;
+export const GRPC_MODULE = 'google.golang.org/grpc';
+
+/** The first proxy of GOPROXY (default proxy.golang.org), as the go command would ask it. */
+function proxy(): string {
+  const first = (process.env.GOPROXY ?? '').split(/[,|]/)[0]?.trim();
+  return first && first !== 'direct' && first !== 'off' ? first.replace(/\/$/, '') : 'https://proxy.golang.org';
+}
+
+/** The proxy's path of a module: upper-case letters escaped as !lower. */
+const escaped = (module: string) => module.replace(/[A-Z]/g, (c) => `!${c.toLowerCase()}`);
+
+async function proxyGet(url: string): Promise<Response> {
+  return fetch(url, { signal: AbortSignal.timeout(30_000) });
+}
+
+/**
+ * The versions the proxy lists: the spanner module (1.x) and, before it, the monorepo releases that
+ * still held the spanner package (0.x up to 0.45.1; spanner became its own module at v1.0.0). The proxy's
+ * lists are incomplete (v1.33.0 is missing although it fetches): a version is checked by `exists`.
+ */
+export async function goVersions(): Promise<string[]> {
+  try {
+    const lists = await Promise.all(
+      GO_MODULES.map(async (module) => {
+        const res = await proxyGet(`${proxy()}/${escaped(module)}/@v/list`);
+        if (!res.ok) throw new Error(`${module}: HTTP ${res.status}`);
+        const versions = (await res.text())
+          .split('\n')
+          .map((v) => v.trim().replace(/^v/, ''))
+          .filter(Boolean);
+        return module === 'cloud.google.com/go' ? versions.filter((v) => v.startsWith('0.') && compareSemver(v, LAST_MONOREPO_SPANNER) <= 0) : versions;
+      }),
+    );
+    return lists.flat().sort(compareSemver);
+  } catch (e) {
+    throw new RegistryError(`could not ask the Go module proxy for ${GO_PACKAGE} versions: ${(e as Error).message}`);
+  }
+}
+
+/** The newest monorepo release that still contains the spanner package (0.46.3 has none; checked in the proxy's zips). */
+export const LAST_MONOREPO_SPANNER = '0.45.1';
+
+/**
+ * Whether module@version exists on the proxy: 'yes', the HTTP status that says it does not (404 or
+ * 410; some mirrors answer 403), or null when the proxy cannot be asked (then the go command decides).
+ */
+export async function exists(module: GoModule | typeof GRPC_MODULE, version: string): Promise<'yes' | number | null> {
+  try {
+    const res = await proxyGet(`${proxy()}/${escaped(module)}/@v/v${version}.info`);
+    if (res.ok) return 'yes';
+    return [403, 404, 410].includes(res.status) ? res.status : null;
+  } catch {
+    return null;
+  }
+}
