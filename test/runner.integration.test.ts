@@ -160,3 +160,46 @@ test('a Java job: an old and a new version run, CPU and channels are stored, an 
     ],
   );
 });
+
+test('a Go job: a version and the same version on another grpc-go run as two clients; a pair that does not build fails only its cells', { timeout: 900_000 }, async () => {
+  const job = await runSpec(
+    {
+      clients: [
+        { language: 'go', version: '0.37.0' },
+        { language: 'go', version: '0.37.0', grpcVersion: '1.17.0' },
+        { language: 'go', version: '1.33.0', grpcVersion: '1.18.0' },
+      ],
+      configurations: [{ label: 'client default' }],
+      concurrency: [20],
+      target: { kind: 'fake', latencyMs: 50 },
+      workload: { warmupOps: 100, durationSeconds: 2 },
+    },
+    840_000,
+  );
+  assert.equal(job.status, 'succeeded', `job error: ${job.error}; log:\n${logs.join('\n')}`);
+  assert.deepEqual(
+    job.cells.map((c) => [c.clientVersion, c.clientGrpcVersion, c.status]),
+    [
+      ['0.37.0', null, 'succeeded'],
+      ['0.37.0', '1.17.0', 'succeeded'],
+      ['1.33.0', '1.18.0', 'failed'],
+    ],
+  );
+  for (const cell of job.cells.slice(0, 2)) {
+    const r = cell.result!;
+    assert.ok(r.qps >= 0.4 * idealQps(20, 50) && r.qps <= 1.05 * idealQps(20, 50), `qps ${r.qps}`);
+    assert.equal(
+      cell.channels.reduce((a, c) => a + c.rpcs, 0),
+      r.serverRpcs,
+    );
+  }
+  assert.match(job.cells[2].error!, /^cloud\.google\.com\/go\/spanner v1\.33\.0 with google\.golang\.org\/grpc v1\.18\.0 does not build here: /);
+  // Builds against a pinned grpc-go are not what the launch form lists as a published version.
+  const versions = await db.clientVersion.findMany({ where: { language: 'go' } });
+  assert.deepEqual(
+    versions.map((v) => [v.version, v.ok]),
+    [['0.37.0', true]],
+  );
+  const env = (await db.job.findUniqueOrThrow({ where: { id: job.id } })).environment as { go?: string };
+  assert.match(env.go ?? '', /^go1\.\d+/, 'the job records the Go toolchain it ran with');
+});
