@@ -208,6 +208,47 @@ test('launch from the form, watch it run, read table and chart, reload the perma
   await page.close();
 });
 
+test('a Go job from the form: Go has no grpc-gcp, the versions come from the Go module proxy, the job finishes', { timeout: 600_000 }, async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 1200 } });
+  await page.goto(stack.baseUrl + '/jobs/new');
+  await page.selectOption('#language', 'go');
+  // grpc-gcp on (and the Java-only dynamic pool) cannot run on Go: unticked and disabled.
+  for (const key of ['on', 'dynamic']) {
+    const box = page.locator(`input[name=config-${key}]`);
+    assert.equal(await box.isChecked(), false, key);
+    assert.equal(await box.isDisabled(), true, key);
+  }
+  assert.equal(await page.locator('input[name=config-off]').isChecked(), true);
+  await page.getByText(/published versions, newest first/).waitFor({ timeout: 60_000 });
+  const listed = await page.locator('#versions option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+  assert.ok(listed.includes('1.96.1') && listed.includes('0.37.0'), listed.join(' '));
+  assert.deepEqual(await page.locator('#versions').evaluate((s: HTMLSelectElement) => [...s.selectedOptions].map((o) => o.value)), ['1.33.0']);
+  await page.fill('#name', 'browser go job');
+  await page.fill('#concurrency', '10');
+  await page.fill('#latencyMs', '20');
+  await page.fill('#warmupOps', '50');
+  await page.fill('#measureValue', '2');
+  await page.click('button[type=submit]');
+  await page.waitForURL(/\/jobs\/(?!new$)[0-9a-z]+$/, { timeout: 30_000 });
+  const id = page.url().split('/').pop()!;
+  let job: { status: string; cells: { client: { language: string; version: string }; status: string; error: string | null; result: { qps: number } | null }[] };
+  for (const t0 = Date.now(); ; await page.waitForTimeout(1000)) {
+    job = await (await api(`/api/jobs/${id}`)).json();
+    if (!['queued', 'running'].includes(job.status) || Date.now() - t0 > 540_000) break;
+  }
+  assert.equal(job.status, 'succeeded', JSON.stringify(job.cells.map((c) => c.error)));
+  assert.deepEqual(
+    job.cells.map((c) => `${c.client.language} ${c.client.version} ${c.status}`),
+    ['go 1.33.0 succeeded'],
+  );
+  assert.ok(job.cells[0].result!.qps > 0);
+  await page.reload();
+  assert.equal(await page.locator('h1 .status').textContent(), 'succeeded');
+  assert.match(await page.locator('[data-testid=cells-table]').innerText(), /go 1\.33\.0/);
+  await page.screenshot({ path: path.join(ARTIFACTS, 'go-job.png'), fullPage: true });
+  await page.close();
+});
+
 test('cancel a running job from its page: the driver stops, finished cells are kept', { timeout: 240_000 }, async () => {
   const res = await post(
     JSON.stringify({

@@ -38,6 +38,11 @@ async function waitForJob(id: string, timeoutMs: number) {
   }
 }
 
+/** What the runner learned installing each version of a language: [version, ok], in version order. */
+async function installOutcomes(language: string) {
+  return (await db.clientVersion.findMany({ where: { language }, orderBy: { version: 'asc' } })).map((v) => [v.version, v.ok]);
+}
+
 /** Validates a spec as the API does, queues it and waits for the runner to finish it. */
 async function runSpec(input: unknown, timeoutMs: number) {
   const parsed = parseJobSpec(input);
@@ -150,56 +155,57 @@ test('a Java job: an old and a new version run, CPU and channels are stored, an 
   const bad = byVersion.get('6.110.0')!;
   assert.equal(bad.status, 'failed');
   assert.match(bad.error!, /Maven could not resolve .*6\.110\.0/);
-  const versions = await db.clientVersion.findMany({ where: { language: 'java' }, orderBy: { version: 'asc' } });
-  assert.deepEqual(
-    versions.map((v) => [v.version, v.ok]),
-    [
-      ['6.104.0', true],
-      ['6.110.0', false],
-      ['6.123.0', true],
-    ],
-  );
+  assert.deepEqual(await installOutcomes('java'), [
+    ['6.104.0', true],
+    ['6.110.0', false],
+    ['6.123.0', true],
+  ]);
 });
 
-test('a Go job: a version and the same version on another grpc-go run as two clients; a pair that does not build fails only its cells', { timeout: 900_000 }, async () => {
+test('three languages in one job: Go (newest and 1.33.0, and 0.37.0 on another grpc-go), Java and Node; a Go version the proxy lacks fails only its cells', { timeout: 1_200_000 }, async () => {
   const job = await runSpec(
     {
       clients: [
-        { language: 'go', version: '0.37.0' },
+        { language: 'go', version: '1.96.1' },
+        { language: 'go', version: '1.33.0' },
         { language: 'go', version: '0.37.0', grpcVersion: '1.17.0' },
-        { language: 'go', version: '1.33.0', grpcVersion: '1.18.0' },
+        { language: 'java', version: '6.123.0' },
+        { language: 'node', version: '9.0.0' },
+        { language: 'go', version: '1.999.0' },
       ],
       configurations: [{ label: 'client default' }],
-      concurrency: [20],
+      concurrency: [10, 50],
       target: { kind: 'fake', latencyMs: 50 },
       workload: { warmupOps: 100, durationSeconds: 2 },
     },
-    840_000,
+    1_100_000,
   );
   assert.equal(job.status, 'succeeded', `job error: ${job.error}; log:\n${logs.join('\n')}`);
-  assert.deepEqual(
-    job.cells.map((c) => [c.clientVersion, c.clientGrpcVersion, c.status]),
-    [
-      ['0.37.0', null, 'succeeded'],
-      ['0.37.0', '1.17.0', 'succeeded'],
-      ['1.33.0', '1.18.0', 'failed'],
-    ],
-  );
-  for (const cell of job.cells.slice(0, 2)) {
+  const client = (c: (typeof job.cells)[number]) => `${c.clientLanguage} ${c.clientVersion}${c.clientGrpcVersion ? ` grpc ${c.clientGrpcVersion}` : ''}`;
+  for (const cell of job.cells) {
+    if (cell.clientVersion === '1.999.0') {
+      assert.equal(cell.status, 'failed');
+      assert.match(cell.error!, /^cloud\.google\.com\/go\/spanner v1\.999\.0 is not published on the Go module proxy/);
+      continue;
+    }
+    assert.equal(cell.status, 'succeeded', `${client(cell)} C=${cell.concurrency}: ${cell.error}`);
     const r = cell.result!;
-    assert.ok(r.qps >= 0.4 * idealQps(20, 50) && r.qps <= 1.05 * idealQps(20, 50), `qps ${r.qps}`);
+    const ideal = idealQps(cell.concurrency, 50);
+    assert.ok(r.qps >= 0.4 * ideal && r.qps <= 1.05 * ideal, `${client(cell)} C=${cell.concurrency}: qps ${r.qps} of ${ideal}`);
+    assert.ok(r.p50Ms >= 50, `${client(cell)}: p50 ${r.p50Ms}`);
     assert.equal(
       cell.channels.reduce((a, c) => a + c.rpcs, 0),
       r.serverRpcs,
+      `${client(cell)}: channel stats add up to the RPCs served`,
     );
   }
-  assert.match(job.cells[2].error!, /^cloud\.google\.com\/go\/spanner v1\.33\.0 with google\.golang\.org\/grpc v1\.18\.0 does not build here: /);
+  assert.equal(job.cells.filter((c) => c.clientGrpcVersion === '1.17.0').length, 2, 'the pinned build is a client of its own');
   // Builds against a pinned grpc-go are not what the launch form lists as a published version.
-  const versions = await db.clientVersion.findMany({ where: { language: 'go' } });
-  assert.deepEqual(
-    versions.map((v) => [v.version, v.ok]),
-    [['0.37.0', true]],
-  );
+  assert.deepEqual(await installOutcomes('go'), [
+    ['1.33.0', true],
+    ['1.96.1', true],
+    ['1.999.0', false],
+  ]);
   const env = (await db.job.findUniqueOrThrow({ where: { id: job.id } })).environment as { go?: string };
   assert.match(env.go ?? '', /^go1\.\d+/, 'the job records the Go toolchain it ran with');
 });

@@ -76,19 +76,11 @@ test('go clients: the module follows the version, grpcVersion is Go only, grpc-g
     ['configurations.0.grpcGcp: grpc-gcp is not available in the Go client: use default or off'],
   );
   // Paired with another language only, grpc-gcp on is fine.
-  const zip = {
-    ...good,
-    pairing: 'zip',
-    clients: [
-      { language: 'java', version: '6.105.0' },
-      { language: 'go', version: '1.33.0' },
-    ],
-    configurations: [
-      { label: 'on', grpcGcp: 'on' },
-      { label: 'off', grpcGcp: 'off' },
-    ],
-  };
-  assert.ok(parseJobSpec(zip).ok);
+  const [java, goClient] = [
+    { language: 'java', version: '6.105.0' },
+    { language: 'go', version: '1.33.0' },
+  ];
+  assert.ok(parseJobSpec({ ...good, pairing: 'zip', clients: [java, goClient], configurations: [{ label: 'on', grpcGcp: 'on' }, { label: 'off' }] }).ok);
 });
 
 test('configuration labels must be unique', () => {

@@ -249,7 +249,7 @@ export function NewJobForm() {
             const language = e.target.value as Language;
             // Options a language cannot run at all (grpc-gcp on for Go) are unticked, not refused later.
             const configs = { ...form.configs };
-            if (refusedOption(language, { grpcGcp: 'on' })) Object.assign(configs, { on: false, dynamic: false, default: configs.default || configs.on || configs.dynamic });
+            if (refusedOption(language, { grpcGcp: 'on' })) Object.assign(configs, { on: false, dynamic: false, default: configs.default || ((configs.on || configs.dynamic) && !configs.off) });
             set({ language, versions: [LANGUAGE_INFO[language].exampleVersion], configs });
           }}
         >
