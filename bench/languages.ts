@@ -34,7 +34,7 @@ for (const plan of planCells(spec)) {
   const launch = await prepareDriver(plan.client, { cacheDir: CACHE_DIR, log: () => {} });
   const t0 = performance.now();
   let warm: number | undefined;
-  const { result, channels } = await runCell(spec, plan, launch, { onProgress: (p) => (warm ??= p.phase === 'warmup' ? performance.now() - t0 : undefined) });
+  const { result, channels, targetAdded } = await runCell(spec, plan, launch, { onProgress: (p) => (warm ??= p.phase === 'warmup' ? performance.now() - t0 : undefined) });
   const s = summarize(decodeHistogram(result.histogram), result.elapsedMs);
   const used = channels?.connections.filter((c) => c.rpcs > 0).length ?? 0;
   rows.push({
@@ -47,6 +47,7 @@ for (const plan of planCells(spec)) {
     connections: `${used} of ${channels?.connections.length ?? '?'}`,
     'driver CPU of machine': `${Math.round((100 * result.cpuMs) / result.elapsedMs / cores)}%`,
     'start to warm-up ms': warm === undefined ? '-' : Math.round(warm),
+    'fake added p50/p99 ms': targetAdded ? `${targetAdded.p50Ms.toFixed(2)} / ${targetAdded.p99Ms.toFixed(2)}` : '-',
   });
   process.stderr.write('.');
 }

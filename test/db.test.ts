@@ -180,6 +180,8 @@ const result = (over: Partial<CellResultInput> = {}): CellResultInput => ({
   timeline: [{ second: 1, count: 100, errors: 0, p99Ms: 80, ms: 1000 }],
   cpuMs: 300,
   serverRpcs: null,
+  targetAddedP50Ms: 0.2,
+  targetAddedP99Ms: 1.5,
   channels: [
     { connection: 0, peer: '127.0.0.1:1', rpcs: 60, peakInFlight: 7 },
     { connection: 1, peer: '127.0.0.1:2', rpcs: 40, peakInFlight: 3 },

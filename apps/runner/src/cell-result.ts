@@ -16,6 +16,8 @@ export function cellResultOf(out: CellOutcome): CellResultInput {
     cpuMs: r.cpuMs,
     // A target that cannot count RPCs stores none.
     serverRpcs: out.channels?.totalRpcs ?? null,
+    targetAddedP50Ms: out.targetAdded?.p50Ms ?? null,
+    targetAddedP99Ms: out.targetAdded?.p99Ms ?? null,
     channels: (out.channels?.connections ?? []).map((c) => ({ connection: c.connection, peer: c.peer, rpcs: c.rpcs, peakInFlight: c.peakInFlight })),
   };
 }

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { DriverLaunch } from '@scb/languages';
 import { DriverMessageSchema, driverWorkload, modeledLatencyMs, opsAt, type CellPlan, type DriverCell, type JobSpec, type ProgressMessage, type ResultMessage } from '@scb/shared';
-import { startTarget, type ChannelStats } from './targets/index';
+import { startTarget, type AddedLatency, type ChannelStats } from './targets/index';
 
 /** A cell that could not produce a result; the message is what the user reads. */
 export class CellError extends Error {}
@@ -11,6 +11,8 @@ export interface CellOutcome {
   result: ResultMessage;
   /** Every RPC the cell's fresh target served (sessions, warm-up, measured), and their spread over connections, where the target counts them. */
   channels?: ChannelStats;
+  /** What the target itself added to its RPCs, where it can tell (the fake). */
+  targetAdded?: AddedLatency | null;
 }
 
 export interface CellHooks {
@@ -35,7 +37,7 @@ export async function runCell(spec: JobSpec, plan: CellPlan, launch: DriverLaunc
       deadlineMs: driverDeadlineMs(spec, plan.concurrency),
     };
     const result = await runDriver(cell, launch, hooks);
-    return { result, channels: target.channelStats?.() };
+    return { result, channels: target.channelStats?.(), targetAdded: target.addedLatency?.() };
   } finally {
     await target.stop();
   }

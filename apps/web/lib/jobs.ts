@@ -63,6 +63,9 @@ export interface CellView {
         cpuMs: number;
         /** Every RPC the cell's target served; null where the target cannot count them. */
         serverRpcs: number | null;
+        /** The fake's own added time per RPC (p50, p99); null for other targets. */
+        targetAddedP50Ms: number | null;
+        targetAddedP99Ms: number | null;
         timeline: TimelinePoint[];
         /** Share of the machine's cores the driver used while measuring. */
         cpuShare: number;
@@ -208,6 +211,8 @@ export function csvRows(job: JobView): CsvRow[] {
     count: c.result?.count,
     error_count: c.result?.errorCount,
     cpu_share: c.result?.cpuShare,
+    target_added_p50_ms: c.result?.targetAddedP50Ms,
+    target_added_p99_ms: c.result?.targetAddedP99Ms,
     client_cpu_bound: c.result?.clientCpuBound,
     connections_opened: c.result ? c.channelSummary.opened : null,
     connections_used: c.result ? c.channelSummary.used : null,

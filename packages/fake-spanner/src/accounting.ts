@@ -29,6 +29,11 @@ export interface FakeStats {
   connections: ConnectionStat[];
   /** Server-side time applied per RPC kind. */
   latency: Partial<Record<RpcKind, KindLatency>>;
+  /**
+   * The fake's own added time per RPC: from the handler being called to the answer being handed to
+   * grpc-js, minus the latency it applied. Large when its event loop falls behind.
+   */
+  added: KindLatency | null;
   /** Injected faults by RPC kind and code. */
   faults: Partial<Record<RpcKind, Record<string, number>>>;
 }
@@ -40,6 +45,7 @@ export class Accounting {
   private totalRpcs = 0;
   private since = Date.now();
   private latency = new Map<RpcKind, Histogram>();
+  private added = newLatencyHistogram();
   private faults: FakeStats['faults'] = {};
 
   private conn(peer: string, opened: boolean): ConnectionStat {
@@ -83,6 +89,10 @@ export class Accounting {
     h.recordValue(Math.max(1, Math.round(ms * 1000)));
   }
 
+  addedTime(ms: number): void {
+    this.added.recordValue(Math.max(1, Math.round(ms * 1000)));
+  }
+
   fault(kind: RpcKind, code: string): void {
     const k = (this.faults[kind] ??= {});
     k[code] = (k[code] ?? 0) + 1;
@@ -90,15 +100,14 @@ export class Accounting {
 
   snapshot(): FakeStats {
     const latency: FakeStats['latency'] = {};
-    for (const [kind, h] of this.latency) {
-      latency[kind] = { count: h.totalCount, p50Ms: h.getValueAtPercentile(50) / 1000, p99Ms: h.getValueAtPercentile(99) / 1000, maxMs: h.maxValue / 1000 };
-    }
+    for (const [kind, h] of this.latency) latency[kind] = kindLatency(h);
     return {
       since: this.since,
       totalRpcs: this.totalRpcs,
       rpcsByMethod: { ...this.rpcsByMethod },
       connections: [...this.byPeer.values()].map((c) => ({ ...c, rpcsByMethod: { ...c.rpcsByMethod } })),
       latency,
+      added: this.added.totalCount ? kindLatency(this.added) : null,
       faults: structuredClone(this.faults),
     };
   }
@@ -110,6 +119,11 @@ export class Accounting {
     this.totalRpcs = 0;
     this.since = Date.now();
     this.latency = new Map();
+    this.added = newLatencyHistogram();
     this.faults = {};
   }
+}
+
+function kindLatency(h: Histogram): KindLatency {
+  return { count: h.totalCount, p50Ms: h.getValueAtPercentile(50) / 1000, p99Ms: h.getValueAtPercentile(99) / 1000, maxMs: h.maxValue / 1000 };
 }

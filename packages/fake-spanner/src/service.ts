@@ -37,10 +37,12 @@ export function spannerHandlers(ctx: ServiceContext): grpc.UntypedServiceImpleme
 
   /** Accounting, server time, injected faults and server-timing around every RPC. */
   async function serve(call: grpc.ServerUnaryCall<any, any> | grpc.ServerWritableStream<any, any>, method: string, kind: RpcKind, body: () => unknown) {
+    const arrived = performance.now();
     const end = accounting.begin(call.getPeer(), method);
     call.on('cancelled', end);
+    let delay = 0;
     try {
-      const delay = behaviour.latencyMs(kind);
+      delay = behaviour.latencyMs(kind);
       accounting.serverTime(kind, delay);
       await sleep(delay);
       const fault = behaviour.fault(kind);
@@ -54,6 +56,7 @@ export function spannerHandlers(ctx: ServiceContext): grpc.UntypedServiceImpleme
       call.sendMetadata(md);
       return res;
     } finally {
+      accounting.addedTime(performance.now() - arrived - delay);
       end();
     }
   }

@@ -199,3 +199,26 @@ test('admin API: stats, reset, live config changes, and bad input named field by
     await f.stop();
   }
 });
+
+test("the fake's own added time: every RPC is measured, and a blocked event loop shows in it", async () => {
+  const f = await startFakeSpanner({ latencyMs: 20 });
+  try {
+    const c = new Client(`${f.host}:${f.port}`, grpc.credentials.createInsecure(), { 'grpc.use_local_subchannel_pool': 1 });
+    for (let i = 0; i < 10; i++) await unary(c, 'ExecuteSql', { session: 's', sql: 'SELECT 1' });
+    const quiet = f.stats().added!;
+    assert.equal(quiet.count, 10, 'one measurement per RPC');
+    // The fake shares this process: block its loop while 10 RPCs wait out their 20 ms.
+    const calls = Array.from({ length: 10 }, () => unary(c, 'ExecuteSql', { session: 's', sql: 'SELECT 1' }));
+    await new Promise((r) => setTimeout(r, 5));
+    const until = performance.now() + 150;
+    while (performance.now() < until);
+    await Promise.all(calls);
+    const busy = f.stats().added!;
+    assert.equal(busy.count, 20);
+    assert.ok(busy.maxMs >= 100, `a 150 ms stall during 20 ms RPCs adds at least 100 ms to some (max ${busy.maxMs} ms)`);
+    assert.ok(busy.p99Ms > quiet.p99Ms, `${busy.p99Ms} vs ${quiet.p99Ms}`);
+    c.close();
+  } finally {
+    await f.stop();
+  }
+});

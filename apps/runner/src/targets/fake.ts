@@ -14,6 +14,7 @@ export const fake: TargetPlugin<FakeTarget> = {
         const s = server.stats();
         return { totalRpcs: s.totalRpcs, connections: s.connections };
       },
+      addedLatency: () => server.stats().added,
       stop: () => server.stop(),
     };
   },

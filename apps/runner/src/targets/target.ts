@@ -6,12 +6,19 @@ export interface ChannelStats {
   connections: { connection: number; peer: string; rpcs: number; peakInFlight: number }[];
 }
 
+export interface AddedLatency {
+  p50Ms: number;
+  p99Ms: number;
+}
+
 /** A target ready for one cell's driver. */
 export interface StartedTarget {
   endpoint: DriverCell['endpoint'];
   database: DriverCell['database'];
   /** Where the target can count per connection (the fake); read after the driver has exited. */
   channelStats?(): ChannelStats;
+  /** Where the target is ours (the fake): the time it added to its RPCs beyond the latency it applied, over the whole cell. */
+  addedLatency?(): AddedLatency | null;
   stop(): Promise<void>;
 }
 

@@ -18,6 +18,8 @@ export const CELL_CSV_COLUMNS = [
   'count',
   'error_count',
   'cpu_share',
+  'target_added_p50_ms',
+  'target_added_p99_ms',
   'client_cpu_bound',
   'connections_opened',
   'connections_used',

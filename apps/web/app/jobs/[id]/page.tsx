@@ -198,7 +198,25 @@ export default async function JobPage({ params }: Params) {
       </p>
       <table data-testid="cells-table">
         <TableHead
-          columns={['#', 'Client', 'Configuration', 'C', 'Repeat', 'Status', 'qps', 'p50', 'p90', 'p99', 'max', 'Errors', 'CPU', 'Connections', 'Hottest', 'RPCs / peak in-flight per connection']}
+          columns={[
+            '#',
+            'Client',
+            'Configuration',
+            'C',
+            'Repeat',
+            'Status',
+            'qps',
+            'p50',
+            'p90',
+            'p99',
+            'max',
+            'Errors',
+            'CPU',
+            'Fake added p50 / p99',
+            'Connections',
+            'Hottest',
+            'RPCs / peak in-flight per connection',
+          ]}
         />
         <tbody>
           {job.cells.map((c) => (
@@ -238,6 +256,9 @@ export default async function JobPage({ params }: Params) {
                 ) : (
                   ''
                 )}
+              </td>
+              <td className="num" title="the fake's own time per RPC beyond the latency it applied, over the whole cell">
+                {c.result?.targetAddedP50Ms != null ? `${formatMs(c.result.targetAddedP50Ms)} / ${formatMs(c.result.targetAddedP99Ms ?? Number.NaN)}` : ''}
               </td>
               <td className="num">{c.result ? `${c.channelSummary.opened} / ${c.channelSummary.used}` : ''}</td>
               <td className="num">{c.result ? `${formatPercent(c.channelSummary.hottestShare)} · ${c.channelSummary.hottestPeakInFlight}` : ''}</td>
