@@ -7,9 +7,10 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { startFakeSpanner } from '@scb/fake-spanner';
 import { LANGUAGE_PLUGINS, prepareDriver } from '@scb/languages';
-import { decodeHistogram, driverWorkload, summarize, type DriverCell, type Language, type OperationKind, type ProgressMessage } from '@scb/shared';
+import { decodeHistogram, summarize, type Language, type OperationKind, type ProgressMessage } from '@scb/shared';
 import { runDriver } from '../apps/runner/src/cell';
 import { CACHE_DIR } from '../apps/runner/src/paths';
+import { defaultCellOn, type Budget } from './helpers/cells';
 
 /** A version of each language's client that this machine's registries serve. */
 const VERSIONS: Record<Language, string> = { node: '9.0.0', java: '6.123.0', go: '1.96.1' };
@@ -17,25 +18,12 @@ const VERSIONS: Record<Language, string> = { node: '9.0.0', java: '6.123.0', go:
 const DATA_RPC: Record<OperationKind, string> = { select1: 'ExecuteStreamingSql' };
 const LATENCY_MS = 5;
 
-interface Budget {
-  warmupOps: number;
-  measuredOps?: number;
-  durationSeconds?: number;
-}
-
 async function conformingRun(language: Language, budget: Budget, concurrency: number) {
   const client = { language, version: VERSIONS[language] };
   const launch = await prepareDriver(client, { cacheDir: CACHE_DIR, log: () => {} });
   const fake = await startFakeSpanner({ latencyMs: LATENCY_MS });
   try {
-    const cell: DriverCell = {
-      endpoint: { host: fake.host, port: fake.port, security: 'plaintext' },
-      database: { projectId: 'p', instanceId: 'i', databaseId: 'd' },
-      client,
-      configuration: { label: 'default', grpcGcp: 'default' },
-      ...driverWorkload({ operation: 'select1', ...budget }, concurrency),
-      deadlineMs: 120_000,
-    };
+    const cell = defaultCellOn(fake, client, budget, concurrency);
     const progress: ProgressMessage[] = [];
     const result = await runDriver(cell, launch, { onProgress: (p) => progress.push(p) });
     return { cell, result, progress, stats: fake.stats() };

@@ -37,7 +37,8 @@ export async function runCell(spec: JobSpec, plan: CellPlan, launch: DriverLaunc
       deadlineMs: driverDeadlineMs(spec, plan.concurrency),
     };
     const result = await runDriver(cell, launch, hooks);
-    return { result, channels: target.channelStats?.(), targetAdded: target.addedLatency?.() };
+    const stats = await target.stats?.();
+    return { result, channels: stats?.channels, targetAdded: stats?.added };
   } finally {
     await target.stop();
   }

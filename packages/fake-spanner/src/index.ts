@@ -3,3 +3,4 @@ export { StatementRegistry, defaultStatements, type StatementHandler, type State
 export { Store, leaderboardStore } from './store';
 export type { ConnectionStat, FakeStats, KindLatency } from './accounting';
 export { startAdmin, type AdminServer } from './admin';
+export { startFakeSpannerThread, type FakeSpannerThread } from './thread';

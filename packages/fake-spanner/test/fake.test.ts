@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import * as grpc from '@grpc/grpc-js';
-import { startFakeSpanner, type FakeSpanner } from '../src/index';
+import { startFakeSpanner, startFakeSpannerThread, type FakeSpanner } from '../src/index';
 import { spannerService } from '../src/proto';
 
 const Client = grpc.makeClientConstructor(spannerService(), 'Spanner') as unknown as new (addr: string, creds: grpc.ChannelCredentials, opts?: object) => any;
@@ -217,6 +217,27 @@ test("the fake's own added time: every RPC is measured, and a blocked event loop
     assert.equal(busy.count, 20);
     assert.ok(busy.maxMs >= 100, `a 150 ms stall during 20 ms RPCs adds at least 100 ms to some (max ${busy.maxMs} ms)`);
     assert.ok(busy.p99Ms > quiet.p99Ms, `${busy.p99Ms} vs ${quiet.p99Ms}`);
+    c.close();
+  } finally {
+    await f.stop();
+  }
+});
+
+test('on its own worker thread the fake does not wait for a stall of the thread that started it', async () => {
+  const f = await startFakeSpannerThread({ latencyMs: 20 });
+  try {
+    const c = new Client(`${f.host}:${f.port}`, grpc.credentials.createInsecure(), { 'grpc.use_local_subchannel_pool': 1 });
+    for (let i = 0; i < 5; i++) await unary(c, 'ExecuteSql', { session: 's', sql: 'SELECT 1' });
+    // The same stall as above, in this thread: the fake answers on time, only this thread reads late.
+    const calls = Array.from({ length: 10 }, () => unary(c, 'ExecuteSql', { session: 's', sql: 'SELECT 1' }));
+    await new Promise((r) => setTimeout(r, 5));
+    const until = performance.now() + 150;
+    while (performance.now() < until);
+    await Promise.all(calls);
+    const s = await f.stats();
+    assert.equal(s.totalRpcs, 15);
+    assert.equal(s.added!.count, 15);
+    assert.ok(s.added!.maxMs < 100, `the fake added at most ${s.added!.maxMs} ms`);
     c.close();
   } finally {
     await f.stop();

@@ -11,14 +11,18 @@ export interface AddedLatency {
   p99Ms: number;
 }
 
+export interface TargetStats {
+  channels: ChannelStats;
+  /** The time the target added to its RPCs beyond the latency it applied, over the whole cell. */
+  added: AddedLatency | null;
+}
+
 /** A target ready for one cell's driver. */
 export interface StartedTarget {
   endpoint: DriverCell['endpoint'];
   database: DriverCell['database'];
-  /** Where the target can count per connection (the fake); read after the driver has exited. */
-  channelStats?(): ChannelStats;
-  /** Where the target is ours (the fake): the time it added to its RPCs beyond the latency it applied, over the whole cell. */
-  addedLatency?(): AddedLatency | null;
+  /** Where the target is ours (the fake): what it counted and measured, read after the driver has exited. */
+  stats?(): Promise<TargetStats>;
   stop(): Promise<void>;
 }
 

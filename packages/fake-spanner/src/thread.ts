@@ -1,0 +1,53 @@
+// The fake on a worker thread of its own, so that it never waits for the work of the process that
+// started it (the runner's queue, database writes, the driver's output) and that work never waits for it.
+import { Worker } from 'node:worker_threads';
+import type { FakeStats } from './accounting';
+import type { FakeSpannerOptions } from './server';
+
+export interface FakeSpannerThread {
+  host: string;
+  port: number;
+  stats(): Promise<FakeStats>;
+  stop(): Promise<void>;
+}
+
+const ENTRY = new URL('./thread-entry.ts', import.meta.url).href;
+
+/** Starts the fake on a new worker thread; TypeScript is loaded there with tsx, as in the main thread. */
+export async function startFakeSpannerThread(opts: FakeSpannerOptions = {}): Promise<FakeSpannerThread> {
+  const worker = new Worker(`import('tsx/esm/api').then((m) => { m.register(); return import(${JSON.stringify(ENTRY)}); })`, { eval: true, workerData: opts });
+  const pending = new Map<number, (m: { stats?: FakeStats }) => void>();
+  let next = 0;
+  let failure: Error | undefined;
+  const ready = new Promise<{ host: string; port: number }>((resolve, reject) => {
+    worker.on('message', (m: { ready?: { host: string; port: number }; id?: number; stats?: FakeStats }) => {
+      if (m.ready) resolve(m.ready);
+      else if (m.id !== undefined) pending.get(m.id)?.(m);
+    });
+    worker.on('error', (e) => {
+      failure = e;
+      reject(e);
+    });
+    worker.on('exit', (code) => reject(new Error(`the fake's thread exited (code ${code}) before it was ready`)));
+  });
+  const ask = (op: 'stats' | 'stop') =>
+    new Promise<{ stats?: FakeStats }>((resolve, reject) => {
+      if (failure) return reject(new Error(`the fake's thread failed: ${failure.message}`));
+      const id = next++;
+      pending.set(id, (m) => {
+        pending.delete(id);
+        resolve(m);
+      });
+      worker.postMessage({ id, op });
+    });
+  const { host, port } = await ready;
+  return {
+    host,
+    port,
+    stats: async () => (await ask('stats')).stats!,
+    async stop() {
+      await Promise.race([ask('stop'), new Promise((r) => setTimeout(r, 5000))]).catch(() => {});
+      await worker.terminate();
+    },
+  };
+}
