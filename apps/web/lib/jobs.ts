@@ -1,5 +1,6 @@
 import type { FieldIssue, JobSpec } from '@scb/shared/spec';
 import { CPU_BOUND_SHARE, cpuShare, summarizeChannels, type ChannelSummary } from '@scb/shared/channels';
+import { warmStart, type WarmStart } from '@scb/shared/warmup';
 import type { CsvRow } from '@scb/shared/export';
 import type { TableCell } from '@scb/shared/table';
 import type { LatencySummary } from '@scb/shared/stats';
@@ -71,6 +72,8 @@ export interface CellView {
         cpuShare: number;
         /** Over 85% of the cores: the number says more about this machine than about the client. */
         clientCpuBound: boolean;
+        /** Whether the measured phase started warm (null: too short to tell). */
+        warmStart: WarmStart | null;
       })
     | null;
   channels: { connection: number; rpcs: number; peakInFlight: number }[];
@@ -84,7 +87,7 @@ function cellView(c: StoredCell, cores: number): CellView {
   if (c.result) {
     const { histogram: _h, ...r } = c.result;
     const share = cpuShare(r.cpuMs, r.elapsedMs, cores);
-    result = { ...r, cpuShare: share, clientCpuBound: share > CPU_BOUND_SHARE };
+    result = { ...r, cpuShare: share, clientCpuBound: share > CPU_BOUND_SHARE, warmStart: warmStart(r.timeline) };
   }
   return {
     index: c.index,
@@ -211,6 +214,7 @@ export function csvRows(job: JobView): CsvRow[] {
     count: c.result?.count,
     error_count: c.result?.errorCount,
     cpu_share: c.result?.cpuShare,
+    warm_start: c.result?.warmStart?.warm,
     target_added_p50_ms: c.result?.targetAddedP50Ms,
     target_added_p99_ms: c.result?.targetAddedP99Ms,
     client_cpu_bound: c.result?.clientCpuBound,

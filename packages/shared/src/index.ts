@@ -13,6 +13,7 @@ export * from './format';
 export * from './canonical-json';
 export * from './results/stats';
 export * from './results/status';
+export * from './results/warmup';
 export * from './results/table';
 export * from './results/markdown';
 export * from './results/grpc-codes';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { decodeHistogram, encodeHistogram, median, medianOverRepeats, newLatencyHistogram, summarize, throughput, buildResultTable, resultTableMarkdown } from '../src/index';
+import { decodeHistogram, encodeHistogram, median, medianOverRepeats, newLatencyHistogram, summarize, throughput, buildResultTable, resultTableMarkdown, warmStart } from '../src/index';
 
 test('percentiles of a known histogram survive encoding', () => {
   const h = newLatencyHistogram();
@@ -74,4 +74,19 @@ test('medians over repeats: qps, p50 and p99 each, with the qps range', () => {
   const none = medianOverRepeats([]);
   assert.equal(none.repeats, 0);
   assert.ok(Number.isNaN(none.qps) && Number.isNaN(none.p50Ms) && Number.isNaN(none.p99Ms));
+});
+
+test('warm start: the first measured second within 10% of the median of the others; partial buckets left out', () => {
+  const tl = (...counts: number[]) => counts.map((count, i) => ({ second: i + 1, count, errors: 0, p99Ms: 80, ms: 1000 }));
+  // The Node ramp: 90 -> 130 per second over 4 s.
+  const ramp = warmStart(tl(90, 105, 120, 130, 130))!;
+  assert.equal(ramp.warm, false);
+  assert.equal(ramp.firstRate, 90);
+  assert.equal(ramp.medianRate, 125);
+  assert.equal(warmStart(tl(125, 130, 128, 131))!.warm, true);
+  assert.equal(warmStart(tl(150, 130, 128, 131))!.warm, false, 'a burst is not warm either');
+  // A partial last bucket (350 ms) is no second of its own; too few full seconds give no verdict.
+  const partial = [...tl(120, 130, 129), { second: 4, count: 10, errors: 0, p99Ms: 80, ms: 350 }];
+  assert.equal(warmStart(partial)!.medianRate, 129.5);
+  assert.equal(warmStart(tl(120, 130)), null);
 });

@@ -18,6 +18,7 @@ export const CELL_CSV_COLUMNS = [
   'count',
   'error_count',
   'cpu_share',
+  'warm_start',
   'target_added_p50_ms',
   'target_added_p99_ms',
   'client_cpu_bound',

@@ -233,7 +233,14 @@ export default async function JobPage({ params }: Params) {
                 <StatusBadge status={c.status} />
                 {c.error && <div className="error">{c.error}</div>}
               </td>
-              <td className="num">{c.result ? formatQps(c.result.qps) : ''}</td>
+              <td className="num">
+                {c.result ? formatQps(c.result.qps) : ''}
+                {c.result?.warmStart && !c.result.warmStart.warm && (
+                  <div className="warn" title="the warm-up was too short: the first measured second ran at another rate than the rest">
+                    not warm: {formatQps(c.result.warmStart.firstRate)}/s first, {formatQps(c.result.warmStart.medianRate)}/s after
+                  </div>
+                )}
+              </td>
               <td className="num">{c.result ? formatMs(c.result.p50Ms) : ''}</td>
               <td className="num">{c.result ? formatMs(c.result.p90Ms) : ''}</td>
               <td className="num">{c.result ? formatMs(c.result.p99Ms) : ''}</td>
