@@ -200,6 +200,15 @@ test('admin API: stats, reset, live config changes, and bad input named field by
   }
 });
 
+/** Sends 10 SELECT 1 and blocks this thread for 150 ms while they are in flight. */
+async function stallDuringTenRpcs(c: InstanceType<typeof Client>): Promise<void> {
+  const calls = Array.from({ length: 10 }, () => unary(c, 'ExecuteSql', { session: 's', sql: 'SELECT 1' }));
+  await new Promise((r) => setTimeout(r, 5));
+  const until = performance.now() + 150;
+  while (performance.now() < until);
+  await Promise.all(calls);
+}
+
 test("the fake's own added time: every RPC is measured, and a blocked event loop shows in it", async () => {
   const f = await startFakeSpanner({ latencyMs: 20 });
   try {
@@ -208,11 +217,7 @@ test("the fake's own added time: every RPC is measured, and a blocked event loop
     const quiet = f.stats().added!;
     assert.equal(quiet.count, 10, 'one measurement per RPC');
     // The fake shares this process: block its loop while 10 RPCs wait out their 20 ms.
-    const calls = Array.from({ length: 10 }, () => unary(c, 'ExecuteSql', { session: 's', sql: 'SELECT 1' }));
-    await new Promise((r) => setTimeout(r, 5));
-    const until = performance.now() + 150;
-    while (performance.now() < until);
-    await Promise.all(calls);
+    await stallDuringTenRpcs(c);
     const busy = f.stats().added!;
     assert.equal(busy.count, 20);
     assert.ok(busy.maxMs >= 100, `a 150 ms stall during 20 ms RPCs adds at least 100 ms to some (max ${busy.maxMs} ms)`);
@@ -229,11 +234,7 @@ test('on its own worker thread the fake does not wait for a stall of the thread 
     const c = new Client(`${f.host}:${f.port}`, grpc.credentials.createInsecure(), { 'grpc.use_local_subchannel_pool': 1 });
     for (let i = 0; i < 5; i++) await unary(c, 'ExecuteSql', { session: 's', sql: 'SELECT 1' });
     // The same stall as above, in this thread: the fake answers on time, only this thread reads late.
-    const calls = Array.from({ length: 10 }, () => unary(c, 'ExecuteSql', { session: 's', sql: 'SELECT 1' }));
-    await new Promise((r) => setTimeout(r, 5));
-    const until = performance.now() + 150;
-    while (performance.now() < until);
-    await Promise.all(calls);
+    await stallDuringTenRpcs(c);
     const s = await f.stats();
     assert.equal(s.totalRpcs, 15);
     assert.equal(s.added!.count, 15);
