@@ -46,6 +46,7 @@ for (const plan of planCells(spec)) {
     'p99 ms': s.p99Ms.toFixed(1),
     connections: `${used} of ${channels?.connections.length ?? '?'}`,
     'driver CPU of machine': `${Math.round((100 * result.cpuMs) / result.elapsedMs / cores)}%`,
+    'Node loop busy / delay p99': result.eventLoop ? `${Math.round(100 * result.eventLoop.utilization)}% / ${result.eventLoop.delayP99Ms.toFixed(1)} ms` : '-',
     'start to warm-up ms': warm === undefined ? '-' : Math.round(warm),
     'fake added p50/p99 ms': targetAdded ? `${targetAdded.p50Ms.toFixed(2)} / ${targetAdded.p99Ms.toFixed(2)}` : '-',
   });

@@ -182,6 +182,8 @@ const result = (over: Partial<CellResultInput> = {}): CellResultInput => ({
   serverRpcs: null,
   targetAddedP50Ms: 0.2,
   targetAddedP99Ms: 1.5,
+  driverLoopUtilization: 0.4,
+  driverLoopDelayP99Ms: 12,
   channels: [
     { connection: 0, peer: '127.0.0.1:1', rpcs: 60, peakInFlight: 7 },
     { connection: 1, peer: '127.0.0.1:2', rpcs: 40, peakInFlight: 3 },

@@ -52,6 +52,9 @@ for (const language of Object.keys(LANGUAGE_PLUGINS) as Language[]) {
     assert.ok(summary.maxMs >= summary.p99Ms && summary.p99Ms >= summary.p50Ms);
 
     assert.deepEqual(Object.keys(result.operations), ['select1'], 'one entry per operation kind of the mix');
+    // A one-event-loop driver reports its loop; the others run on threads and do not.
+    if (language === 'node') assert.ok(result.eventLoop && result.eventLoop.utilization > 0 && result.eventLoop.utilization <= 1 && result.eventLoop.delayP99Ms >= 0, JSON.stringify(result.eventLoop));
+    else assert.equal(result.eventLoop, undefined);
     const select1 = result.operations.select1!;
     assert.equal(select1.count, result.count);
     assert.deepEqual(select1.errors, {});

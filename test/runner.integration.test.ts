@@ -85,6 +85,7 @@ test('a Node 9.0.0 job runs through the queue against the fake and stores every 
     // ...which is every query the driver ran (warm-up and measured) plus the session calls.
     assert.ok(r.serverRpcs >= r.count + 100, `server saw ${r.serverRpcs} RPCs, driver measured ${r.count} + 100 warm-up`);
     assert.ok(r.serverRpcs <= r.count + 100 + 5, `server saw ${r.serverRpcs} RPCs, more than the driver ran`);
+    assert.ok(r.driverLoopUtilization !== null && r.driverLoopUtilization > 0 && r.driverLoopUtilization <= 1, `Node's event loop: ${r.driverLoopUtilization}`);
     // The fake measured its own added time on every RPC it served.
     assert.ok(r.targetAddedP50Ms !== null && r.targetAddedP99Ms !== null && r.targetAddedP99Ms >= r.targetAddedP50Ms && r.targetAddedP50Ms > 0, `${r.targetAddedP50Ms} / ${r.targetAddedP99Ms}`);
     assert.ok(cell.channels.every((c) => c.peakInFlight <= 100));

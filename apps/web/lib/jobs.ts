@@ -67,6 +67,9 @@ export interface CellView {
         /** The fake's own added time per RPC (p50, p99); null for other targets. */
         targetAddedP50Ms: number | null;
         targetAddedP99Ms: number | null;
+        /** Node: the driver's event loop while measuring (busy share 0..1, delay p99); null for other languages. */
+        driverLoopUtilization: number | null;
+        driverLoopDelayP99Ms: number | null;
         timeline: TimelinePoint[];
         /** Share of the machine's cores the driver used while measuring. */
         cpuShare: number;
@@ -215,6 +218,8 @@ export function csvRows(job: JobView): CsvRow[] {
     error_count: c.result?.errorCount,
     cpu_share: c.result?.cpuShare,
     warm_start: c.result?.warmStart?.warm,
+    driver_loop_utilization: c.result?.driverLoopUtilization,
+    driver_loop_delay_p99_ms: c.result?.driverLoopDelayP99Ms,
     target_added_p50_ms: c.result?.targetAddedP50Ms,
     target_added_p99_ms: c.result?.targetAddedP99Ms,
     client_cpu_bound: c.result?.clientCpuBound,

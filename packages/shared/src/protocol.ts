@@ -67,6 +67,11 @@ export const ResultMessageSchema = OperationResultSchema.extend({
   elapsedMs: z.number(),
   timeline: z.array(TimelinePointSchema),
   cpuMs: z.number(),
+  /**
+   * A driver that runs on one event loop (Node), while measuring: the share of the time the loop was
+   * busy (0..1) and the p99 of its delay. Near 1, the loop, not the client library, limits the cell.
+   */
+  eventLoop: z.object({ utilization: z.number(), delayP99Ms: z.number() }).optional(),
   /** The same per operation kind of the mix; they add up to the totals above. */
   operations: z.partialRecord(z.enum(OPERATIONS), OperationResultSchema),
 });

@@ -19,6 +19,8 @@ export const CELL_CSV_COLUMNS = [
   'error_count',
   'cpu_share',
   'warm_start',
+  'driver_loop_utilization',
+  'driver_loop_delay_p99_ms',
   'target_added_p50_ms',
   'target_added_p99_ms',
   'client_cpu_bound',

@@ -258,6 +258,11 @@ export default async function JobPage({ params }: Params) {
                 {c.result ? (
                   <>
                     {formatPercent(c.result.cpuShare)}
+                    {c.result.driverLoopUtilization != null && (
+                      <div className="small muted" title="the Node driver's one event loop while measuring: busy share, and p99 of its delay">
+                        loop {formatPercent(c.result.driverLoopUtilization)} · {formatMs(c.result.driverLoopDelayP99Ms ?? Number.NaN)} ms
+                      </div>
+                    )}
                     {c.result.clientCpuBound && <div className="warn">client CPU-bound</div>}
                   </>
                 ) : (

@@ -1,3 +1,4 @@
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import type { DriverCell, Load, OperationKind, OperationMixEntry, ProgressMessage, ResultMessage } from '@scb/shared';
 import type { Operation } from './operations';
 import { PhaseRecorder } from './recorder';
@@ -47,6 +48,9 @@ async function runPhase(phase: 'warmup' | 'measure', load: Load, budget: Budget,
   const rec = new PhaseRecorder(phase === 'measure', Object.keys(operations) as OperationKind[]);
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
+  const elu0 = performance.eventLoopUtilization();
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  delay.enable();
   const total = 'ops' in budget ? budget.ops : undefined;
   const deadline = 'ms' in budget ? t0 + budget.ms : Number.POSITIVE_INFINITY;
   let started = 0;
@@ -80,6 +84,8 @@ async function runPhase(phase: 'warmup' | 'measure', load: Load, budget: Budget,
   const elapsedMs = performance.now() - t0;
   rec.closeSecond(true);
   const cpu = process.cpuUsage(cpu0);
+  delay.disable();
+  const eventLoop = { utilization: performance.eventLoopUtilization(elu0).utilization, delayP99Ms: delay.percentile(99) / 1e6 };
   progress();
-  return { type: 'result', ...rec.total(), elapsedMs, timeline: rec.timeline, cpuMs: (cpu.user + cpu.system) / 1000, operations: rec.operations() };
+  return { type: 'result', ...rec.total(), elapsedMs, timeline: rec.timeline, cpuMs: (cpu.user + cpu.system) / 1000, eventLoop, operations: rec.operations() };
 }
