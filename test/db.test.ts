@@ -184,6 +184,11 @@ const result = (over: Partial<CellResultInput> = {}): CellResultInput => ({
   targetAddedP99Ms: 1.5,
   driverLoopUtilization: 0.4,
   driverLoopDelayP99Ms: 12,
+  targetLoopUtilization: 0.1,
+  targetLoopDelayP99Ms: 11,
+  machineBusyShare: 0.5,
+  machineRunnerShare: 0.1,
+  machineLoad1: 1.2,
   channels: [
     { connection: 0, peer: '127.0.0.1:1', rpcs: 60, peakInFlight: 7 },
     { connection: 1, peer: '127.0.0.1:2', rpcs: 40, peakInFlight: 3 },

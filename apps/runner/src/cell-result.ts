@@ -20,6 +20,11 @@ export function cellResultOf(out: CellOutcome): CellResultInput {
     targetAddedP99Ms: out.targetAdded?.p99Ms ?? null,
     driverLoopUtilization: r.eventLoop?.utilization ?? null,
     driverLoopDelayP99Ms: r.eventLoop?.delayP99Ms ?? null,
+    targetLoopUtilization: out.targetLoad?.utilization ?? null,
+    targetLoopDelayP99Ms: out.targetLoad?.delayP99Ms ?? null,
+    machineBusyShare: out.machine?.busyShare ?? null,
+    machineRunnerShare: out.machine?.runnerShare ?? null,
+    machineLoad1: out.machine?.load1 ?? null,
     channels: (out.channels?.connections ?? []).map((c) => ({ connection: c.connection, peer: c.peer, rpcs: c.rpcs, peakInFlight: c.peakInFlight })),
   };
 }

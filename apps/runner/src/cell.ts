@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { DriverLaunch } from '@scb/languages';
 import { DriverMessageSchema, driverWorkload, modeledLatencyMs, opsAt, type CellPlan, type DriverCell, type JobSpec, type ProgressMessage, type ResultMessage } from '@scb/shared';
-import { startTarget, type AddedLatency, type ChannelStats } from './targets/index';
+import { watchMachine, type MachineLoad } from './machine';
+import { startTarget, type AddedLatency, type ChannelStats, type TargetLoad } from './targets/index';
 
 /** A cell that could not produce a result; the message is what the user reads. */
 export class CellError extends Error {}
@@ -13,10 +14,16 @@ export interface CellOutcome {
   channels?: ChannelStats;
   /** What the target itself added to its RPCs, where it can tell (the fake). */
   targetAdded?: AddedLatency | null;
+  /** The target's own event loop while the driver measured, where it can tell (the fake). */
+  targetLoad?: TargetLoad | null;
+  /** The machine while the driver measured. */
+  machine?: MachineLoad;
 }
 
 export interface CellHooks {
   onProgress?: (p: ProgressMessage) => void;
+  /** The driver's result line has arrived (before the process has exited). */
+  onResult?: () => void;
   /** Aborting kills the driver (cancel or shutdown). */
   signal?: AbortSignal;
 }
@@ -36,9 +43,25 @@ export async function runCell(spec: JobSpec, plan: CellPlan, launch: DriverLaunc
       ...driverWorkload(spec.workload, plan.concurrency),
       deadlineMs: driverDeadlineMs(spec, plan.concurrency),
     };
-    const result = await runDriver(cell, launch, hooks);
+    // The measured phase is the window of the target's and the machine's load.
+    let window: ReturnType<typeof watchMachine> | undefined;
+    let machine: MachineLoad | undefined;
+    const result = await runDriver(cell, launch, {
+      ...hooks,
+      onProgress(p) {
+        if (p.phase === 'measure' && !window) {
+          window = watchMachine();
+          target.markMeasuring?.().catch(() => {});
+        }
+        hooks.onProgress?.(p);
+      },
+      onResult() {
+        machine = window?.end();
+        hooks.onResult?.();
+      },
+    });
     const stats = await target.stats?.();
-    return { result, channels: stats?.channels, targetAdded: stats?.added };
+    return { result, channels: stats?.channels, targetAdded: stats?.added, targetLoad: stats?.load, machine };
   } finally {
     await target.stop();
   }
@@ -82,7 +105,10 @@ export function runDriver(cell: DriverCell, launch: DriverLaunch, hooks: CellHoo
         return;
       }
       if (parsed.data.type === 'progress') hooks.onProgress?.(parsed.data);
-      else result = parsed.data;
+      else {
+        result = parsed.data;
+        hooks.onResult?.();
+      }
     });
     child.on('error', (e) => reject(new CellError(`driver could not start: ${e.message}`)));
     child.on('close', (code, signal) => {

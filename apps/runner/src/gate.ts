@@ -1,4 +1,4 @@
-import { ARMS, evaluateGate, invalidText, isUnfinishedJob, type Arm, type GateSample, type Verdict } from '@scb/shared';
+import { ARMS, evaluateGate, invalidText, isUnfinishedJob, judgeCell, verdictReasons, type Arm, type GateSample, type Verdict } from '@scb/shared';
 import { findPendingGateJobIds, getGateToEvaluate, storeGateVerdict, type Db } from '@scb/db';
 
 /**
@@ -16,9 +16,14 @@ export async function evaluateGateOfJob(db: Db, jobId: string, log: (line: strin
     return;
   }
   const cells = gate.cells.flatMap((c) => (isArm(c.arm) ? [{ ...c, arm: c.arm }] : []));
+  // A harness-bound cell measured the fake or the machine, not the client: it is no evidence either way.
+  const harnessBound = cells.flatMap((c) => {
+    const v = c.status === 'succeeded' && c.result ? judgeCell(c.result, gate.cores) : null;
+    return v?.kind === 'harness-bound' ? [{ cell: c, reasons: verdictReasons(v) }] : [];
+  });
   const samples: GateSample[] = cells.flatMap((c) => {
     const r = c.result;
-    if (c.status !== 'succeeded' || !r) return [];
+    if (c.status !== 'succeeded' || !r || harnessBound.some((h) => h.cell === c)) return [];
     const calls = r.count + r.errorCount;
     return [{ arm: c.arm, concurrency: c.concurrency, repeat: c.repeat, qps: r.qps, p50Ms: r.p50Ms, p99Ms: r.p99Ms, errorPct: calls ? (100 * r.errorCount) / calls : 0 }];
   });
@@ -39,8 +44,14 @@ export async function evaluateGateOfJob(db: Db, jobId: string, log: (line: strin
     notes.push(`${base.length + cand.length} of ${cells.length} cells did not succeed (first: ${first([...base, ...cand].sort((a, b) => a.index - b.index))})`);
   }
   if (job.status !== 'succeeded') notes.push(`the gate's job ${job.status}${job.error ? `: ${job.error}` : ''}`);
+  if (harnessBound.length) {
+    const h = harnessBound[0]!;
+    notes.push(
+      `${harnessBound.length} of ${cells.length} cells were harness-bound and left out (first: ${h.cell.arm} ${h.cell.clientVersion} C=${h.cell.concurrency} repeat ${h.cell.repeat}: ${h.reasons})`,
+    );
+  }
   // Fewer repeats than planned may still fail on what was measured, but never pass.
-  if (verdict === 'pass' && (base.length || cand.length || job.status !== 'succeeded')) verdict = 'inconclusive';
+  if (verdict === 'pass' && (base.length || cand.length || harnessBound.length || job.status !== 'succeeded')) verdict = 'inconclusive';
   const reasons = verdict === 'fail' && evaluation.verdict !== 'fail' ? notes : [...evaluation.reasons, ...notes];
   await storeGateVerdict(db, gate.id, { ...evaluation, verdict, reasons });
   log(`gate ${gate.id} (job ${jobId}): ${verdict}`);

@@ -4,6 +4,7 @@ import { memo, useMemo, useState } from 'react';
 import { CartesianGrid, ComposedChart, ErrorBar, Legend, Line, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis, usePlotArea, useXAxisScale, useYAxisScale, ZIndexLayer } from 'recharts';
 // Types only: the chart model is built on the server.
 import type { ChartData } from '@scb/shared/trend';
+import { VERDICTS, type VerdictKind } from '@scb/shared/verdict';
 
 // Colour-blind-safe palette (Okabe-Ito), as in QpsChart.
 const COLORS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000'];
@@ -24,7 +25,7 @@ interface Dot {
   version: string;
   jobId: string;
   repeat: number;
-  cpuBound: boolean;
+  verdict: VerdictKind;
 }
 
 function format(v: number, unit: 'qps' | 'ms'): string {
@@ -90,7 +91,7 @@ export function VersionsChart({ model }: { model: ChartData }) {
       series.flatMap((s, i) =>
         s.points.flatMap((p, v): Dot[] =>
           p
-            ? p.repeats.map(([value, job, repeat, cpuBound], j) => ({
+            ? p.repeats.map(([value, job, repeat, verdict], j) => ({
                 // Repeats of one point fan out a little around it.
                 x: v + offset(i) + (p.repeats.length > 1 ? (j / (p.repeats.length - 1) - 0.5) * 0.05 : 0),
                 value,
@@ -98,7 +99,7 @@ export function VersionsChart({ model }: { model: ChartData }) {
                 version: versions[v],
                 jobId: model.jobIds[job],
                 repeat,
-                cpuBound: cpuBound === 1,
+                verdict: VERDICTS[verdict] ?? 'clean',
               }))
             : [],
         ),
@@ -219,7 +220,7 @@ const RepeatDots = memo(function RepeatDots({
   const h = hover !== null ? dots[hover] : undefined;
   const hx = h ? (xScale(h.x) ?? 0) : 0;
   const hy = h ? (yScale(h.value) ?? 0) : 0;
-  const lines = h ? [`${h.version} · ${configurations[h.series]}`, `${format(h.value, unit)}${h.cpuBound ? ' (client CPU-bound)' : ''}`, `job ${h.jobId}, repeat ${h.repeat}`] : [];
+  const lines = h ? [`${h.version} · ${configurations[h.series]}`, `${format(h.value, unit)}${h.verdict !== 'clean' ? ` (${h.verdict})` : ''}`, `job ${h.jobId}, repeat ${h.repeat}`] : [];
   // The label sits up and to the right of the dot, or wherever it stays inside the plot.
   const boxW = Math.max(0, ...lines.map((l) => l.length)) * 6.6 + 16;
   const bx = area && hx + 10 + boxW > area.x + area.width ? hx - 10 - boxW : hx + 10;

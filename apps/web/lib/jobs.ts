@@ -1,5 +1,6 @@
 import type { FieldIssue, JobSpec } from '@scb/shared/spec';
-import { CPU_BOUND_SHARE, cpuShare, summarizeChannels, type ChannelSummary } from '@scb/shared/channels';
+import { cpuShare, summarizeChannels, type ChannelSummary } from '@scb/shared/channels';
+import { judgeCell, verdictReasons, type CellVerdict } from '@scb/shared/verdict';
 import { warmStart, type WarmStart } from '@scb/shared/warmup';
 import type { CsvRow } from '@scb/shared/export';
 import type { TableCell } from '@scb/shared/table';
@@ -70,11 +71,18 @@ export interface CellView {
         /** Node: the driver's event loop while measuring (busy share 0..1, delay p99); null for other languages. */
         driverLoopUtilization: number | null;
         driverLoopDelayP99Ms: number | null;
+        /** The fake's thread while measuring (busy share, delay p99); null for other targets. */
+        targetLoopUtilization: number | null;
+        targetLoopDelayP99Ms: number | null;
+        /** The machine while measuring: all processes' and the runner's CPU as shares of all cores, load. */
+        machineBusyShare: number | null;
+        machineRunnerShare: number | null;
+        machineLoad1: number | null;
         timeline: TimelinePoint[];
         /** Share of the machine's cores the driver used while measuring. */
         cpuShare: number;
-        /** Over 85% of the cores: the number says more about this machine than about the client. */
-        clientCpuBound: boolean;
+        /** Which process limited the cell, and the figures past their thresholds. */
+        verdict: CellVerdict;
         /** Whether the measured phase started warm (null: too short to tell). */
         warmStart: WarmStart | null;
       })
@@ -89,8 +97,7 @@ function cellView(c: StoredCell, cores: number): CellView {
   let result: CellView['result'] = null;
   if (c.result) {
     const { histogram: _h, ...r } = c.result;
-    const share = cpuShare(r.cpuMs, r.elapsedMs, cores);
-    result = { ...r, cpuShare: share, clientCpuBound: share > CPU_BOUND_SHARE, warmStart: warmStart(r.timeline) };
+    result = { ...r, cpuShare: cpuShare(r.cpuMs, r.elapsedMs, cores), verdict: judgeCell(r, cores), warmStart: warmStart(r.timeline) };
   }
   return {
     index: c.index,
@@ -193,7 +200,7 @@ export function tableCells(job: JobView): TableCell[] {
     status: c.status,
     error: c.error,
     result: c.result,
-    cpuBound: c.result?.clientCpuBound,
+    verdict: c.result?.verdict.kind,
   }));
 }
 
@@ -222,7 +229,13 @@ export function csvRows(job: JobView): CsvRow[] {
     driver_loop_delay_p99_ms: c.result?.driverLoopDelayP99Ms,
     target_added_p50_ms: c.result?.targetAddedP50Ms,
     target_added_p99_ms: c.result?.targetAddedP99Ms,
-    client_cpu_bound: c.result?.clientCpuBound,
+    target_loop_utilization: c.result?.targetLoopUtilization,
+    target_loop_delay_p99_ms: c.result?.targetLoopDelayP99Ms,
+    machine_busy_share: c.result?.machineBusyShare,
+    machine_runner_share: c.result?.machineRunnerShare,
+    machine_load1: c.result?.machineLoad1,
+    verdict: c.result?.verdict.kind,
+    verdict_reasons: c.result ? verdictReasons(c.result.verdict) : undefined,
     connections_opened: c.result ? c.channelSummary.opened : null,
     connections_used: c.result ? c.channelSummary.used : null,
     hottest_share: c.result ? c.channelSummary.hottestShare : null,

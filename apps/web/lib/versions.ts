@@ -1,5 +1,5 @@
 import { cache } from 'react';
-import { CPU_BOUND_SHARE, cpuShare } from '@scb/shared/channels';
+import { judgeCell } from '@scb/shared/verdict';
 import {
   METRICS,
   TREND_METRICS,
@@ -82,7 +82,7 @@ export async function loadVersionsView(query: TrendQuery, earlierIssues: QueryIs
       config: configOf(r.jobId, r.configLabel),
       concurrency: selection.concurrency!,
       repeat: r.repeat,
-      cpuBound: cpuShare(r.cpuMs, r.elapsedMs, facts.get(r.jobId)?.cores ?? 0) > CPU_BOUND_SHARE,
+      verdict: judgeCell(r, facts.get(r.jobId)?.cores ?? 0).kind,
     }));
   }
 

@@ -1,5 +1,5 @@
 // Release gates: create (with the job that runs them), read, list, and the runner's verdicts.
-import { GateEvaluationSchema, gateJobSpec, parseGateSpec, parseJobSpec, parseStored, type GateEvaluation, type GateSpec, type ParseResult } from '@scb/shared';
+import { GateEvaluationSchema, JobEnvironmentSchema, gateJobSpec, parseGateSpec, parseJobSpec, parseStored, type GateEvaluation, type GateSpec, type ParseResult } from '@scb/shared';
 import type { Db } from './client';
 import type { Cell, CellResult, Gate, Job, Prisma } from '../generated/prisma/client';
 import { FINISHED_CELL } from './cells';
@@ -61,8 +61,25 @@ export async function countGates(db: Db): Promise<number> {
 // The runner's side: judge a gate once its job has ended
 // ---------------------------------------------------------------------------------------------
 
+/** What judging a gate reads of a cell's result: its numbers and the figures of its verdict. */
+const GATE_RESULT = {
+  count: true,
+  errorCount: true,
+  qps: true,
+  p50Ms: true,
+  p99Ms: true,
+  cpuMs: true,
+  elapsedMs: true,
+  driverLoopUtilization: true,
+  targetLoopUtilization: true,
+  targetAddedP50Ms: true,
+  targetAddedP99Ms: true,
+  machineBusyShare: true,
+  machineRunnerShare: true,
+} as const;
+
 export type GateCell = Pick<Cell, 'index' | 'arm' | 'clientVersion' | 'concurrency' | 'repeat' | 'status' | 'error'> & {
-  result: Pick<CellResult, 'count' | 'errorCount' | 'qps' | 'p50Ms' | 'p99Ms'> | null;
+  result: Pick<CellResult, keyof typeof GATE_RESULT> | null;
 };
 
 /** A gate with what judging it needs: its spec (or why it does not parse), its job's end and its cells in order. */
@@ -71,12 +88,14 @@ export interface GateToEvaluate {
   verdict: string | null;
   spec: ParseResult<GateSpec>;
   job: Pick<Job, 'status' | 'error'>;
+  /** Cores of the machine the job ran on (0 when unknown), for the cells' verdicts. */
+  cores: number;
   cells: GateCell[];
 }
 
 /** The gate a job runs, or null when the job runs none. */
 export async function getGateToEvaluate(db: Db, jobId: string): Promise<GateToEvaluate | null> {
-  const g = await db.gate.findUnique({ where: { jobId }, select: { id: true, verdict: true, spec: true, job: { select: { status: true, error: true } } } });
+  const g = await db.gate.findUnique({ where: { jobId }, select: { id: true, verdict: true, spec: true, job: { select: { status: true, error: true, environment: true } } } });
   if (!g) return null;
   const cells = await db.cell.findMany({
     where: { jobId },
@@ -89,10 +108,12 @@ export async function getGateToEvaluate(db: Db, jobId: string): Promise<GateToEv
       repeat: true,
       status: true,
       error: true,
-      result: { select: { count: true, errorCount: true, qps: true, p50Ms: true, p99Ms: true } },
+      result: { select: GATE_RESULT },
     },
   });
-  return { ...g, spec: parseGateSpec(g.spec), cells };
+  const { environment, ...job } = g.job;
+  const env = parseStored(JobEnvironmentSchema.nullable(), environment);
+  return { ...g, job, spec: parseGateSpec(g.spec), cores: env.ok ? (env.value?.cores ?? 0) : 0, cells };
 }
 
 /** Jobs of gates that have no verdict although their job has ended (the runner stopped in between). */

@@ -74,6 +74,13 @@ export interface TrendRow {
   value: number;
   cpuMs: number;
   elapsedMs: number;
+  /** The saturation columns a verdict reads (null where not measured). */
+  driverLoopUtilization: number | null;
+  targetLoopUtilization: number | null;
+  targetAddedP50Ms: number | null;
+  targetAddedP99Ms: number | null;
+  machineBusyShare: number | null;
+  machineRunnerShare: number | null;
 }
 
 /**
@@ -87,7 +94,8 @@ export async function loadTrendRows(db: Db, q: { language: string; concurrency: 
     SELECT c."jobId", c."clientVersion" AS version,
       -- A Go client built against another grpc-go draws its own line.
       CASE WHEN c."clientGrpcVersion" IS NULL THEN c."configLabel" ELSE c."configLabel" || ' · grpc ' || c."clientGrpcVersion" END AS "configLabel",
-      c.repeat, ${column} AS value, r."cpuMs", r."elapsedMs"
+      c.repeat, ${column} AS value, r."cpuMs", r."elapsedMs", r."driverLoopUtilization", r."targetLoopUtilization",
+      r."targetAddedP50Ms", r."targetAddedP99Ms", r."machineBusyShare", r."machineRunnerShare"
     FROM "Cell" c JOIN "CellResult" r ON r."cellId" = c.id
     WHERE c.status = 'succeeded' AND c."clientLanguage" = ${q.language} AND c.concurrency = ${q.concurrency}
       AND c."jobId" = ANY(${q.jobIds})

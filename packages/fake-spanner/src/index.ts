@@ -3,4 +3,5 @@ export { StatementRegistry, defaultStatements, type StatementHandler, type State
 export { Store, leaderboardStore } from './store';
 export type { ConnectionStat, FakeStats, KindLatency } from './accounting';
 export { startAdmin, type AdminServer } from './admin';
-export { startFakeSpannerThread, type FakeSpannerThread } from './thread';
+export { startFakeSpannerThread, type FakeSpannerThread, type FakeThreadStats } from './thread';
+export type { LoopLoad } from './loop';

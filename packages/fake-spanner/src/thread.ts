@@ -2,12 +2,18 @@
 // started it (the runner's queue, database writes, the driver's output) and that work never waits for it.
 import { Worker } from 'node:worker_threads';
 import type { FakeStats } from './accounting';
+import type { LoopLoad } from './loop';
 import type { FakeSpannerOptions } from './server';
+
+/** The fake's counters, and how busy its thread's event loop was since the last mark (or start). */
+export type FakeThreadStats = FakeStats & { loop: LoopLoad };
 
 export interface FakeSpannerThread {
   host: string;
   port: number;
-  stats(): Promise<FakeStats>;
+  stats(): Promise<FakeThreadStats>;
+  /** Starts the window of the loop figures (the measured phase). */
+  mark(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -16,11 +22,11 @@ const ENTRY = new URL('./thread-entry.ts', import.meta.url).href;
 /** Starts the fake on a new worker thread; TypeScript is loaded there with tsx, as in the main thread. */
 export async function startFakeSpannerThread(opts: FakeSpannerOptions = {}): Promise<FakeSpannerThread> {
   const worker = new Worker(`import('tsx/esm/api').then((m) => { m.register(); return import(${JSON.stringify(ENTRY)}); })`, { eval: true, workerData: opts });
-  const pending = new Map<number, (m: { stats?: FakeStats }) => void>();
+  const pending = new Map<number, (m: { stats?: FakeThreadStats }) => void>();
   let next = 0;
   let failure: Error | undefined;
   const ready = new Promise<{ host: string; port: number }>((resolve, reject) => {
-    worker.on('message', (m: { ready?: { host: string; port: number }; id?: number; stats?: FakeStats }) => {
+    worker.on('message', (m: { ready?: { host: string; port: number }; id?: number; stats?: FakeThreadStats }) => {
       if (m.ready) resolve(m.ready);
       else if (m.id !== undefined) pending.get(m.id)?.(m);
     });
@@ -30,8 +36,8 @@ export async function startFakeSpannerThread(opts: FakeSpannerOptions = {}): Pro
     });
     worker.on('exit', (code) => reject(new Error(`the fake's thread exited (code ${code}) before it was ready`)));
   });
-  const ask = (op: 'stats' | 'stop') =>
-    new Promise<{ stats?: FakeStats }>((resolve, reject) => {
+  const ask = (op: 'stats' | 'mark' | 'stop') =>
+    new Promise<{ stats?: FakeThreadStats }>((resolve, reject) => {
       if (failure) return reject(new Error(`the fake's thread failed: ${failure.message}`));
       const id = next++;
       pending.set(id, (m) => {
@@ -45,6 +51,9 @@ export async function startFakeSpannerThread(opts: FakeSpannerOptions = {}): Pro
     host,
     port,
     stats: async () => (await ask('stats')).stats!,
+    mark: async () => {
+      await ask('mark');
+    },
     async stop() {
       await Promise.race([ask('stop'), new Promise((r) => setTimeout(r, 5000))]).catch(() => {});
       await worker.terminate();

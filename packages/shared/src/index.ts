@@ -14,6 +14,7 @@ export * from './canonical-json';
 export * from './results/stats';
 export * from './results/status';
 export * from './results/warmup';
+export * from './results/verdict';
 export * from './results/table';
 export * from './results/markdown';
 export * from './results/grpc-codes';

@@ -20,6 +20,7 @@ import {
   type CompareJobInput,
   type CompareSelection,
   type JobSpec,
+  type VerdictKind,
 } from '../src/index';
 
 function spec(over: Record<string, unknown> = {}): JobSpec {
@@ -36,7 +37,7 @@ function spec(over: Record<string, unknown> = {}): JobSpec {
   return r.value;
 }
 
-type Result = { qps: number; p50Ms: number; p99Ms: number; clientCpuBound?: boolean } | null;
+type Result = { qps: number; p50Ms: number; p99Ms: number; verdict?: { kind: VerdictKind } } | null;
 
 /** A job with every planned cell; `result(cell)` gives each cell's numbers (null: failed). */
 function job(id: string, s: JobSpec, result: (c: Omit<CompareCellInput, 'status' | 'result'>) => Result, extra: Partial<CompareJobInput> = {}): CompareJobInput {
@@ -384,18 +385,20 @@ test('cells: each cell is a series; cells at different concurrency are refused',
   );
 });
 
-test('unfinished jobs and client CPU-bound cells are noted', () => {
-  const a = job('a', spec({ repeats: 1 }), () => ({ qps: 600, p50Ms: 650, p99Ms: 700, clientCpuBound: true }));
+test('unfinished jobs, client-bound and harness-bound cells are noted and marked', () => {
+  const a = job('a', spec({ repeats: 1, concurrency: [200, 400] }), (c) => ({ qps: 600, p50Ms: 650, p99Ms: 700, verdict: { kind: c.concurrency === 200 ? 'client-bound' : 'harness-bound' } }));
   const b = job('b', spec({ repeats: 1, clients: [{ language: 'java', version: '6.105.0' }] }), () => ({ qps: 600, p50Ms: 650, p99Ms: 700 }), { status: 'running' });
   b.cells[0]!.status = 'running';
   b.cells[0]!.result = null;
   const c = buildComparison(sel(['a', 'b']), jobsMap(a, b));
-  assert.equal(formatCompareQps(c.rows[0]!.entries[1]!), 'pending');
+  assert.equal(formatCompareQps(c.rows[1]!.entries[1]!), 'pending');
   assert.equal(formatCompareQps(c.rows[0]!.entries[0]!), '600 *');
+  assert.equal(formatCompareQps(c.rows[1]!.entries[0]!), '600 !');
   assert.deepEqual(
     c.notes.map((n) => n.kind),
-    ['cpu-bound', 'unfinished', 'missing'],
+    ['harness-bound', 'client-bound', 'unfinished', 'missing'],
   );
+  assert.match(compareNoteText(c.notes[0]!, c), /Harness-bound cells \(!\) in .*must not be compared/);
   assert.equal(c.status, 'warned');
 });
 

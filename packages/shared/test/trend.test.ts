@@ -50,9 +50,9 @@ function cell(over: Partial<TrendCell> & Pick<TrendCell, 'version' | 'configLabe
 
 test('medians, spreads and every repeat per configuration and version', () => {
   const cells = [
-    cell({ version: '6.105.0', configLabel: 'client default', qps: 230, jobId: 'j2', repeat: 1 }),
+    cell({ version: '6.105.0', configLabel: 'client default', qps: 230, jobId: 'j2', repeat: 1, verdict: 'client-bound' }),
     cell({ version: '6.105.0', configLabel: 'client default', qps: 551, jobId: 'j2', repeat: 2 }),
-    cell({ version: '6.105.0', configLabel: 'client default', qps: 400, jobId: 'j3', repeat: 1, cpuBound: true }),
+    cell({ version: '6.105.0', configLabel: 'client default', qps: 400, jobId: 'j3', repeat: 1, verdict: 'harness-bound' }),
     cell({ version: '6.104.0', configLabel: 'client default', qps: 545, jobId: 'j1', repeat: 1 }),
     cell({ version: '6.104.0', configLabel: 'client default', qps: 553, jobId: 'j1', repeat: 2 }),
     cell({ version: '6.10.0', configLabel: 'grpc-gcp off', qps: 600, jobId: 'j4', config: { label: 'grpc-gcp off', grpcGcp: 'off', numChannels: 32 } }),
@@ -68,14 +68,15 @@ test('medians, spreads and every repeat per configuration and version', () => {
   const [def, off] = m.series;
   assert.equal(def.points[0], null);
   assert.equal(def.points[1], null);
-  assert.deepEqual({ ...def.points[2]!, values: undefined }, { version: '6.104.0', median: 549, min: 545, max: 553, n: 2, values: undefined, jobs: ['j1'], cpuBound: 0 });
+  assert.deepEqual({ ...def.points[2]!, values: undefined }, { version: '6.104.0', median: 549, min: 545, max: 553, n: 2, values: undefined, jobs: ['j1'], clientBound: 0, harnessBound: 0 });
   const p = def.points[3]!;
   assert.equal(p.median, 400);
   assert.equal(p.min, 230);
   assert.equal(p.max, 551);
   assert.equal(p.n, 3);
   assert.deepEqual(p.jobs, ['j2', 'j3']);
-  assert.equal(p.cpuBound, 1);
+  assert.equal(p.clientBound, 1);
+  assert.equal(p.harnessBound, 1);
   assert.deepEqual(
     p.values.map((v) => v.value),
     [230, 551, 400],
@@ -103,9 +104,9 @@ test('medians, spreads and every repeat per configuration and version', () => {
     n: 3,
     jobs: 2,
     repeats: [
-      [230, 1, 1, 0],
+      [230, 1, 1, 1],
       [551, 1, 2, 0],
-      [400, 2, 1, 1],
+      [400, 2, 1, 2],
     ],
   });
   assert.equal(compact.series[1].points[2], null);

@@ -2,7 +2,7 @@ import type { CellPlan, JobSpec, Target } from '@scb/shared';
 import { fake } from './fake';
 import type { StartedTarget, TargetPlugin } from './target';
 
-export type { AddedLatency, ChannelStats, StartedTarget, TargetPlugin, TargetStats } from './target';
+export type { AddedLatency, ChannelStats, StartedTarget, TargetLoad, TargetPlugin, TargetStats } from './target';
 
 /** Every target kind the runner can start; adding one is adding its file and a line here. */
 const TARGETS: { [K in Target['kind']]: TargetPlugin<Extract<Target, { kind: K }>> } = { fake };

@@ -11,10 +11,18 @@ export interface AddedLatency {
   p99Ms: number;
 }
 
+/** How busy the target's own event loop was while the cell measured: busy share 0..1, delay p99. */
+export interface TargetLoad {
+  utilization: number;
+  delayP99Ms: number;
+}
+
 export interface TargetStats {
   channels: ChannelStats;
   /** The time the target added to its RPCs beyond the latency it applied, over the whole cell. */
   added: AddedLatency | null;
+  /** Its event loop over the measured phase (from `markMeasuring`). */
+  load: TargetLoad | null;
 }
 
 /** A target ready for one cell's driver. */
@@ -23,6 +31,8 @@ export interface StartedTarget {
   database: DriverCell['database'];
   /** Where the target is ours (the fake): what it counted and measured, read after the driver has exited. */
   stats?(): Promise<TargetStats>;
+  /** Called when the driver starts its measured phase, so the target's load covers that phase. */
+  markMeasuring?(): Promise<void>;
   stop(): Promise<void>;
 }
 

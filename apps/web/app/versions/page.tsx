@@ -4,6 +4,7 @@ import Link from 'next/link';
 import { headers } from 'next/headers';
 import { METRICS, changeFromPrevious, chartData, formatValue, scenarioOptionText, versionsHref, type TrendPoint } from '@scb/shared/trend';
 import { VersionsChart } from '@/components/VersionsChart';
+import { VERDICT_MARK, VERDICT_MEANING } from '@scb/shared/verdict';
 import { originOf } from '@/lib/jobs';
 import { searchString, versionsViewFor, type VersionsView } from '@/lib/versions';
 import './versions.css';
@@ -58,14 +59,20 @@ function Entry({ p, unit, change, higherIsBetter }: { p: TrendPoint; unit: 'qps'
           {percent(change)}
         </span>
       )}
-      {p.cpuBound > 0 && (
-        <span className="warn" title="the driver used more than 85% of the machine's cores">
+      {p.harnessBound > 0 && (
+        <span className="warn" title={VERDICT_MEANING['harness-bound']}>
           {' '}
-          *{p.cpuBound} CPU-bound
+          !{p.harnessBound} harness-bound
+        </span>
+      )}
+      {p.clientBound > 0 && (
+        <span className="warn" title={VERDICT_MEANING['client-bound']}>
+          {' '}
+          *{p.clientBound} client-bound
         </span>
       )}
       <div className="versions-repeats muted">
-        repeats: {shown.map((r) => `${f(r.value)}${r.cpuBound ? '*' : ''}`).join(', ')}
+        repeats: {shown.map((r) => `${f(r.value)}${VERDICT_MARK[r.verdict]}`).join(', ')}
         {p.values.length > shown.length && `, … ${p.values.length - shown.length} more`}
       </div>
       <div className="versions-jobs">

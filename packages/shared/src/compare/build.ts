@@ -2,6 +2,7 @@
 import { canonicalJson } from '../canonical-json';
 import { median, medianOverRepeats } from '../results/stats';
 import { isFinishedCell, isUnfinishedJob } from '../results/status';
+import { worstVerdict } from '../results/verdict';
 import { scenarioDifferences, scenarioOf } from '../spec/scenario';
 import { clientText, type JobSpec } from '../spec/spec';
 import { idealQps, modeledLatencyMs } from '../targets/index';
@@ -143,7 +144,7 @@ function entryOf(cells: CompareCellInput[]): CompareEntry {
     repeats: m.repeats,
     failed: failed.length,
     pending: cells.filter((c) => !isFinishedCell(c.status)).length,
-    cpuBound: results.some((r) => r.clientCpuBound === true),
+    verdict: worstVerdict(results.map((r) => r.verdict?.kind)),
     hottestShare: spread.length ? median(spread.map((c) => c.hottestShare)) : null,
     hottestPeakMax: spread.length ? Math.max(...spread.map((c) => c.hottestPeakInFlight)) : null,
     cells: cells.map((c) => c.index),
@@ -259,8 +260,10 @@ export function buildComparison(selection: CompareSelection, jobs: ReadonlyMap<s
       if (eb && ec && (eb.host !== ec.host || eb.cores !== ec.cores)) notes.push({ kind: 'environment', severity: 'warning', series: series[i]!.key, baseline: eb, candidate: ec });
     }
   }
-  const cpuBound = series.filter((_, i) => rows.some((r) => r.entries[i]?.cpuBound)).map((s) => s.key);
-  if (cpuBound.length) notes.push({ kind: 'cpu-bound', severity: 'warning', series: cpuBound });
+  for (const kind of ['harness-bound', 'client-bound'] as const) {
+    const bound = series.filter((_, i) => rows.some((r) => r.entries[i]?.verdict === kind)).map((s) => s.key);
+    if (bound.length) notes.push({ kind, severity: 'warning', series: bound });
+  }
   for (const s of uniqueInOrder(series, (s) => s.jobId)) {
     if (isUnfinishedJob(s.jobStatus)) notes.push({ kind: 'unfinished', severity: 'info', series: s.key, jobStatus: s.jobStatus });
   }

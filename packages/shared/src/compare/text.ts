@@ -1,5 +1,6 @@
 // The comparison in words: formats and never measures.
 import { formatMs, formatOps, formatQps } from '../format';
+import { VERDICT_MARK, VERDICT_MEANING } from '../results/verdict';
 import type { CompareEntry, CompareNote, CompareRatio, CompareRefusal, CompareRow, CompareSeries, CompareVerdict, Comparison } from './types';
 
 /** 0.42× */
@@ -32,7 +33,7 @@ export function formatCompareQps(e: CompareEntry | null): string {
   if (!e) return 'no cell';
   if (e.qps === null) return e.pending > 0 ? 'pending' : e.failed > 0 ? 'failed' : '–';
   const range = e.repeats > 1 ? ` (${formatQps(e.qpsMin!)}–${formatQps(e.qpsMax!)})` : '';
-  return `${formatQps(e.qps)}${range}${e.cpuBound ? ' *' : ''}`;
+  return `${formatQps(e.qps)}${range}${e.verdict !== 'clean' ? ` ${VERDICT_MARK[e.verdict]}` : ''}`;
 }
 
 /** "21% · peak 100": the hottest connection's median share of RPCs and its highest peak in flight. */
@@ -116,8 +117,9 @@ export function compareNoteText(n: CompareNote, c: Comparison): string {
       const m = (e: { host: string | null; cores: number | null }) => `${e.host ?? 'unknown host'}, ${e.cores ?? '?'} cores`;
       return `${label(n.series)} ran on a different machine than ${base} (${m(n.candidate)} vs ${m(n.baseline)}).`;
     }
-    case 'cpu-bound':
-      return `Client CPU-bound cells (*) in ${n.series.map(label).join(', ')}: the driver used more than 85% of the machine's cores, so that qps says more about the machine than about the client.`;
+    case 'client-bound':
+    case 'harness-bound':
+      return `${n.kind === 'client-bound' ? 'Client-bound' : 'Harness-bound'} cells (${VERDICT_MARK[n.kind]}) in ${n.series.map(label).join(', ')}: ${VERDICT_MEANING[n.kind]}.`;
     case 'unfinished':
       return `Job ${compareSeriesByKey(c, n.series)?.jobId ?? ''} is still ${n.jobStatus}: its numbers may change.`;
     case 'missing':

@@ -1,5 +1,6 @@
 // What a comparison reads (jobs and cells as the API gives them), what it selects, and what it
 // gives: series, rows, ratios, notes, a refusal or summaries, chart groups.
+import type { VerdictKind } from '../results/verdict';
 import type { JobSpec } from '../spec/spec';
 
 /** What a comparison needs to know about one cell (the API's CellView fits). */
@@ -12,7 +13,7 @@ export interface CompareCellInput {
   repeat: number;
   status: string;
   error?: string | null;
-  result: { qps: number; p50Ms: number; p99Ms: number; clientCpuBound?: boolean } | null;
+  result: { qps: number; p50Ms: number; p99Ms: number; verdict?: { kind: VerdictKind } } | null;
   /** How the cell's RPCs spread over connections (the fake's accounting). */
   channelSummary?: { hottestShare: number; hottestPeakInFlight: number } | null;
 }
@@ -89,7 +90,8 @@ export interface CompareEntry {
   failed: number;
   /** Cells still queued or running. */
   pending: number;
-  cpuBound: boolean;
+  /** The worst verdict of its repeats. */
+  verdict: VerdictKind;
   /** The busiest connection's share of RPCs (median over repeats) and its highest peak in flight. */
   hottestShare: number | null;
   hottestPeakMax: number | null;
@@ -117,7 +119,7 @@ export type CompareNote =
   | { kind: 'scenario'; severity: 'warning'; series: string; differences: CompareScenarioDifference[] }
   | { kind: 'configuration-options'; severity: 'warning'; series: string; configuration: string; options: { option: string; baseline: unknown; candidate: unknown }[] }
   | { kind: 'environment'; severity: 'warning'; series: string; baseline: { host: string | null; cores: number | null }; candidate: { host: string | null; cores: number | null } }
-  | { kind: 'cpu-bound'; severity: 'warning'; series: string[] }
+  | { kind: 'client-bound' | 'harness-bound'; severity: 'warning'; series: string[] }
   | { kind: 'unfinished'; severity: 'info'; series: string; jobStatus: string }
   | { kind: 'missing'; severity: 'info'; series: string; rows: number };
 

@@ -2,6 +2,7 @@ import { formatOps } from '../format';
 import { clientText, type JobSpec } from '../spec/spec';
 import { describeTarget } from '../targets/index';
 import { buildResultTable, formatEntry, type TableCell } from './table';
+import { verdictLegend } from './verdict';
 
 function escapeCell(s: string): string {
   return s.replace(/\|/g, '\\|');
@@ -43,7 +44,8 @@ export function setupLine(job: Pick<MarkdownJob, 'spec' | 'environment'>): strin
 /** What to paste into a GitHub issue: setup, table, and the permanent link. */
 export function jobMarkdown(job: MarkdownJob): string {
   const multi = job.spec.repeats > 1 ? ' Medians over repeats, qps range in parentheses.' : '';
-  const cpu = job.cells.some((c) => c.cpuBound) ? ' `*` client CPU-bound: that qps says more about the machine than the client.' : '';
+  const legend = verdictLegend(job.cells.flatMap((c) => (c.result && c.verdict ? [c.verdict] : [])));
+  const cpu = legend ? ` ${legend}` : '';
   return [`**spanner-client-bench** [job ${job.id}](${job.url}): ${setupLine(job)}`, '', resultTableMarkdown(job.cells), '', `qps / p50 ms / p99 ms.${multi}${cpu} Full results: ${job.url}`].join(
     '\n',
   );

@@ -1,6 +1,7 @@
 import { formatMs, formatQps } from '../format';
 import { clientText } from '../spec/spec';
 import { medianOverRepeats } from './stats';
+import { VERDICT_MARK, worstVerdict, type VerdictKind } from './verdict';
 
 export { formatMs, formatOps, formatPercent, formatQps, formatUtc } from '../format';
 
@@ -18,8 +19,8 @@ export interface TableCell {
   status: string;
   error?: string | null;
   result?: { qps: number; p50Ms: number; p99Ms: number } | null;
-  /** The driver used more than 85% of the machine's cores while measuring. */
-  cpuBound?: boolean;
+  /** Which process limited the cell (results/verdict.ts). */
+  verdict?: VerdictKind | null;
 }
 
 export interface TableEntry {
@@ -30,8 +31,8 @@ export interface TableEntry {
   repeats: number;
   qpsMin: number;
   qpsMax: number;
-  /** At least one repeat was client CPU-bound. */
-  cpuBound: boolean;
+  /** The worst verdict of its repeats. */
+  verdict: VerdictKind;
   failed: number;
   error?: string;
 }
@@ -68,7 +69,7 @@ export function buildResultTable(cells: TableCell[]): ResultTable {
       const failed = group.filter((c) => c.status === 'failed');
       return {
         ...medianOverRepeats(done.map((c) => c.result!)),
-        cpuBound: done.some((c) => c.cpuBound),
+        verdict: worstVerdict(done.map((c) => c.verdict)),
         failed: failed.length,
         error: failed[0]?.error ?? undefined,
       };
@@ -79,11 +80,11 @@ export function buildResultTable(cells: TableCell[]): ResultTable {
 
 /**
  * "qps / p50 / p99" as in the PR table, medians over repeats with the qps range when there are
- * several; "*" marks a client CPU-bound cell; "failed" or "–" when there is no result.
+ * several; "*" marks a client-bound cell, "!" a harness-bound one; "failed" or "–" when there is no result.
  */
 export function formatEntry(e: TableEntry | null): string {
   if (!e) return '';
   if (e.repeats === 0) return e.failed > 0 ? 'failed' : '–';
   const range = e.repeats > 1 ? ` (${formatQps(e.qpsMin)}–${formatQps(e.qpsMax)})` : '';
-  return `${formatQps(e.qps)}${range} / ${formatMs(e.p50Ms)} / ${formatMs(e.p99Ms)}${e.cpuBound ? ' *' : ''}`;
+  return `${formatQps(e.qps)}${range} / ${formatMs(e.p50Ms)} / ${formatMs(e.p99Ms)}${e.verdict !== 'clean' ? ` ${VERDICT_MARK[e.verdict]}` : ''}`;
 }

@@ -2,6 +2,7 @@
 // order), one series per configuration label, every repeat of every stored job. Pure functions: the
 // web app loads the rows, these turn them into the chart and table model.
 import { median } from '../results/stats';
+import { VERDICTS, type VerdictKind } from '../results/verdict';
 import { optionText } from '../spec/configuration';
 import { oldestFirst } from '../spec/semver';
 import type { JobSpec } from '../spec/spec';
@@ -20,15 +21,15 @@ export interface TrendCell extends MetricSource {
   config?: Record<string, unknown> | null;
   concurrency: number;
   repeat: number;
-  /** The driver used more than 85% of the machine's cores. */
-  cpuBound?: boolean;
+  /** Which process limited the cell (results/verdict.ts). */
+  verdict?: VerdictKind;
 }
 
 export interface RepeatValue {
   jobId: string;
   repeat: number;
   value: number;
-  cpuBound: boolean;
+  verdict: VerdictKind;
 }
 
 export interface TrendPoint {
@@ -41,7 +42,9 @@ export interface TrendPoint {
   values: RepeatValue[];
   /** Jobs that produced the values, in the order first seen. */
   jobs: string[];
-  cpuBound: number;
+  /** Repeats that were client-bound, and harness-bound. */
+  clientBound: number;
+  harnessBound: number;
 }
 
 export interface TrendSeries {
@@ -91,7 +94,7 @@ export function buildTrendModel(cells: TrendCell[], selection: TrendSelection, s
       const group = byKey.get(`${configuration}\u0000${version}`);
       if (!group) return null;
       group.forEach((c) => optionSets.add(optionText(c.config)));
-      const values = group.map((c) => ({ jobId: c.jobId, repeat: c.repeat, value: metricValue(c, selection.metric), cpuBound: !!c.cpuBound }));
+      const values = group.map((c) => ({ jobId: c.jobId, repeat: c.repeat, value: metricValue(c, selection.metric), verdict: c.verdict ?? 'clean' }));
       const nums = values.map((v) => v.value);
       return {
         version,
@@ -101,7 +104,8 @@ export function buildTrendModel(cells: TrendCell[], selection: TrendSelection, s
         n: nums.length,
         values,
         jobs: [...new Set(values.map((v) => v.jobId))],
-        cpuBound: values.filter((v) => v.cpuBound).length,
+        clientBound: values.filter((v) => v.verdict === 'client-bound').length,
+        harnessBound: values.filter((v) => v.verdict === 'harness-bound').length,
       };
     });
     return { configuration, optionSets: [...optionSets].sort(), points };
@@ -122,7 +126,8 @@ export function buildTrendModel(cells: TrendCell[], selection: TrendSelection, s
 
 /**
  * What the browser chart needs, compact: with thousands of repeats the full model is megabytes of
- * JSON inside the page. Job ids are listed once; each repeat is [value, job index, repeat, cpuBound 0/1].
+ * JSON inside the page. Job ids are listed once; each repeat is [value, job index, repeat, verdict
+ * (index in VERDICTS: 0 clean, 1 client-bound, 2 harness-bound)].
  */
 export interface ChartData {
   language: string;
@@ -133,7 +138,7 @@ export interface ChartData {
   jobIds: string[];
   series: {
     configuration: string;
-    points: ({ median: number; min: number; max: number; n: number; jobs: number; repeats: [number, number, number, 0 | 1][] } | null)[];
+    points: ({ median: number; min: number; max: number; n: number; jobs: number; repeats: [number, number, number, number][] } | null)[];
   }[];
 }
 
@@ -165,7 +170,7 @@ export function chartData(model: TrendModel): ChartData {
               max: chartNumber(p.max),
               n: p.n,
               jobs: p.jobs.length,
-              repeats: p.values.map((v): [number, number, number, 0 | 1] => [chartNumber(v.value), ref(v.jobId), v.repeat, v.cpuBound ? 1 : 0]),
+              repeats: p.values.map((v): [number, number, number, number] => [chartNumber(v.value), ref(v.jobId), v.repeat, VERDICTS.indexOf(v.verdict)]),
             }
           : null,
       ),

@@ -15,6 +15,8 @@ import { JobActions } from '@/components/JobActions';
 import { pageMetadata } from '@/lib/metadata';
 import { getJob, isInvalidJob, jobUrl, originOf, tableCells, type CellView, type InvalidJob, type JobView } from '@/lib/jobs';
 import { TableHead } from '@/components/TableHead';
+import { CellVerdictMark } from '@/components/CellVerdictMark';
+import { verdictLegend } from '@scb/shared/verdict';
 
 export const dynamic = 'force-dynamic';
 
@@ -143,8 +145,10 @@ export default async function JobPage({ params }: Params) {
 
       <h2>Results (qps / p50 ms / p99 ms)</h2>
       {job.spec.repeats > 1 && <p className="muted">Medians over {job.spec.repeats} repeats, qps range in parentheses; every repeat is listed under Cells.</p>}
-      {job.cells.some((c) => c.result?.clientCpuBound) && (
-        <p className="warn">* client CPU-bound: the driver used more than 85% of the machine&apos;s cores, so that qps says more about this machine than about the client.</p>
+      {verdictLegend(job.cells.flatMap((c) => (c.result ? [c.result.verdict.kind] : []))) && (
+        <p className="warn" data-testid="verdict-legend">
+          {verdictLegend(job.cells.flatMap((c) => (c.result ? [c.result.verdict.kind] : [])))}
+        </p>
       )}
       {!hasResults ? (
         <p className="muted">{live ? 'No cell has finished yet.' : 'No cell produced a result.'}</p>
@@ -194,7 +198,9 @@ export default async function JobPage({ params }: Params) {
       <h2>Cells</h2>
       <p className="muted">
         Every repeat on its own row. Connections: opened / used by the client; hottest: the busiest connection&apos;s share of RPCs and its peak streams in flight (the server allows 100 per
-        connection). CPU: the driver&apos;s share of the machine&apos;s cores while measuring; above 85% the client is CPU-bound and its qps says more about this machine.
+        connection). Verdict: which process limited the cell while it measured (client-bound: the driver; harness-bound: the fake or the machine, and that cell must not be compared); hover it for the
+        figures. CPU: the driver&apos;s share of the machine&apos;s cores (Node: also its event loop). Fake: its added time per RPC and its thread&apos;s event loop. Machine: all processes&apos; CPU,
+        the part of it that was neither the driver nor the runner, and the load average.
       </p>
       <table data-testid="cells-table">
         <TableHead
@@ -206,13 +212,15 @@ export default async function JobPage({ params }: Params) {
             'Repeat',
             'Status',
             'qps',
+            'Verdict',
             'p50',
             'p90',
             'p99',
             'max',
             'Errors',
             'CPU',
-            'Fake added p50 / p99',
+            'Fake added p50 / p99 · loop',
+            'Machine',
             'Connections',
             'Hottest',
             'RPCs / peak in-flight per connection',
@@ -241,6 +249,7 @@ export default async function JobPage({ params }: Params) {
                   </div>
                 )}
               </td>
+              <td>{c.result && <CellVerdictMark verdict={c.result.verdict} />}</td>
               <td className="num">{c.result ? formatMs(c.result.p50Ms) : ''}</td>
               <td className="num">{c.result ? formatMs(c.result.p90Ms) : ''}</td>
               <td className="num">{c.result ? formatMs(c.result.p99Ms) : ''}</td>
@@ -263,7 +272,6 @@ export default async function JobPage({ params }: Params) {
                         loop {formatPercent(c.result.driverLoopUtilization)} · {formatMs(c.result.driverLoopDelayP99Ms ?? Number.NaN)} ms
                       </div>
                     )}
-                    {c.result.clientCpuBound && <div className="warn">client CPU-bound</div>}
                   </>
                 ) : (
                   ''
@@ -271,6 +279,21 @@ export default async function JobPage({ params }: Params) {
               </td>
               <td className="num" title="the fake's own time per RPC beyond the latency it applied, over the whole cell">
                 {c.result?.targetAddedP50Ms != null ? `${formatMs(c.result.targetAddedP50Ms)} / ${formatMs(c.result.targetAddedP99Ms ?? Number.NaN)}` : ''}
+                {c.result?.targetLoopUtilization != null && (
+                  <div className="small muted" title="the fake's thread while measuring: event loop busy share, and p99 of its delay">
+                    loop {formatPercent(c.result.targetLoopUtilization)} · {formatMs(c.result.targetLoopDelayP99Ms ?? Number.NaN)} ms
+                  </div>
+                )}
+              </td>
+              <td className="num" title="while measuring: all processes' CPU as a share of all cores; others: neither the driver nor the runner (which hosts the fake); one-minute load">
+                {c.result?.machineBusyShare != null && (
+                  <>
+                    {formatPercent(c.result.machineBusyShare)}
+                    <div className="small muted">
+                      others {formatPercent(Math.max(0, c.result.machineBusyShare - (c.result.machineRunnerShare ?? 0) - c.result.cpuShare))} · load {c.result.machineLoad1?.toFixed(1)}
+                    </div>
+                  </>
+                )}
               </td>
               <td className="num">{c.result ? `${c.channelSummary.opened} / ${c.channelSummary.used}` : ''}</td>
               <td className="num">{c.result ? `${formatPercent(c.channelSummary.hottestShare)} · ${c.channelSummary.hottestPeakInFlight}` : ''}</td>

@@ -1,0 +1,121 @@
+// Which process limited a cell, judged from what was measured while it measured. A harness-bound
+// cell's numbers are not about the client and must not be compared; a client-bound cell's qps is a
+// property of the client on this machine. Thresholds are justified in README ("Verdicts").
+import { CPU_BOUND_SHARE, cpuShare } from './channels';
+
+export const VERDICTS = ['clean', 'client-bound', 'harness-bound'] as const;
+export type VerdictKind = (typeof VERDICTS)[number];
+
+/** The figures a verdict reads: a stored cell result's columns (null where not measured) and the machine's cores. */
+export interface SaturationFigures {
+  cpuMs: number;
+  elapsedMs: number;
+  driverLoopUtilization?: number | null;
+  targetLoopUtilization?: number | null;
+  targetAddedP50Ms?: number | null;
+  targetAddedP99Ms?: number | null;
+  machineBusyShare?: number | null;
+  machineRunnerShare?: number | null;
+}
+
+export const LIMITS = {
+  /** A one-event-loop driver (Node) busy this share of the time has no room for its client. */
+  driverLoop: 0.8,
+  /** A multi-threaded driver (Java, Go) using this share of all cores. */
+  driverCpu: CPU_BOUND_SHARE,
+  /** The fake's thread busy this share of the time answers late. */
+  targetLoop: 0.8,
+  /** The fake's own added time per RPC beyond the latency it applied (its goal: < 1 ms p50, < 5 ms p99). */
+  targetAddedP50Ms: 1,
+  targetAddedP99Ms: 5,
+  /** Processes other than the driver and the runner (which hosts the fake) using this share of all cores. */
+  machineOther: 0.25,
+  /** All processes together using this share of all cores: the machine was full. */
+  machineBusy: 0.95,
+} as const;
+export type LimitName = keyof typeof LIMITS;
+
+/** One figure past its threshold, and the process it speaks for. */
+export interface Limit {
+  name: LimitName;
+  process: 'driver' | 'fake' | 'machine';
+  value: number;
+  threshold: number;
+}
+
+export interface CellVerdict {
+  kind: VerdictKind;
+  /** Every figure past its threshold; the harness's first. */
+  limits: Limit[];
+}
+
+const PROCESS: Record<LimitName, Limit['process']> = {
+  driverLoop: 'driver',
+  driverCpu: 'driver',
+  targetLoop: 'fake',
+  targetAddedP50Ms: 'fake',
+  targetAddedP99Ms: 'fake',
+  machineOther: 'machine',
+  machineBusy: 'machine',
+};
+
+/**
+ * The harness (the fake, the machine) is judged first: when it was saturated, the client's figures are
+ * not about the client even if the client was busy too. A full machine that the client itself filled
+ * (a multi-threaded driver past its CPU limit) is the client's doing, not the harness's.
+ */
+export function judgeCell(f: SaturationFigures, cores: number): CellVerdict {
+  const over = (name: LimitName, value: number | null | undefined): Limit[] =>
+    value != null && Number.isFinite(value) && value > LIMITS[name] ? [{ name, process: PROCESS[name], value, threshold: LIMITS[name] }] : [];
+  const driverShare = cpuShare(f.cpuMs, f.elapsedMs, cores);
+  const driver = [...over('driverLoop', f.driverLoopUtilization), ...over('driverCpu', driverShare)];
+  const other = f.machineBusyShare != null && f.machineRunnerShare != null ? f.machineBusyShare - f.machineRunnerShare - driverShare : null;
+  const harness = [
+    ...over('targetLoop', f.targetLoopUtilization),
+    ...over('targetAddedP50Ms', f.targetAddedP50Ms),
+    ...over('targetAddedP99Ms', f.targetAddedP99Ms),
+    ...over('machineOther', other),
+    ...(driverShare > LIMITS.driverCpu ? [] : over('machineBusy', f.machineBusyShare)),
+  ];
+  return { kind: harness.length ? 'harness-bound' : driver.length ? 'client-bound' : 'clean', limits: [...harness, ...driver] };
+}
+
+const LIMIT_WORDS: Record<LimitName, (l: Limit) => string> = {
+  driverLoop: (l) => `driver's event loop busy ${pct(l.value)} (over ${pct(l.threshold)})`,
+  driverCpu: (l) => `driver used ${pct(l.value)} of the machine's cores (over ${pct(l.threshold)})`,
+  targetLoop: (l) => `fake's thread busy ${pct(l.value)} (over ${pct(l.threshold)})`,
+  targetAddedP50Ms: (l) => `fake added ${ms(l.value)} ms at p50 (over ${ms(l.threshold)} ms)`,
+  targetAddedP99Ms: (l) => `fake added ${ms(l.value)} ms at p99 (over ${ms(l.threshold)} ms)`,
+  machineOther: (l) => `other processes used ${pct(l.value)} of the machine (over ${pct(l.threshold)})`,
+  machineBusy: (l) => `machine ${pct(l.value)} busy (over ${pct(l.threshold)})`,
+};
+const pct = (x: number) => `${Math.round(x * 100)}%`;
+const ms = (x: number) => (x < 10 ? x.toFixed(1) : Math.round(x).toString());
+
+/** "fake's thread busy 93% (over 80%); …": why a cell got its verdict. */
+export function verdictReasons(v: CellVerdict): string {
+  return v.limits.map((l) => LIMIT_WORDS[l.name](l)).join('; ');
+}
+
+/** What each verdict means for the numbers, in one sentence. */
+export const VERDICT_MEANING: Record<VerdictKind, string> = {
+  clean: 'neither the client nor the harness was saturated',
+  'client-bound': "the client's own process was saturated: its qps is a property of the client on this machine",
+  'harness-bound': 'the fake or the machine limited the cell: its numbers are not about the client and must not be compared',
+};
+
+/** The worst of several cells' verdicts (repeats of one entry): harness-bound over client-bound over clean. */
+export function worstVerdict(kinds: (VerdictKind | null | undefined)[]): VerdictKind {
+  return kinds.reduce<VerdictKind>((w, k) => (k && VERDICTS.indexOf(k) > VERDICTS.indexOf(w) ? k : w), 'clean');
+}
+
+/** The mark tables put after a number: `*` client-bound, `!` harness-bound. */
+export const VERDICT_MARK: Record<VerdictKind, string> = { clean: '', 'client-bound': '*', 'harness-bound': '!' };
+
+/** The legend line for the marks present, for tables and Markdown. */
+export function verdictLegend(kinds: VerdictKind[]): string {
+  return (['client-bound', 'harness-bound'] as const)
+    .filter((k) => kinds.includes(k))
+    .map((k) => `\`${VERDICT_MARK[k]}\` ${k}: ${VERDICT_MEANING[k]}.`)
+    .join(' ');
+}

@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import test from 'node:test';
+import { judgeCell, verdictReasons, type SaturationFigures } from '../src/index';
+
+// A 2-core machine, 10 s measured: cpuMs 2000 is 10% of the machine.
+const quiet: SaturationFigures = {
+  cpuMs: 2000,
+  elapsedMs: 10_000,
+  driverLoopUtilization: 0.3,
+  targetLoopUtilization: 0.2,
+  targetAddedP50Ms: 0.3,
+  targetAddedP99Ms: 1.2,
+  machineBusyShare: 0.35,
+  machineRunnerShare: 0.15,
+};
+const judge = (over: Partial<SaturationFigures>) => judgeCell({ ...quiet, ...over }, 2);
+
+test('a cell where nothing was saturated is clean', () => {
+  assert.deepEqual(judge({}), { kind: 'clean', limits: [] });
+});
+
+test('a Node driver whose loop was busy is client-bound, whatever share of the machine it used', () => {
+  const v = judge({ driverLoopUtilization: 0.86, cpuMs: 9000 });
+  assert.equal(v.kind, 'client-bound');
+  assert.deepEqual(
+    v.limits.map((l) => l.name),
+    ['driverLoop'],
+  );
+  assert.match(verdictReasons(v), /driver's event loop busy 86% \(over 80%\)/);
+});
+
+test('a multi-threaded driver using most of the cores is client-bound, and the full machine is its own doing', () => {
+  const v = judge({ driverLoopUtilization: null, cpuMs: 18_000, machineBusyShare: 0.99, machineRunnerShare: 0.05 });
+  assert.equal(v.kind, 'client-bound');
+  assert.deepEqual(
+    v.limits.map((l) => l.name),
+    ['driverCpu'],
+  );
+});
+
+test("the fake's busy thread or its added time makes the cell harness-bound, even when the client was busy too", () => {
+  assert.deepEqual(
+    judge({ targetLoopUtilization: 0.9 }).limits.map((l) => l.name),
+    ['targetLoop'],
+  );
+  assert.equal(judge({ targetAddedP50Ms: 1.5 }).kind, 'harness-bound');
+  assert.equal(judge({ targetAddedP99Ms: 7 }).kind, 'harness-bound');
+  assert.equal(judge({ targetAddedP99Ms: 5 }).kind, 'clean', 'at the threshold is not past it');
+  const both = judge({ targetLoopUtilization: 0.95, driverLoopUtilization: 0.9 });
+  assert.equal(both.kind, 'harness-bound');
+  assert.deepEqual(
+    both.limits.map((l) => l.process),
+    ['fake', 'driver'],
+    "the harness's limits come first",
+  );
+});
+
+test('other processes taking the machine, or a machine full without the client filling it, make it harness-bound', () => {
+  // busy 70% = runner 15% + driver 10% + others 45%
+  const others = judge({ machineBusyShare: 0.7 });
+  assert.equal(others.kind, 'harness-bound');
+  assert.equal(others.limits[0]!.name, 'machineOther');
+  assert.ok(Math.abs(others.limits[0]!.value - 0.45) < 1e-9);
+  assert.match(verdictReasons(others), /other processes used 45% of the machine/);
+  assert.deepEqual(
+    judge({ machineBusyShare: 0.97, machineRunnerShare: 0.5, cpuMs: 7000 }).limits.map((l) => l.name),
+    ['machineBusy'],
+  );
+});
+
+test('a cell stored before these figures were measured is judged on what it has', () => {
+  const old = { cpuMs: 2000, elapsedMs: 10_000 };
+  assert.equal(judgeCell(old, 2).kind, 'clean');
+  assert.equal(judgeCell({ cpuMs: 18_000, elapsedMs: 10_000 }, 2).kind, 'client-bound');
+  assert.equal(judgeCell({ cpuMs: 18_000, elapsedMs: 10_000 }, 0).kind, 'clean', 'unknown cores: no CPU judgement');
+});
