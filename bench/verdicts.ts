@@ -4,11 +4,27 @@
 //   1. Node 9.0.0 at 65 ms, concurrency rising until its one event loop saturates;
 //   2. Go 1.96.1 with the fake answering at once, concurrency rising until the fake's thread saturates;
 //   3. a Node cell while other processes keep every core busy.
-// Prints figures and each cell's verdict; nothing is asserted.
+// `npm run bench:verdicts -- spec.json` runs a job spec's cells the same way instead (e.g.
+// examples/node-select1.json). Prints figures and each cell's verdict; nothing is asserted.
 import { fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { prepareDriver } from '@scb/languages';
-import { clientText, decodeHistogram, idealQps, judgeCell, parseJobSpec, planCells, summarize, verdictReasons, type Client } from '@scb/shared';
+import {
+  clientText,
+  decodeHistogram,
+  describeConfiguration,
+  idealQps,
+  judgeCell,
+  modeledLatencyMs,
+  parseJobSpec,
+  planCells,
+  summarize,
+  verdictReasons,
+  warmStart,
+  type Client,
+  type JobSpec,
+} from '@scb/shared';
 import { runCell } from '../apps/runner/src/cell';
 import { cellResultOf } from '../apps/runner/src/cell-result';
 import { CACHE_DIR } from '../apps/runner/src/paths';
@@ -17,26 +33,39 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const cores = os.availableParallelism();
 
 async function sweep(what: string, client: Pick<Client, 'language' | 'version'>, latencyMs: number, concurrency: number[], hogs = 0) {
-  const parsed = parseJobSpec({
+  const spec = parsedSpec({
     clients: [client],
     configurations: [{ label: 'client default' }],
     concurrency,
     target: { kind: 'fake', latencyMs },
     workload: { warmupOps: { min: 200, perConcurrency: 4 }, durationSeconds: SECONDS },
   });
+  console.log(`\n${what}: ${clientText(client)}, fake at ${latencyMs} ms, ${SECONDS} s measured per cell${hogs ? `, ${hogs} busy-loop processes beside it` : ''}`);
+  console.table(await cellRows(spec, hogs));
+}
+
+function parsedSpec(input: unknown): JobSpec {
+  const parsed = parseJobSpec(input);
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
+  return parsed.value;
+}
+
+async function cellRows(spec: JobSpec, hogs = 0): Promise<Record<string, string | number>[]> {
+  const latencyMs = modeledLatencyMs(spec) ?? 0;
+  const many = spec.clients.length > 1 || spec.configurations.length > 1 || spec.repeats > 1;
   const rows: Record<string, string | number>[] = [];
-  for (const plan of planCells(parsed.value)) {
+  for (const plan of planCells(spec)) {
     const launch = await prepareDriver(plan.client, { cacheDir: CACHE_DIR, log: () => {} });
     const busy = Array.from({ length: hogs }, () => fork('-e', ['for(;;){}'], { execArgv: [], stdio: 'ignore' }));
     try {
-      const out = await runCell(parsed.value, plan, launch);
+      const out = await runCell(spec, plan, launch);
       const stored = cellResultOf(out);
       const s = summarize(decodeHistogram(out.result.histogram), out.result.elapsedMs);
       const v = judgeCell(stored, cores);
       const driverShare = stored.cpuMs / stored.elapsedMs / cores;
       const pct = (x: number | null | undefined) => (x == null ? '-' : `${Math.round(100 * x)}%`);
       rows.push({
+        ...(many ? { cell: `${clientText(plan.client)} · ${describeConfiguration(plan.configuration)} · r${plan.repeat}` } : {}),
         C: plan.concurrency,
         qps: Math.round(s.qps),
         'of ideal': latencyMs > 0 ? pct(s.qps / idealQps(plan.concurrency, latencyMs)) : '-',
@@ -47,6 +76,7 @@ async function sweep(what: string, client: Pick<Client, 'language' | 'version'>,
         'fake loop / delay p99': stored.targetLoopUtilization == null ? '-' : `${pct(stored.targetLoopUtilization)} / ${stored.targetLoopDelayP99Ms!.toFixed(1)} ms`,
         'fake added p50/p99 ms': stored.targetAddedP50Ms == null ? '-' : `${stored.targetAddedP50Ms.toFixed(2)} / ${stored.targetAddedP99Ms!.toFixed(2)}`,
         'machine busy / others': `${pct(stored.machineBusyShare)} / ${pct((stored.machineBusyShare ?? 0) - (stored.machineRunnerShare ?? 0) - driverShare)}`,
+        warm: ((w) => (w ? `${w.warm ? 'yes' : 'NO'} (${Math.round(w.firstRate)} vs ${Math.round(w.medianRate)}/s)` : '-'))(warmStart(out.result.timeline)),
         verdict: v.kind,
         why: verdictReasons(v),
       });
@@ -55,11 +85,16 @@ async function sweep(what: string, client: Pick<Client, 'language' | 'version'>,
     }
     process.stderr.write('.');
   }
-  console.log(`\n${what}: ${clientText(client)}, fake at ${latencyMs} ms, ${SECONDS} s measured per cell${hogs ? `, ${hogs} busy-loop processes beside it` : ''}`);
-  console.table(rows);
+  return rows;
 }
 
 console.log(`${cores} cores, ${os.cpus()[0]?.model}`);
+const file = process.argv[2];
+if (file) {
+  console.log(file);
+  console.table(await cellRows(parsedSpec(JSON.parse(readFileSync(file, 'utf8')))));
+  process.exit(0);
+}
 await sweep('1. the Node driver up to a saturated event loop', { language: 'node', version: '9.0.0' }, 65, [10, 50, 200, 400, 800, 1600]);
 await sweep('2. the fake up to a saturated thread (Go client, no server time)', { language: 'go', version: '1.96.1' }, 0, [1, 10, 50, 200]);
 await sweep('3. other processes on every core', { language: 'node', version: '9.0.0' }, 65, [10], cores);

@@ -88,6 +88,9 @@ test('a Node 9.0.0 job runs through the queue against the fake and stores every 
     assert.ok(r.driverLoopUtilization !== null && r.driverLoopUtilization > 0 && r.driverLoopUtilization <= 1, `Node's event loop: ${r.driverLoopUtilization}`);
     // The fake measured its own added time on every RPC it served.
     assert.ok(r.targetAddedP50Ms !== null && r.targetAddedP99Ms !== null && r.targetAddedP99Ms >= r.targetAddedP50Ms && r.targetAddedP50Ms > 0, `${r.targetAddedP50Ms} / ${r.targetAddedP99Ms}`);
+    // The fake's thread and the machine were measured while the cell measured: the verdict's figures.
+    assert.ok(r.targetLoopUtilization !== null && r.targetLoopUtilization > 0 && r.targetLoopUtilization < 1, `fake's loop: ${r.targetLoopUtilization}`);
+    assert.ok(r.machineBusyShare !== null && r.machineRunnerShare !== null && r.machineBusyShare >= r.machineRunnerShare, `machine ${r.machineBusyShare}, runner ${r.machineRunnerShare}`);
     assert.ok(cell.channels.every((c) => c.peakInFlight <= 100));
     assert.ok(cell.channels.some((c) => c.peakInFlight >= 1));
     if (cell.configLabel === 'grpc-gcp off') assert.equal(cell.channels.filter((c) => c.rpcs > 0).length, 1, 'grpc-gcp off is one HTTP/2 connection');

@@ -74,7 +74,9 @@ export interface TrendRow {
   value: number;
   cpuMs: number;
   elapsedMs: number;
-  /** The saturation columns a verdict reads (null where not measured). */
+  /** The saturation columns a verdict reads (null where not measured), and the p99 it weighs the fake's against. */
+  p50Ms: number;
+  p99Ms: number;
   driverLoopUtilization: number | null;
   targetLoopUtilization: number | null;
   targetAddedP50Ms: number | null;
@@ -94,11 +96,11 @@ export async function loadTrendRows(db: Db, q: { language: string; concurrency: 
     SELECT c."jobId", c."clientVersion" AS version,
       -- A Go client built against another grpc-go draws its own line.
       CASE WHEN c."clientGrpcVersion" IS NULL THEN c."configLabel" ELSE c."configLabel" || ' · grpc ' || c."clientGrpcVersion" END AS "configLabel",
-      c.repeat, ${column} AS value, r."cpuMs", r."elapsedMs", r."driverLoopUtilization", r."targetLoopUtilization",
+      c.repeat, ${column} AS value, r."cpuMs", r."elapsedMs", r."p50Ms", r."p99Ms", r."driverLoopUtilization", r."targetLoopUtilization",
       r."targetAddedP50Ms", r."targetAddedP99Ms", r."machineBusyShare", r."machineRunnerShare"
     FROM "Cell" c JOIN "CellResult" r ON r."cellId" = c.id
     WHERE c.status = 'succeeded' AND c."clientLanguage" = ${q.language} AND c.concurrency = ${q.concurrency}
       AND c."jobId" = ANY(${q.jobIds})
     ORDER BY c."jobId", c.index`;
-  return rows.map((r) => ({ ...r, repeat: Number(r.repeat), value: Number(r.value), cpuMs: Number(r.cpuMs), elapsedMs: Number(r.elapsedMs) }));
+  return rows.map((r) => ({ ...r, repeat: Number(r.repeat), value: Number(r.value), cpuMs: Number(r.cpuMs), elapsedMs: Number(r.elapsedMs), p50Ms: Number(r.p50Ms), p99Ms: Number(r.p99Ms) }));
 }

@@ -6,6 +6,8 @@ import { judgeCell, verdictReasons, type SaturationFigures } from '../src/index'
 const quiet: SaturationFigures = {
   cpuMs: 2000,
   elapsedMs: 10_000,
+  p50Ms: 70,
+  p99Ms: 80,
   driverLoopUtilization: 0.3,
   targetLoopUtilization: 0.2,
   targetAddedP50Ms: 0.3,
@@ -43,9 +45,13 @@ test("the fake's busy thread or its added time makes the cell harness-bound, eve
     judge({ targetLoopUtilization: 0.9 }).limits.map((l) => l.name),
     ['targetLoop'],
   );
-  assert.equal(judge({ targetAddedP50Ms: 1.5 }).kind, 'harness-bound');
-  assert.equal(judge({ targetAddedP99Ms: 7 }).kind, 'harness-bound');
-  assert.equal(judge({ targetAddedP99Ms: 5 }).kind, 'clean', 'at the threshold is not past it');
+  assert.equal(judge({ targetAddedP50Ms: 7.5 }).kind, 'harness-bound');
+  assert.equal(judge({ targetAddedP50Ms: 3 }).kind, 'clean', 'a few ms of a 70 ms p50 is not the fake limiting the cell');
+  // p99 80 ms: the fake may add up to 8 ms of it.
+  assert.equal(judge({ targetAddedP99Ms: 9 }).kind, 'harness-bound');
+  assert.match(verdictReasons(judge({ targetAddedP99Ms: 9 })), /fake added 11% of the client's p99 \(over 10%\)/);
+  assert.equal(judge({ targetAddedP99Ms: 8 }).kind, 'clean', 'at the threshold is not past it');
+  assert.equal(judge({ targetLoopUtilization: 0.75 }).kind, 'clean');
   const both = judge({ targetLoopUtilization: 0.95, driverLoopUtilization: 0.9 });
   assert.equal(both.kind, 'harness-bound');
   assert.deepEqual(
@@ -69,8 +75,8 @@ test('other processes taking the machine, or a machine full without the client f
 });
 
 test('a cell stored before these figures were measured is judged on what it has', () => {
-  const old = { cpuMs: 2000, elapsedMs: 10_000 };
+  const old = { cpuMs: 2000, elapsedMs: 10_000, p50Ms: 70, p99Ms: 80 };
   assert.equal(judgeCell(old, 2).kind, 'clean');
-  assert.equal(judgeCell({ cpuMs: 18_000, elapsedMs: 10_000 }, 2).kind, 'client-bound');
-  assert.equal(judgeCell({ cpuMs: 18_000, elapsedMs: 10_000 }, 0).kind, 'clean', 'unknown cores: no CPU judgement');
+  assert.equal(judgeCell({ ...old, cpuMs: 18_000 }, 2).kind, 'client-bound');
+  assert.equal(judgeCell({ ...old, cpuMs: 18_000 }, 0).kind, 'clean', 'unknown cores: no CPU judgement');
 });

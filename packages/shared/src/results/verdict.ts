@@ -10,6 +10,9 @@ export type VerdictKind = (typeof VERDICTS)[number];
 export interface SaturationFigures {
   cpuMs: number;
   elapsedMs: number;
+  /** The client's p50 and p99, against which the fake's added time is weighed. */
+  p50Ms: number;
+  p99Ms: number;
   driverLoopUtilization?: number | null;
   targetLoopUtilization?: number | null;
   targetAddedP50Ms?: number | null;
@@ -23,11 +26,14 @@ export const LIMITS = {
   driverLoop: 0.8,
   /** A multi-threaded driver (Java, Go) using this share of all cores. */
   driverCpu: CPU_BOUND_SHARE,
-  /** The fake's thread busy this share of the time answers late. */
-  targetLoop: 0.8,
-  /** The fake's own added time per RPC beyond the latency it applied (its goal: < 1 ms p50, < 5 ms p99). */
-  targetAddedP50Ms: 1,
-  targetAddedP99Ms: 5,
+  /** The fake's thread busy this share of the time is at its ceiling (a loop polling I/O never shows 100%). */
+  targetLoop: 0.75,
+  /**
+   * The fake's own added time per RPC beyond the latency it applied, as a share of the client's latency
+   * at p50 and at p99: past a tenth, the fake is a large part of the number the client reports.
+   */
+  targetAddedP50Share: 0.1,
+  targetAddedP99Share: 0.1,
   /** Processes other than the driver and the runner (which hosts the fake) using this share of all cores. */
   machineOther: 0.25,
   /** All processes together using this share of all cores: the machine was full. */
@@ -53,8 +59,8 @@ const PROCESS: Record<LimitName, Limit['process']> = {
   driverLoop: 'driver',
   driverCpu: 'driver',
   targetLoop: 'fake',
-  targetAddedP50Ms: 'fake',
-  targetAddedP99Ms: 'fake',
+  targetAddedP50Share: 'fake',
+  targetAddedP99Share: 'fake',
   machineOther: 'machine',
   machineBusy: 'machine',
 };
@@ -72,8 +78,8 @@ export function judgeCell(f: SaturationFigures, cores: number): CellVerdict {
   const other = f.machineBusyShare != null && f.machineRunnerShare != null ? f.machineBusyShare - f.machineRunnerShare - driverShare : null;
   const harness = [
     ...over('targetLoop', f.targetLoopUtilization),
-    ...over('targetAddedP50Ms', f.targetAddedP50Ms),
-    ...over('targetAddedP99Ms', f.targetAddedP99Ms),
+    ...over('targetAddedP50Share', f.targetAddedP50Ms != null && f.p50Ms > 0 ? f.targetAddedP50Ms / f.p50Ms : null),
+    ...over('targetAddedP99Share', f.targetAddedP99Ms != null && f.p99Ms > 0 ? f.targetAddedP99Ms / f.p99Ms : null),
     ...over('machineOther', other),
     ...(driverShare > LIMITS.driverCpu ? [] : over('machineBusy', f.machineBusyShare)),
   ];
@@ -84,13 +90,12 @@ const LIMIT_WORDS: Record<LimitName, (l: Limit) => string> = {
   driverLoop: (l) => `driver's event loop busy ${pct(l.value)} (over ${pct(l.threshold)})`,
   driverCpu: (l) => `driver used ${pct(l.value)} of the machine's cores (over ${pct(l.threshold)})`,
   targetLoop: (l) => `fake's thread busy ${pct(l.value)} (over ${pct(l.threshold)})`,
-  targetAddedP50Ms: (l) => `fake added ${ms(l.value)} ms at p50 (over ${ms(l.threshold)} ms)`,
-  targetAddedP99Ms: (l) => `fake added ${ms(l.value)} ms at p99 (over ${ms(l.threshold)} ms)`,
+  targetAddedP50Share: (l) => `fake added ${pct(l.value)} of the client's p50 (over ${pct(l.threshold)})`,
+  targetAddedP99Share: (l) => `fake added ${pct(l.value)} of the client's p99 (over ${pct(l.threshold)})`,
   machineOther: (l) => `other processes used ${pct(l.value)} of the machine (over ${pct(l.threshold)})`,
   machineBusy: (l) => `machine ${pct(l.value)} busy (over ${pct(l.threshold)})`,
 };
 const pct = (x: number) => `${Math.round(x * 100)}%`;
-const ms = (x: number) => (x < 10 ? x.toFixed(1) : Math.round(x).toString());
 
 /** "fake's thread busy 93% (over 80%); …": why a cell got its verdict. */
 export function verdictReasons(v: CellVerdict): string {
