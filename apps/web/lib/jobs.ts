@@ -97,7 +97,7 @@ function cellView(c: StoredCell, cores: number): CellView {
   let result: CellView['result'] = null;
   if (c.result) {
     const { histogram: _h, ...r } = c.result;
-    result = { ...r, cpuShare: cpuShare(r.cpuMs, r.elapsedMs, cores), verdict: judgeCell(r, cores), warmStart: warmStart(r.timeline) };
+    result = { ...r, cpuShare: cpuShare(r.cpuMs, r.elapsedMs, cores), verdict: judgeCell(r, cores), warmStart: warmStart(r.timeline, r.p50Ms) };
   }
   return {
     index: c.index,

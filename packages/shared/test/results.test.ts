@@ -89,4 +89,14 @@ test('warm start: the first measured second within 10% of the median of the othe
   const partial = [...tl(120, 130, 129), { second: 4, count: 10, errors: 0, p99Ms: 80, ms: 350 }];
   assert.equal(warmStart(partial)!.medianRate, 129.5);
   assert.equal(warmStart(tl(120, 130)), null);
+  // 50 loops of 650 ms operations complete in waves at 0.65, 1.3, 1.95 s...: 1 and 2 waves fall in
+  // alternate seconds. Two-second windows see the steady rate; one-second windows would flag it.
+  const waves = tl(50, 100, 50, 100, 50, 100, 50, 100);
+  assert.equal(warmStart(waves)!.warm, false);
+  assert.deepEqual(warmStart(waves, 655), { warm: true, firstRate: 75, medianRate: 75, windowSeconds: 2 });
+  assert.equal(warmStart(tl(0, 40, 50, 100, 50, 100, 50, 100), 655)!.warm, false, 'a slow first window is still caught');
+  // At 68 ms the first second lacks up to 6.8% of its completions on top of the 10%: 84% of the median is allowed, not 82%.
+  assert.equal(warmStart(tl(126, 150, 150, 150), 68)!.warm, true);
+  assert.equal(warmStart(tl(123, 150, 150, 150), 68)!.warm, false);
+  assert.equal(warmStart(tl(170, 150, 150, 150), 68)!.warm, false, 'a burst gets no such allowance');
 });

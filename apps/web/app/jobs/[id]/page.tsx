@@ -244,7 +244,7 @@ export default async function JobPage({ params }: Params) {
               <td className="num">
                 {c.result ? formatQps(c.result.qps) : ''}
                 {c.result?.warmStart && !c.result.warmStart.warm && (
-                  <div className="warn" title="the warm-up was too short: the first measured second ran at another rate than the rest">
+                  <div className="warn" title="the warm-up was too short: the first measured window ran at another rate than the rest">
                     not warm: {formatQps(c.result.warmStart.firstRate)}/s first, {formatQps(c.result.warmStart.medianRate)}/s after
                   </div>
                 )}
