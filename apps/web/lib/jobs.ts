@@ -201,6 +201,7 @@ export function tableCells(job: JobView): TableCell[] {
     error: c.error,
     result: c.result,
     verdict: c.result?.verdict.kind,
+    verdictReasons: c.result ? verdictReasons(c.result.verdict) : undefined,
   }));
 }
 

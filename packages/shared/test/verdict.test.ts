@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { judgeCell, verdictReasons, type SaturationFigures } from '../src/index';
+import { jobMarkdown, judgeCell, parseJobSpec, verdictReasons, type SaturationFigures, type TableCell } from '../src/index';
 
 // A 2-core machine, 10 s measured: cpuMs 2000 is 10% of the machine.
 const quiet: SaturationFigures = {
@@ -79,4 +79,28 @@ test('a cell stored before these figures were measured is judged on what it has'
   assert.equal(judgeCell(old, 2).kind, 'clean');
   assert.equal(judgeCell({ ...old, cpuMs: 18_000 }, 2).kind, 'client-bound');
   assert.equal(judgeCell({ ...old, cpuMs: 18_000 }, 0).kind, 'clean', 'unknown cores: no CPU judgement');
+});
+
+test('Markdown marks bound cells in the table, explains the marks and lists each bound cell with its figures', () => {
+  const spec = parseJobSpec({ clients: [{ language: 'node', version: '9.0.0' }], configurations: [{ label: 'on', grpcGcp: 'on' }], concurrency: [10, 50, 400], workload: { durationSeconds: 3 } });
+  assert.ok(spec.ok);
+  const cell = (concurrency: number, figures: Partial<SaturationFigures>): TableCell => {
+    const v = judge(figures);
+    const result = { qps: concurrency * 10, p50Ms: 80, p99Ms: 90 };
+    return { clientLanguage: 'node', clientVersion: '9.0.0', configLabel: 'on', concurrency, repeat: 1, status: 'succeeded', result, verdict: v.kind, verdictReasons: verdictReasons(v) };
+  };
+  const md = jobMarkdown({
+    id: 'j1',
+    url: 'http://x/jobs/j1',
+    spec: spec.value,
+    environment: { cores: 2 },
+    cells: [cell(10, {}), cell(50, { targetLoopUtilization: 0.9 }), cell(400, { driverLoopUtilization: 0.95 })],
+  });
+  assert.match(md, /\| 10 \| 100 \/ 80\.0 \/ 90\.0 \|/);
+  assert.match(md, /\| 50 \| 500 \/ 80\.0 \/ 90\.0 ! \|/);
+  assert.match(md, /\| 400 \| 4000 \/ 80\.0 \/ 90\.0 \* \|/);
+  assert.match(md, /`\*` client-bound: .*`!` harness-bound: .*must not be compared/);
+  assert.match(md, /- `!` node 9\.0\.0 · on, C=50, repeat 1: fake's thread busy 90% \(over 75%\)/);
+  assert.match(md, /- `\*` node 9\.0\.0 · on, C=400, repeat 1: driver's event loop busy 95% \(over 80%\)/);
+  assert.doesNotMatch(md, /C=10, repeat 1/);
 });

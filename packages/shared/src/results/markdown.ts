@@ -2,7 +2,7 @@ import { formatOps } from '../format';
 import { clientText, type JobSpec } from '../spec/spec';
 import { describeTarget } from '../targets/index';
 import { buildResultTable, formatEntry, type TableCell } from './table';
-import { verdictLegend } from './verdict';
+import { VERDICT_MARK, verdictLegend } from './verdict';
 
 function escapeCell(s: string): string {
   return s.replace(/\|/g, '\\|');
@@ -46,7 +46,25 @@ export function jobMarkdown(job: MarkdownJob): string {
   const multi = job.spec.repeats > 1 ? ' Medians over repeats, qps range in parentheses.' : '';
   const legend = verdictLegend(job.cells.flatMap((c) => (c.result && c.verdict ? [c.verdict] : [])));
   const cpu = legend ? ` ${legend}` : '';
-  return [`**spanner-client-bench** [job ${job.id}](${job.url}): ${setupLine(job)}`, '', resultTableMarkdown(job.cells), '', `qps / p50 ms / p99 ms.${multi}${cpu} Full results: ${job.url}`].join(
-    '\n',
-  );
+  return [
+    `**spanner-client-bench** [job ${job.id}](${job.url}): ${setupLine(job)}`,
+    '',
+    resultTableMarkdown(job.cells),
+    '',
+    `qps / p50 ms / p99 ms.${multi}${cpu} Full results: ${job.url}`,
+    ...boundCellLines(job.cells),
+  ].join('\n');
+}
+
+/** One line per cell that was not clean, with the figures that made it so (at most 10). */
+function boundCellLines(cells: TableCell[]): string[] {
+  const bound = cells.filter((c) => c.result && c.verdict && c.verdict !== 'clean');
+  if (!bound.length) return [];
+  const lines = bound
+    .slice(0, 10)
+    .map(
+      (c) =>
+        `- \`${VERDICT_MARK[c.verdict!]}\` ${escapeCell(clientText({ language: c.clientLanguage, version: c.clientVersion, grpcVersion: c.clientGrpcVersion }))} · ${escapeCell(c.configLabel)}, C=${c.concurrency}, repeat ${c.repeat}: ${c.verdictReasons ?? c.verdict}`,
+    );
+  return ['', ...lines, ...(bound.length > 10 ? [`- and ${bound.length - 10} more cells`] : [])];
 }

@@ -19,8 +19,9 @@ export interface TableCell {
   status: string;
   error?: string | null;
   result?: { qps: number; p50Ms: number; p99Ms: number } | null;
-  /** Which process limited the cell (results/verdict.ts). */
+  /** Which process limited the cell (results/verdict.ts), and the figures past their thresholds. */
   verdict?: VerdictKind | null;
+  verdictReasons?: string;
 }
 
 export interface TableEntry {
