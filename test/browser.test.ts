@@ -125,7 +125,10 @@ test('launch from the form, watch it run, read table and chart, reload the perma
     const col = headers.findIndex((h) => h.startsWith(cell.configuration.label));
     const row = rows.find((r) => r[0] === String(cell.concurrency))!;
     // A cell's verdict mark (`*`, `!`) may follow its numbers: with Chromium and the web app on the same 2 cores, some cells are harness-bound.
-    const [qps, p50, p99] = row[col].replace(/ [*!]$/, '').split(' / ').map(Number);
+    const [qps, p50, p99] = row[col]
+      .replace(/ [*!]$/, '')
+      .split(' / ')
+      .map(Number);
     assert.equal(qps, Math.round(cell.result.qps), `qps of ${cell.configuration.label} C=${cell.concurrency}`);
     assert.ok(Math.abs(p50 - cell.result.p50Ms) < 0.06 && Math.abs(p99 - cell.result.p99Ms) < 0.6, `${row[col]} vs API`);
   }
@@ -247,6 +250,36 @@ test('a Go job from the form: Go has no grpc-gcp, the versions come from the Go 
   assert.equal(await page.locator('h1 .status').textContent(), 'succeeded');
   assert.match(await page.locator('[data-testid=cells-table]').innerText(), /go 1\.33\.0/);
   await page.screenshot({ path: path.join(ARTIFACTS, 'go-job.png'), fullPage: true });
+  await page.close();
+});
+
+test('an emulator job from the form: the target is picked, Node runs with regular sessions, the page says where it ran', { timeout: 300_000 }, async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 1200 } });
+  await page.goto(stack.baseUrl + '/jobs/new');
+  await page.getByText(/published versions, newest first/).waitFor({ timeout: 60_000 });
+  await page.selectOption('#versions', ['9.0.0']);
+  await page.selectOption('#targetKind', 'emulator');
+  assert.equal(await page.locator('#latencyMs').count(), 0, 'the fake latency is not asked for the emulator');
+  await page.fill('#name', 'browser emulator job');
+  await page.fill('#concurrency', '10');
+  await page.fill('#warmupOps', '50');
+  await page.fill('#measureValue', '2');
+  await page.locator('input[name=config-off]').uncheck();
+  await page.click('button[type=submit]');
+  await page.waitForURL(/\/jobs\/(?!new$)[0-9a-z]+$/, { timeout: 30_000 });
+  const id = page.url().split('/').pop()!;
+  let job: { status: string; spec: { target: { kind: string } }; cells: { status: string; error: string | null; configuration: { multiplexedSessions?: boolean } }[] };
+  for (const t0 = Date.now(); ; await page.waitForTimeout(1000)) {
+    job = await (await api(`/api/jobs/${id}`)).json();
+    if (!['queued', 'running'].includes(job.status) || Date.now() - t0 > 240_000) break;
+  }
+  assert.equal(job.status, 'succeeded', JSON.stringify(job.cells.map((c) => c.error)));
+  assert.equal(job.spec.target.kind, 'emulator');
+  assert.equal(job.cells[0]!.configuration.multiplexedSessions, false);
+  await page.reload();
+  assert.match(await page.locator('body').innerText(), /Cloud Spanner emulator, fresh per cell/);
+  assert.match(await page.locator('[data-testid=cells-table]').innerText(), /multiplexedSessions=false/);
+  await page.screenshot({ path: path.join(ARTIFACTS, 'emulator-job.png'), fullPage: true });
   await page.close();
 });
 

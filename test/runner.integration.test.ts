@@ -2,9 +2,10 @@
 // the fake Spanner server, and @google-cloud/spanner 9.0.0 in a driver process per cell.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { createDb, createJob, releaseQueue, type Db } from '@scb/db';
-import { idealQps, parseJobSpec } from '@scb/shared';
+import { createDb, releaseQueue, type Db } from '@scb/db';
+import { idealQps } from '@scb/shared';
 import { startRunner, type RunnerHandle } from '../apps/runner/src/worker';
+import { runSpec as runJobSpec } from './helpers/jobs';
 import { startTestDatabase, type TestDatabase } from './helpers/postgres';
 
 let pg: TestDatabase;
@@ -25,30 +26,12 @@ after(async () => {
   await pg?.stop();
 });
 
-async function waitForJob(id: string, timeoutMs: number) {
-  const t0 = Date.now();
-  for (;;) {
-    const job = await db.job.findUniqueOrThrow({
-      where: { id },
-      include: { cells: { orderBy: { index: 'asc' }, include: { result: true, channels: { orderBy: { connection: 'asc' } } } } },
-    });
-    if (['succeeded', 'failed', 'cancelled'].includes(job.status)) return job;
-    if (Date.now() - t0 > timeoutMs) assert.fail(`job ${id} still ${job.status} after ${timeoutMs} ms; log:\n${logs.join('\n')}`);
-    await new Promise((r) => setTimeout(r, 500));
-  }
-}
-
 /** What the runner learned installing each version of a language: [version, ok], in version order. */
 async function installOutcomes(language: string) {
   return (await db.clientVersion.findMany({ where: { language }, orderBy: { version: 'asc' } })).map((v) => [v.version, v.ok]);
 }
 
-/** Validates a spec as the API does, queues it and waits for the runner to finish it. */
-async function runSpec(input: unknown, timeoutMs: number) {
-  const parsed = parseJobSpec(input);
-  assert.ok(parsed.ok, JSON.stringify(!parsed.ok && parsed.issues));
-  return waitForJob(await createJob(db, pg.url, parsed.value), timeoutMs);
-}
+const runSpec = (input: unknown, timeoutMs: number) => runJobSpec(db, pg.url, input, timeoutMs, logs);
 
 test('a Node 9.0.0 job runs through the queue against the fake and stores every cell', { timeout: 300_000 }, async () => {
   const job = await runSpec(

@@ -2,11 +2,11 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { DriverLaunch } from '@scb/languages';
 import { DriverMessageSchema, driverWorkload, modeledLatencyMs, opsAt, type CellPlan, type DriverCell, type JobSpec, type ProgressMessage, type ResultMessage } from '@scb/shared';
+import { CellError } from './cell-error';
 import { watchMachine, type MachineLoad } from './machine';
 import { startTarget, type AddedLatency, type ChannelStats, type TargetLoad } from './targets/index';
 
-/** A cell that could not produce a result; the message is what the user reads. */
-export class CellError extends Error {}
+export { CellError } from './cell-error';
 
 export interface CellOutcome {
   result: ResultMessage;

@@ -11,6 +11,8 @@ const RunnerEnvSchema = z.object({
   SCB_CACHE_DIR: optional,
   /** The commit a job records as where it ran; default `git rev-parse HEAD` of the checkout. */
   SCB_GIT_COMMIT: optional,
+  /** The Cloud Spanner emulator binary (emulator_main); default: PATH, then the Google Cloud SDK's places. */
+  SCB_EMULATOR_BIN: optional,
 });
 
 export type RunnerEnv = z.output<typeof RunnerEnvSchema>;

@@ -12,7 +12,7 @@ export interface CellChartData {
 }
 
 /** For one chosen cell: how its RPCs spread over connections, and its measured seconds. */
-export function CellCharts({ cells, streamLimit }: { cells: CellChartData[]; streamLimit: number }) {
+export function CellCharts({ cells, streamLimit }: { cells: CellChartData[]; streamLimit: number | null }) {
   const [chosen, setChosen] = useState(cells[0]?.index ?? 0);
   const cell = cells.find((c) => c.index === chosen) ?? cells[0];
   if (!cell) return null;
@@ -46,14 +46,16 @@ export function CellCharts({ cells, streamLimit }: { cells: CellChartData[]; str
               <YAxis
                 yAxisId="streams"
                 orientation="right"
-                domain={[0, Math.max(streamLimit, ...spread.map((c) => c.peakInFlight))]}
+                domain={[0, Math.max(streamLimit ?? 0, ...spread.map((c) => c.peakInFlight))]}
                 label={{ value: 'peak streams in flight', angle: 90, position: 'insideRight' }}
               />
               <Tooltip />
               <Legend verticalAlign="top" />
               <Bar yAxisId="rpcs" dataKey="rpcs" name="RPCs" fill={SERIES_COLORS[0]} isAnimationActive={false} />
               <Bar yAxisId="streams" dataKey="peakInFlight" name="peak in-flight" fill={SERIES_COLORS[1]} isAnimationActive={false} />
-              <ReferenceLine yAxisId="streams" y={streamLimit} stroke={REFERENCE_COLOR} strokeDasharray="6 4" label={{ value: `stream limit ${streamLimit}`, position: 'insideTopRight' }} />
+              {streamLimit !== null && (
+                <ReferenceLine yAxisId="streams" y={streamLimit} stroke={REFERENCE_COLOR} strokeDasharray="6 4" label={{ value: `stream limit ${streamLimit}`, position: 'insideTopRight' }} />
+              )}
             </BarChart>
           </ResponsiveContainer>
         </div>

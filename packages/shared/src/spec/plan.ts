@@ -1,3 +1,4 @@
+import { configurationOn } from '../targets/index';
 import type { Arm, Client, Configuration, JobSpec } from './spec';
 
 export interface CellPlan {
@@ -20,11 +21,14 @@ export function planCells(spec: JobSpec): CellPlan[] {
     // Arms alternate within each repeat and concurrency: baseline, candidate, baseline, candidate...
     for (let repeat = 1; repeat <= spec.repeats; repeat++)
       for (const concurrency of spec.concurrency)
-        spec.clients.forEach((client, i) => cells.push({ index: cells.length, client, configuration: spec.configurations[i], concurrency, repeat, arm: spec.arms?.[i] }));
+        spec.clients.forEach((client, i) =>
+          cells.push({ index: cells.length, client, configuration: configurationOn(spec.target, client, spec.configurations[i]!), concurrency, repeat, arm: spec.arms?.[i] }),
+        );
     return cells;
   }
   for (let repeat = 1; repeat <= spec.repeats; repeat++)
     for (const client of spec.clients)
-      for (const concurrency of spec.concurrency) for (const configuration of spec.configurations) cells.push({ index: cells.length, client, configuration, concurrency, repeat });
+      for (const concurrency of spec.concurrency)
+        for (const configuration of spec.configurations) cells.push({ index: cells.length, client, configuration: configurationOn(spec.target, client, configuration), concurrency, repeat });
   return cells;
 }

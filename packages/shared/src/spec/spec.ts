@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TargetSchema } from '../targets/index';
+import { TargetSchema, targetRefusal } from '../targets/index';
 
 /** Plain semver only (no ranges, tags, paths or URLs): it ends up in an npm/Maven command line. */
 export const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z]+(\.[0-9A-Za-z]+)*)?$/;
@@ -135,7 +135,7 @@ export const JobSpecSchema = z
     // Pairs that can never run: refused now rather than failing every cell later.
     s.configurations.forEach((configuration, i) => {
       const clients = s.pairing === 'zip' ? [s.clients[i]].filter((c) => c !== undefined) : s.clients;
-      const refused = clients.map((c) => refusedOption(c.language, configuration)).find((r) => r !== null);
+      const refused = clients.map((c) => refusedOption(c.language, configuration) ?? targetRefusal(s.target, c, configuration)).find((r) => r !== null);
       if (refused) ctx.addIssue({ code: 'custom', path: ['configurations', i, refused.option], message: refused.message });
     });
     if (s.arms && (s.pairing !== 'zip' || s.arms.length !== s.clients.length)) {

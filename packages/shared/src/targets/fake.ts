@@ -26,6 +26,7 @@ export const fakeTarget: TargetKind<FakeTarget> = {
   modeledLatencyMs: (t, timeScale) => t.latencyMs * timeScale,
   // A target without `server` runs the fake's defaults: spell them out so both compare equal.
   normalize: (t) => ({ ...t, server: t.server ?? DEFAULT_SERVER }),
+  streamLimit: (t) => t.server?.maxConcurrentStreams ?? DEFAULT_SERVER.maxConcurrentStreams ?? 100,
   describe: (t, timeScale) => {
     const faults = t.server?.faults?.length ? `, ${t.server.faults.length} fault rule(s)` : '';
     return `fake Spanner, ${formatMs(t.latencyMs)} ms × time scale ${timeScale}${faults}`;

@@ -1,15 +1,18 @@
 import { z } from 'zod';
+import type { Client, Configuration } from '../spec/spec';
+import { emulatorTarget, EmulatorTargetSchema } from './emulator';
 import { fakeTarget, FakeTargetSchema } from './fake';
 import type { TargetKind } from './kind';
 
 export { FakeServerSchema, type FakeTarget } from './fake';
+export type { EmulatorTarget } from './emulator';
 export type { TargetKind } from './kind';
 
 /** Where a job's cells run. One schema per kind, discriminated by `kind`. */
-export const TargetSchema = z.discriminatedUnion('kind', [FakeTargetSchema]);
+export const TargetSchema = z.discriminatedUnion('kind', [FakeTargetSchema, EmulatorTargetSchema]);
 export type Target = z.output<typeof TargetSchema>;
 
-const KINDS: { [K in Target['kind']]: TargetKind<Extract<Target, { kind: K }>> } = { fake: fakeTarget };
+const KINDS: { [K in Target['kind']]: TargetKind<Extract<Target, { kind: K }>> } = { fake: fakeTarget, emulator: emulatorTarget };
 
 function kindOf<T extends Target>(target: T): TargetKind<T> {
   return KINDS[target.kind] as TargetKind<T>;
@@ -24,6 +27,21 @@ export function modeledLatencyMs(spec: TargetOfSpec): number | null {
 
 export function normalizeTarget(target: Target): Target {
   return kindOf(target).normalize(target);
+}
+
+/** Streams per connection the target allows at once; null where it sets no limit. */
+export function streamLimit(target: Target): number | null {
+  return kindOf(target).streamLimit(target);
+}
+
+/** Why a client and configuration can never run on the target; null when they can. */
+export function targetRefusal(target: Target, client: Client, configuration: Configuration): { option: string; message: string } | null {
+  return kindOf(target).refuse?.(client, configuration) ?? null;
+}
+
+/** The configuration a cell runs on the target (the emulator turns Node's multiplexed sessions off). */
+export function configurationOn(target: Target, client: Client, configuration: Configuration): Configuration {
+  return kindOf(target).adjust?.(client, configuration) ?? configuration;
 }
 
 export function describeTarget(spec: TargetOfSpec): string {

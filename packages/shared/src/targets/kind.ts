@@ -1,3 +1,5 @@
+import type { Client, Configuration } from '../spec/spec';
+
 /**
  * What pages, statistics and the runner know of a target kind without running it. Each kind has
  * its schema and one of these in its own file (targets/<kind>.ts); index.ts lists them.
@@ -7,6 +9,12 @@ export interface TargetKind<T> {
   modeledLatencyMs(target: T, timeScale: number): number | null;
   /** The target with its defaults spelled out, so that equal scenarios have equal keys. */
   normalize(target: T): T;
+  /** The streams a connection may carry at once, where the target imposes a limit (the fake: like Spanner's front end); null where it does not. */
+  streamLimit(target: T): number | null;
   /** The target in words, for setup lines. */
   describe(target: T, timeScale: number): string;
+  /** Why a client and configuration can never run on this kind of target; null when they can. */
+  refuse?(client: Client, configuration: Configuration): { option: string; message: string } | null;
+  /** The configuration a cell runs on this kind of target: a stated change, stored with the cell. */
+  adjust?(client: Client, configuration: Configuration): Configuration;
 }

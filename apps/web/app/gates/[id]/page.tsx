@@ -14,6 +14,7 @@ import { getGate, isInvalidGate, markdownGate } from '@/lib/gates';
 import { getJob, isInvalidJob, originOf } from '@/lib/jobs';
 import { pageMetadata } from '@/lib/metadata';
 import { formatUtc } from '@scb/shared/table';
+import { streamLimit } from '@scb/shared/targets';
 
 export const dynamic = 'force-dynamic';
 
@@ -150,7 +151,7 @@ export default async function GatePage({ params }: Params) {
         <>
           <h2>Channel distribution and time series of one cell</h2>
           <CellCharts
-            streamLimit={job.spec.target.server?.maxConcurrentStreams ?? 100}
+            streamLimit={streamLimit(job.spec.target)}
             cells={ran.map((c) => ({
               index: c.index,
               label: `${c.arm} ${c.client.version} · ${c.configuration.label} · C=${c.concurrency} · repeat ${c.repeat}`,

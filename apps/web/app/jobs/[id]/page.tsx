@@ -4,7 +4,7 @@ import { notFound } from 'next/navigation';
 import { clientText, describeConfiguration } from '@scb/shared/spec';
 import { isUnfinishedJob } from '@scb/shared/status';
 import { buildResultTable, formatEntry, formatMs, formatOps, formatPercent, formatQps, formatUtc } from '@scb/shared/table';
-import { describeTarget, idealQps, modeledLatencyMs } from '@scb/shared/targets';
+import { describeTarget, idealQps, modeledLatencyMs, streamLimit } from '@scb/shared/targets';
 import { AutoRefresh } from '@/components/AutoRefresh';
 import { CellCharts } from '@/components/CellCharts';
 import { LatencyChart, QpsChart, type LatencyPoint, type QpsPoint } from '@/components/ConcurrencyCharts';
@@ -189,7 +189,7 @@ export default async function JobPage({ params }: Params) {
           <LatencyChart data={latencyData(table.columns, table.rows)} series={table.columns} serverMs={latency} />
           <h2>Channel distribution and time series of one cell</h2>
           <CellCharts
-            streamLimit={job.spec.target.server?.maxConcurrentStreams ?? 100}
+            streamLimit={streamLimit(job.spec.target)}
             cells={job.cells.filter((c) => c.result).map((c) => ({ index: c.index, label: cellLabel(c), channels: c.channels, timeline: c.result!.timeline }))}
           />
         </>

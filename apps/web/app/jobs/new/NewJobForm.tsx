@@ -15,6 +15,9 @@ interface FormState {
   concurrency: string;
   configs: Record<ConfigKey, boolean>;
   numChannels: string;
+  targetKind: 'fake' | 'emulator';
+  /** Emulator only: host:port of one already running; empty starts a fresh one per cell. */
+  emulatorHost: string;
   latencyMs: number;
   timeScale: number;
   warmup: Ops;
@@ -36,6 +39,8 @@ const INITIAL: FormState = {
   concurrency: '10, 50, 100',
   configs: { on: true, off: true, default: false, dynamic: false },
   numChannels: '',
+  targetKind: 'fake',
+  emulatorHost: '',
   latencyMs: 65,
   timeScale: 1,
   warmup: 200,
@@ -57,7 +62,7 @@ function toSpec(f: FormState): JobSpecInput {
       .split(/[\s,]+/)
       .filter(Boolean)
       .map(Number),
-    target: { kind: 'fake', latencyMs: f.latencyMs },
+    target: f.targetKind === 'emulator' ? { kind: 'emulator', ...(f.emulatorHost.trim() ? { emulatorHost: f.emulatorHost.trim() } : {}) } : { kind: 'fake', latencyMs: f.latencyMs },
     workload: {
       operation: 'select1',
       warmupOps: f.warmup,
@@ -84,7 +89,9 @@ function fromSpec(spec: JobSpecInput): FormState {
       dynamic: cfgs.some((c) => c.dynamicChannelPool),
     },
     numChannels: String(cfgs.find((c) => c.numChannels !== undefined)?.numChannels ?? ''),
-    latencyMs: spec.target?.latencyMs ?? 65,
+    targetKind: spec.target?.kind ?? 'fake',
+    emulatorHost: spec.target?.kind === 'emulator' ? (spec.target.emulatorHost ?? '') : '',
+    latencyMs: spec.target?.kind === 'emulator' ? 65 : (spec.target?.latencyMs ?? 65),
     timeScale: spec.timeScale ?? 1,
     warmup: w.warmupOps ?? 200,
     measure: w.durationSeconds !== undefined ? { kind: 'seconds', seconds: w.durationSeconds } : { kind: 'ops', ops: w.measuredOps ?? 1000 },
@@ -322,12 +329,40 @@ export function NewJobForm() {
         <span className="hint">Java: SpannerOptions numChannels. Node: the grpc-gcp pool&apos;s maximum size (needs grpc-gcp). Go: the gRPC connection pool size.</span>
       </div>
 
-      <label className="field" htmlFor="latencyMs">
-        Fake server latency (ms)
+      <label className="field" htmlFor="targetKind">
+        Target
       </label>
       <div>
-        <input type="number" id="latencyMs" value={form.latencyMs} min={0} step="any" onChange={(e) => set({ latencyMs: Number(e.target.value) })} />
+        <select id="targetKind" value={form.targetKind} onChange={(e) => set({ targetKind: e.target.value as FormState['targetKind'] })}>
+          <option value="fake">fake Spanner (bundled, latency model)</option>
+          <option value="emulator">Cloud Spanner emulator</option>
+        </select>
+        {form.targetKind === 'emulator' && (
+          <span className="hint">
+            A fresh emulator per cell, provisioned by the runner; it is CPU-bound (about 300 queries per second per core here), not a latency model. Node cells run with regular sessions.
+          </span>
+        )}
       </div>
+
+      {form.targetKind === 'fake' ? (
+        <>
+          <label className="field" htmlFor="latencyMs">
+            Fake server latency (ms)
+          </label>
+          <div>
+            <input type="number" id="latencyMs" value={form.latencyMs} min={0} step="any" onChange={(e) => set({ latencyMs: Number(e.target.value) })} />
+          </div>
+        </>
+      ) : (
+        <>
+          <label className="field" htmlFor="emulatorHost">
+            Emulator host:port
+          </label>
+          <div>
+            <input type="text" id="emulatorHost" value={form.emulatorHost} placeholder="empty: a fresh emulator per cell" onChange={(e) => set({ emulatorHost: e.target.value })} />
+          </div>
+        </>
+      )}
 
       <label className="field" htmlFor="timeScale">
         Time scale

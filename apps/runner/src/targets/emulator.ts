@@ -1,0 +1,37 @@
+import type { EmulatorTarget } from '@scb/shared';
+import { CellError } from '../cell-error';
+import { findEmulatorBinary, missingEmulatorMessage } from './emulator/binary';
+import { startEmulatorProcess } from './emulator/process';
+import { provision } from './emulator/provision';
+import type { TargetPlugin } from './target';
+
+const NAMES = { projectId: 'bench-project', instanceId: 'bench-instance', databaseId: 'bench-db' };
+const SEED_PLAYERS = 1000;
+
+/**
+ * The official Cloud Spanner emulator: a fresh process per cell (no session of an earlier cell
+ * survives), or the user's own at `emulatorHost`, provisioned through the admin API before the driver runs.
+ */
+export const emulator: TargetPlugin<EmulatorTarget> = {
+  async start(target) {
+    if (target.emulatorHost) {
+      const at = target.emulatorHost.lastIndexOf(':');
+      const host = target.emulatorHost.slice(0, at);
+      const port = Number(target.emulatorHost.slice(at + 1));
+      await provision(host, port, NAMES, SEED_PLAYERS).catch((e: Error) => {
+        throw new CellError(`the emulator at ${target.emulatorHost} could not be provisioned: ${e.message}`);
+      });
+      return { endpoint: { host, port, security: 'plaintext' }, database: NAMES, stop: async () => {} };
+    }
+    const binary = findEmulatorBinary();
+    if (!binary) throw new CellError(missingEmulatorMessage());
+    const proc = await startEmulatorProcess(binary);
+    try {
+      await provision('127.0.0.1', proc.port, NAMES, SEED_PLAYERS);
+    } catch (e) {
+      await proc.stop();
+      throw new CellError(`the emulator could not be provisioned: ${(e as Error).message}`);
+    }
+    return { endpoint: { host: '127.0.0.1', port: proc.port, security: 'plaintext' }, database: NAMES, stop: proc.stop };
+  },
+};

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import type { Client, Configuration } from '../spec/spec';
+import type { TargetKind } from './kind';
+
+export const EmulatorTargetSchema = z.strictObject({
+  kind: z.literal('emulator'),
+  /**
+   * host:port of an emulator the user already runs (its instance and database are created if missing
+   * and reused). Unset: the runner starts a fresh emulator per cell, so no session of an earlier cell survives.
+   */
+  emulatorHost: z
+    .string()
+    .refine((h) => /^[A-Za-z0-9.-]+:\d{1,5}$/.test(h) && Number(h.split(':').pop()) <= 65_535, 'must be host:port with a port up to 65535, e.g. 127.0.0.1:9010')
+    .optional(),
+});
+export type EmulatorTarget = z.output<typeof EmulatorTargetSchema>;
+
+// The emulator answers a multiplexed CreateSession with a regular session; Node clients in
+// multiplexed mode then fail every query with "Unable to release unknown resource".
+const NODE_MULTIPLEXED = 'the Cloud Spanner emulator hands out no multiplexed session and Node clients in multiplexed mode fail on it: leave multiplexedSessions unset (it runs false) or false';
+
+export const emulatorTarget: TargetKind<EmulatorTarget> = {
+  // The emulator is CPU-bound, not a latency model: there is no ideal line.
+  modeledLatencyMs: () => null,
+  normalize: (t) => t,
+  // The emulator advertises no MAX_CONCURRENT_STREAMS.
+  streamLimit: () => null,
+  describe: (t) => (t.emulatorHost ? `Cloud Spanner emulator at ${t.emulatorHost}` : 'Cloud Spanner emulator, fresh per cell'),
+  refuse: (client: Client, configuration: Pick<Configuration, 'multiplexedSessions'>) =>
+    client.language === 'node' && configuration.multiplexedSessions === true ? { option: 'multiplexedSessions', message: NODE_MULTIPLEXED } : null,
+  adjust: (client, configuration) => (client.language === 'node' && configuration.multiplexedSessions === undefined ? { ...configuration, multiplexedSessions: false } : configuration),
+};
