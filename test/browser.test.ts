@@ -29,6 +29,13 @@ after(async () => {
   }
 });
 
+type Compared = { status: string; notes: { kind: string; severity: string }[] };
+/** Compared as one scenario: ok, or warned only because cells were bound (Chromium and the web app share the runner's 2 cores). */
+function comparedWithoutRefusal(c: Compared) {
+  const kinds = c.notes.filter((n) => n.severity === 'warning').map((n) => n.kind);
+  assert.ok(c.status === 'ok' || (c.status === 'warned' && kinds.every((k) => k === 'harness-bound' || k === 'client-bound')), `${c.status}: ${kinds.join(', ')}`);
+}
+
 const api = (p: string, init?: RequestInit) => fetch(stack.baseUrl + p, init);
 const post = (body: string) => api('/api/jobs', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
 
@@ -160,8 +167,8 @@ test('launch from the form, watch it run, read table and chart, reload the perma
 
   // Compare: one job with two configurations compares them; the baseline is the first one (on).
   await page.goto(`${stack.baseUrl}/compare?jobs=${id}`);
-  const compare = (await (await api(`/api/compare?jobs=${id}`)).json()) as { status: string; series: { label: string }[]; rows: { concurrency: number; entries: ({ qps: number } | null)[] }[] };
-  assert.equal(compare.status, 'ok');
+  const compare = (await (await api(`/api/compare?jobs=${id}`)).json()) as Compared & { series: { label: string }[]; rows: { concurrency: number; entries: ({ qps: number } | null)[] }[] };
+  comparedWithoutRefusal(compare);
   assert.deepEqual(
     compare.series.map((x) => x.label),
     ['grpc-gcp on', 'grpc-gcp off'],
@@ -189,8 +196,8 @@ test('launch from the form, watch it run, read table and chart, reload the perma
   const id2 = ((await second.json()) as { id: string }).id;
   for (let i = 0; i < 240 && ((await (await api(`/api/jobs/${id2}`)).json()) as { status: string }).status !== 'succeeded'; i++) await page.waitForTimeout(500);
   await page.goto(`${stack.baseUrl}/compare?jobs=${id},${id2}`);
-  const pair = (await (await api(`/api/compare?jobs=${id},${id2}`)).json()) as { status: string; series: { jobId: string }[] };
-  assert.equal(pair.status, 'ok', 'same scenario: compared without refusal');
+  const pair = (await (await api(`/api/compare?jobs=${id},${id2}`)).json()) as Compared & { series: { jobId: string }[] };
+  comparedWithoutRefusal(pair);
   assert.deepEqual([...new Set(pair.series.map((x) => x.jobId))], [id, id2]);
   assert.ok(await page.getByRole('link', { name: 'second job' }).first().isVisible());
   await page.screenshot({ path: path.join(ARTIFACTS, 'compare-jobs.png'), fullPage: true });

@@ -3,7 +3,8 @@ import { CellError } from '../cell-error';
 import { findEmulatorBinary, missingEmulatorMessage } from './emulator/binary';
 import { startEmulatorProcess } from './emulator/process';
 import { provision } from './emulator/provision';
-import type { TargetPlugin } from './target';
+import { startTap } from './tap';
+import type { StartedTarget, TargetPlugin } from './target';
 
 const NAMES = { projectId: 'bench-project', instanceId: 'bench-instance', databaseId: 'bench-db' };
 const SEED_PLAYERS = 1000;
@@ -11,6 +12,7 @@ const SEED_PLAYERS = 1000;
 /**
  * The official Cloud Spanner emulator: a fresh process per cell (no session of an earlier cell
  * survives), or the user's own at `emulatorHost`, provisioned through the admin API before the driver runs.
+ * The driver reaches it through the connection tap, which counts its RPCs per connection.
  */
 export const emulator: TargetPlugin<EmulatorTarget> = {
   async start(target) {
@@ -21,7 +23,7 @@ export const emulator: TargetPlugin<EmulatorTarget> = {
       await provision(host, port, NAMES, SEED_PLAYERS).catch((e: Error) => {
         throw new CellError(`the emulator at ${target.emulatorHost} could not be provisioned: ${e.message}`);
       });
-      return { endpoint: { host, port, security: 'plaintext' }, database: NAMES, stop: async () => {} };
+      return tapped(host, port, async () => {});
     }
     const binary = findEmulatorBinary();
     if (!binary) throw new CellError(missingEmulatorMessage());
@@ -32,6 +34,19 @@ export const emulator: TargetPlugin<EmulatorTarget> = {
       await proc.stop();
       throw new CellError(`the emulator could not be provisioned: ${(e as Error).message}`);
     }
-    return { endpoint: { host: '127.0.0.1', port: proc.port, security: 'plaintext' }, database: NAMES, stop: proc.stop };
+    return tapped('127.0.0.1', proc.port, proc.stop);
   },
 };
+
+async function tapped(host: string, port: number, stopUpstream: () => Promise<void>): Promise<StartedTarget> {
+  const tap = await startTap({ host, port });
+  return {
+    endpoint: { host: tap.host, port: tap.port, security: 'plaintext' },
+    database: NAMES,
+    stats: async () => ({ channels: tap.stats(), added: null, load: null }),
+    async stop() {
+      await tap.stop();
+      await stopUpstream();
+    },
+  };
+}
