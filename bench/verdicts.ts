@@ -71,6 +71,9 @@ async function cellRows(spec: JobSpec, hogs = 0): Promise<Record<string, string 
         'of ideal': latencyMs > 0 ? pct(s.qps / idealQps(plan.concurrency, latencyMs)) : '-',
         'p50 ms': s.p50Ms.toFixed(1),
         'p99 ms': s.p99Ms.toFixed(1),
+        connections: out.channels
+          ? `${out.channels.connections.filter((c) => c.rpcs > 0).length} of ${out.channels.connections.length}, peak ${Math.max(0, ...out.channels.connections.map((c) => c.peakInFlight))}`
+          : '-',
         'driver CPU': pct(driverShare),
         'driver loop / delay p99': stored.driverLoopUtilization == null ? '-' : `${pct(stored.driverLoopUtilization)} / ${stored.driverLoopDelayP99Ms!.toFixed(1)} ms`,
         'fake loop / delay p99': stored.targetLoopUtilization == null ? '-' : `${pct(stored.targetLoopUtilization)} / ${stored.targetLoopDelayP99Ms!.toFixed(1)} ms`,

@@ -4,14 +4,13 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import pg from 'pg';
 import {
   cancelJob,
   cancelUnfinishedCells,
   countGates,
   countJobs,
-  createDb,
   createGate,
   createJob,
   failCell,
@@ -32,36 +31,24 @@ import {
   markCellRunning,
   markJobRunning,
   recordClientVersion,
-  releaseQueue,
   storeCellProgress,
   storeCellResult,
   storeGateVerdict,
   type CellResultInput,
-  type Db,
 } from '@scb/db';
 import { MIGRATIONS_DIR, migrate } from '@scb/db/setup';
 import { isFinishedCell, parseGateSpec, parseJobSpec } from '@scb/shared';
-import { startTestDatabase, type TestDatabase } from './helpers/postgres';
+import { useTestDatabase } from './helpers/postgres';
 
-let tdb: TestDatabase;
-let db: Db;
-before(async () => {
-  tdb = await startTestDatabase();
-  db = createDb(tdb.url);
-});
-after(async () => {
-  await releaseQueue();
-  await db?.$disconnect();
-  await tdb?.stop();
-});
+const t = useTestDatabase();
 
 test('every model of the schema can be written and read back', async () => {
   const schema = readFileSync(path.join(MIGRATIONS_DIR, '../schema.prisma'), 'utf8');
   const models = [...schema.matchAll(/^model (\w+) \{/gm)].map((m) => m[1]).sort();
   assert.deepEqual(models, ['Cell', 'CellResult', 'ChannelStat', 'ClientVersion', 'Gate', 'Job'], 'this test covers every model; extend it with the schema');
 
-  await db.job.create({ data: { id: 'job1', spec: { clients: [] }, cellsTotal: 1, environment: { cores: 2 } } });
-  const cell = await db.cell.create({
+  await t.db.job.create({ data: { id: 'job1', spec: { clients: [] }, cellsTotal: 1, environment: { cores: 2 } } });
+  const cell = await t.db.cell.create({
     data: {
       jobId: 'job1',
       index: 0,
@@ -74,7 +61,7 @@ test('every model of the schema can be written and read back', async () => {
       progress: { phase: 'measure', done: 5 },
     },
   });
-  await db.cellResult.create({
+  await t.db.cellResult.create({
     data: {
       cellId: cell.id,
       count: 100,
@@ -93,9 +80,9 @@ test('every model of the schema can be written and read back', async () => {
       serverRpcs: 102,
     },
   });
-  await db.channelStat.createMany({ data: [0, 1].map((connection) => ({ cellId: cell.id, connection, peer: `127.0.0.1:${5000 + connection}`, rpcs: 51, peakInFlight: 5 })) });
+  await t.db.channelStat.createMany({ data: [0, 1].map((connection) => ({ cellId: cell.id, connection, peer: `127.0.0.1:${5000 + connection}`, rpcs: 51, peakInFlight: 5 })) });
 
-  const back = await db.job.findUniqueOrThrow({ where: { id: 'job1' }, include: { cells: { include: { result: true, channels: true } } } });
+  const back = await t.db.job.findUniqueOrThrow({ where: { id: 'job1' }, include: { cells: { include: { result: true, channels: true } } } });
   assert.equal(back.status, 'queued');
   assert.deepEqual(back.environment, { cores: 2 });
   assert.equal(back.cells[0].status, 'pending');
@@ -104,32 +91,32 @@ test('every model of the schema can be written and read back', async () => {
   assert.deepEqual(back.cells[0].result?.errors, { UNAVAILABLE: 1 });
   assert.equal(back.cells[0].channels.length, 2);
 
-  await db.clientVersion.create({ data: { language: 'java', version: '6.109.0', ok: false, message: 'a jar is missing' } });
-  await db.clientVersion.upsert({
+  await t.db.clientVersion.create({ data: { language: 'java', version: '6.109.0', ok: false, message: 'a jar is missing' } });
+  await t.db.clientVersion.upsert({
     where: { language_version: { language: 'java', version: '6.109.0' } },
     create: { language: 'java', version: '6.109.0', ok: true },
     update: { ok: true, message: null },
   });
-  assert.deepEqual(await db.clientVersion.findMany({ select: { language: true, version: true, ok: true, message: true } }), [{ language: 'java', version: '6.109.0', ok: true, message: null }]);
+  assert.deepEqual(await t.db.clientVersion.findMany({ select: { language: true, version: true, ok: true, message: true } }), [{ language: 'java', version: '6.109.0', ok: true, message: null }]);
 
-  await db.gate.create({ data: { id: 'gate1', jobId: 'job1', spec: { scenario: 'affinity-burst' } } });
-  await db.gate.update({ where: { id: 'gate1' }, data: { verdict: 'fail', evaluation: { reasons: ['qps at C=400 fell'] }, finishedAt: new Date() } });
-  const gate = await db.gate.findUniqueOrThrow({ where: { jobId: 'job1' }, include: { job: { select: { status: true } } } });
+  await t.db.gate.create({ data: { id: 'gate1', jobId: 'job1', spec: { scenario: 'affinity-burst' } } });
+  await t.db.gate.update({ where: { id: 'gate1' }, data: { verdict: 'fail', evaluation: { reasons: ['qps at C=400 fell'] }, finishedAt: new Date() } });
+  const gate = await t.db.gate.findUniqueOrThrow({ where: { jobId: 'job1' }, include: { job: { select: { status: true } } } });
   assert.equal(gate.verdict, 'fail');
   assert.deepEqual(gate.evaluation, { reasons: ['qps at C=400 fell'] });
   assert.equal(gate.job.status, 'queued');
-  await assert.rejects(db.gate.create({ data: { id: 'gate2', jobId: 'job1', spec: {} } }), 'one gate per job');
+  await assert.rejects(t.db.gate.create({ data: { id: 'gate2', jobId: 'job1', spec: {} } }), 'one gate per job');
 
   // Cells, results, channel stats and the gate belong to their job.
-  await db.job.delete({ where: { id: 'job1' } });
-  assert.equal(await db.gate.count(), 0);
-  assert.equal(await db.cell.count(), 0);
-  assert.equal(await db.cellResult.count(), 0);
-  assert.equal(await db.channelStat.count(), 0);
+  await t.db.job.delete({ where: { id: 'job1' } });
+  assert.equal(await t.db.gate.count(), 0);
+  assert.equal(await t.db.cell.count(), 0);
+  assert.equal(await t.db.cellResult.count(), 0);
+  assert.equal(await t.db.channelStat.count(), 0);
 });
 
 test('migrations are recorded as Prisma records them, and applying again changes nothing', async () => {
-  const c = new pg.Client({ connectionString: tdb.url });
+  const c = new pg.Client({ connectionString: t.url });
   await c.connect();
   try {
     const rows = (await c.query('SELECT * FROM "_prisma_migrations" ORDER BY migration_name')).rows;
@@ -147,7 +134,7 @@ test('migrations are recorded as Prisma records them, and applying again changes
       assert.equal(row.applied_steps_count, 1);
       assert.equal(row.rolled_back_at, null);
     }
-    const again = await migrate(tdb.url);
+    const again = await migrate(t.url);
     assert.deepEqual(again.applied, []);
     assert.deepEqual(again.skipped, folders);
   } finally {
@@ -197,8 +184,8 @@ const result = (over: Partial<CellResultInput> = {}): CellResultInput => ({
 });
 
 test('a job through its lifecycle: created and queued, run cell by cell, finished; read back parsed', async () => {
-  const id = await createJob(db, tdb.url, nodeSpec());
-  const fresh = await getJob(db, id);
+  const id = await createJob(t.db, t.url, nodeSpec());
+  const fresh = await getJob(t.db, id);
   assert.ok(fresh?.ok, 'a created job parses');
   assert.deepEqual(fresh.spec, nodeSpec());
   assert.equal(fresh.status, 'queued');
@@ -206,38 +193,38 @@ test('a job through its lifecycle: created and queued, run cell by cell, finishe
   assert.equal(fresh.cellsDone, 0);
   assert.deepEqual(fresh.cells[0]!.config, { label: 'on', grpcGcp: 'on' });
 
-  const toRun = await getJobToRun(db, id);
+  const toRun = await getJobToRun(t.db, id);
   assert.ok(toRun?.spec.ok);
   assert.deepEqual(
     toRun.cells.map((c) => c.index),
     [0, 1, 2],
   );
-  assert.equal(await markJobRunning(db, id, { host: 'h', cores: 2, node: 'v20' }), true);
-  assert.equal(await markJobRunning(db, id, { host: 'h', cores: 2 }), false, 'only a queued job starts');
+  assert.equal(await markJobRunning(t.db, id, { host: 'h', cores: 2, node: 'v20' }), true);
+  assert.equal(await markJobRunning(t.db, id, { host: 'h', cores: 2 }), false, 'only a queued job starts');
 
   const [c0, c1] = toRun.cells;
-  await markCellRunning(db, c0!.id);
-  await storeCellProgress(db, c0!.id, { type: 'progress', phase: 'measure', done: 50, total: 100, elapsedMs: 500, qps: 100 });
-  const running = await getJob(db, id);
+  await markCellRunning(t.db, c0!.id);
+  await storeCellProgress(t.db, c0!.id, { type: 'progress', phase: 'measure', done: 50, total: 100, elapsedMs: 500, qps: 100 });
+  const running = await getJob(t.db, id);
   assert.ok(running?.ok);
   assert.deepEqual(running.cells[0]!.progress, { type: 'progress', phase: 'measure', done: 50, total: 100, elapsedMs: 500, qps: 100 });
   assert.equal(running.cellsDone, 0, 'a running cell is not finished');
 
-  await storeCellResult(db, c0!.id, result());
-  await failCell(db, c1!.id, 'option X is not supported');
+  await storeCellResult(t.db, c0!.id, result());
+  await failCell(t.db, c1!.id, 'option X is not supported');
   // A result whose channels cannot be stored leaves nothing behind: result, channels and status go together.
-  await markCellRunning(db, toRun.cells[2]!.id);
+  await markCellRunning(t.db, toRun.cells[2]!.id);
   const dup = result({
     channels: [
       { connection: 0, peer: 'a', rpcs: 1, peakInFlight: 1 },
       { connection: 0, peer: 'b', rpcs: 1, peakInFlight: 1 },
     ],
   });
-  await assert.rejects(storeCellResult(db, toRun.cells[2]!.id, dup));
-  assert.equal(await isCancelRequested(db, id), false);
-  await finishJob(db, id, { status: 'succeeded', error: null });
+  await assert.rejects(storeCellResult(t.db, toRun.cells[2]!.id, dup));
+  assert.equal(await isCancelRequested(t.db, id), false);
+  await finishJob(t.db, id, { status: 'succeeded', error: null });
 
-  const done = await getJob(db, id);
+  const done = await getJob(t.db, id);
   assert.ok(done?.ok);
   assert.equal(done.status, 'succeeded');
   assert.deepEqual(
@@ -258,19 +245,19 @@ test('a job through its lifecycle: created and queued, run cell by cell, finishe
   assert.deepEqual(done.cells[2]!.channels, []);
   assert.deepEqual(done.environment, { host: 'h', cores: 2, node: 'v20' });
 
-  const listed = (await listJobs(db)).find((j) => j.id === id);
+  const listed = (await listJobs(t.db)).find((j) => j.id === id);
   assert.ok(listed?.ok);
   assert.equal(listed.cellsDone, 3);
-  assert.ok((await listSucceededJobs(db, 10)).some((j) => j.id === id));
-  assert.equal(await countJobs(db), (await listJobs(db)).length);
+  assert.ok((await listSucceededJobs(t.db, 10)).some((j) => j.id === id));
+  assert.equal(await countJobs(t.db), (await listJobs(t.db)).length);
 
   // The trend chart's queries see its succeeded cell.
-  const trend = await loadTrendJobs(db);
+  const trend = await loadTrendJobs(t.db);
   const tj = trend.jobs.find((j) => j.jobId === id);
   assert.ok(tj);
   assert.deepEqual(tj.counts, [{ language: 'node', concurrency: 10, cells: 1 }]);
   assert.equal(tj.cores, 2);
-  const rows = await loadTrendRows(db, { language: 'node', concurrency: 10, jobIds: [id], metric: 'p99' });
+  const rows = await loadTrendRows(t.db, { language: 'node', concurrency: 10, jobIds: [id], metric: 'p99' });
   assert.deepEqual(
     rows.map((x) => [x.version, x.configLabel, x.value]),
     [['9.0.0', 'on', 80]],
@@ -278,30 +265,30 @@ test('a job through its lifecycle: created and queued, run cell by cell, finishe
 });
 
 test('cancel: a queued job at once with its cells, a running one by request; orphans fail', async () => {
-  const queued = await createJob(db, tdb.url, nodeSpec());
-  assert.equal(await cancelJob(db, queued), 'cancelled');
-  const q = await getJob(db, queued);
+  const queued = await createJob(t.db, t.url, nodeSpec());
+  assert.equal(await cancelJob(t.db, queued), 'cancelled');
+  const q = await getJob(t.db, queued);
   assert.ok(q?.ok);
   assert.equal(q.status, 'cancelled');
   assert.ok(q.cells.every((c) => c.status === 'cancelled'));
-  assert.equal(await cancelJob(db, queued), 'finished');
-  assert.equal(await cancelJob(db, 'nope'), 'not-found');
-  assert.equal(await markJobRunning(db, queued, {}), false, 'a cancelled job never starts');
+  assert.equal(await cancelJob(t.db, queued), 'finished');
+  assert.equal(await cancelJob(t.db, 'nope'), 'not-found');
+  assert.equal(await markJobRunning(t.db, queued, {}), false, 'a cancelled job never starts');
 
-  const running = await createJob(db, tdb.url, nodeSpec());
-  await markJobRunning(db, running, {});
-  assert.equal(await cancelJob(db, running), 'requested');
-  assert.equal(await isCancelRequested(db, running), true);
-  assert.equal(await failOrphanedJobs(db), 1);
-  const o = await getJob(db, running);
+  const running = await createJob(t.db, t.url, nodeSpec());
+  await markJobRunning(t.db, running, {});
+  assert.equal(await cancelJob(t.db, running), 'requested');
+  assert.equal(await isCancelRequested(t.db, running), true);
+  assert.equal(await failOrphanedJobs(t.db), 1);
+  const o = await getJob(t.db, running);
   assert.ok(o?.ok);
   assert.equal(o.status, 'failed');
   assert.equal(o.error, 'the runner stopped while this job ran');
-  assert.equal(await cancelUnfinishedCells(db, running), 0);
+  assert.equal(await cancelUnfinishedCells(t.db, running), 0);
 });
 
 test('a stored row that does not parse is reported invalid, naming the column, not thrown', async () => {
-  await db.job.create({
+  await t.db.job.create({
     data: {
       id: 'bad1',
       spec: { clients: [] },
@@ -309,7 +296,7 @@ test('a stored row that does not parse is reported invalid, naming the column, n
       cells: { create: [{ index: 0, clientLanguage: 'node', clientVersion: '9.0.0', configLabel: 'x', config: { label: 'x' }, concurrency: 1, repeat: 1, progress: { phase: 'nap' } }] },
     },
   });
-  const bad = await getJob(db, 'bad1');
+  const bad = await getJob(t.db, 'bad1');
   assert.ok(bad && !bad.ok);
   assert.equal(bad.id, 'bad1');
   assert.match(bad.invalid, /^stored job bad1 is invalid: /);
@@ -321,27 +308,27 @@ test('a stored row that does not parse is reported invalid, naming the column, n
     bad.issues.some((i) => i.path.startsWith('cells.0.progress')),
     JSON.stringify(bad.issues),
   );
-  const listed = (await listJobs(db)).find((j) => j.id === 'bad1');
+  const listed = (await listJobs(t.db)).find((j) => j.id === 'bad1');
   assert.ok(listed && !listed.ok);
-  const toRun = await getJobToRun(db, 'bad1');
+  const toRun = await getJobToRun(t.db, 'bad1');
   assert.ok(toRun && !toRun.spec.ok, 'the runner sees why it cannot run it');
-  await db.job.delete({ where: { id: 'bad1' } });
+  await t.db.job.delete({ where: { id: 'bad1' } });
 });
 
 test('gates: created with their job, judged, listed; evaluations read back with NaN where JSON has null', async () => {
   const spec = parseGateSpec({ scenario: 'steady-select1', language: 'node', baseline: '9.0.0', candidate: '9.0.0', repeats: 3, concurrency: [10] });
   assert.ok(spec.ok);
-  const { id, jobId } = await createGate(db, tdb.url, spec.value);
-  const g = await getGate(db, id);
+  const { id, jobId } = await createGate(t.db, t.url, spec.value);
+  const g = await getGate(t.db, id);
   assert.ok(g?.ok);
   assert.deepEqual(g.spec, spec.value);
   assert.equal(g.evaluation, null);
   assert.deepEqual({ status: g.job.status, cellsDone: g.job.cellsDone, cellsTotal: g.job.cellsTotal }, { status: 'queued', cellsDone: 0, cellsTotal: 6 });
-  assert.deepEqual(await findPendingGateJobIds(db), [], 'a queued gate is not pending a verdict');
+  assert.deepEqual(await findPendingGateJobIds(t.db), [], 'a queued gate is not pending a verdict');
 
-  await finishJob(db, jobId, { status: 'failed', error: 'test' });
-  assert.deepEqual(await findPendingGateJobIds(db), [jobId]);
-  const toJudge = await getGateToEvaluate(db, jobId);
+  await finishJob(t.db, jobId, { status: 'failed', error: 'test' });
+  assert.deepEqual(await findPendingGateJobIds(t.db), [jobId]);
+  const toJudge = await getGateToEvaluate(t.db, jobId);
   assert.ok(toJudge?.spec.ok);
   assert.equal(toJudge.cells.length, 6);
   assert.deepEqual(
@@ -349,11 +336,11 @@ test('gates: created with their job, judged, listed; evaluations read back with 
     ['baseline', 'candidate', 'baseline', 'candidate', 'baseline', 'candidate'],
     'the arm is a field of the cell, not its configuration label',
   );
-  const stored = await getJob(db, jobId);
+  const stored = await getJob(t.db, jobId);
   assert.ok(stored?.ok);
   assert.deepEqual(new Set(stored.cells.map((c) => c.configLabel)), new Set(['client default']), 'both arms run the same options under one label');
 
-  await storeGateVerdict(db, id, {
+  await storeGateVerdict(t.db, id, {
     verdict: 'inconclusive',
     reasons: ['too few repeats'],
     metrics: [
@@ -377,30 +364,30 @@ test('gates: created with their job, judged, listed; evaluations read back with 
     errors: [],
     method: 'm',
   });
-  const judged = await getGate(db, id);
+  const judged = await getGate(t.db, id);
   assert.ok(judged?.ok);
   assert.equal(judged.verdict, 'inconclusive');
   assert.equal(judged.job.cellsDone, 6);
   assert.ok(Number.isNaN(judged.evaluation!.metrics[0]!.changePct));
   assert.ok(Number.isNaN(judged.evaluation!.metrics[0]!.ciPct[1]));
-  assert.deepEqual(await findPendingGateJobIds(db), []);
-  const listed = await listGates(db);
+  assert.deepEqual(await findPendingGateJobIds(t.db), []);
+  const listed = await listGates(t.db);
   assert.ok(listed[0]?.ok && listed[0].id === id && listed[0].jobStatus === 'failed');
-  assert.equal(await countGates(db), 1);
+  assert.equal(await countGates(t.db), 1);
 
-  await db.gate.update({ where: { id }, data: { evaluation: { verdict: 'maybe' } } });
-  const bad = await getGate(db, id);
+  await t.db.gate.update({ where: { id }, data: { evaluation: { verdict: 'maybe' } } });
+  const bad = await getGate(t.db, id);
   assert.ok(bad && !bad.ok);
   assert.match(bad.invalid, /^stored gate \w+ is invalid: evaluation\.verdict: /);
-  assert.ok(!(await listGates(db))[0]!.ok);
+  assert.ok(!(await listGates(t.db))[0]!.ok);
 });
 
 test('client versions: the outcome of an install is recorded and read back', async () => {
-  await recordClientVersion(db, 'java', '6.110.0', 'Maven could not resolve it');
-  await recordClientVersion(db, 'java', '6.104.0', null);
-  await recordClientVersion(db, 'java', '6.110.0', 'still not');
-  const known = await knownClientVersions(db, 'java');
+  await recordClientVersion(t.db, 'java', '6.110.0', 'Maven could not resolve it');
+  await recordClientVersion(t.db, 'java', '6.104.0', null);
+  await recordClientVersion(t.db, 'java', '6.110.0', 'still not');
+  const known = await knownClientVersions(t.db, 'java');
   assert.deepEqual([known.get('6.104.0')?.ok, known.get('6.104.0')?.message], [true, null]);
   assert.deepEqual([known.get('6.110.0')?.ok, known.get('6.110.0')?.message], [false, 'still not']);
-  assert.equal((await knownClientVersions(db, 'node')).size, 0);
+  assert.equal((await knownClientVersions(t.db, 'node')).size, 0);
 });

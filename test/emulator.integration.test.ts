@@ -4,32 +4,12 @@
 // with the runner's one-sentence message rather than skipping.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { after, before, test } from 'node:test';
-import { createDb, releaseQueue, type Db } from '@scb/db';
+import { test } from 'node:test';
 import { parseJobSpec, planCells } from '@scb/shared';
-import { startRunner, type RunnerHandle } from '../apps/runner/src/worker';
-import { runSpec as runJobSpec } from './helpers/jobs';
-import { startTestDatabase, type TestDatabase } from './helpers/postgres';
+import { useRunner } from './helpers/jobs';
 
-let pg: TestDatabase;
-let db: Db;
-let runner: RunnerHandle;
-const logs: string[] = [];
-
-before(async () => {
-  pg = await startTestDatabase();
-  db = createDb(pg.url);
-  runner = await startRunner(db, pg.url, (l) => logs.push(l));
-});
-
-after(async () => {
-  await runner?.stop();
-  await releaseQueue();
-  await db?.$disconnect();
-  await pg?.stop();
-});
-
-const runSpec = (input: unknown, timeoutMs: number) => runJobSpec(db, pg.url, input, timeoutMs, logs);
+const stack = useRunner();
+const { logs, runSpec } = stack;
 
 test('bad emulator targets are refused field by field; Node in multiplexed mode is refused, unset runs with regular sessions', () => {
   const base = { clients: [{ language: 'node', version: '9.0.0' }], configurations: [{ label: 'a' }], concurrency: [10], workload: { durationSeconds: 1 } };

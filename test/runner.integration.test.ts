@@ -1,37 +1,17 @@
 // The whole runner chain, every part real: embedded PostgreSQL, migrations, graphile-worker queue,
 // the fake Spanner server, and @google-cloud/spanner 9.0.0 in a driver process per cell.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { createDb, releaseQueue, type Db } from '@scb/db';
+import { test } from 'node:test';
 import { idealQps } from '@scb/shared';
-import { startRunner, type RunnerHandle } from '../apps/runner/src/worker';
-import { runSpec as runJobSpec } from './helpers/jobs';
-import { startTestDatabase, type TestDatabase } from './helpers/postgres';
+import { useRunner } from './helpers/jobs';
 
-let pg: TestDatabase;
-let db: Db;
-let runner: RunnerHandle;
-const logs: string[] = [];
-
-before(async () => {
-  pg = await startTestDatabase();
-  db = createDb(pg.url);
-  runner = await startRunner(db, pg.url, (l) => logs.push(l));
-});
-
-after(async () => {
-  await runner?.stop();
-  await releaseQueue();
-  await db?.$disconnect();
-  await pg?.stop();
-});
+const stack = useRunner();
+const { logs, runSpec } = stack;
 
 /** What the runner learned installing each version of a language: [version, ok], in version order. */
 async function installOutcomes(language: string) {
-  return (await db.clientVersion.findMany({ where: { language }, orderBy: { version: 'asc' } })).map((v) => [v.version, v.ok]);
+  return (await stack.db.clientVersion.findMany({ where: { language }, orderBy: { version: 'asc' } })).map((v) => [v.version, v.ok]);
 }
-
-const runSpec = (input: unknown, timeoutMs: number) => runJobSpec(db, pg.url, input, timeoutMs, logs);
 
 test('a Node 9.0.0 job runs through the queue against the fake and stores every cell', { timeout: 300_000 }, async () => {
   const job = await runSpec(
@@ -195,6 +175,6 @@ test('three languages in one job: Go (newest and 1.33.0, and 0.37.0 on another g
     ['1.96.1', true],
     ['1.999.0', false],
   ]);
-  const env = (await db.job.findUniqueOrThrow({ where: { id: job.id } })).environment as { go?: string };
+  const env = (await stack.db.job.findUniqueOrThrow({ where: { id: job.id } })).environment as { go?: string };
   assert.match(env.go ?? '', /^go1\.\d+/, 'the job records the Go toolchain it ran with');
 });

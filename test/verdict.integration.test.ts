@@ -5,30 +5,18 @@
 import assert from 'node:assert/strict';
 import { fork, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
-import { after, before, test } from 'node:test';
-import { createDb, createGate, finishJob, getGate, markJobRunning, releaseQueue, storeCellResult, type CellResultInput, type Db } from '@scb/db';
+import { test } from 'node:test';
+import { createGate, finishJob, getGate, markJobRunning, storeCellResult, type CellResultInput } from '@scb/db';
 import { prepareDriver } from '@scb/languages';
 import { judgeCell, parseGateSpec, parseJobSpec, planCells, verdictReasons } from '@scb/shared';
 import { runCell } from '../apps/runner/src/cell';
 import { cellResultOf } from '../apps/runner/src/cell-result';
 import { evaluateGateOfJob } from '../apps/runner/src/gate';
 import { CACHE_DIR } from '../apps/runner/src/paths';
-import { startTestDatabase, type TestDatabase } from './helpers/postgres';
+import { useTestDatabase } from './helpers/postgres';
 
 const cores = os.availableParallelism();
-let tdb: TestDatabase;
-let db: Db;
-
-before(async () => {
-  tdb = await startTestDatabase();
-  db = createDb(tdb.url);
-});
-
-after(async () => {
-  await releaseQueue();
-  await db?.$disconnect();
-  await tdb?.stop();
-});
+const t = useTestDatabase();
 
 /** One Node 9.0.0 cell on the fake, measured for `seconds`, with `hogs` busy-loop processes beside it. */
 async function nodeCell(latencyMs: number, concurrency: number, seconds: number, hogs = 0): Promise<CellResultInput> {
@@ -98,14 +86,14 @@ test('a gate whose cells were harness-bound is inconclusive, whatever its number
   assert.ok(harnessBound, 'the harness-bound cell of the test before');
   const spec = parseGateSpec({ scenario: 'steady-select1', language: 'node', baseline: '9.0.0', candidate: '9.0.0', repeats: 3, concurrency: [10] });
   assert.ok(spec.ok);
-  const { id, jobId } = await createGate(db, tdb.url, spec.value);
-  await markJobRunning(db, jobId, { host: os.hostname(), cores });
-  const cells = await db.cell.findMany({ where: { jobId }, orderBy: { index: 'asc' } });
+  const { id, jobId } = await createGate(t.db, t.url, spec.value);
+  await markJobRunning(t.db, jobId, { host: os.hostname(), cores });
+  const cells = await t.db.cell.findMany({ where: { jobId }, orderBy: { index: 'asc' } });
   // Equal arms measured on a saturated machine: without the verdicts this gate would pass.
-  for (const c of cells) await storeCellResult(db, c.id, { ...harnessBound, channels: [] });
-  await finishJob(db, jobId, { status: 'succeeded', error: null });
-  await evaluateGateOfJob(db, jobId, () => {});
-  const g = await getGate(db, id);
+  for (const c of cells) await storeCellResult(t.db, c.id, { ...harnessBound, channels: [] });
+  await finishJob(t.db, jobId, { status: 'succeeded', error: null });
+  await evaluateGateOfJob(t.db, jobId, () => {});
+  const g = await getGate(t.db, id);
   assert.ok(g?.ok && g.evaluation);
   assert.equal(g.verdict, 'inconclusive', JSON.stringify(g.evaluation.reasons));
   assert.ok(

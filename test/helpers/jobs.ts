@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
-import { createJob, type Db } from '@scb/db';
+import { after, before } from 'node:test';
+import { createDb, createJob, releaseQueue, type Db } from '@scb/db';
 import { parseJobSpec } from '@scb/shared';
+import { startRunner, type RunnerHandle } from '../../apps/runner/src/worker';
+import { startTestDatabase, type TestDatabase } from './postgres';
 
 /** Waits until a job has ended and returns it with its cells, results and channels; fails with the runner's log after the time. */
 export async function waitForJob(db: Db, id: string, timeoutMs: number, logs: string[]) {
@@ -21,4 +24,31 @@ export async function runSpec(db: Db, databaseUrl: string, input: unknown, timeo
   const parsed = parseJobSpec(input);
   assert.ok(parsed.ok, JSON.stringify(!parsed.ok && parsed.issues));
   return waitForJob(db, await createJob(db, databaseUrl, parsed.value), timeoutMs, logs);
+}
+
+/** A test database with a runner taking its jobs, for one test file: started before its tests, stopped after them. */
+export function useRunner() {
+  let pg: TestDatabase;
+  let db: Db;
+  let runner: RunnerHandle;
+  const logs: string[] = [];
+  before(async () => {
+    pg = await startTestDatabase();
+    db = createDb(pg.url);
+    runner = await startRunner(db, pg.url, (l) => logs.push(l));
+  });
+  after(async () => {
+    await runner?.stop();
+    await releaseQueue();
+    await db?.$disconnect();
+    await pg?.stop();
+  });
+  return {
+    get db() {
+      return db;
+    },
+    logs,
+    /** Validates a spec as the API does, queues it and waits for the runner to finish it. */
+    runSpec: (input: unknown, timeoutMs: number) => runSpec(db, pg.url, input, timeoutMs, logs),
+  };
 }

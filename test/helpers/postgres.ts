@@ -1,19 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { after, before } from 'node:test';
+import { createDb, releaseQueue, type Db } from '@scb/db';
 import { startEmbeddedPostgres, migrate } from '@scb/db/setup';
+import { freePort } from '../../apps/runner/src/net';
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 export interface TestDatabase {
   url: string;
@@ -30,6 +23,29 @@ export async function startTestDatabase(): Promise<TestDatabase> {
     async stop() {
       await pg.stop();
       rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A migrated test database and its client for one test file: started before its tests, stopped after them. */
+export function useTestDatabase(): { readonly db: Db; readonly url: string } {
+  let tdb: TestDatabase;
+  let db: Db;
+  before(async () => {
+    tdb = await startTestDatabase();
+    db = createDb(tdb.url);
+  });
+  after(async () => {
+    await releaseQueue();
+    await db?.$disconnect();
+    await tdb?.stop();
+  });
+  return {
+    get db() {
+      return db;
+    },
+    get url() {
+      return tdb.url;
     },
   };
 }

@@ -2,21 +2,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import { CellError } from '../../cell-error';
+import { freePort } from '../../net';
 
 export interface EmulatorProcess {
   port: number;
   stop(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 const accepts = (port: number) =>
@@ -35,7 +25,12 @@ export async function startEmulatorProcess(binary: string, readyWithinMs = 30_00
   let tail = '';
   child.stderr!.on('data', (d: Buffer) => (tail = (tail + d.toString()).slice(-2000)));
   let exited: string | null = null;
-  const exit = new Promise<void>((resolve) => child.once('exit', (code, signal) => ((exited = signal ?? `code ${code}`), resolve())));
+  const exit = new Promise<void>((resolve) =>
+    child.once('exit', (code, signal) => {
+      exited = signal ?? `code ${code}`;
+      resolve();
+    }),
+  );
   child.once('error', (e) => (exited = e.message));
   const stop = async () => {
     if (exited === null) child.kill('SIGKILL');
