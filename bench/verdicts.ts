@@ -78,7 +78,7 @@ async function cellRows(spec: JobSpec, hogs = 0): Promise<Record<string, string 
         'driver loop / delay p99': stored.driverLoopUtilization == null ? '-' : `${pct(stored.driverLoopUtilization)} / ${stored.driverLoopDelayP99Ms!.toFixed(1)} ms`,
         'fake loop / delay p99': stored.targetLoopUtilization == null ? '-' : `${pct(stored.targetLoopUtilization)} / ${stored.targetLoopDelayP99Ms!.toFixed(1)} ms`,
         'fake added p50/p99 ms': stored.targetAddedP50Ms == null ? '-' : `${stored.targetAddedP50Ms.toFixed(2)} / ${stored.targetAddedP99Ms!.toFixed(2)}`,
-        'machine busy / others': `${pct(stored.machineBusyShare)} / ${pct((stored.machineBusyShare ?? 0) - (stored.machineRunnerShare ?? 0) - driverShare)}`,
+        'machine busy / others': `${pct(stored.machineBusyShare)} / ${pct((stored.machineBusyShare ?? 0) - (stored.machineRunnerShare ?? 0) - driverShare - (stored.targetCpuShare ?? 0))}`,
         warm: ((w) => (w ? `${w.warm ? 'yes' : 'NO'} (${Math.round(w.firstRate)} vs ${Math.round(w.medianRate)}/s)` : '-'))(warmStart(out.result.timeline, s.p50Ms)),
         verdict: v.kind,
         why: verdictReasons(v),

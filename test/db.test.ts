@@ -173,6 +173,7 @@ const result = (over: Partial<CellResultInput> = {}): CellResultInput => ({
   driverLoopDelayP99Ms: 12,
   targetLoopUtilization: 0.1,
   targetLoopDelayP99Ms: 11,
+  targetCpuShare: null,
   machineBusyShare: 0.5,
   machineRunnerShare: 0.1,
   machineLoad1: 1.2,

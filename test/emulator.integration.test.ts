@@ -63,6 +63,7 @@ test('Node 9.0.0 and Java 6.123.0 against a fresh emulator per cell, grpc-gcp on
     );
     assert.ok(cell.channels.some((c) => c.peakInFlight >= 1));
     assert.equal(r.targetAddedP50Ms, null);
+    assert.ok(r.targetCpuShare !== null && r.targetCpuShare > 0 && r.targetCpuShare <= 1, `${what}: the emulator's CPU ${r.targetCpuShare}`);
     if (cell.clientLanguage === 'node') assert.equal((cell.config as { multiplexedSessions?: boolean }).multiplexedSessions, false, 'stored with its adjustment');
   }
 });

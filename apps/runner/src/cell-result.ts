@@ -22,6 +22,7 @@ export function cellResultOf(out: CellOutcome): CellResultInput {
     driverLoopDelayP99Ms: r.eventLoop?.delayP99Ms ?? null,
     targetLoopUtilization: out.targetLoad?.utilization ?? null,
     targetLoopDelayP99Ms: out.targetLoad?.delayP99Ms ?? null,
+    targetCpuShare: out.targetCpuShare ?? null,
     machineBusyShare: out.machine?.busyShare ?? null,
     machineRunnerShare: out.machine?.runnerShare ?? null,
     machineLoad1: out.machine?.load1 ?? null,

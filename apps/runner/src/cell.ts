@@ -16,6 +16,8 @@ export interface CellOutcome {
   targetAdded?: AddedLatency | null;
   /** The target's own event loop while the driver measured, where it can tell (the fake). */
   targetLoad?: TargetLoad | null;
+  /** The target's own process while the driver measured (the emulator), as a share of all cores. */
+  targetCpuShare?: number | null;
   /** The machine while the driver measured. */
   machine?: MachineLoad;
 }
@@ -61,7 +63,7 @@ export async function runCell(spec: JobSpec, plan: CellPlan, launch: DriverLaunc
       },
     });
     const stats = await target.stats?.();
-    return { result, channels: stats?.channels, targetAdded: stats?.added, targetLoad: stats?.load, machine };
+    return { result, channels: stats?.channels, targetAdded: stats?.added, targetLoad: stats?.load, targetCpuShare: stats?.cpuShare, machine };
   } finally {
     await target.stop();
   }

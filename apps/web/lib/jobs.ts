@@ -74,6 +74,8 @@ export interface CellView {
         /** The fake's thread while measuring (busy share, delay p99); null for other targets. */
         targetLoopUtilization: number | null;
         targetLoopDelayP99Ms: number | null;
+        /** A target in a process of its own (the emulator): its CPU as a share of all cores; null for others. */
+        targetCpuShare: number | null;
         /** The machine while measuring: all processes' and the runner's CPU as shares of all cores, load. */
         machineBusyShare: number | null;
         machineRunnerShare: number | null;
@@ -232,6 +234,7 @@ export function csvRows(job: JobView): CsvRow[] {
     target_added_p99_ms: c.result?.targetAddedP99Ms,
     target_loop_utilization: c.result?.targetLoopUtilization,
     target_loop_delay_p99_ms: c.result?.targetLoopDelayP99Ms,
+    target_cpu_share: c.result?.targetCpuShare,
     machine_busy_share: c.result?.machineBusyShare,
     machine_runner_share: c.result?.machineRunnerShare,
     machine_load1: c.result?.machineLoad1,

@@ -74,6 +74,7 @@ const GATE_RESULT = {
   targetLoopUtilization: true,
   targetAddedP50Ms: true,
   targetAddedP99Ms: true,
+  targetCpuShare: true,
   machineBusyShare: true,
   machineRunnerShare: true,
 } as const;

@@ -81,6 +81,7 @@ export interface TrendRow {
   targetLoopUtilization: number | null;
   targetAddedP50Ms: number | null;
   targetAddedP99Ms: number | null;
+  targetCpuShare: number | null;
   machineBusyShare: number | null;
   machineRunnerShare: number | null;
 }
@@ -97,7 +98,7 @@ export async function loadTrendRows(db: Db, q: { language: string; concurrency: 
       -- A Go client built against another grpc-go draws its own line.
       CASE WHEN c."clientGrpcVersion" IS NULL THEN c."configLabel" ELSE c."configLabel" || ' · grpc ' || c."clientGrpcVersion" END AS "configLabel",
       c.repeat, ${column} AS value, r."cpuMs", r."elapsedMs", r."p50Ms", r."p99Ms", r."driverLoopUtilization", r."targetLoopUtilization",
-      r."targetAddedP50Ms", r."targetAddedP99Ms", r."machineBusyShare", r."machineRunnerShare"
+      r."targetAddedP50Ms", r."targetAddedP99Ms", r."targetCpuShare", r."machineBusyShare", r."machineRunnerShare"
     FROM "Cell" c JOIN "CellResult" r ON r."cellId" = c.id
     WHERE c.status = 'succeeded' AND c."clientLanguage" = ${q.language} AND c.concurrency = ${q.concurrency}
       AND c."jobId" = ANY(${q.jobIds})

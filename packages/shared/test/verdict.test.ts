@@ -74,6 +74,18 @@ test('other processes taking the machine, or a machine full without the client f
   );
 });
 
+test("a target in a process of its own is the harness: its CPU is named, not counted as other processes'", () => {
+  // busy 70% = runner 5% + driver 10% + emulator 50% + others 5%
+  const v = judge({ machineBusyShare: 0.7, machineRunnerShare: 0.05, targetCpuShare: 0.5 });
+  assert.equal(v.kind, 'harness-bound');
+  assert.deepEqual(
+    v.limits.map((l) => `${l.process}:${l.name}`),
+    ['target:targetCpu'],
+  );
+  assert.match(verdictReasons(v), /the target's process used 50% of the machine \(over 25%\)/);
+  assert.equal(judge({ machineBusyShare: 0.4, machineRunnerShare: 0.05, targetCpuShare: 0.2 }).kind, 'clean');
+});
+
 test('a cell stored before these figures were measured is judged on what it has', () => {
   const old = { cpuMs: 2000, elapsedMs: 10_000, p50Ms: 70, p99Ms: 80 };
   assert.equal(judgeCell(old, 2).kind, 'clean');

@@ -3,6 +3,7 @@ import { CellError } from '../cell-error';
 import { findEmulatorBinary, missingEmulatorMessage } from './emulator/binary';
 import { startEmulatorProcess } from './emulator/process';
 import { provision } from './emulator/provision';
+import { watchProcessCpu } from '../process-cpu';
 import { startTap } from './tap';
 import type { StartedTarget, TargetPlugin } from './target';
 
@@ -23,7 +24,7 @@ export const emulator: TargetPlugin<EmulatorTarget> = {
       await provision(host, port, NAMES, SEED_PLAYERS).catch((e: Error) => {
         throw new CellError(`the emulator at ${target.emulatorHost} could not be provisioned: ${e.message}`);
       });
-      return tapped(host, port, async () => {});
+      return tapped(host, port, undefined, async () => {});
     }
     const binary = findEmulatorBinary();
     if (!binary) throw new CellError(missingEmulatorMessage());
@@ -34,16 +35,21 @@ export const emulator: TargetPlugin<EmulatorTarget> = {
       await proc.stop();
       throw new CellError(`the emulator could not be provisioned: ${(e as Error).message}`);
     }
-    return tapped('127.0.0.1', proc.port, proc.stop);
+    return tapped('127.0.0.1', proc.port, proc.pid, proc.stop);
   },
 };
 
-async function tapped(host: string, port: number, stopUpstream: () => Promise<void>): Promise<StartedTarget> {
+/** The emulator behind the tap; where it is our child (`pid`), its CPU while the cell measures. */
+async function tapped(host: string, port: number, pid: number | undefined, stopUpstream: () => Promise<void>): Promise<StartedTarget> {
   const tap = await startTap({ host, port });
+  let cpu: ReturnType<typeof watchProcessCpu> | undefined;
   return {
     endpoint: { host: tap.host, port: tap.port, security: 'plaintext' },
     database: NAMES,
-    stats: async () => ({ channels: tap.stats(), added: null, load: null }),
+    markMeasuring: async () => {
+      if (pid !== undefined) cpu = watchProcessCpu(pid);
+    },
+    stats: async () => ({ channels: tap.stats(), added: null, load: null, cpuShare: cpu?.end() ?? null }),
     async stop() {
       await tap.stop();
       await stopUpstream();

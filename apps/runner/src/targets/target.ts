@@ -23,6 +23,8 @@ export interface TargetStats {
   added: AddedLatency | null;
   /** Its event loop over the measured phase (from `markMeasuring`). */
   load: TargetLoad | null;
+  /** A target in a process of its own (the emulator): its CPU over the measured phase, as a share of all cores. */
+  cpuShare: number | null;
 }
 
 /** A target ready for one cell's driver. */

@@ -25,6 +25,7 @@ export const CELL_CSV_COLUMNS = [
   'target_added_p99_ms',
   'target_loop_utilization',
   'target_loop_delay_p99_ms',
+  'target_cpu_share',
   'machine_busy_share',
   'machine_runner_share',
   'machine_load1',

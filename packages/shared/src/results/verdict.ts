@@ -17,6 +17,8 @@ export interface SaturationFigures {
   targetLoopUtilization?: number | null;
   targetAddedP50Ms?: number | null;
   targetAddedP99Ms?: number | null;
+  /** A target in a process of its own (the emulator): its CPU as a share of all cores. */
+  targetCpuShare?: number | null;
   machineBusyShare?: number | null;
   machineRunnerShare?: number | null;
 }
@@ -34,7 +36,9 @@ export const LIMITS = {
    */
   targetAddedP50Share: 0.1,
   targetAddedP99Share: 0.1,
-  /** Processes other than the driver and the runner (which hosts the fake) using this share of all cores. */
+  /** A target process (the emulator) using this share of all cores: it, not the client, set the pace. */
+  targetCpu: 0.25,
+  /** Processes other than the driver, the runner (which hosts the fake) and the target using this share of all cores. */
   machineOther: 0.25,
   /** All processes together using this share of all cores: the machine was full. */
   machineBusy: 0.95,
@@ -44,7 +48,7 @@ export type LimitName = keyof typeof LIMITS;
 /** One figure past its threshold, and the process it speaks for. */
 export interface Limit {
   name: LimitName;
-  process: 'driver' | 'fake' | 'machine';
+  process: 'driver' | 'fake' | 'target' | 'machine';
   value: number;
   threshold: number;
 }
@@ -61,6 +65,7 @@ const PROCESS: Record<LimitName, Limit['process']> = {
   targetLoop: 'fake',
   targetAddedP50Share: 'fake',
   targetAddedP99Share: 'fake',
+  targetCpu: 'target',
   machineOther: 'machine',
   machineBusy: 'machine',
 };
@@ -75,11 +80,12 @@ export function judgeCell(f: SaturationFigures, cores: number): CellVerdict {
     value != null && Number.isFinite(value) && value > LIMITS[name] ? [{ name, process: PROCESS[name], value, threshold: LIMITS[name] }] : [];
   const driverShare = cpuShare(f.cpuMs, f.elapsedMs, cores);
   const driver = [...over('driverLoop', f.driverLoopUtilization), ...over('driverCpu', driverShare)];
-  const other = f.machineBusyShare != null && f.machineRunnerShare != null ? f.machineBusyShare - f.machineRunnerShare - driverShare : null;
+  const other = f.machineBusyShare != null && f.machineRunnerShare != null ? f.machineBusyShare - f.machineRunnerShare - driverShare - (f.targetCpuShare ?? 0) : null;
   const harness = [
     ...over('targetLoop', f.targetLoopUtilization),
     ...over('targetAddedP50Share', f.targetAddedP50Ms != null && f.p50Ms > 0 ? f.targetAddedP50Ms / f.p50Ms : null),
     ...over('targetAddedP99Share', f.targetAddedP99Ms != null && f.p99Ms > 0 ? f.targetAddedP99Ms / f.p99Ms : null),
+    ...over('targetCpu', f.targetCpuShare),
     ...over('machineOther', other),
     ...(driverShare > LIMITS.driverCpu ? [] : over('machineBusy', f.machineBusyShare)),
   ];
@@ -92,6 +98,7 @@ const LIMIT_WORDS: Record<LimitName, (l: Limit) => string> = {
   targetLoop: (l) => `fake's thread busy ${pct(l.value)} (over ${pct(l.threshold)})`,
   targetAddedP50Share: (l) => `fake added ${pct(l.value)} of the client's p50 (over ${pct(l.threshold)})`,
   targetAddedP99Share: (l) => `fake added ${pct(l.value)} of the client's p99 (over ${pct(l.threshold)})`,
+  targetCpu: (l) => `the target's process used ${pct(l.value)} of the machine (over ${pct(l.threshold)})`,
   machineOther: (l) => `other processes used ${pct(l.value)} of the machine (over ${pct(l.threshold)})`,
   machineBusy: (l) => `machine ${pct(l.value)} busy (over ${pct(l.threshold)})`,
 };

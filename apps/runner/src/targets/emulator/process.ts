@@ -6,6 +6,7 @@ import { freePort } from '../../net';
 
 export interface EmulatorProcess {
   port: number;
+  pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -45,5 +46,5 @@ export async function startEmulatorProcess(binary: string, readyWithinMs = 30_00
     }
     await new Promise((r) => setTimeout(r, 50));
   }
-  return { port, stop };
+  return { port, pid: child.pid, stop };
 }

@@ -219,7 +219,7 @@ export default async function JobPage({ params }: Params) {
             'max',
             'Errors',
             'CPU',
-            'Fake added p50 / p99 · loop',
+            'Target: fake added p50 / p99 · loop, or CPU',
             'Machine',
             'Connections',
             'Hottest',
@@ -284,13 +284,15 @@ export default async function JobPage({ params }: Params) {
                     loop {formatPercent(c.result.targetLoopUtilization)} · {formatMs(c.result.targetLoopDelayP99Ms ?? Number.NaN)} ms
                   </div>
                 )}
+                {c.result?.targetCpuShare != null && <div title="the target's own process (the emulator) while measuring, as a share of all cores">CPU {formatPercent(c.result.targetCpuShare)}</div>}
               </td>
               <td className="num" title="while measuring: all processes' CPU as a share of all cores; others: neither the driver nor the runner (which hosts the fake); one-minute load">
                 {c.result?.machineBusyShare != null && (
                   <>
                     {formatPercent(c.result.machineBusyShare)}
                     <div className="small muted">
-                      others {formatPercent(Math.max(0, c.result.machineBusyShare - (c.result.machineRunnerShare ?? 0) - c.result.cpuShare))} · load {c.result.machineLoad1?.toFixed(1)}
+                      others {formatPercent(Math.max(0, c.result.machineBusyShare - (c.result.machineRunnerShare ?? 0) - c.result.cpuShare - (c.result.targetCpuShare ?? 0)))} · load{' '}
+                      {c.result.machineLoad1?.toFixed(1)}
                     </div>
                   </>
                 )}
