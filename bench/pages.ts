@@ -86,7 +86,7 @@ for (let j = 0; j < JOBS; j++) {
                 serverRpcs: 2600,
               },
             },
-            channels: { create: Array.from({ length: 8 }, (_, n) => ({ connection: n, peer: `127.0.0.1:${40000 + n}`, rpcs: 300 + n, peakInFlight: 20 + n })) },
+            channels: { create: Array.from({ length: 8 }, (_, n) => ({ connection: n, peer: `127.0.0.1:${40000 + n}`, source: 'fake', rpcs: 300 + n, peakInFlight: 20 + n })) },
           })),
         ),
       },

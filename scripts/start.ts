@@ -19,6 +19,7 @@ const log = (who: string, line: string) => process.stdout.write(`${new Date().to
 const children: ChildProcess[] = [];
 let embedded: EmbeddedDb | undefined;
 let stopping = false;
+let quickDeaths = 0;
 
 function start(name: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }): ChildProcess {
   const child = spawn(process.execPath, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -26,11 +27,22 @@ function start(name: string, args: string[], opts: { cwd: string; env: NodeJS.Pr
   const relay = (s: NodeJS.ReadableStream) => createInterface({ input: s }).on('line', (l) => (name === 'runner' ? process.stdout.write(l + '\n') : log(name, l)));
   relay(child.stdout!);
   relay(child.stderr!);
+  const startedAt = Date.now();
   child.on('exit', (code, signal) => {
-    if (!stopping) {
-      log('start', `${name} exited (${signal ?? `code ${code}`}); stopping everything`);
-      void shutdown(1);
+    if (stopping) return;
+    // A dead runner is replaced; its job resumes from its first unfinished cell. One that dies
+    // within 30 s of starting, three times in a row, is a broken setup: stop.
+    if (name === 'runner') {
+      quickDeaths = Date.now() - startedAt < 30_000 ? quickDeaths + 1 : 0;
+      if (quickDeaths < 3) {
+        log('start', `runner exited (${signal ?? `code ${code}`}); starting a new one`);
+        children.splice(children.indexOf(child), 1);
+        setTimeout(() => !stopping && start(name, args, opts), 1000);
+        return;
+      }
     }
+    log('start', `${name} exited (${signal ?? `code ${code}`}); stopping everything`);
+    void shutdown(1);
   });
   children.push(child);
   return child;

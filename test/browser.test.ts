@@ -286,7 +286,37 @@ test('an emulator job from the form: the target is picked, Node runs with regula
   await page.reload();
   assert.match(await page.locator('body').innerText(), /Cloud Spanner emulator, fresh per cell/);
   assert.match(await page.locator('[data-testid=cells-table]').innerText(), /multiplexedSessions=false/);
+  assert.match(await page.locator('[data-testid=cells-table]').innerText(), /\d+ \/ \d+ tap/, 'the connections say the tap counted them');
   await page.screenshot({ path: path.join(ARTIFACTS, 'emulator-job.png'), fullPage: true });
+  await page.close();
+});
+
+test('a Cloud Spanner job from the form states its cost bound; a runner not enabled for Cloud Spanner fails it at once, saying why', { timeout: 120_000 }, async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 1200 } });
+  await page.goto(stack.baseUrl + '/jobs/new');
+  await page.getByText(/published versions, newest first/).waitFor({ timeout: 60_000 });
+  await page.selectOption('#versions', ['9.0.0']);
+  await page.selectOption('#targetKind', 'spanner');
+  await page.fill('#concurrency', '10, 50');
+  await page.fill('#spanner-projectId', 'my-project');
+  await page.fill('#spanner-instanceId', 'my-instance');
+  await page.fill('#spanner-databaseId', 'my-db');
+  await page.fill('#spanner-maxOpsPerCell', '5000');
+  await page.fill('#spanner-maxSecondsPerCell', '30');
+  // 1 version × 2 configurations × 2 concurrencies.
+  assert.match(await page.locator('#spanner-cost').innerText(), /Cost bound: 4 cell\(s\), at most 20,000 operations and 2 minutes of traffic/);
+  await page.click('button[type=submit]');
+  await page.waitForURL(/\/jobs\/(?!new$)[0-9a-z]+$/, { timeout: 30_000 });
+  const id = page.url().split('/').pop()!;
+  let job: { status: string; error: string | null };
+  for (const t0 = Date.now(); ; await page.waitForTimeout(500)) {
+    job = await (await api(`/api/jobs/${id}`)).json();
+    if (!['queued', 'running'].includes(job.status) || Date.now() - t0 > 60_000) break;
+  }
+  assert.equal(job.status, 'failed');
+  await page.reload();
+  assert.match(await page.locator('body').innerText(), /this runner does not run jobs against Cloud Spanner: its operator enables them by starting it with SCB_ALLOW_SPANNER=1/);
+  assert.match(await page.locator('body').innerText(), /Cloud Spanner projects\/my-project\/instances\/my-instance\/databases\/my-db, at most 5000 operations and 30 s per cell/);
   await page.close();
 });
 
@@ -325,4 +355,58 @@ test('cancel a running job from its page: the driver stops, finished cells are k
   assert.match((await page.locator('.error').first().textContent()) ?? '', /cancelled/);
   assert.equal((await api(`/api/jobs/${id}/cancel`, { method: 'POST' })).status, 409, 'a finished job cannot be cancelled again');
   await page.close();
+});
+
+function tally(xs: string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const x of xs) counts[x] = (counts[x] ?? 0) + 1;
+  return counts;
+}
+
+test('500 concurrent POST /api/jobs (50 at a time on loopback): every answer is 201, every job is stored and run once; /api/runners shows the runner', { timeout: 480_000 }, async () => {
+  // Cloud Spanner jobs: this stack's runner is not enabled for them, so each one ends at once, failed
+  // with the refusal, which shows it was queued and taken exactly as stored.
+  const body = (i: number) =>
+    JSON.stringify({
+      name: `load ${i}`,
+      clients: [{ language: 'node', version: '9.0.0' }],
+      configurations: [{ label: 'default' }],
+      concurrency: [1],
+      workload: { warmupOps: 0, measuredOps: 1 },
+      target: { kind: 'spanner', projectId: 'load-project', instanceId: 'load', databaseId: 'load', maxOpsPerCell: 10, maxSecondsPerCell: 5 },
+    });
+  const statuses: number[] = [];
+  const ids: string[] = [];
+  const t0 = Date.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 50 }, async () => {
+      while (next < 500) {
+        const i = next++;
+        const res = await post(body(i));
+        statuses.push(res.status);
+        if (res.status === 201) ids.push(((await res.json()) as { id: string }).id);
+        else await res.text();
+      }
+    }),
+  );
+  const postMs = Date.now() - t0;
+  assert.deepEqual([...new Set(statuses)], [201], `statuses: ${JSON.stringify(tally(statuses.map(String)))}`);
+  assert.equal(new Set(ids).size, 500);
+  // The runner takes them one by one; the last one queued ends last.
+  const stateOf = async (id: string) => (await (await api(`/api/jobs/${id}`)).json()) as { status: string; error: string | null };
+  for (const t1 = Date.now(); Date.now() - t1 < 360_000; await new Promise((r) => setTimeout(r, 1000))) {
+    if (!['queued', 'running'].includes((await stateOf(ids.at(-1)!)).status)) break;
+  }
+  const states: { status: string; error: string | null }[] = [];
+  for (const id of ids) states.push(await stateOf(id));
+  const byState = tally(states.map((s) => s.status));
+  assert.equal(byState.failed, 500, JSON.stringify(byState));
+  assert.ok(states.every((s) => /does not run jobs against Cloud Spanner/.test(s.error ?? '')));
+  console.log(`# 500 POSTs, 50 at a time: ${postMs} ms (${((500 * 1000) / postMs).toFixed(0)}/s); all 201, all run once`);
+  const { runners } = (await (await api('/api/runners')).json()) as { runners: { alive: boolean; languages: string[] }[] };
+  assert.ok(
+    runners.some((r) => r.alive && r.languages.includes('node')),
+    JSON.stringify(runners),
+  );
 });

@@ -8,6 +8,10 @@ import { test } from 'node:test';
 import pg from 'pg';
 import {
   cancelJob,
+  heartbeat,
+  listRunners,
+  markRunnerStopped,
+  registerRunner,
   cancelUnfinishedCells,
   countGates,
   countJobs,
@@ -45,7 +49,7 @@ const t = useTestDatabase();
 test('every model of the schema can be written and read back', async () => {
   const schema = readFileSync(path.join(MIGRATIONS_DIR, '../schema.prisma'), 'utf8');
   const models = [...schema.matchAll(/^model (\w+) \{/gm)].map((m) => m[1]).sort();
-  assert.deepEqual(models, ['Cell', 'CellResult', 'ChannelStat', 'ClientVersion', 'Gate', 'Job'], 'this test covers every model; extend it with the schema');
+  assert.deepEqual(models, ['Cell', 'CellResult', 'ChannelStat', 'ClientVersion', 'Gate', 'Job', 'Runner'], 'this test covers every model; extend it with the schema');
 
   await t.db.job.create({ data: { id: 'job1', spec: { clients: [] }, cellsTotal: 1, environment: { cores: 2 } } });
   const cell = await t.db.cell.create({
@@ -80,7 +84,7 @@ test('every model of the schema can be written and read back', async () => {
       serverRpcs: 102,
     },
   });
-  await t.db.channelStat.createMany({ data: [0, 1].map((connection) => ({ cellId: cell.id, connection, peer: `127.0.0.1:${5000 + connection}`, rpcs: 51, peakInFlight: 5 })) });
+  await t.db.channelStat.createMany({ data: [0, 1].map((connection) => ({ cellId: cell.id, connection, peer: `127.0.0.1:${5000 + connection}`, rpcs: 51, peakInFlight: 5, source: 'fake' })) });
 
   const back = await t.db.job.findUniqueOrThrow({ where: { id: 'job1' }, include: { cells: { include: { result: true, channels: true } } } });
   assert.equal(back.status, 'queued');
@@ -98,6 +102,15 @@ test('every model of the schema can be written and read back', async () => {
     update: { ok: true, message: null },
   });
   assert.deepEqual(await t.db.clientVersion.findMany({ select: { language: true, version: true, ok: true, message: true } }), [{ language: 'java', version: '6.109.0', ok: true, message: null }]);
+
+  const runnerId = await registerRunner(t.db, { host: 'h1', cores: 2, memoryGiB: 24, languages: ['node', 'java'], emulator: true, spanner: false, labels: ['perf-lab'], commit: 'abc' });
+  assert.equal(await heartbeat(t.db, runnerId, { jobId: 'job1', cellIndex: 0 }), true);
+  const [runner] = await listRunners(t.db, 20_000);
+  assert.deepEqual([runner!.id, runner!.alive, runner!.languages, runner!.labels, runner!.jobId, runner!.cellIndex], [runnerId, true, ['node', 'java'], ['perf-lab'], 'job1', 0]);
+  assert.ok(runner!.heartbeatAgeMs >= 0 && runner!.heartbeatAgeMs < 5000);
+  await markRunnerStopped(t.db, runnerId, 'stopped');
+  assert.equal((await listRunners(t.db, 20_000))[0]!.alive, false);
+  assert.equal(await heartbeat(t.db, runnerId, null), false, 'a stopped runner learns it from its next heartbeat');
 
   await t.db.gate.create({ data: { id: 'gate1', jobId: 'job1', spec: { scenario: 'affinity-burst' } } });
   await t.db.gate.update({ where: { id: 'gate1' }, data: { verdict: 'fail', evaluation: { reasons: ['qps at C=400 fell'] }, finishedAt: new Date() } });
@@ -177,9 +190,10 @@ const result = (over: Partial<CellResultInput> = {}): CellResultInput => ({
   machineBusyShare: 0.5,
   machineRunnerShare: 0.1,
   machineLoad1: 1.2,
+  capped: null,
   channels: [
-    { connection: 0, peer: '127.0.0.1:1', rpcs: 60, peakInFlight: 7 },
-    { connection: 1, peer: '127.0.0.1:2', rpcs: 40, peakInFlight: 3 },
+    { source: 'fake', connection: 0, peer: '127.0.0.1:1', rpcs: 60, peakInFlight: 7 },
+    { source: 'fake', connection: 1, peer: '127.0.0.1:2', rpcs: 40, peakInFlight: 3 },
   ],
   ...over,
 });
@@ -217,8 +231,8 @@ test('a job through its lifecycle: created and queued, run cell by cell, finishe
   await markCellRunning(t.db, toRun.cells[2]!.id);
   const dup = result({
     channels: [
-      { connection: 0, peer: 'a', rpcs: 1, peakInFlight: 1 },
-      { connection: 0, peer: 'b', rpcs: 1, peakInFlight: 1 },
+      { source: 'fake', connection: 0, peer: 'a', rpcs: 1, peakInFlight: 1 },
+      { source: 'fake', connection: 0, peer: 'b', rpcs: 1, peakInFlight: 1 },
     ],
   });
   await assert.rejects(storeCellResult(t.db, toRun.cells[2]!.id, dup));

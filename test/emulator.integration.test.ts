@@ -6,16 +6,21 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { test } from 'node:test';
 import { parseJobSpec, planCells } from '@scb/shared';
-import { useRunner } from './helpers/jobs';
+import { grpc } from 'google-gax';
+import { emulatorVersion, findEmulatorBinary, missingEmulatorMessage } from '../apps/runner/src/targets/emulator/binary';
+import { startEmulatorProcess } from '../apps/runner/src/targets/emulator/process';
+import { provision } from '../apps/runner/src/targets/emulator/provision';
+import { missingTables } from '../apps/runner/src/targets/spanner/tables';
+import { countedBy, useRunner } from './helpers/jobs';
 
 const stack = useRunner();
 const { logs, runSpec } = stack;
 
 test('bad emulator targets are refused field by field; Node in multiplexed mode is refused, unset runs with regular sessions', () => {
   const base = { clients: [{ language: 'node', version: '9.0.0' }], configurations: [{ label: 'a' }], concurrency: [10], workload: { durationSeconds: 1 } };
-  const bad = parseJobSpec({ ...base, target: { kind: 'emulator', emulatorHost: 'localhost', port: 1 } });
+  const bad = parseJobSpec({ ...base, target: { kind: 'emulator', emulatorHost: 'localhost', port: 1, network: { maxConcurrentStreams: 0, jitterMs: 3 } } });
   assert.ok(!bad.ok);
-  assert.deepEqual(bad.issues.map((i) => i.path).sort(), ['target.emulatorHost', 'target.port']);
+  assert.deepEqual(bad.issues.map((i) => i.path).sort(), ['target.emulatorHost', 'target.network.jitterMs', 'target.network.maxConcurrentStreams', 'target.port']);
   assert.match(bad.issues.find((i) => i.path === 'target.emulatorHost')!.message, /host:port/);
   const multiplexed = parseJobSpec({ ...base, configurations: [{ label: 'a', multiplexedSessions: true }], target: { kind: 'emulator' } });
   assert.ok(!multiplexed.ok);
@@ -56,12 +61,12 @@ test('Node 9.0.0 and Java 6.123.0 against a fresh emulator per cell, grpc-gcp on
     assert.ok(r.p99Ms >= r.p50Ms && r.p50Ms > 0);
     // The tap counted every RPC the driver made through it, per connection; the emulator models no latency.
     assert.ok(r.serverRpcs !== null && r.serverRpcs >= r.count + 50, `${what}: tap saw ${r.serverRpcs} RPCs for ${r.count} + 50 warm-up`);
-    assert.equal(
-      cell.channels.reduce((a, c) => a + c.rpcs, 0),
-      r.serverRpcs,
-      'connections add up to the RPCs',
-    );
-    assert.ok(cell.channels.some((c) => c.peakInFlight >= 1));
+    const tap = countedBy(cell.channels, 'tap');
+    assert.equal(tap.rpcs, r.serverRpcs, 'connections add up to the RPCs');
+    // The client's count ends with its result; a session pool's DeleteSession calls on close come after.
+    const mine = countedBy(cell.channels, 'client').rpcs;
+    assert.ok(mine <= r.serverRpcs && mine >= r.count + 50, `${what}: the client counted ${mine} RPCs, the tap ${r.serverRpcs}`);
+    assert.ok(tap.channels.some((c) => c.peakInFlight >= 1));
     assert.equal(r.targetAddedP50Ms, null);
     assert.ok(r.targetCpuShare !== null && r.targetCpuShare > 0 && r.targetCpuShare <= 1, `${what}: the emulator's CPU ${r.targetCpuShare}`);
     if (cell.clientLanguage === 'node') assert.equal((cell.config as { multiplexedSessions?: boolean }).multiplexedSessions, false, 'stored with its adjustment');
@@ -96,10 +101,28 @@ test('the emulator binary is found where the Cloud SDK puts it, and a missing on
     );
   const [found] = JSON.parse(probe({ SCB_EMULATOR_BIN: '' })) as [string | null, string];
   assert.ok(found && /emulator_main$/.test(found), `this machine has the emulator: ${found}`);
+  // The Cloud SDK's component snapshot names its version: jobs record it, /compare warns on a change.
+  if (found.includes('/google-cloud-sdk/')) assert.match(emulatorVersion(found) ?? 'none', /^\d+\.\d+\.\d+$/);
   const [none, message] = JSON.parse(probe({ SCB_EMULATOR_BIN: '/nonexistent/emulator_main' })) as [string | null, string];
   assert.equal(none, null);
   assert.match(
     message,
     /^SCB_EMULATOR_BIN=\/nonexistent\/emulator_main is not an executable file: install the Cloud Spanner emulator: `gcloud components install cloud-spanner-emulator`, or the Debian\/apt package/,
   );
+});
+
+test("the Cloud Spanner target's table check names the tables a database lacks (run against the emulator's information schema)", { timeout: 120_000 }, async () => {
+  const binary = findEmulatorBinary();
+  assert.ok(binary, missingEmulatorMessage());
+  const emulator = await startEmulatorProcess(binary);
+  try {
+    const names = { projectId: 'p1-project', instanceId: 'tables', databaseId: 'tables-db' };
+    await provision('127.0.0.1', emulator.port, names, 0);
+    const options = { projectId: names.projectId, servicePath: '127.0.0.1', port: emulator.port, sslCreds: grpc.credentials.createInsecure() };
+    const path = `projects/${names.projectId}/instances/${names.instanceId}/databases/${names.databaseId}`;
+    assert.deepEqual(await missingTables(options, path, ['Players', 'Scores', 'Orders']), ['Orders']);
+    assert.deepEqual(await missingTables(options, path, []), [], 'no tables asked, nothing read');
+  } finally {
+    await emulator.stop();
+  }
 });

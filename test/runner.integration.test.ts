@@ -2,8 +2,8 @@
 // the fake Spanner server, and @google-cloud/spanner 9.0.0 in a driver process per cell.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { idealQps } from '@scb/shared';
-import { useRunner } from './helpers/jobs';
+import { idealQps, judgeCell, verdictReasons } from '@scb/shared';
+import { countedBy, useRunner } from './helpers/jobs';
 
 const stack = useRunner();
 const { logs, runSpec } = stack;
@@ -23,7 +23,8 @@ test('a Node 9.0.0 job runs through the queue against the fake and stores every 
       ],
       concurrency: [10, 50],
       target: { kind: 'fake', latencyMs: 65 },
-      workload: { warmupOps: 100, durationSeconds: 3 },
+      // Node needs thousands of operations to run warm (README, "Warm start"): max(500, 100 × C).
+      workload: { warmupOps: { min: 500, perConcurrency: 100 }, durationSeconds: 3 },
     },
     240_000,
   );
@@ -43,20 +44,22 @@ test('a Node 9.0.0 job runs through the queue against the fake and stores every 
     assert.equal(r.errorCount, 0);
     // The channel stats account for every RPC the cell's own fake served (the fake counts them all)...
     assert.ok(r.serverRpcs !== null, 'the fake target counts RPCs');
-    const channelRpcs = cell.channels.reduce((a, c) => a + c.rpcs, 0);
-    assert.equal(channelRpcs, r.serverRpcs);
+    const fake = countedBy(cell.channels, 'fake');
+    assert.equal(fake.rpcs, r.serverRpcs);
+    assert.equal(countedBy(cell.channels, 'client').rpcs, r.serverRpcs, 'the client counted the RPCs the fake served');
     // ...which is every query the driver ran (warm-up and measured) plus the session calls.
-    assert.ok(r.serverRpcs >= r.count + 100, `server saw ${r.serverRpcs} RPCs, driver measured ${r.count} + 100 warm-up`);
-    assert.ok(r.serverRpcs <= r.count + 100 + 5, `server saw ${r.serverRpcs} RPCs, more than the driver ran`);
+    const warm = Math.max(500, 100 * cell.concurrency);
+    assert.ok(r.serverRpcs >= r.count + warm, `server saw ${r.serverRpcs} RPCs, driver measured ${r.count} + ${warm} warm-up`);
+    assert.ok(r.serverRpcs <= r.count + warm + 5, `server saw ${r.serverRpcs} RPCs, more than the driver ran`);
     assert.ok(r.driverLoopUtilization !== null && r.driverLoopUtilization > 0 && r.driverLoopUtilization <= 1, `Node's event loop: ${r.driverLoopUtilization}`);
     // The fake measured its own added time on every RPC it served.
     assert.ok(r.targetAddedP50Ms !== null && r.targetAddedP99Ms !== null && r.targetAddedP99Ms >= r.targetAddedP50Ms && r.targetAddedP50Ms > 0, `${r.targetAddedP50Ms} / ${r.targetAddedP99Ms}`);
     // The fake's thread and the machine were measured while the cell measured: the verdict's figures.
     assert.ok(r.targetLoopUtilization !== null && r.targetLoopUtilization > 0 && r.targetLoopUtilization < 1, `fake's loop: ${r.targetLoopUtilization}`);
     assert.ok(r.machineBusyShare !== null && r.machineRunnerShare !== null && r.machineBusyShare >= r.machineRunnerShare, `machine ${r.machineBusyShare}, runner ${r.machineRunnerShare}`);
-    assert.ok(cell.channels.every((c) => c.peakInFlight <= 100));
-    assert.ok(cell.channels.some((c) => c.peakInFlight >= 1));
-    if (cell.configLabel === 'grpc-gcp off') assert.equal(cell.channels.filter((c) => c.rpcs > 0).length, 1, 'grpc-gcp off is one HTTP/2 connection');
+    assert.ok(fake.channels.every((c) => c.peakInFlight <= 100));
+    assert.ok(fake.channels.some((c) => c.peakInFlight >= 1));
+    if (cell.configLabel === 'grpc-gcp off') assert.equal(fake.channels.filter((c) => c.rpcs > 0).length, 1, 'grpc-gcp off is one HTTP/2 connection');
     assert.ok(r.cpuMs > 0, 'the driver reports its CPU time');
     // Per-second buckets add up to the measured count; each knows its length (the last is partial).
     const timeline = r.timeline as { count: number; ms: number }[];
@@ -115,10 +118,10 @@ test('a Java job: an old and a new version run, CPU and channels are stored, an 
     assert.ok(r.p50Ms >= 50, `${v}: p50 ${r.p50Ms}`);
     assert.ok(r.cpuMs > 0);
     assert.ok(r.serverRpcs !== null, 'the fake target counts RPCs');
-    assert.equal(
-      cell.channels.reduce((a, c) => a + c.rpcs, 0),
-      r.serverRpcs,
-    );
+    assert.equal(countedBy(cell.channels, 'fake').rpcs, r.serverRpcs);
+    // The client's count ends with its result; a session pool's DeleteSession calls on close come after.
+    const mine = countedBy(cell.channels, 'client').rpcs;
+    assert.ok(mine <= r.serverRpcs && mine >= r.count + 100, `${v}: the client counted ${mine} RPCs, the fake ${r.serverRpcs}, for ${r.count} + 100 operations`);
     assert.ok(r.serverRpcs >= r.count + 100);
   }
   const bad = byVersion.get('6.110.0')!;
@@ -145,10 +148,12 @@ test('three languages in one job: Go (newest and 1.33.0, and 0.37.0 on another g
       configurations: [{ label: 'client default' }],
       concurrency: [10, 50],
       target: { kind: 'fake', latencyMs: 50 },
-      workload: { warmupOps: 100, durationSeconds: 2 },
+      // Enough warm-up for the JVM's JIT at C=50 (20 calls per worker).
+      workload: { warmupOps: { min: 200, perConcurrency: 20 }, durationSeconds: 2 },
     },
     1_100_000,
   );
+  const cores = (job.environment as { cores: number }).cores;
   assert.equal(job.status, 'succeeded', `job error: ${job.error}; log:\n${logs.join('\n')}`);
   const client = (c: (typeof job.cells)[number]) => `${c.clientLanguage} ${c.clientVersion}${c.clientGrpcVersion ? ` grpc ${c.clientGrpcVersion}` : ''}`;
   for (const cell of job.cells) {
@@ -160,13 +165,13 @@ test('three languages in one job: Go (newest and 1.33.0, and 0.37.0 on another g
     assert.equal(cell.status, 'succeeded', `${client(cell)} C=${cell.concurrency}: ${cell.error}`);
     const r = cell.result!;
     const ideal = idealQps(cell.concurrency, 50);
-    assert.ok(r.qps >= 0.4 * ideal && r.qps <= 1.05 * ideal, `${client(cell)} C=${cell.concurrency}: qps ${r.qps} of ${ideal}`);
+    assert.ok(r.qps <= 1.05 * ideal, `${client(cell)} C=${cell.concurrency}: qps ${r.qps} of ${ideal}`);
+    // A floor holds only where the verdict says the cell measured the client, not a busy machine.
+    const verdict = judgeCell(r, cores);
+    if (verdict.kind === 'clean') assert.ok(r.qps >= 0.4 * ideal, `${client(cell)} C=${cell.concurrency}: qps ${r.qps} of ${ideal}, judged clean`);
+    else console.log(`# ${client(cell)} C=${cell.concurrency}: qps ${r.qps.toFixed(0)} of ${ideal}, ${verdict.kind}: ${verdictReasons(verdict)}`);
     assert.ok(r.p50Ms >= 50, `${client(cell)}: p50 ${r.p50Ms}`);
-    assert.equal(
-      cell.channels.reduce((a, c) => a + c.rpcs, 0),
-      r.serverRpcs,
-      `${client(cell)}: channel stats add up to the RPCs served`,
-    );
+    assert.equal(countedBy(cell.channels, 'fake').rpcs, r.serverRpcs, `${client(cell)}: channel stats add up to the RPCs served`);
   }
   assert.equal(job.cells.filter((c) => c.clientGrpcVersion === '1.17.0').length, 2, 'the pinned build is a client of its own');
   // Builds against a pinned grpc-go are not what the launch form lists as a published version.

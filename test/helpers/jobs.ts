@@ -47,8 +47,17 @@ export function useRunner() {
     get db() {
       return db;
     },
+    get databaseUrl() {
+      return pg.url;
+    },
     logs,
     /** Validates a spec as the API does, queues it and waits for the runner to finish it. */
     runSpec: (input: unknown, timeoutMs: number) => runSpec(db, pg.url, input, timeoutMs, logs),
   };
+}
+
+/** A cell's connections as one source counted them (fake, tap or client), and their RPCs in all. */
+export function countedBy<C extends { source: string; rpcs: number }>(channels: C[], source: 'fake' | 'tap' | 'client') {
+  const mine = channels.filter((c) => c.source === source);
+  return { channels: mine, rpcs: mine.reduce((a, c) => a + c.rpcs, 0) };
 }

@@ -18,7 +18,7 @@ export interface Stack {
 export async function startStack(timeoutMs = 240_000): Promise<Stack> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'scb-stack-'));
   const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), SCB_PG_PORT: String(await freePort()), SCB_DATA_DIR: dataDir };
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), SCB_PG_PORT: String(await freePort()), SCB_DATA_DIR: dataDir, SCB_ALLOW_SPANNER: '' };
   delete env.DATABASE_URL; // always the embedded default, as on a fresh machine
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/start.ts')], {
     cwd: ROOT,

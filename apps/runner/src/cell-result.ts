@@ -26,6 +26,11 @@ export function cellResultOf(out: CellOutcome): CellResultInput {
     machineBusyShare: out.machine?.busyShare ?? null,
     machineRunnerShare: out.machine?.runnerShare ?? null,
     machineLoad1: out.machine?.load1 ?? null,
-    channels: (out.channels?.connections ?? []).map((c) => ({ connection: c.connection, peer: c.peer, rpcs: c.rpcs, peakInFlight: c.peakInFlight })),
+    capped: r.capped ?? null,
+    channels: [
+      ...(out.channels?.connections ?? []).map((c) => ({ source: out.channels!.source, connection: c.connection, peer: c.peer, rpcs: c.rpcs, peakInFlight: c.peakInFlight })),
+      // The client's own view of the same traffic, per gRPC channel, where its driver counts it.
+      ...(r.clientChannels ?? []).map((c) => ({ source: 'client', connection: c.channel, peer: `channel ${c.channel}`, rpcs: c.rpcs, peakInFlight: c.peakInFlight })),
+    ],
   };
 }

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { DriverLaunch } from '@scb/languages';
-import { DriverMessageSchema, driverWorkload, modeledLatencyMs, opsAt, type CellPlan, type DriverCell, type JobSpec, type ProgressMessage, type ResultMessage } from '@scb/shared';
+import { DriverMessageSchema, driverWorkload, modeledLatencyMs, opsAt, targetCap, type CellPlan, type DriverCell, type JobSpec, type ProgressMessage, type ResultMessage } from '@scb/shared';
 import { CellError } from './cell-error';
 import { watchMachine, type MachineLoad } from './machine';
 import { startTarget, type AddedLatency, type ChannelStats, type TargetLoad } from './targets/index';
@@ -36,6 +36,7 @@ export interface CellHooks {
  */
 export async function runCell(spec: JobSpec, plan: CellPlan, launch: DriverLaunch, hooks: CellHooks = {}): Promise<CellOutcome> {
   const target = await startTarget(spec, plan);
+  const cap = targetCap(spec.target);
   try {
     const cell: DriverCell = {
       endpoint: target.endpoint,
@@ -43,6 +44,7 @@ export async function runCell(spec: JobSpec, plan: CellPlan, launch: DriverLaunc
       client: plan.client,
       configuration: plan.configuration,
       ...driverWorkload(spec.workload, plan.concurrency),
+      ...(cap ? { cap } : {}),
       deadlineMs: driverDeadlineMs(spec, plan.concurrency),
     };
     // The measured phase is the window of the target's and the machine's load.

@@ -13,6 +13,25 @@ const RunnerEnvSchema = z.object({
   SCB_GIT_COMMIT: optional,
   /** The Cloud Spanner emulator binary (emulator_main); default: PATH, then the Google Cloud SDK's places. */
   SCB_EMULATOR_BIN: optional,
+  /** 1: this runner takes jobs against real Cloud Spanner, with the credentials of its own environment. */
+  SCB_ALLOW_SPANNER: optional,
+  /** Comma-separated labels a job can require of its runner, e.g. perf-lab. */
+  SCB_RUNNER_LABELS: z.preprocess(
+    (v) =>
+      typeof v === 'string'
+        ? v
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean)
+        : [],
+    z.array(z.string().regex(/^[a-z0-9][a-z0-9-]{0,40}$/, 'labels are lower-case letters, digits and hyphens')),
+  ),
+  /** The machine this runner measures on: runners with the same one never measure at once. Default: the host name. */
+  SCB_MACHINE: optional,
+  /** Milliseconds between heartbeats; a runner silent for 4 of them is taken for dead and its job resumed. */
+  SCB_HEARTBEAT_MS: z.coerce.number().int().min(200).max(60_000).default(5000),
+  /** Tests only: a PEM file of roots the drivers trust for TLS targets instead of the system's. */
+  SCB_TEST_TLS_ROOTS: optional,
 });
 
 export type RunnerEnv = z.output<typeof RunnerEnvSchema>;

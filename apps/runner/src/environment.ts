@@ -3,6 +3,7 @@ import os from 'node:os';
 import { promisify } from 'node:util';
 import { env } from './env';
 import { REPO_ROOT } from './paths';
+import { emulatorVersion } from './targets/emulator/binary';
 
 const run = promisify(execFile);
 
@@ -15,6 +16,8 @@ export type Environment = {
   node: string;
   java: string | null;
   go: string | null;
+  /** The Cloud Spanner emulator this runner starts for emulator jobs, where its version is known. */
+  emulator: string | null;
   commit: string | null;
 };
 
@@ -30,6 +33,7 @@ export async function describeEnvironment(): Promise<Environment> {
     node: process.version,
     java,
     go,
+    emulator: emulatorVersion(),
     commit,
   };
 }

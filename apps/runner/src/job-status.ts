@@ -5,13 +5,18 @@ import type { StopReason } from './cancel';
 import { describeEnvironment } from './environment';
 
 /** Marks the job running with where it runs; false when it is no longer queued (cancelled meanwhile). */
-export async function startJob(db: Db, jobId: string): Promise<boolean> {
-  return markJobRunning(db, jobId, await describeEnvironment());
+export async function startJob(db: Db, jobId: string, runnerId: string | null): Promise<boolean> {
+  return markJobRunning(db, jobId, await describeEnvironment(), runnerId);
 }
 
 /** A job whose stored spec does not parse fails without running anything. */
 export async function failInvalidJob(db: Db, jobId: string, issues: FieldIssue[]): Promise<void> {
   await finishJob(db, jobId, { status: 'failed', error: invalidText('stored spec', issues) });
+}
+
+/** A job this runner must not run (its target is not enabled here) fails without running anything, saying why. */
+export async function failRefusedJob(db: Db, jobId: string, why: string): Promise<void> {
+  await finishJob(db, jobId, { status: 'failed', error: why });
 }
 
 /**

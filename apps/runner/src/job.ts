@@ -1,15 +1,20 @@
-import { clientText, planCells } from '@scb/shared';
+import { clientText, isFinishedCell, planCells } from '@scb/shared';
 import { failCell, getJobToRun, markCellRunning, recordClientVersion, storeCellProgress, storeCellResult, type Db } from '@scb/db';
 import { ClientInstallError, prepareDriver, type DriverLaunch } from '@scb/languages';
 import { watchForStop } from './cancel';
 import { runCell, CellError } from './cell';
 import { cellResultOf } from './cell-result';
-import { endJob, failInvalidJob, startJob } from './job-status';
+import { endJob, failInvalidJob, failRefusedJob, startJob } from './job-status';
+import { untilStored } from './db-retry';
 import { CACHE_DIR } from './paths';
+import type { Presence } from './presence';
+import { refuseJobOnTarget } from './targets/index';
 
 export interface JobHooks {
   log: (line: string) => void;
   signal?: AbortSignal;
+  /** The runner's heartbeat: told the job and cell it is busy with. */
+  presence?: Pick<Presence, 'runnerId' | 'busy'>;
 }
 
 /** Runs every cell of a queued job in order and stores what each produced. */
@@ -19,8 +24,16 @@ export async function runJob(db: Db, jobId: string, hooks: JobHooks): Promise<vo
   if (job.status !== 'queued') return hooks.log(`job ${jobId}: already ${job.status}, skipped`);
   if (!job.spec.ok) return failInvalidJob(db, jobId, job.spec.issues);
   const spec = job.spec.value;
-  if (!(await startJob(db, jobId))) return hooks.log(`job ${jobId}: no longer queued, skipped`);
-  hooks.log(`job ${jobId}: running ${job.cellsTotal} cells`);
+  const refused = refuseJobOnTarget(spec);
+  if (refused) {
+    await failRefusedJob(db, jobId, refused);
+    return hooks.log(`job ${jobId}: failed at once: ${refused}`);
+  }
+  if (!(await startJob(db, jobId, hooks.presence?.runnerId ?? null))) return hooks.log(`job ${jobId}: no longer queued, skipped`);
+  hooks.presence?.busy(jobId);
+  // A resumed job (its runner died) keeps its finished cells exactly as stored.
+  const finished = job.cells.filter((c) => isFinishedCell(c.status));
+  hooks.log(`job ${jobId}: running ${job.cellsTotal - finished.length} cells${finished.length ? ` (resumed: ${finished.length} already finished)` : ''}`);
 
   const cells = job.cells;
   const plans = planCells(spec);
@@ -45,12 +58,14 @@ export async function runJob(db: Db, jobId: string, hooks: JobHooks): Promise<vo
   };
   // Stops the running cell on a cancel request or when the runner shuts down.
   const stop = watchForStop(db, jobId, hooks.signal);
-  let succeeded = 0;
+  let succeeded = finished.filter((c) => c.status === 'succeeded').length;
   for (const cell of cells) {
     if (stop.signal.aborted) break;
+    if (isFinishedCell(cell.status)) continue;
+    hooks.presence?.busy(jobId, cell.index);
     const plan = plans[cell.index];
     const label = `job ${jobId} cell ${cell.index + 1}/${cells.length} (${clientText(plan.client)}, ${plan.configuration.label}, C=${plan.concurrency}, repeat ${plan.repeat})`;
-    await markCellRunning(db, cell.id);
+    await untilStored(() => markCellRunning(db, cell.id), hooks.log, `${label}: start`);
     hooks.log(`${label}: started`);
     try {
       const launch = await launchFor(plan.client, (l) => hooks.log(`${label}: ${l}`)).catch((e: Error) => {
@@ -61,7 +76,7 @@ export async function runJob(db: Db, jobId: string, hooks: JobHooks): Promise<vo
         onProgress: (p) => void storeCellProgress(db, cell.id, p).catch(() => {}),
       });
       const result = cellResultOf(out);
-      await storeCellResult(db, cell.id, result);
+      await untilStored(() => storeCellResult(db, cell.id, result), hooks.log, `${label}: result`);
       succeeded++;
       hooks.log(
         `${label}: ${result.qps.toFixed(0)} qps, p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms, ${result.errorCount} errors, ${out.channels?.connections.length ?? 'uncounted'} connections`,
@@ -69,12 +84,12 @@ export async function runJob(db: Db, jobId: string, hooks: JobHooks): Promise<vo
     } catch (e) {
       if (stop.signal.aborted) break; // the cell was stopped on purpose: cancelled with the job below
       const message = e instanceof CellError ? e.message : `unexpected runner error: ${(e as Error).message}`;
-      await failCell(db, cell.id, message);
+      await untilStored(() => failCell(db, cell.id, message), hooks.log, `${label}: failure`);
       hooks.log(`${label}: failed: ${message}`);
     }
   }
   stop.dispose();
 
-  const { status } = await endJob(db, jobId, stop.reason(), succeeded);
+  const { status } = await untilStored(() => endJob(db, jobId, stop.reason(), succeeded), hooks.log, `job ${jobId}: end`);
   hooks.log(`job ${jobId}: ${status} (${succeeded} of ${cells.length} cells succeeded)`);
 }

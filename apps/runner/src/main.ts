@@ -1,6 +1,7 @@
 // The runner process: `tsx apps/runner/src/main.ts` with DATABASE_URL set.
-// --recover marks jobs left running by a previous runner as failed (single-runner setups only).
-import { createDb, failOrphanedJobs } from '@scb/db';
+// --recover (the embedded start, where this is the only runner): runners registered earlier are gone,
+// and their jobs are resumed at once from their first unfinished cell.
+import { createDb, failOrphanedJobs, markAllRunnersStopped } from '@scb/db';
 import { EnvError, required } from './env';
 import { logLine } from './log';
 import { startRunner } from './worker';
@@ -15,10 +16,13 @@ try {
 }
 const db = createDb(url);
 if (process.argv.includes('--recover')) {
+  await markAllRunnersStopped(db, 'the embedded start started a new runner');
   const n = await failOrphanedJobs(db);
-  if (n) logLine(`marked ${n} job(s) interrupted by an earlier stop as failed`);
+  if (n) logLine(`marked ${n} job(s) interrupted before runners registered as failed`);
 }
-const runner = await startRunner(db, url, logLine);
+// Taken for gone by other runners (a stall longer than the lapse): its job is theirs now. Exit without
+// writing anything more; `npm start` starts a new runner.
+const runner = await startRunner(db, url, logLine, () => process.exit(3));
 logLine('waiting for jobs');
 
 let stopping = false;

@@ -1,9 +1,14 @@
 import { Logger, run, type Runner } from 'graphile-worker';
-import { RUN_JOB_TASK, type Db } from '@scb/db';
+import os from 'node:os';
+import { queuedFlags, RUN_JOB_TASK, withHostLock, type Db } from '@scb/db';
+import { missingFor } from '@scb/shared';
+import { env } from './env';
 import { evaluateGateOfJob, evaluatePendingGates } from './gate';
 import { runJob } from './job';
+import { startPresence } from './presence';
 
 export interface RunnerHandle {
+  runnerId: string;
   stop(): Promise<void>;
 }
 
@@ -11,14 +16,19 @@ export interface RunnerHandle {
  * Takes queued jobs from PostgreSQL (graphile-worker) one at a time: benchmarks on one machine
  * must never overlap.
  */
-export async function startRunner(db: Db, databaseUrl: string, log: (line: string) => void): Promise<RunnerHandle> {
+/** `onLost`: called when other runners took this one for gone; the process must stop writing (main.ts exits). */
+export async function startRunner(db: Db, databaseUrl: string, log: (line: string) => void, onLost: () => void = () => {}): Promise<RunnerHandle> {
   const abort = new AbortController();
+  const presence = await startPresence(db, log, onLost);
+  const machine = env.SCB_MACHINE ?? os.hostname();
   await evaluatePendingGates(db, log);
   const runner: Runner = await run({
     connectionString: databaseUrl,
     concurrency: 1,
     noHandleSignals: true,
     pollInterval: 1000,
+    // Jobs needing what this runner lacks (a toolchain, the emulator, cores, a label) are left to others.
+    forbiddenFlags: async () => (await queuedFlags(db).catch(() => [])).filter((f) => missingFor(f, presence.offer) !== null),
     // Only graphile-worker's warnings and errors: our own lines tell job and cell events.
     logger: new Logger(() => (level, message) => {
       if (level === 'error' || level === 'warning') log(`queue ${level}: ${message}`);
@@ -27,17 +37,21 @@ export async function startRunner(db: Db, databaseUrl: string, log: (line: strin
       [RUN_JOB_TASK]: async (payload) => {
         const { jobId } = payload as { jobId: string };
         try {
-          await runJob(db, jobId, { log, signal: abort.signal });
+          // Two runners on one machine never measure at once.
+          await withHostLock(databaseUrl, machine, () => runJob(db, jobId, { log, signal: abort.signal, presence }));
         } finally {
+          presence.busy(null);
           await evaluateGateOfJob(db, jobId, log).catch((e) => log(`gate of job ${jobId}: evaluation failed: ${(e as Error).message}`));
         }
       },
     },
   });
   return {
+    runnerId: presence.runnerId,
     async stop() {
       abort.abort();
       await runner.stop();
+      await presence.stop('stopped');
     },
   };
 }

@@ -21,6 +21,7 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
             <Link href="/compare">Compare</Link>
             <Link href="/versions">Across versions</Link>
             <Link href="/gates">Gates</Link>
+            <Link href="/runners">Runners</Link>
           </nav>
         </header>
         <main>{children}</main>

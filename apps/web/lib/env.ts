@@ -3,6 +3,8 @@
 import { z } from 'zod';
 
 const WebEnvSchema = z.object({
+  /** The runners' heartbeat period: a runner silent for 4 of them is shown as gone. */
+  SCB_HEARTBEAT_MS: z.coerce.number().int().min(200).max(60_000).default(5000),
   DATABASE_URL: z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.string({ error: 'DATABASE_URL is not set: start the app with `npm start`, which sets it' }).trim()),
 });
 

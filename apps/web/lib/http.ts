@@ -1,4 +1,5 @@
 import { NextResponse } from 'next/server';
+import { isDatabaseUnreachable } from '@scb/db';
 import type { ParseResult } from '@scb/shared/spec';
 
 type Refused = { ok: false; response: NextResponse };
@@ -27,4 +28,16 @@ export async function readSpec<T>(req: Request, parse: (body: unknown) => ParseR
 /** A plain-text answer: a 404 for an unknown id, or why a stored row cannot be shown. */
 export function plainText(text: string, status: number): Response {
   return new Response(`${text}\n`, { status, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+}
+
+/** An API handler that answers 503 with a JSON error while the database cannot be reached, instead of a 500. */
+export function apiRoute<A extends unknown[]>(handler: (...args: A) => Promise<Response>): (...args: A) => Promise<Response> {
+  return async (...args) => {
+    try {
+      return await handler(...args);
+    } catch (e) {
+      if (!isDatabaseUnreachable(e)) throw e;
+      return NextResponse.json({ error: 'the database cannot be reached right now; try again shortly' }, { status: 503, headers: { 'retry-after': '5' } });
+    }
+  };
 }

@@ -1,5 +1,6 @@
 import type { FieldIssue, JobSpec } from '@scb/shared/spec';
-import { cpuShare, summarizeChannels, type ChannelSummary } from '@scb/shared/channels';
+import { placementFlags, placementProblem } from '@scb/shared/placement';
+import { CHANNEL_SOURCES, cpuShare, shownChannels, summarizeChannels, type ChannelSource, type ChannelSummary } from '@scb/shared/channels';
 import { judgeCell, verdictReasons, type CellVerdict } from '@scb/shared/verdict';
 import { warmStart, type WarmStart } from '@scb/shared/warmup';
 import type { CsvRow } from '@scb/shared/export';
@@ -9,6 +10,7 @@ import type { ProgressMessage, TimelinePoint } from '@scb/shared/protocol';
 import type { JobEnvironment } from '@scb/shared/stored';
 import { countJobs, getJob as readJob, listJobs as readJobs, type StoredCell } from '@scb/db';
 import { db } from './db';
+import { listRunners } from './runners';
 import { plainText } from './http';
 
 /** The API's view of a job: what GET /api/jobs/<id> answers and what the job page renders. */
@@ -24,6 +26,10 @@ export interface JobView {
   environment: JobEnvironment | null;
   cellsTotal: number;
   cellsDone: number;
+  /** Times the job was taken up again after its runner died. */
+  resumes: number;
+  /** A queued job no alive runner can take: why, in one sentence; null otherwise. */
+  placement: string | null;
   cells: CellView[];
   /** The release gate this job runs, if any. */
   gateId: string | null;
@@ -54,6 +60,8 @@ export interface CellView {
   repeat: number;
   status: string;
   error: string | null;
+  /** Runs started; above 1 when its runner died during an earlier one. */
+  attempts: number;
   startedAt: string | null;
   finishedAt: string | null;
   progress: ProgressMessage | null;
@@ -80,6 +88,8 @@ export interface CellView {
         machineBusyShare: number | null;
         machineRunnerShare: number | null;
         machineLoad1: number | null;
+        /** A cost cap (real Spanner) that ended the cell early: ops or time; null when none did. */
+        capped: string | null;
         timeline: TimelinePoint[];
         /** Share of the machine's cores the driver used while measuring. */
         cpuShare: number;
@@ -89,13 +99,19 @@ export interface CellView {
         warmStart: WarmStart | null;
       })
     | null;
+  /** The connections as the target side counted them where it could (fake, tap), else as the client did. */
   channels: { connection: number; rpcs: number; peakInFlight: number }[];
+  /** Who counted `channels`; null where nothing was counted. */
+  channelSource: ChannelSource | null;
   channelSummary: ChannelSummary;
+  /** The same traffic as other sources counted it (the client's own count beside the fake's). */
+  otherChannelCounts: { source: ChannelSource; summary: ChannelSummary }[];
 }
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 function cellView(c: StoredCell, cores: number): CellView {
+  const shown = shownChannels(c.channels);
   let result: CellView['result'] = null;
   if (c.result) {
     const { histogram: _h, ...r } = c.result;
@@ -110,12 +126,18 @@ function cellView(c: StoredCell, cores: number): CellView {
     repeat: c.repeat,
     status: c.status,
     error: c.error,
+    attempts: c.attempts,
     startedAt: iso(c.startedAt),
     finishedAt: iso(c.finishedAt),
     progress: c.progress,
     result,
-    channels: c.channels.map((ch) => ({ connection: ch.connection, rpcs: ch.rpcs, peakInFlight: ch.peakInFlight })),
-    channelSummary: summarizeChannels(c.channels),
+    channels: shown.channels.map((ch) => ({ connection: ch.connection, rpcs: ch.rpcs, peakInFlight: ch.peakInFlight })),
+    channelSource: shown.source,
+    channelSummary: summarizeChannels(shown.channels),
+    otherChannelCounts: CHANNEL_SOURCES.filter((s) => s !== shown.source && c.channels.some((ch) => ch.source === s)).map((source) => ({
+      source,
+      summary: summarizeChannels(c.channels.filter((ch) => ch.source === source)),
+    })),
   };
 }
 
@@ -138,6 +160,15 @@ export async function getJob(id: string): Promise<JobView | InvalidJob | null> {
     cellsTotal: job.cellsTotal,
     gateId: job.gateId,
     cellsDone: job.cellsDone,
+    resumes: job.resumes,
+    // A queued job says so when no alive runner can take it, instead of waiting silently.
+    placement:
+      job.status === 'queued'
+        ? placementProblem(
+            placementFlags(job.spec),
+            (await listRunners()).filter((r) => r.alive),
+          )
+        : null,
     cells: job.cells.map((c) => cellView(c, cores)),
   };
 }
@@ -238,8 +269,10 @@ export function csvRows(job: JobView): CsvRow[] {
     machine_busy_share: c.result?.machineBusyShare,
     machine_runner_share: c.result?.machineRunnerShare,
     machine_load1: c.result?.machineLoad1,
+    capped: c.result?.capped,
     verdict: c.result?.verdict.kind,
     verdict_reasons: c.result ? verdictReasons(c.result.verdict) : undefined,
+    channel_source: c.result ? c.channelSource : null,
     connections_opened: c.result ? c.channelSummary.opened : null,
     connections_used: c.result ? c.channelSummary.used : null,
     hottest_share: c.result ? c.channelSummary.hottestShare : null,

@@ -57,7 +57,7 @@ function omitCellId({ cellId: _c, ...rest }: CellResult) {
 }
 
 export async function markCellRunning(db: Db, cellId: number): Promise<void> {
-  await db.cell.update({ where: { id: cellId }, data: { status: 'running', startedAt: new Date() } });
+  await db.cell.update({ where: { id: cellId }, data: { status: 'running', startedAt: new Date(), attempts: { increment: 1 } } });
 }
 
 /** The driver's latest progress line (phase, done, total, qps), for the live job page. */

@@ -1,20 +1,24 @@
 // Release gates: create (with the job that runs them), read, list, and the runner's verdicts.
-import { GateEvaluationSchema, JobEnvironmentSchema, gateJobSpec, parseGateSpec, parseJobSpec, parseStored, type GateEvaluation, type GateSpec, type ParseResult } from '@scb/shared';
+import { GateEvaluationSchema, JobEnvironmentSchema, gateJobSpec, parseGateSpec, parseJobSpec, parseStored, placementFlags, type GateEvaluation, type GateSpec, type ParseResult } from '@scb/shared';
 import type { Db } from './client';
 import type { Cell, CellResult, Gate, Job, Prisma } from '../generated/prisma/client';
 import { FINISHED_CELL } from './cells';
 import { jobCreateData, newJobId } from './jobs';
-import { enqueueJob } from './queue';
+import { enqueueJobIn, ensureQueue } from './queue';
 import { ColumnParser, type Read } from './read';
 
-/** Stores a validated gate with the job that runs it (both or neither) and queues the job. */
+/** Stores a validated gate with the job that runs it and queues the job: all of it or none. */
 export async function createGate(db: Db, databaseUrl: string, gate: GateSpec): Promise<{ id: string; jobId: string }> {
   const spec = parseJobSpec(gateJobSpec(gate));
   if (!spec.ok) throw new Error(`the gate makes an invalid job: ${spec.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`);
   const id = newJobId();
   const jobId = newJobId();
-  await db.$transaction([db.job.create({ data: jobCreateData(jobId, spec.value) }), db.gate.create({ data: { id, jobId, spec: gate as Prisma.InputJsonObject } })]);
-  await enqueueJob(databaseUrl, jobId);
+  await ensureQueue(databaseUrl);
+  await db.$transaction(async (tx) => {
+    await tx.job.create({ data: jobCreateData(jobId, spec.value) });
+    await tx.gate.create({ data: { id, jobId, spec: gate as Prisma.InputJsonObject } });
+    await enqueueJobIn(tx, jobId, placementFlags(spec.value));
+  });
   return { id, jobId };
 }
 

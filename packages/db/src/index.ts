@@ -1,5 +1,5 @@
-export { createDb, pingDatabase, type Db } from './client';
-export { enqueueJob, releaseQueue, RUN_JOB_TASK } from './queue';
+export { createDb, isDatabaseUnreachable, pingDatabase, type Db } from './client';
+export { enqueueJobIn, ensureQueue, queuedFlags, releaseQueue, RUN_JOB_TASK } from './queue';
 export type { Read } from './read';
 export {
   cancelJob,
@@ -48,6 +48,7 @@ export {
   type GateToEvaluate,
   type StoredGate,
 } from './gates';
+export { heartbeat, listRunners, markAllRunnersStopped, markRunnerStopped, registerRunner, resumeLapsedJobs, withHostLock, type RunnerInfo, type RunnerRow } from './runners';
 export { knownClientVersions, recordClientVersion } from './client-versions';
 export { loadTrendJobs, loadTrendRows, type TrendJob, type TrendRow } from './trend';
 export * from '../generated/prisma/client';

@@ -1,11 +1,11 @@
 // Jobs: create and queue, read (with cells, results and channels), list, cancel; and the status
 // transitions the runner makes.
 import { randomBytes } from 'node:crypto';
-import { JobEnvironmentSchema, isFinishedCell, parseJobSpec, parseStored, planCells, type JobEnvironment, type JobSpec, type ParseResult } from '@scb/shared';
+import { JobEnvironmentSchema, isFinishedCell, parseJobSpec, parseStored, placementFlags, planCells, type JobEnvironment, type JobSpec, type ParseResult } from '@scb/shared';
 import type { Db } from './client';
-import type { Job, Prisma } from '../generated/prisma/client';
+import type { Cell, Job, Prisma } from '../generated/prisma/client';
 import { FINISHED_CELL, cancelUnfinishedCellsOp, parseCell, type StoredCell } from './cells';
-import { enqueueJob } from './queue';
+import { enqueueJobIn, ensureQueue } from './queue';
 import { ColumnParser, type Read } from './read';
 
 /** Short, URL-safe, unguessable enough for a permanent link. */
@@ -30,11 +30,14 @@ export function jobCreateData(id: string, spec: JobSpec) {
   return { id, name: spec.name ?? null, spec: spec as Prisma.InputJsonObject, cellsTotal: cells.length, cells: { create: cells } } satisfies Prisma.JobCreateInput;
 }
 
-/** Stores a validated spec with its planned cells and queues it. */
+/** Stores a validated spec with its planned cells and queues it, in one transaction. */
 export async function createJob(db: Db, databaseUrl: string, spec: JobSpec): Promise<string> {
   const id = newJobId();
-  await db.job.create({ data: jobCreateData(id, spec) });
-  await enqueueJob(databaseUrl, id);
+  await ensureQueue(databaseUrl);
+  await db.$transaction(async (tx) => {
+    await tx.job.create({ data: jobCreateData(id, spec) });
+    await enqueueJobIn(tx, id, placementFlags(spec));
+  });
   return id;
 }
 
@@ -95,7 +98,12 @@ export type CancelOutcome = 'cancelled' | 'requested' | 'finished' | 'not-found'
 export async function cancelJob(db: Db, id: string): Promise<CancelOutcome> {
   const cancelled = await db.$transaction(async (tx) => {
     const queued = await tx.job.updateMany({ where: { id, status: 'queued' }, data: { status: 'cancelled', finishedAt: new Date(), error: 'cancelled before it started', cancelRequested: true } });
-    if (queued.count) await cancelUnfinishedCellsOp(tx, id);
+    if (queued.count) {
+      await cancelUnfinishedCellsOp(tx, id);
+      // Out of the queue too, so that no runner is left holding it (a job no runner can take waits there).
+      const [queue] = await tx.$queryRaw<{ present: boolean }[]>`SELECT to_regclass('graphile_worker._private_jobs') IS NOT NULL AS present`;
+      if (queue?.present) await tx.$executeRaw`DELETE FROM graphile_worker._private_jobs WHERE key LIKE ${`job:${id}%`} AND locked_at IS NULL`;
+    }
     return queued.count > 0;
   });
   if (cancelled) return 'cancelled';
@@ -114,18 +122,24 @@ export interface JobToRun {
   status: Job['status'];
   cellsTotal: number;
   spec: ParseResult<JobSpec>;
-  cells: { id: number; index: number }[];
+  cells: { id: number; index: number; status: Cell['status'] }[];
 }
 
 export async function getJobToRun(db: Db, id: string): Promise<JobToRun | null> {
-  const job = await db.job.findUnique({ where: { id }, select: { id: true, status: true, cellsTotal: true, spec: true, cells: { select: { id: true, index: true }, orderBy: { index: 'asc' } } } });
+  const job = await db.job.findUnique({
+    where: { id },
+    select: { id: true, status: true, cellsTotal: true, spec: true, cells: { select: { id: true, index: true, status: true }, orderBy: { index: 'asc' } } },
+  });
   return job && { ...job, spec: parseJobSpec(job.spec) };
 }
 
 /** Marks a queued job running, with where it runs; false when it is no longer queued (cancelled meanwhile). */
-export async function markJobRunning(db: Db, id: string, environment: JobEnvironment): Promise<boolean> {
-  const r = await db.job.updateMany({ where: { id, status: 'queued' }, data: { status: 'running', startedAt: new Date(), environment: environment as Prisma.InputJsonObject } });
-  return r.count > 0;
+export async function markJobRunning(db: Db, id: string, environment: JobEnvironment, runnerId: string | null = null): Promise<boolean> {
+  const data = { status: 'running' as const, environment: environment as Prisma.InputJsonObject, runnerId };
+  // A resumed job keeps the time it first started.
+  const fresh = await db.job.updateMany({ where: { id, status: 'queued', startedAt: null }, data: { ...data, startedAt: new Date() } });
+  if (fresh.count > 0) return true;
+  return (await db.job.updateMany({ where: { id, status: 'queued' }, data })).count > 0;
 }
 
 /** Whether someone asked to cancel the job (the runner polls this while a job runs). */
@@ -143,9 +157,9 @@ export async function finishJob(db: Db, id: string, outcome: JobOutcome): Promis
   await db.$transaction([cancelUnfinishedCellsOp(db, id), db.job.update({ where: { id }, data: { status: outcome.status, error: outcome.error, finishedAt: new Date() } })]);
 }
 
-/** Jobs left "running" by a runner that died: failed. Only safe when this is the only runner. */
+/** Jobs left "running" with no runner recorded (stored before runners registered): failed. Only safe when this is the only runner. */
 export async function failOrphanedJobs(db: Db): Promise<number> {
-  const orphans = await db.job.findMany({ where: { status: 'running' }, select: { id: true } });
+  const orphans = await db.job.findMany({ where: { status: 'running', runnerId: null }, select: { id: true } });
   for (const { id } of orphans) await finishJob(db, id, { status: 'failed', error: 'the runner stopped while this job ran' });
   return orphans.length;
 }

@@ -25,6 +25,8 @@ export interface FakeStats {
   /** Epoch ms when the stats began (start or last reset). */
   since: number;
   totalRpcs: number;
+  /** RPCs that carried credentials (an authorization header): real Spanner's path, in tests. */
+  rpcsWithCredentials: number;
   rpcsByMethod: Record<string, number>;
   connections: ConnectionStat[];
   /** Server-side time applied per RPC kind. */
@@ -43,6 +45,7 @@ export class Accounting {
   private byPeer = new Map<string, ConnectionStat>();
   private rpcsByMethod: Record<string, number> = {};
   private totalRpcs = 0;
+  private rpcsWithCredentials = 0;
   private since = Date.now();
   private latency = new Map<RpcKind, Histogram>();
   private added = newLatencyHistogram();
@@ -68,8 +71,10 @@ export class Accounting {
   }
 
   /** Call when an RPC starts; the returned function ends it (idempotent). */
-  begin(peer: string, method: string): () => void {
+  /** `credentials`: the call carried an authorization header (its value is never looked at). */
+  begin(peer: string, method: string, credentials = false): () => void {
     const conn = this.conn(peer, false);
+    if (credentials) this.rpcsWithCredentials++;
     conn.rpcs++;
     conn.rpcsByMethod[method] = (conn.rpcsByMethod[method] ?? 0) + 1;
     this.rpcsByMethod[method] = (this.rpcsByMethod[method] ?? 0) + 1;
@@ -104,6 +109,7 @@ export class Accounting {
     return {
       since: this.since,
       totalRpcs: this.totalRpcs,
+      rpcsWithCredentials: this.rpcsWithCredentials,
       rpcsByMethod: { ...this.rpcsByMethod },
       connections: [...this.byPeer.values()].map((c) => ({ ...c, rpcsByMethod: { ...c.rpcsByMethod } })),
       latency,
@@ -117,6 +123,7 @@ export class Accounting {
     this.byPeer = new Map();
     this.rpcsByMethod = {};
     this.totalRpcs = 0;
+    this.rpcsWithCredentials = 0;
     this.since = Date.now();
     this.latency = new Map();
     this.added = newLatencyHistogram();

@@ -15,6 +15,8 @@ export interface FakeSpannerOptions extends FakeConfigInput {
   port?: number;
   /** Shorthand for `latency.query`, which reads, begins, commits and batch DML also take unless set. */
   latencyMs?: number;
+  /** Serve TLS with this certificate chain and key (PEM) instead of plaintext: real Spanner's path, in tests. */
+  tls?: { certChain: string; privateKey: string };
 }
 
 export interface FakeSpanner {
@@ -31,9 +33,9 @@ export interface FakeSpanner {
   stop(): Promise<void>;
 }
 
-/** Starts a fake google.spanner.v1.Spanner server on plaintext HTTP/2. */
+/** Starts a fake google.spanner.v1.Spanner server on plaintext HTTP/2, or TLS with `tls`. */
 export async function startFakeSpanner(opts: FakeSpannerOptions = {}): Promise<FakeSpanner> {
-  const { host = '127.0.0.1', port: wantedPort = 0, latencyMs, ...input } = opts;
+  const { host = '127.0.0.1', port: wantedPort = 0, latencyMs, tls, ...input } = opts;
   let config = FakeConfigSchema.parse(latencyMs === undefined ? input : { ...input, latency: { query: latencyMs, ...input.latency } });
   const accounting = new Accounting();
   const behaviour = new Behaviour(config);
@@ -47,7 +49,8 @@ export async function startFakeSpanner(opts: FakeSpannerOptions = {}): Promise<F
     ...(config.maxConnectionAgeGraceMs !== undefined ? { 'grpc.max_connection_age_grace_ms': Math.round(config.maxConnectionAgeGraceMs * scale) } : {}),
   });
   server.addService(spannerService(), spannerHandlers({ accounting, behaviour, statements, store }));
-  const port = await new Promise<number>((resolve, reject) => server.bindAsync(`${host}:${wantedPort}`, grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))));
+  const credentials = tls ? grpc.ServerCredentials.createSsl(null, [{ cert_chain: Buffer.from(tls.certChain), private_key: Buffer.from(tls.privateKey) }]) : grpc.ServerCredentials.createInsecure();
+  const port = await new Promise<number>((resolve, reject) => server.bindAsync(`${host}:${wantedPort}`, credentials, (err, p) => (err ? reject(err) : resolve(p))));
   for (const h2 of http2ServersOf(server)) watchConnections(h2, accounting, () => behaviour.settings.acceptDelayMs * behaviour.settings.timeScale);
 
   return {

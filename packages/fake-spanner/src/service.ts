@@ -38,7 +38,7 @@ export function spannerHandlers(ctx: ServiceContext): grpc.UntypedServiceImpleme
   /** Accounting, server time, injected faults and server-timing around every RPC. */
   async function serve(call: grpc.ServerUnaryCall<any, any> | grpc.ServerWritableStream<any, any>, method: string, kind: RpcKind, body: () => unknown) {
     const arrived = performance.now();
-    const end = accounting.begin(call.getPeer(), method);
+    const end = accounting.begin(call.getPeer(), method, call.metadata.get('authorization').length > 0);
     call.on('cancelled', end);
     let delay = 0;
     try {

@@ -2,17 +2,19 @@
 // per grpc-go pin) into the client cache, one driver process per cell against the bundled fake.
 // Needs the go command and the Go module proxy; cold builds take one to three minutes each.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
 import { startFakeSpanner } from '@scb/fake-spanner';
-import { decodeHistogram, type Client, type Configuration, type DriverCell } from '@scb/shared';
+import { decodeHistogram, DriverMessageSchema, type Client, type Configuration, type DriverCell, type Load, type ResultMessage } from '@scb/shared';
 import { CellError, runDriver } from '../../../apps/runner/src/cell';
 import { CACHE_DIR } from '../../../apps/runner/src/paths';
-import { ClientInstallError, installContext, publishedVersions } from '../src/index';
+import { makeTestCredentials } from '../../../test/helpers/credentials';
+import { makeTestCa } from '../../../test/helpers/tls';
+import { ClientInstallError, installContext, publishedVersions, type DriverLaunch } from '../src/index';
 import { ensureGoClient, goEnv } from '../src/go/install';
 
 const run = promisify(execFile);
@@ -73,6 +75,7 @@ test('go 1.96.1: a cell against the fake; numChannels opens that many connection
   assert.equal(decodeHistogram(result.histogram).totalCount, 300);
   assert.equal(stats.rpcsByMethod.ExecuteStreamingSql, 350, 'warm-up and measured ops, one RPC each');
   assert.equal(stats.connections.length, 3, 'numChannels 3: three connections');
+  assert.equal(result.capped, undefined, 'no cap, no capped');
 
   await assert.rejects(
     runCellOn({ version: '1.96.1' }, { dynamicChannelPool: true }),
@@ -120,4 +123,117 @@ test('a client and grpc-go pair that does not build fails naming the pair and th
     ensure({ version: '1.33.0', grpcVersion: '1.18.0' }),
     (e: Error) => e instanceof ClientInstallError && /^cloud\.google\.com\/go\/spanner v1\.33\.0 with google\.golang\.org\/grpc v1\.18\.0 does not build here: ./.test(e.message),
   );
+});
+
+const errorCount = (r: ResultMessage) => Object.values(r.errors).reduce((a, n) => a + n, 0);
+
+test('go 1.96.1: the cost cap counts warm-up and measured operations together, or the time since the first, and says which ended the cell', TIMEOUT, async (t) => {
+  const launch = await ensure({ version: '1.96.1' });
+  const fake = await startFakeSpanner({ latencyMs: LATENCY_MS });
+  const cell = (load: Omit<Extract<Load, { shape: 'closed' }>, 'shape' | 'concurrency'>, cap: DriverCell['cap']): DriverCell => ({
+    endpoint: { host: fake.host, port: fake.port, security: 'plaintext' },
+    database: { projectId: 'p', instanceId: 'i', databaseId: 'd' },
+    client: { language: 'go', version: '1.96.1' },
+    configuration: { label: 'x', grpcGcp: 'default' },
+    load: { shape: 'closed', concurrency: 10, ...load },
+    operations: [{ kind: 'select1', weight: 1 }],
+    cap,
+    deadlineMs: 60_000,
+  });
+  try {
+    // 150 in all: the warm-up's 100, then 50 of a measured phase that would have run 5 s.
+    const byOps = await runDriver(cell({ warmupOps: 100, durationMs: 5000 }, { ops: 150, ms: 60_000 }), launch);
+    assert.equal(byOps.capped, 'ops');
+    assert.ok(byOps.count + errorCount(byOps) <= 50, `${byOps.count} ${JSON.stringify(byOps.errors)}`);
+    assert.equal(byOps.count, 50, 'the operations in flight at the cap finish and count');
+    assert.ok(byOps.elapsedMs < 4000, `${byOps.elapsedMs} ms`);
+    assert.equal(fake.stats().rpcsByMethod.ExecuteStreamingSql, 150, 'not one operation started past the cap');
+
+    const byTime = await runDriver(cell({ warmupOps: 0, durationMs: 10_000 }, { ops: 1_000_000, ms: 1500 }), launch);
+    t.diagnostic(`ops cap: ${byOps.count} measured in ${Math.round(byOps.elapsedMs)} ms; time cap: ${byTime.count} in ${Math.round(byTime.elapsedMs)} ms`);
+    assert.equal(byTime.capped, 'time');
+    assert.ok(byTime.elapsedMs > 1400 && byTime.elapsedMs < 3000, `${byTime.elapsedMs} ms`);
+    assert.ok(byTime.count > 100 && errorCount(byTime) === 0, `${byTime.count} ${JSON.stringify(byTime.errors)}`);
+  } finally {
+    await fake.stop();
+  }
+});
+
+/** Runs the driver as the runner does (runDriver's environment) plus `env`; every byte it wrote, and its result. */
+function spawnDriver(cell: DriverCell, launch: DriverLaunch, env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string; result?: ResultMessage }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(launch.command, launch.args, {
+      env: { ...process.env, METADATA_SERVER_DETECTION: 'none', SPANNER_DISABLE_BUILTIN_METRICS: 'true', ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const result = stdout
+        .split('\n')
+        .filter((l) => l.trim())
+        .map((l) => DriverMessageSchema.parse(JSON.parse(l)))
+        .find((m) => m.type === 'result');
+      resolve({ code, output: stdout + stderr, result });
+    });
+    child.stdin.end(JSON.stringify(cell));
+  });
+}
+
+test('go over TLS with Application Default Credentials (1.96.1, and 0.37.0 of the monorepo): trusts the test roots, sends credentials on every RPC, prints none', TIMEOUT, async (t) => {
+  const ca = makeTestCa();
+  const creds = await makeTestCredentials(ca.dir);
+  const fake = await startFakeSpanner({ tls: { certChain: ca.certChain, privateKey: ca.privateKey }, latencyMs: LATENCY_MS });
+  const cell = (version: string, tlsRootsFile: string | undefined, deadlineMs: number): DriverCell => ({
+    // localhost, as the server certificate names it.
+    endpoint: { host: 'localhost', port: fake.port, security: 'tls', tlsRootsFile },
+    database: { projectId: 'bench-project', instanceId: 'i', databaseId: 'd' },
+    client: { language: 'go', version },
+    configuration: { label: 'x', grpcGcp: 'default' },
+    load: { shape: 'closed', concurrency: 10, warmupOps: 20, measuredOps: 200 },
+    operations: [{ kind: 'select1', weight: 1 }],
+    deadlineMs,
+  });
+  // The runner's own environment must not decide the outcome.
+  const env = { GOOGLE_APPLICATION_CREDENTIALS: creds.file, SPANNER_EMULATOR_HOST: '', SSL_CERT_FILE: '', SSL_CERT_DIR: '' };
+  const noSecrets = (output: string) => {
+    for (const secret of creds.secrets) assert.ok(!output.includes(secret), 'a credential in the driver output');
+  };
+  try {
+    for (const version of ['1.96.1', '0.37.0']) {
+      const launch = await ensure({ version });
+      const before = fake.stats();
+      const tokens = creds.tokenRequests();
+      const { code, output, result } = await spawnDriver(cell(version, ca.caFile, 60_000), launch, env);
+      const stats = fake.stats();
+      const rpcs = stats.totalRpcs - before.totalRpcs;
+      t.diagnostic(
+        `${version}: exit ${code}; ${result?.count} ops; rpcs ${JSON.stringify(stats.rpcsByMethod)} in all, ${rpcs} of this cell, ${stats.rpcsWithCredentials - before.rpcsWithCredentials} with credentials; token requests ${creds.tokenRequests() - tokens}`,
+      );
+      assert.equal(code, 0, output.slice(-2000));
+      assert.equal(result?.count, 200, output.slice(-2000));
+      assert.deepEqual(result.errors, {});
+      assert.equal(stats.rpcsByMethod.ExecuteStreamingSql! - (before.rpcsByMethod.ExecuteStreamingSql ?? 0), 220, 'served by the TLS fake');
+      assert.equal(stats.rpcsWithCredentials - before.rpcsWithCredentials, rpcs, 'every RPC carried the credentials of the environment');
+      noSecrets(output);
+    }
+
+    // Without the test roots the server certificate is not trusted: no RPC gets through, and the
+    // failure says nothing secret either.
+    const before = fake.stats().totalRpcs;
+    const untrusted = await spawnDriver(cell('1.96.1', undefined, 5000), await ensure({ version: '1.96.1' }), env);
+    t.diagnostic(`untrusted: exit ${untrusted.code}; ${untrusted.output.trim().split('\n').slice(-1)[0]}`);
+    assert.equal(untrusted.result?.count, 0, untrusted.output.slice(-2000));
+    assert.ok(untrusted.result?.errors.UNAVAILABLE, JSON.stringify(untrusted.result?.errors));
+    assert.match(untrusted.output, /certificate signed by unknown authority/);
+    assert.equal(fake.stats().totalRpcs, before);
+    noSecrets(untrusted.output);
+  } finally {
+    await fake.stop();
+    await creds.stop();
+    rmSync(ca.dir, { recursive: true, force: true });
+  }
 });

@@ -3,13 +3,15 @@
 // version resolves jars (10-20 s), later runs reuse .cache/clients/java/<version>.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { startFakeSpanner } from '@scb/fake-spanner';
 import { ClientInstallError, installContext } from '@scb/languages';
 import { decodeHistogram, idealQps, ProgressMessageSchema, ResultMessageSchema, type DriverCell, type Load, type ResultMessage } from '@scb/shared';
 import { CACHE_DIR } from '../../../apps/runner/src/paths';
+import { makeTestCredentials } from '../../../test/helpers/credentials';
+import { makeTestCa } from '../../../test/helpers/tls';
 import { ensureJavaClient as ensure, type JavaClient } from '../src/java/install';
 
 const LATENCY_MS = 50;
@@ -36,14 +38,21 @@ function cellFor(port: number, version: string, extra: Partial<Omit<DriverCell, 
 interface DriverRun {
   code: number | null;
   messages: unknown[];
+  /** Every byte the driver wrote, stdout then stderr. */
+  output: string;
   stderr: string;
   lastStderrLine: string;
 }
 
-/** Starts the driver as the runner does: one process, the cell on stdin, JSON lines on stdout. */
-function runDriver(client: JavaClient, cell: DriverCell): Promise<DriverRun> {
+/**
+ * Starts the driver as the runner does: one process, the cell on stdin, JSON lines on stdout. `env`
+ * adds to the runner's environment; a variable set to undefined is removed.
+ */
+function runDriver(client: JavaClient, cell: DriverCell, env: NodeJS.ProcessEnv = {}): Promise<DriverRun> {
   return new Promise((resolve, reject) => {
-    const p = spawn(client.command, client.args, { env: { ...process.env, SPANNER_DISABLE_BUILTIN_METRICS: 'true' } });
+    const full: NodeJS.ProcessEnv = { ...process.env, METADATA_SERVER_DETECTION: 'none', SPANNER_DISABLE_BUILTIN_METRICS: 'true', ...env };
+    for (const [k, v] of Object.entries(full)) if (v === undefined) delete full[k];
+    const p = spawn(client.command, client.args, { env: full });
     let stdout = '';
     let stderr = '';
     p.stdout.on('data', (d) => (stdout += d));
@@ -58,6 +67,7 @@ function runDriver(client: JavaClient, cell: DriverCell): Promise<DriverRun> {
           .split('\n')
           .filter(Boolean)
           .map((l) => JSON.parse(l)),
+        output: stdout + stderr,
         stderr,
         lastStderrLine: lines.at(-1) ?? '',
       });
@@ -111,6 +121,7 @@ for (const version of ['6.104.0', '6.123.0']) {
       );
       assert.ok(r.count > 0);
       assert.deepEqual(r.errors, {});
+      assert.equal(r.capped, undefined, 'no cap, no capped');
       assert.ok(qps >= 0.4 * ideal && qps <= 1.05 * ideal, `qps ${qps} vs ideal ${ideal}`);
       assert.equal(h.totalCount, r.count, 'the histogram holds every successful op');
       assert.ok(p50Ms >= LATENCY_MS, `p50 ${p50Ms} ms >= the fake's ${LATENCY_MS} ms`);
@@ -209,5 +220,98 @@ test('a version that is not plain semver never reaches Maven', async () => {
   for (const v of ['1.2.3; rm -rf /', '$(id)', '6.123.0 -Dx=y', '../6.123.0']) {
     await assert.rejects(ensureJavaClient(v), (e) => e instanceof ClientInstallError && /not a plain semver/.test(e.message), v);
     assert.ok(!existsSync(path.join(CACHE_DIR, 'clients', 'java', v)), v);
+  }
+});
+
+const errorCount = (r: ResultMessage) => Object.values(r.errors).reduce((a, n) => a + n, 0);
+
+for (const version of ['6.123.0', '6.104.0']) {
+  test(`java ${version}: the cost cap counts warm-up and measured operations together, or the time since the first, and says which ended the cell`, TIMEOUT, async (t) => {
+    const client = await ensureJavaClient(version);
+    const fake = await startFakeSpanner({ latencyMs: 5 });
+    try {
+      // 150 in all: the warm-up's 100, then 50 of a measured phase that would have run 5 s.
+      const opsCell = cellFor(fake.port, version, { cap: { ops: 150, ms: 60_000 } }, { concurrency: 10, warmupOps: 100, durationMs: 5000 });
+      const opsRun = await runDriver(client, opsCell);
+      assert.equal(opsRun.code, 0, opsRun.stderr.slice(-2000));
+      const byOps = onlyResult(opsRun);
+      const queries = fake.stats().rpcsByMethod.ExecuteStreamingSql;
+      assert.equal(byOps.capped, 'ops');
+      assert.ok(byOps.count + errorCount(byOps) <= 50, `${byOps.count} ${JSON.stringify(byOps.errors)}`);
+      assert.equal(byOps.count, 50, 'the operations in flight at the cap finish and count');
+      assert.ok(byOps.elapsedMs < 4000, `${byOps.elapsedMs} ms`);
+      assert.equal(queries, 150, 'not one operation started past the cap');
+
+      const timeCell = cellFor(fake.port, version, { cap: { ops: 1_000_000, ms: 1500 } }, { concurrency: 10, warmupOps: 0, durationMs: 10_000 });
+      const timeRun = await runDriver(client, timeCell);
+      assert.equal(timeRun.code, 0, timeRun.stderr.slice(-2000));
+      const byTime = onlyResult(timeRun);
+      t.diagnostic(
+        `${version}: ops cap: ${byOps.count} measured in ${Math.round(byOps.elapsedMs)} ms, ${queries} queries; time cap: ${byTime.count} in ${Math.round(byTime.elapsedMs)} ms, per bucket ${byTime.timeline.map((p) => `${p.count}/${Math.round(p.ms ?? 1000)}ms`).join(' ')}`,
+      );
+      assert.equal(byTime.capped, 'time');
+      assert.ok(byTime.elapsedMs > 1400 && byTime.elapsedMs < 3000, `${byTime.elapsedMs} ms`);
+      // No warm-up: the JVM is cold and the client starts its sessions in the first second, so few.
+      assert.ok(byTime.count > 0 && errorCount(byTime) === 0, `${byTime.count} ${JSON.stringify(byTime.errors)}`);
+    } finally {
+      await fake.stop();
+    }
+  });
+}
+
+test('java over TLS with Application Default Credentials (6.123.0 and 6.104.0): trusts the test roots, sends credentials on every RPC, prints none', TIMEOUT, async (t) => {
+  const ca = makeTestCa();
+  const creds = await makeTestCredentials(ca.dir);
+  const fake = await startFakeSpanner({ tls: { certChain: ca.certChain, privateKey: ca.privateKey }, latencyMs: 5 });
+  const cell = (version: string, tlsRootsFile: string | undefined, deadlineMs: number): DriverCell => ({
+    // localhost, as the server certificate names it.
+    ...cellFor(fake.port, version, { deadlineMs }),
+    load: { shape: 'closed', concurrency: 10, warmupOps: 20, measuredOps: 200 },
+    endpoint: { host: 'localhost', port: fake.port, security: 'tls', tlsRootsFile },
+    database: { projectId: 'bench-project', instanceId: 'i', databaseId: 'd' },
+  });
+  // The runner's own environment must not decide the outcome: an empty SPANNER_EMULATOR_HOST would
+  // switch the client to plaintext without credentials, were the driver not to override it.
+  const env = { GOOGLE_APPLICATION_CREDENTIALS: creds.file, SPANNER_EMULATOR_HOST: '', JAVA_TOOL_OPTIONS: undefined, JDK_JAVA_OPTIONS: undefined };
+  const noSecrets = (output: string) => {
+    for (const secret of creds.secrets) assert.ok(!output.includes(secret), 'a credential in the driver output');
+  };
+  try {
+    for (const version of ['6.123.0', '6.104.0']) {
+      const client = await ensureJavaClient(version);
+      const before = fake.stats();
+      const tokens = creds.tokenRequests();
+      const run = await runDriver(client, cell(version, ca.caFile, 60_000), env);
+      const stats = fake.stats();
+      const rpcs = stats.totalRpcs - before.totalRpcs;
+      // Observed: 6.104.0 fetches a token at the key's token_uri, 6.123.0 signs its own JWT (none).
+      const tokenRequests = creds.tokenRequests() - tokens;
+      t.diagnostic(
+        `${version}: exit ${run.code}; rpcs ${JSON.stringify(stats.rpcsByMethod)} in all, ${rpcs} of this cell, ` +
+          `${stats.rpcsWithCredentials - before.rpcsWithCredentials} with credentials; token requests ${tokenRequests}`,
+      );
+      noSecrets(run.output);
+      assert.equal(run.code, 0, run.output.slice(-2000));
+      const r = onlyResult(run);
+      assert.equal(r.count, 200);
+      assert.deepEqual(r.errors, {});
+      assert.equal((stats.rpcsByMethod.ExecuteStreamingSql ?? 0) - (before.rpcsByMethod.ExecuteStreamingSql ?? 0), 220, 'served by the TLS fake');
+      assert.equal(stats.rpcsWithCredentials - before.rpcsWithCredentials, rpcs, 'every RPC carried the credentials of the environment');
+    }
+
+    // Without the test roots the server certificate is not trusted: no RPC gets through, and the
+    // failure says nothing secret either. The Java client retries UNAVAILABLE without a word (the
+    // handshake failure is not logged at WARNING), so the driver's deadline is what ends the cell.
+    const before = fake.stats().totalRpcs;
+    const untrusted = await runDriver(await ensureJavaClient('6.123.0'), cell('6.123.0', undefined, 8000), env);
+    t.diagnostic(`untrusted: exit ${untrusted.code}; ${untrusted.lastStderrLine}`);
+    noSecrets(untrusted.output);
+    assert.equal(fake.stats().totalRpcs, before);
+    assert.equal(untrusted.code, 3, untrusted.output.slice(-2000));
+    assert.equal(untrusted.lastStderrLine, 'driver: deadline of 8000 ms reached before the cell finished');
+  } finally {
+    await fake.stop();
+    await creds.stop();
+    rmSync(ca.dir, { recursive: true, force: true });
   }
 });

@@ -26,3 +26,4 @@ export * from './gate/gate';
 export * from './gate/gate-stats';
 export * from './gate/gate-markdown';
 export * from './stored';
+export * from './spec/placement';

@@ -26,12 +26,22 @@ export type Load = z.infer<typeof LoadSchema>;
 
 /** What the runner gives a driver process on stdin: everything one cell needs, nothing more. */
 export const DriverCellSchema = z.strictObject({
-  endpoint: z.strictObject({ host: z.string(), port: z.number().int(), security: z.enum(['plaintext']) }),
+  /**
+   * plaintext: no credentials (the fake, the emulator). tls: Application Default Credentials from the
+   * driver's environment (real Spanner); `tlsRootsFile`, set only by tests, is a PEM file of the roots
+   * the driver trusts (Node and Java: instead of the system's; Go: besides its certificate directories).
+   */
+  endpoint: z.strictObject({ host: z.string(), port: z.number().int(), security: z.enum(['plaintext', 'tls']), tlsRootsFile: z.string().optional() }),
   database: z.strictObject({ projectId: z.string(), instanceId: z.string(), databaseId: z.string() }),
   client: ClientSchema,
   configuration: ConfigurationSchema,
   load: LoadSchema,
   operations: z.array(OperationMixEntrySchema).min(1),
+  /**
+   * A cost cap (real Spanner): no operation starts once `ops` operations (warm-up and measured) have
+   * started, nor `ms` after the first one started; the phase in progress ends there.
+   */
+  cap: z.strictObject({ ops: z.number().int().min(1), ms: z.number().min(1) }).optional(),
   /** The driver exits by itself at this many ms after start, result or not. */
   deadlineMs: z.number().min(1000),
 });
@@ -72,6 +82,13 @@ export const ResultMessageSchema = OperationResultSchema.extend({
    * busy (0..1) and the p99 of its delay. Near 1, the loop, not the client library, limits the cell.
    */
   eventLoop: z.object({ utilization: z.number(), delayP99Ms: z.number() }).optional(),
+  /**
+   * Where the driver can count them (Node, Java): per gRPC channel of the client, every RPC it started
+   * (sessions and warm-up included) and the most in flight at once, queued ones included.
+   */
+  clientChannels: z.array(z.object({ channel: z.number().int(), rpcs: z.number().int(), peakInFlight: z.number().int() })).optional(),
+  /** Which cost cap ended the cell early, if one did. */
+  capped: z.enum(['ops', 'time']).optional(),
   /** The same per operation kind of the mix; they add up to the totals above. */
   operations: z.partialRecord(z.enum(OPERATIONS), OperationResultSchema),
 });

@@ -17,6 +17,7 @@ export const JobEnvironmentSchema = z.looseObject({
   node: z.string().optional(),
   java: z.string().nullable().optional(),
   go: z.string().nullable().optional(),
+  emulator: z.string().nullable().optional(),
   commit: z.string().nullable().optional(),
 });
 export type JobEnvironment = z.output<typeof JobEnvironmentSchema>;

@@ -318,6 +318,22 @@ test('the same job twice-run: labels carry the job id; machine and option differ
   assert.match(compareNoteText(opt, c), /numChannels: 32 → 8/);
 });
 
+test('emulator jobs on different emulator versions are warned, with both versions named', () => {
+  const onEmulator = spec({ target: { kind: 'emulator' } });
+  const a = job('a', onEmulator, () => ({ qps: 600, p50Ms: 15, p99Ms: 30 }), { environment: { host: 'bench-1', cores: 2, emulator: '1.5.28' } });
+  const b = job('b', spec({ target: { kind: 'emulator' }, clients: [{ language: 'java', version: '6.105.0' }] }), () => ({ qps: 600, p50Ms: 15, p99Ms: 30 }), {
+    environment: { host: 'bench-1', cores: 2, emulator: '1.5.30' },
+  });
+  const c = buildComparison(sel(['a', 'b']), jobsMap(a, b));
+  const note = c.notes.find((n) => n.kind === 'environment');
+  assert.ok(note, JSON.stringify(c.notes));
+  assert.match(compareNoteText(note, c), /bench-1, 2 cores, emulator 1\.5\.30 vs bench-1, 2 cores, emulator 1\.5\.28/);
+  // On the fake the emulator's version is no difference.
+  const f1 = job('f1', spec(), () => ({ qps: 600, p50Ms: 650, p99Ms: 700 }), { environment: { host: 'bench-1', cores: 2, emulator: '1.5.28' } });
+  const f2 = job('f2', spec({ clients: [{ language: 'java', version: '6.105.0' }] }), () => ({ qps: 600, p50Ms: 650, p99Ms: 700 }), { environment: { host: 'bench-1', cores: 2, emulator: null } });
+  assert.ok(!buildComparison(sel(['f1', 'f2']), jobsMap(f1, f2)).notes.some((n) => n.kind === 'environment'));
+});
+
 test('missing cells and failed cells: no ratio there, and a note says so', () => {
   // Baseline ran C=50 and 100; the candidate only C=100, and its C=100 repeat 2 failed.
   const a = job('a', spec({ concurrency: [50, 100], repeats: 2 }), (c) => ({ qps: c.concurrency, p50Ms: 10, p99Ms: 20 }));

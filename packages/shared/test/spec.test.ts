@@ -1,6 +1,20 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { canonicalJson, compareSemver, describeConfiguration, oldestFirst, optionText, parseJobSpec, planCells, idealQps, modeledLatencyMs, scenarioKey } from '../src/index';
+import {
+  canonicalJson,
+  compareSemver,
+  describeConfiguration,
+  oldestFirst,
+  optionText,
+  parseJobSpec,
+  planCells,
+  placementFlags,
+  missingFor,
+  placementProblem,
+  idealQps,
+  modeledLatencyMs,
+  scenarioKey,
+} from '../src/index';
 import affinityExample from '../../../examples/affinity-burst-java.json' with { type: 'json' };
 import example from '../../../examples/node-select1.json' with { type: 'json' };
 
@@ -202,4 +216,30 @@ test('a configuration in words: options beyond the label, alphabetical, client d
   assert.equal(optionText({ numChannels: 8, grpcGcp: 'default' }, { keepDefault: true }), 'grpcGcp=default, numChannels=8');
   assert.equal(optionText(undefined), '');
   assert.equal(optionText(null, { keepDefault: true }), '');
+});
+
+test('placement: a job needs its clients’ toolchains, its target and its requirements; the closest runner’s gaps are named', () => {
+  const p = parseJobSpec({
+    clients: [
+      { language: 'java', version: '6.123.0' },
+      { language: 'go', version: '1.96.1' },
+    ],
+    configurations: [{ label: 'a' }],
+    concurrency: [10],
+    workload: { durationSeconds: 1 },
+    target: { kind: 'emulator' },
+    requirements: { minCores: 8, labels: ['perf-lab'] },
+  });
+  assert.ok(p.ok);
+  const flags = placementFlags(p.value);
+  assert.deepEqual(flags, ['cores>=8', 'emulator', 'label:perf-lab', 'lang:go', 'lang:java']);
+  const laptop = { cores: 2, memoryGiB: 24, languages: ['node', 'java'], emulator: true, spanner: false, labels: [] };
+  const lab = { cores: 16, memoryGiB: 64, languages: ['node', 'java', 'go'], emulator: true, spanner: false, labels: ['perf-lab'] };
+  assert.deepEqual(flags.map((f) => missingFor(f, laptop)).filter(Boolean), ['at least 8 cores', 'the label perf-lab', 'the go toolchain']);
+  assert.equal(placementProblem(flags, [laptop, lab]), null);
+  assert.equal(placementProblem(flags, [laptop]), 'no alive runner can take this job: the closest one (of 1) lacks at least 8 cores, the label perf-lab, the go toolchain');
+  assert.match(placementProblem(flags, []) ?? '', /no runner is alive/);
+  const bad = parseJobSpec({ ...p.value, requirements: { minCores: 0, labels: ['Perf Lab'], gpu: true } });
+  assert.ok(!bad.ok);
+  assert.deepEqual(bad.issues.map((i) => i.path).sort(), ['requirements.gpu', 'requirements.labels.0', 'requirements.minCores']);
 });

@@ -4,7 +4,7 @@ import { findEmulatorBinary, missingEmulatorMessage } from './emulator/binary';
 import { startEmulatorProcess } from './emulator/process';
 import { provision } from './emulator/provision';
 import { watchProcessCpu } from '../process-cpu';
-import { startTap } from './tap';
+import { startTap, type TapBehaviour } from './tap';
 import type { StartedTarget, TargetPlugin } from './target';
 
 const NAMES = { projectId: 'bench-project', instanceId: 'bench-instance', databaseId: 'bench-db' };
@@ -16,7 +16,8 @@ const SEED_PLAYERS = 1000;
  * The driver reaches it through the connection tap, which counts its RPCs per connection.
  */
 export const emulator: TargetPlugin<EmulatorTarget> = {
-  async start(target) {
+  async start(target, spec) {
+    const behaviour = tapBehaviour(target, spec.timeScale);
     if (target.emulatorHost) {
       const at = target.emulatorHost.lastIndexOf(':');
       const host = target.emulatorHost.slice(0, at);
@@ -24,7 +25,7 @@ export const emulator: TargetPlugin<EmulatorTarget> = {
       await provision(host, port, NAMES, SEED_PLAYERS).catch((e: Error) => {
         throw new CellError(`the emulator at ${target.emulatorHost} could not be provisioned: ${e.message}`);
       });
-      return tapped(host, port, undefined, async () => {});
+      return tapped(host, port, behaviour, undefined, async () => {});
     }
     const binary = findEmulatorBinary();
     if (!binary) throw new CellError(missingEmulatorMessage());
@@ -35,13 +36,20 @@ export const emulator: TargetPlugin<EmulatorTarget> = {
       await proc.stop();
       throw new CellError(`the emulator could not be provisioned: ${(e as Error).message}`);
     }
-    return tapped('127.0.0.1', proc.port, proc.pid, proc.stop);
+    return tapped('127.0.0.1', proc.port, behaviour, proc.pid, proc.stop);
   },
 };
 
+/** The target's network as the tap plays it: durations after the job's time scale. */
+export function tapBehaviour(target: EmulatorTarget, timeScale: number): TapBehaviour {
+  const n = target.network ?? {};
+  const scaled = (ms: number | undefined) => (ms === undefined ? undefined : ms * timeScale);
+  return { oneWayLatencyMs: scaled(n.oneWayLatencyMs), maxConnectionAgeMs: scaled(n.maxConnectionAgeMs), acceptDelayMs: scaled(n.acceptDelayMs), maxConcurrentStreams: n.maxConcurrentStreams };
+}
+
 /** The emulator behind the tap; where it is our child (`pid`), its CPU while the cell measures. */
-async function tapped(host: string, port: number, pid: number | undefined, stopUpstream: () => Promise<void>): Promise<StartedTarget> {
-  const tap = await startTap({ host, port });
+async function tapped(host: string, port: number, behaviour: TapBehaviour, pid: number | undefined, stopUpstream: () => Promise<void>): Promise<StartedTarget> {
+  const tap = await startTap({ host, port }, behaviour);
   let cpu: ReturnType<typeof watchProcessCpu> | undefined;
   return {
     endpoint: { host: tap.host, port: tap.port, security: 'plaintext' },

@@ -1,12 +1,18 @@
 import type { CellPlan, JobSpec, Target } from '@scb/shared';
 import { emulator } from './emulator';
 import { fake } from './fake';
+import { spanner } from './spanner';
 import type { StartedTarget, TargetPlugin } from './target';
 
 export type { AddedLatency, ChannelStats, StartedTarget, TargetLoad, TargetPlugin, TargetStats } from './target';
 
 /** Every target kind the runner can start; adding one is adding its file and a line here. */
-const TARGETS: { [K in Target['kind']]: TargetPlugin<Extract<Target, { kind: K }>> } = { fake, emulator };
+const TARGETS: { [K in Target['kind']]: TargetPlugin<Extract<Target, { kind: K }>> } = { fake, emulator, spanner };
+
+/** Why this runner takes no job on the spec's target; null when it does. */
+export function refuseJobOnTarget(spec: JobSpec): string | null {
+  return (TARGETS[spec.target.kind] as TargetPlugin).refuseJob?.(spec.target) ?? null;
+}
 
 /** Starts the job's target for one cell. */
 export function startTarget(spec: JobSpec, plan: CellPlan): Promise<StartedTarget> {

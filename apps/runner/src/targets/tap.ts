@@ -1,6 +1,7 @@
 // The connection tap: a TCP relay between a driver and a plaintext HTTP/2 target (the emulator, the
 // fake) that reads only the 9-byte frame headers going by and counts, per client connection, the
-// streams (RPCs) opened and the peak in flight, the same ChannelStats the fake counts itself.
+// streams (RPCs) opened and the peak in flight, the same ChannelStats the fake counts itself. It can
+// also stand for the network and front end in front of any plaintext target (TapBehaviour).
 import net from 'node:net';
 import type { ChannelStats } from './target';
 
@@ -8,7 +9,22 @@ const PREFACE = 24; // "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
 const DATA = 0x0;
 const HEADERS = 0x1;
 const RST_STREAM = 0x3;
+const SETTINGS = 0x4;
 const END_STREAM = 0x1;
+const ACK = 0x1;
+const SETTINGS_MAX_CONCURRENT_STREAMS = 0x3;
+
+/** What the tap does to the traffic it relays; ms after the job's time scale. Unset: nothing. */
+export interface TapBehaviour {
+  /** Added to every chunk in each direction (so a round trip gains twice this). */
+  oneWayLatencyMs?: number;
+  /** A connection is reset (both sockets destroyed) at this age. */
+  maxConnectionAgeMs?: number;
+  /** A new connection reaches the target only after this long. */
+  acceptDelayMs?: number;
+  /** Written into the target's first SETTINGS frame, as Spanner's front end announces 100. */
+  maxConcurrentStreams?: number;
+}
 
 interface Connection {
   connection: number;
@@ -45,6 +61,72 @@ function frameReader(skipFirst: number, onFrame: (type: number, flags: number, s
   };
 }
 
+/**
+ * Rewrites the server's first frame, its SETTINGS, to announce `limit` concurrent streams; every
+ * later byte passes unchanged. Returns a function from received bytes to bytes to forward.
+ */
+export function settingsRewriter(limit: number): (chunk: Buffer) => Buffer {
+  let pending: Buffer | null = Buffer.alloc(0);
+  return (chunk) => {
+    if (pending === null) return chunk;
+    pending = Buffer.concat([pending, chunk]);
+    if (pending.length < 9) return Buffer.alloc(0);
+    const length = pending.readUIntBE(0, 3);
+    const type = pending[3]!;
+    if (type !== SETTINGS || pending[4]! & ACK) {
+      // Not the server preface we expect: forward untouched from here on.
+      const all = pending;
+      pending = null;
+      return all;
+    }
+    if (pending.length < 9 + length) return Buffer.alloc(0);
+    const entries: Buffer[] = [];
+    for (let at = 9; at < 9 + length; at += 6) if (pending.readUInt16BE(at) !== SETTINGS_MAX_CONCURRENT_STREAMS) entries.push(pending.subarray(at, at + 6));
+    const entry = Buffer.alloc(6);
+    entry.writeUInt16BE(SETTINGS_MAX_CONCURRENT_STREAMS, 0);
+    entry.writeUInt32BE(limit, 2);
+    entries.push(entry);
+    const header = Buffer.from(pending.subarray(0, 9));
+    header.writeUIntBE(entries.length * 6, 0, 3);
+    const out = Buffer.concat([header, ...entries, pending.subarray(9 + length)]);
+    pending = null;
+    return out;
+  };
+}
+
+/** Writes chunks to `to` after `delayMs`, in order; `end` ends `to` once every chunk is written. */
+function delayedWriter(to: net.Socket, delayMs: number, onBackpressure: () => void) {
+  const queue: { due: number; data: Buffer }[] = [];
+  let scheduled = false;
+  let ending = false;
+  const put = (data: Buffer) => {
+    if (!to.destroyed && !to.writableEnded && !to.write(data)) onBackpressure();
+  };
+  const flush = () => {
+    scheduled = false;
+    const now = performance.now();
+    while (queue.length > 0 && queue[0]!.due <= now) put(queue.shift()!.data);
+    if (queue.length > 0) {
+      scheduled = true;
+      setTimeout(flush, queue[0]!.due - now);
+    } else if (ending) to.end();
+  };
+  return {
+    write(data: Buffer) {
+      if (delayMs <= 0) return put(data);
+      queue.push({ due: performance.now() + delayMs, data });
+      if (!scheduled) {
+        scheduled = true;
+        setTimeout(flush, delayMs);
+      }
+    },
+    end() {
+      ending = true;
+      if (queue.length === 0) to.end();
+    },
+  };
+}
+
 export interface Tap {
   host: string;
   port: number;
@@ -54,13 +136,31 @@ export interface Tap {
 }
 
 /** Starts a tap on a free port of 127.0.0.1 in front of `upstream`. */
-export async function startTap(upstream: { host: string; port: number }): Promise<Tap> {
+export async function startTap(upstream: { host: string; port: number }, behaviour: TapBehaviour = {}): Promise<Tap> {
   const connections: Connection[] = [];
   const sockets = new Set<net.Socket>();
   const server = net.createServer((client) => {
     const c: Connection = { connection: connections.length, peer: `${client.remoteAddress}:${client.remotePort}`, rpcs: 0, peakInFlight: 0, open: new Set(), lastStream: 0 };
     connections.push(c);
+    // Held back for the accept delay: bytes the client sends meanwhile wait in its socket.
+    if (behaviour.acceptDelayMs) {
+      client.pause();
+      sockets.add(client);
+      client.on('error', () => client.destroy());
+      setTimeout(() => {
+        if (!client.destroyed) relay(client, c);
+      }, behaviour.acceptDelayMs);
+    } else relay(client, c);
+  });
+  const relay = (client: net.Socket, c: Connection) => {
     const target = net.connect(upstream);
+    if (behaviour.maxConnectionAgeMs) {
+      const reset = setTimeout(() => {
+        client.destroy();
+        target.destroy();
+      }, behaviour.maxConnectionAgeMs);
+      client.on('close', () => clearTimeout(reset));
+    }
     for (const s of [client, target]) {
       sockets.add(s);
       s.setNoDelay(true);
@@ -83,19 +183,25 @@ export async function startTap(upstream: { host: string; port: number }): Promis
     const fromServer = frameReader(0, (type, flags, stream) => {
       if (((type === DATA || type === HEADERS) && flags & END_STREAM) || type === RST_STREAM) close(stream);
     });
+    const rewrite = behaviour.maxConcurrentStreams ? settingsRewriter(behaviour.maxConcurrentStreams) : (d: Buffer) => d;
+    const toTarget = delayedWriter(target, behaviour.oneWayLatencyMs ?? 0, () => client.pause());
+    const toClient = delayedWriter(client, behaviour.oneWayLatencyMs ?? 0, () => target.pause());
     client.on('data', (d: Buffer) => {
       fromClient(d);
-      if (!target.write(d)) client.pause();
+      toTarget.write(d);
     });
-    target.on('data', (d: Buffer) => {
+    target.on('data', (received: Buffer) => {
+      const d = rewrite(received);
+      if (d.length === 0) return;
       fromServer(d);
-      if (!client.write(d)) target.pause();
+      toClient.write(d);
     });
     target.on('drain', () => client.resume());
     client.on('drain', () => target.resume());
-    client.on('end', () => target.end());
-    target.on('end', () => client.end());
-  });
+    client.on('end', () => toTarget.end());
+    target.on('end', () => toClient.end());
+    client.resume();
+  };
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', resolve);
@@ -105,6 +211,7 @@ export async function startTap(upstream: { host: string; port: number }): Promis
     host: '127.0.0.1',
     port,
     stats: () => ({
+      source: 'tap',
       totalRpcs: connections.reduce((a, c) => a + c.rpcs, 0),
       connections: connections.map(({ connection, peer, rpcs, peakInFlight }) => ({ connection, peer, rpcs, peakInFlight })),
     }),

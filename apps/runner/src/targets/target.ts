@@ -2,6 +2,8 @@ import type { CellPlan, DriverCell, JobSpec, Target } from '@scb/shared';
 
 /** What a target saw of a cell's connections: every RPC it served and their spread over connections. */
 export interface ChannelStats {
+  /** Who counted: the fake server itself, or the connection tap in front of the target. */
+  source: 'fake' | 'tap';
   totalRpcs: number;
   connections: { connection: number; peer: string; rpcs: number; peakInFlight: number }[];
 }
@@ -40,5 +42,7 @@ export interface StartedTarget {
 
 /** One kind of target (targets/<kind>.ts): started fresh for every cell, so no earlier connection counts. */
 export interface TargetPlugin<T extends Target = Target> {
+  /** Why this runner takes no job on the target (e.g. real Spanner not enabled by its operator); null when it does. */
+  refuseJob?(target: T): string | null;
   start(target: T, spec: JobSpec, plan: CellPlan): Promise<StartedTarget>;
 }

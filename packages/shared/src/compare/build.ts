@@ -7,6 +7,7 @@ import { scenarioDifferences, scenarioOf } from '../spec/scenario';
 import { clientText, type JobSpec } from '../spec/spec';
 import { idealQps, modeledLatencyMs } from '../targets/index';
 import {
+  type CompareEnvironment,
   COMPARE_SAME_WITHIN,
   MAX_COMPARE_SERIES,
   type CompareCellInput,
@@ -167,10 +168,16 @@ function geoMean(xs: number[]): number | null {
   return ok.length ? Math.exp(ok.reduce((s, x) => s + Math.log(x), 0) / ok.length) : null;
 }
 
-function envOf(job: CompareJobInput): { host: string | null; cores: number | null } | null {
+function envOf(job: CompareJobInput): CompareEnvironment | null {
   const e = job.environment;
   if (!e) return null;
-  return { host: typeof e.host === 'string' ? e.host : null, cores: typeof e.cores === 'number' ? e.cores : null };
+  // The emulator's version matters only where the job ran on it.
+  const onEmulator = job.spec.target.kind === 'emulator';
+  return {
+    host: typeof e.host === 'string' ? e.host : null,
+    cores: typeof e.cores === 'number' ? e.cores : null,
+    ...(onEmulator ? { emulator: typeof e.emulator === 'string' ? e.emulator : null } : {}),
+  };
 }
 
 /**
@@ -257,7 +264,8 @@ export function buildComparison(selection: CompareSelection, jobs: ReadonlyMap<s
     if (d.job.id !== base!.job.id) {
       const eb = envOf(base!.job);
       const ec = envOf(d.job);
-      if (eb && ec && (eb.host !== ec.host || eb.cores !== ec.cores)) notes.push({ kind: 'environment', severity: 'warning', series: series[i]!.key, baseline: eb, candidate: ec });
+      if (eb && ec && (eb.host !== ec.host || eb.cores !== ec.cores || eb.emulator !== ec.emulator))
+        notes.push({ kind: 'environment', severity: 'warning', series: series[i]!.key, baseline: eb, candidate: ec });
     }
   }
   for (const kind of ['harness-bound', 'client-bound'] as const) {

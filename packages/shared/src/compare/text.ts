@@ -1,7 +1,7 @@
 // The comparison in words: formats and never measures.
 import { formatMs, formatOps, formatQps } from '../format';
 import { VERDICT_MARK, VERDICT_MEANING } from '../results/verdict';
-import type { CompareEntry, CompareNote, CompareRatio, CompareRefusal, CompareRow, CompareSeries, CompareVerdict, Comparison } from './types';
+import type { CompareEntry, CompareEnvironment, CompareNote, CompareRatio, CompareRefusal, CompareRow, CompareSeries, CompareVerdict, Comparison } from './types';
 
 /** 0.42× */
 export function formatCompareRatio(ratio: number): string {
@@ -114,7 +114,7 @@ export function compareNoteText(n: CompareNote, c: Comparison): string {
     case 'configuration-options':
       return `Configuration "${n.configuration}" sets different options in ${label(n.series)} than in ${base} (${n.options.map((o) => `${o.option}: ${formatCompareValue(o.baseline)} → ${formatCompareValue(o.candidate)}`).join(', ')}).`;
     case 'environment': {
-      const m = (e: { host: string | null; cores: number | null }) => `${e.host ?? 'unknown host'}, ${e.cores ?? '?'} cores`;
+      const m = (e: CompareEnvironment) => `${e.host ?? 'unknown host'}, ${e.cores ?? '?'} cores${e.emulator !== undefined ? `, emulator ${e.emulator ?? 'of unknown version'}` : ''}`;
       return `${label(n.series)} ran on a different machine than ${base} (${m(n.candidate)} vs ${m(n.baseline)}).`;
     }
     case 'client-bound':

@@ -118,7 +118,7 @@ export interface CompareRow {
 export type CompareNote =
   | { kind: 'scenario'; severity: 'warning'; series: string; differences: CompareScenarioDifference[] }
   | { kind: 'configuration-options'; severity: 'warning'; series: string; configuration: string; options: { option: string; baseline: unknown; candidate: unknown }[] }
-  | { kind: 'environment'; severity: 'warning'; series: string; baseline: { host: string | null; cores: number | null }; candidate: { host: string | null; cores: number | null } }
+  | { kind: 'environment'; severity: 'warning'; series: string; baseline: CompareEnvironment; candidate: CompareEnvironment }
   | { kind: 'client-bound' | 'harness-bound'; severity: 'warning'; series: string[] }
   | { kind: 'unfinished'; severity: 'info'; series: string; jobStatus: string }
   | { kind: 'missing'; severity: 'info'; series: string; rows: number };
@@ -169,4 +169,11 @@ export interface CompareChartGroup {
   qps: CompareChartPoint[];
   /** p99 in ms; values that a log axis cannot show (<= 0) are null. */
   p99Ms: CompareChartPoint[];
+}
+
+/** Where a compared job ran, as far as it changes the numbers; `emulator` only for emulator jobs. */
+export interface CompareEnvironment {
+  host: string | null;
+  cores: number | null;
+  emulator?: string | null;
 }

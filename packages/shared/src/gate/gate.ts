@@ -8,6 +8,7 @@ import {
   SEMVER,
   WorkloadSchema,
   refusedOption,
+  nulIssues,
   toFieldIssues,
   type Arm,
   type Configuration,
@@ -141,6 +142,8 @@ export const GateSpecSchema = z
 export type GateSpec = z.output<typeof GateSpecSchema>;
 
 export function parseGateSpec(input: unknown): ParseResult<GateSpec> {
+  const nul = nulIssues(input);
+  if (nul.length > 0) return { ok: false, issues: nul };
   const r = GateSpecSchema.safeParse(input);
   if (r.success) return { ok: true, value: r.data };
   return { ok: false, issues: toFieldIssues(r.error) };

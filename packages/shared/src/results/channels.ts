@@ -1,3 +1,22 @@
+/**
+ * Who counted a cell's connections: the fake server itself, the connection tap in front of a plaintext
+ * target (the emulator), or the client, per gRPC channel (where no tap can read the streams: TLS).
+ */
+export const CHANNEL_SOURCES = ['fake', 'tap', 'client'] as const;
+export type ChannelSource = (typeof CHANNEL_SOURCES)[number];
+
+export const CHANNEL_SOURCE_TEXT: Record<ChannelSource, string> = {
+  fake: 'counted by the fake server',
+  tap: 'counted by the connection tap',
+  client: 'counted by the client, per gRPC channel',
+};
+
+/** The counts a page shows: the target side's where there are any, else the client's. */
+export function shownChannels<C extends { source: string }>(channels: C[]): { source: ChannelSource | null; channels: C[] } {
+  const source = CHANNEL_SOURCES.find((s) => channels.some((c) => c.source === s)) ?? null;
+  return { source, channels: channels.filter((c) => c.source === source) };
+}
+
 /** How a cell's traffic spread over the client's HTTP/2 connections. */
 export interface ChannelSummary {
   /** Connections the client opened to the fake. */

@@ -21,7 +21,7 @@ export interface MarkdownJob {
   id: string;
   url: string;
   spec: JobSpec;
-  environment: { cores?: number; host?: string; node?: string; java?: string | null; commit?: string | null } | null;
+  environment: { cores?: number; host?: string; node?: string; java?: string | null; emulator?: string | null; commit?: string | null } | null;
   cells: TableCell[];
 }
 
@@ -34,10 +34,12 @@ export function setupLine(job: Pick<MarkdownJob, 'spec' | 'environment'>): strin
   const measured = w.durationSeconds !== undefined ? `${w.durationSeconds} s` : `${formatOps(w.measuredOps!)} ops`;
   const env = job.environment;
   const machine = env?.cores ? `${env.cores} cores${env.host ? ` (${env.host})` : ''}` : 'machine not recorded';
+  // A fresh emulator per cell is the runner's own: its version is part of the setup.
+  const emulator = s.target.kind === 'emulator' && !s.target.emulatorHost && env?.emulator ? `, emulator ${env.emulator}` : '';
   return (
     `${clients} · ${configs} · ${describeTarget(s)} · ` +
     `${w.operation}, warm-up ${formatOps(w.warmupOps)} ops at the target concurrency, ${measured} measured · ` +
-    `${s.repeats} repeat(s), fresh client per cell · ${machine}`
+    `${s.repeats} repeat(s), fresh client per cell · ${machine}${emulator}`
   );
 }
 

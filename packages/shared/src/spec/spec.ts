@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { TargetSchema, targetRefusal } from '../targets/index';
+import { TargetSchema, targetCap, targetRefusal } from '../targets/index';
+import { RequirementsSchema } from './placement';
 
 /** Plain semver only (no ranges, tags, paths or URLs): it ends up in an npm/Maven command line. */
 export const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z]+(\.[0-9A-Za-z]+)*)?$/;
@@ -8,6 +9,8 @@ export const LANGUAGES = ['node', 'java', 'go'] as const;
 export type Language = (typeof LANGUAGES)[number];
 export const GRPC_GCP = ['on', 'off', 'default'] as const;
 export const OPERATIONS = ['select1'] as const;
+/** The tables each operation reads or writes: a real Spanner database must have them (we create none there). */
+export const OPERATION_TABLES: Record<(typeof OPERATIONS)[number], string[]> = { select1: [] };
 
 /**
  * The Go client's two homes: its own module from v1.0.0 on, the monorepo cloud.google.com/go before
@@ -127,6 +130,8 @@ export const JobSpecSchema = z
     pairing: z.enum(PAIRINGS).default('cross'),
     /** With pairing zip: the gate arm of each client/configuration pair (a release gate's job). */
     arms: z.array(z.enum(ARMS)).optional(),
+    /** What the runner taking the job must have besides its clients' toolchains and target. */
+    requirements: RequirementsSchema.optional(),
   })
   .superRefine((s, ctx) => {
     if (s.pairing === 'zip' && s.clients.length !== s.configurations.length) {
@@ -138,6 +143,17 @@ export const JobSpecSchema = z
       const refused = clients.map((c) => refusedOption(c.language, configuration) ?? targetRefusal(s.target, c, configuration)).find((r) => r !== null);
       if (refused) ctx.addIssue({ code: 'custom', path: ['configurations', i, refused.option], message: refused.message });
     });
+    // A cost cap the workload would certainly exceed is refused now, with the figures.
+    const cap = targetCap(s.target);
+    if (cap) {
+      const c = Math.max(...s.concurrency);
+      const ops = opsAt(s.workload.warmupOps, c) + (s.workload.measuredOps !== undefined ? opsAt(s.workload.measuredOps, c) : 0);
+      if (ops > cap.ops)
+        ctx.addIssue({ code: 'custom', path: ['target', 'maxOpsPerCell'], message: `the workload runs ${ops} operations per cell at C=${c} (warm-up and measured), more than the cap of ${cap.ops}` });
+      if (s.workload.durationSeconds !== undefined && s.workload.durationSeconds * 1000 > cap.ms) {
+        ctx.addIssue({ code: 'custom', path: ['target', 'maxSecondsPerCell'], message: `the workload measures ${s.workload.durationSeconds} s per cell, longer than the cap of ${cap.ms / 1000} s` });
+      }
+    }
     if (s.arms && (s.pairing !== 'zip' || s.arms.length !== s.clients.length)) {
       ctx.addIssue({ code: 'custom', path: ['arms'], message: `needs pairing zip and one arm per client (${s.clients.length})` });
     }
@@ -159,8 +175,28 @@ export interface FieldIssue {
 }
 export type ParseResult<T> = { ok: true; value: T } | { ok: false; issues: FieldIssue[] };
 
+const NUL = '\u0000';
+
+/**
+ * Strings (and keys) holding the NUL character, which PostgreSQL cannot store in text or JSON: refused
+ * up front, field by field, like any other bad value.
+ */
+export function nulIssues(input: unknown, path: string[] = []): FieldIssue[] {
+  const at = (p: string[]) => p.join('.') || '(root)';
+  if (typeof input === 'string') return input.includes(NUL) ? [{ path: at(path), message: 'must not contain the NUL character (\\u0000)' }] : [];
+  if (Array.isArray(input)) return input.flatMap((v, i) => nulIssues(v, [...path, String(i)]));
+  if (input && typeof input === 'object') {
+    return Object.entries(input).flatMap(([k, v]) =>
+      k.includes(NUL) ? [{ path: at([...path, k.replaceAll(NUL, '\\u0000')]), message: 'field names must not contain the NUL character (\\u0000)' }] : nulIssues(v, [...path, k]),
+    );
+  }
+  return [];
+}
+
 /** Validates a job spec; every bad field is reported with a dotted path (e.g. clients.0.version). */
 export function parseJobSpec(input: unknown): ParseResult<JobSpec> {
+  const nul = nulIssues(input);
+  if (nul.length > 0) return { ok: false, issues: nul };
   const r = JobSpecSchema.safeParse(input);
   if (r.success) return { ok: true, value: r.data };
   return { ok: false, issues: toFieldIssues(r.error) };

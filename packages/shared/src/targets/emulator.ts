@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Client, Configuration } from '../spec/spec';
 import type { TargetKind } from './kind';
+import { describeNetwork, NetworkSchema } from './network';
 
 export const EmulatorTargetSchema = z.strictObject({
   kind: z.literal('emulator'),
@@ -12,6 +13,8 @@ export const EmulatorTargetSchema = z.strictObject({
     .string()
     .refine((h) => /^[A-Za-z0-9.-]+:\d{1,5}$/.test(h) && Number(h.split(':').pop()) <= 65_535, 'must be host:port with a port up to 65535, e.g. 127.0.0.1:9010')
     .optional(),
+  /** What the connection tap adds in front of the emulator: latency, connection resets, accept delay, a stream limit. */
+  network: NetworkSchema.optional(),
 });
 export type EmulatorTarget = z.output<typeof EmulatorTargetSchema>;
 
@@ -23,9 +26,13 @@ export const emulatorTarget: TargetKind<EmulatorTarget> = {
   // The emulator is CPU-bound, not a latency model: there is no ideal line.
   modeledLatencyMs: () => null,
   normalize: (t) => t,
-  // The emulator advertises no MAX_CONCURRENT_STREAMS.
-  streamLimit: () => null,
-  describe: (t) => (t.emulatorHost ? `Cloud Spanner emulator at ${t.emulatorHost}` : 'Cloud Spanner emulator, fresh per cell'),
+  // The emulator advertises no MAX_CONCURRENT_STREAMS; the tap can.
+  streamLimit: (t) => t.network?.maxConcurrentStreams ?? null,
+  describe: (t, timeScale) => {
+    const where = t.emulatorHost ? `Cloud Spanner emulator at ${t.emulatorHost}` : 'Cloud Spanner emulator, fresh per cell';
+    const network = describeNetwork(t.network);
+    return network ? `${where}, behind a network of ${network}${timeScale !== 1 ? ` × time scale ${timeScale}` : ''}` : where;
+  },
   refuse: (client: Client, configuration: Pick<Configuration, 'multiplexedSessions'>) =>
     client.language === 'node' && configuration.multiplexedSessions === true ? { option: 'multiplexedSessions', message: NODE_MULTIPLEXED } : null,
   adjust: (client, configuration) => (client.language === 'node' && configuration.multiplexedSessions === undefined ? { ...configuration, multiplexedSessions: false } : configuration),

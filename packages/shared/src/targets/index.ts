@@ -2,17 +2,20 @@ import { z } from 'zod';
 import type { Client, Configuration } from '../spec/spec';
 import { emulatorTarget, EmulatorTargetSchema } from './emulator';
 import { fakeTarget, FakeTargetSchema } from './fake';
+import { spannerTarget, SpannerTargetSchema } from './spanner';
 import type { TargetKind } from './kind';
 
 export { FakeServerSchema, type FakeTarget } from './fake';
 export type { EmulatorTarget } from './emulator';
+export { NetworkSchema, type Network } from './network';
+export { DEFAULT_SPANNER_ENDPOINT, type SpannerTarget } from './spanner';
 export type { TargetKind } from './kind';
 
 /** Where a job's cells run. One schema per kind, discriminated by `kind`. */
-export const TargetSchema = z.discriminatedUnion('kind', [FakeTargetSchema, EmulatorTargetSchema]);
+export const TargetSchema = z.discriminatedUnion('kind', [FakeTargetSchema, EmulatorTargetSchema, SpannerTargetSchema]);
 export type Target = z.output<typeof TargetSchema>;
 
-const KINDS: { [K in Target['kind']]: TargetKind<Extract<Target, { kind: K }>> } = { fake: fakeTarget, emulator: emulatorTarget };
+const KINDS: { [K in Target['kind']]: TargetKind<Extract<Target, { kind: K }>> } = { fake: fakeTarget, emulator: emulatorTarget, spanner: spannerTarget };
 
 function kindOf<T extends Target>(target: T): TargetKind<T> {
   return KINDS[target.kind] as TargetKind<T>;
@@ -32,6 +35,11 @@ export function normalizeTarget(target: Target): Target {
 /** Streams per connection the target allows at once; null where it sets no limit. */
 export function streamLimit(target: Target): number | null {
   return kindOf(target).streamLimit(target);
+}
+
+/** The cost cap of each cell on the target, where it has one (real Spanner). */
+export function targetCap(target: Target): { ops: number; ms: number } | null {
+  return kindOf(target).cap?.(target) ?? null;
 }
 
 /** Why a client and configuration can never run on the target; null when they can. */

@@ -15,6 +15,8 @@ export interface TargetKind<T> {
   describe(target: T, timeScale: number): string;
   /** Why a client and configuration can never run on this kind of target; null when they can. */
   refuse?(client: Client, configuration: Configuration): { option: string; message: string } | null;
+  /** The cost cap every cell's driver enforces on this target (real Spanner); absent where there is none. */
+  cap?(target: T): { ops: number; ms: number };
   /** The configuration a cell runs on this kind of target: a stated change, stored with the cell. */
   adjust?(client: Client, configuration: Configuration): Configuration;
 }

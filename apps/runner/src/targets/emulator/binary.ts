@@ -1,5 +1,5 @@
 // Where the Cloud Spanner emulator binary is: SCB_EMULATOR_BIN, PATH, or the Google Cloud SDK.
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { env } from '../../env';
@@ -32,4 +32,21 @@ export function missingEmulatorMessage(): string {
   return env.SCB_EMULATOR_BIN
     ? `SCB_EMULATOR_BIN=${env.SCB_EMULATOR_BIN} is not an executable file: ${INSTALL_EMULATOR}`
     : `no Cloud Spanner emulator found (emulator_main on PATH or in the Google Cloud SDK): ${INSTALL_EMULATOR}`;
+}
+
+/**
+ * The emulator's version where the Cloud SDK installed it (the component's snapshot beside the SDK's
+ * bin/); null for a binary from elsewhere, or none.
+ */
+export function emulatorVersion(binary = findEmulatorBinary()): string | null {
+  if (!binary) return null;
+  const sdk = path.dirname(path.dirname(path.dirname(binary)));
+  try {
+    const snapshot = JSON.parse(readFileSync(path.join(sdk, '.install', 'cloud-spanner-emulator.snapshot.json'), 'utf8')) as {
+      components?: { id?: string; version?: { version_string?: string } }[];
+    };
+    return snapshot.components?.find((c) => c.id === 'cloud-spanner-emulator')?.version?.version_string ?? null;
+  } catch {
+    return null;
+  }
 }

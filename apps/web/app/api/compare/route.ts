@@ -2,6 +2,7 @@ import { NextResponse } from 'next/server';
 import { compareHref, compareNoteText, compareRefusalText, comparisonDescription, comparisonTitle } from '@scb/shared/compare';
 import { loadComparison } from '@/lib/compare';
 import { originOf } from '@/lib/jobs';
+import { apiRoute } from '@/lib/http';
 
 export const dynamic = 'force-dynamic';
 
@@ -10,7 +11,7 @@ export const dynamic = 'force-dynamic';
  * 200: the comparison (status ok / warned / refused, series, rows with medians and ratios, notes);
  * 400 {error, issues: [{path, message}]} for a bad or missing parameter; 404 the same for unknown jobs or cells.
  */
-export async function GET(req: Request) {
+async function handleGET(req: Request) {
   const url = new URL(req.url);
   const load = await loadComparison(url.searchParams);
   switch (load.kind) {
@@ -42,3 +43,5 @@ export async function GET(req: Request) {
     }
   }
 }
+
+export const GET = apiRoute(handleGET);

@@ -2,14 +2,14 @@ import { NextResponse } from 'next/server';
 import { createGate } from '@scb/db';
 import { parseGateSpec } from '@scb/shared/gate';
 import { databaseUrl, db } from '@/lib/db';
-import { readSpec } from '@/lib/http';
+import { apiRoute, readSpec } from '@/lib/http';
 import { gateUrl, listGates } from '@/lib/gates';
 import { jobUrl, originOf } from '@/lib/jobs';
 
 export const dynamic = 'force-dynamic';
 
 /** Queues a gate. 201 {id, url, jobId, jobUrl}; 400 {error, issues: [{path, message}]} naming every bad field. */
-export async function POST(req: Request) {
+async function handlePOST(req: Request) {
   const parsed = await readSpec(req, parseGateSpec, 'gate spec');
   if (!parsed.ok) return parsed.response;
   let created: { id: string; jobId: string };
@@ -24,6 +24,9 @@ export async function POST(req: Request) {
   return NextResponse.json({ id, url, jobId, jobUrl: jobUrl(jobId, origin) }, { status: 201, headers: { Location: url } });
 }
 
-export async function GET() {
+async function handleGET() {
   return NextResponse.json({ gates: await listGates() });
 }
+
+export const POST = apiRoute(handlePOST);
+export const GET = apiRoute(handleGET);

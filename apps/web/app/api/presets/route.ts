@@ -1,6 +1,9 @@
 import { NextResponse } from 'next/server';
 import { PRESETS } from '@scb/shared/presets';
+import { apiRoute } from '@/lib/http';
 
-export async function GET() {
+async function handleGET() {
   return NextResponse.json({ presets: PRESETS });
 }
+
+export const GET = apiRoute(handleGET);

@@ -1,6 +1,7 @@
 import { NextResponse } from 'next/server';
 import { parseTrendQuery } from '@scb/shared/trend';
 import { loadVersionsView } from '@/lib/versions';
+import { apiRoute } from '@/lib/http';
 
 export const dynamic = 'force-dynamic';
 
@@ -9,7 +10,7 @@ export const dynamic = 'force-dynamic';
  * Every parameter is optional (defaults as on the page); 400 {error, issues: [{path, message}]} names
  * each malformed, unknown or repeated parameter, and one that selects no succeeded cell.
  */
-export async function GET(req: Request) {
+async function handleGET(req: Request) {
   const { value, issues } = parseTrendQuery(new URL(req.url).searchParams, true);
   if (issues.length) return NextResponse.json({ error: 'invalid parameters', issues }, { status: 400 });
   const view = await loadVersionsView(value);
@@ -17,3 +18,5 @@ export async function GET(req: Request) {
   const { fallbacks: _f, ...body } = view;
   return NextResponse.json(body);
 }
+
+export const GET = apiRoute(handleGET);

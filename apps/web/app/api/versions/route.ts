@@ -3,11 +3,12 @@ import { LANGUAGES, type Language } from '@scb/shared/spec';
 import { newestFirst, publishedVersions } from '@scb/languages';
 import { knownClientVersions } from '@scb/db';
 import { db } from '@/lib/db';
+import { apiRoute } from '@/lib/http';
 
 export const dynamic = 'force-dynamic';
 
 /** Published client versions, newest first, with what this machine learned installing them. */
-export async function GET(req: Request) {
+async function handleGET(req: Request) {
   const language = new URL(req.url).searchParams.get('language') ?? 'node';
   if (!(LANGUAGES as readonly string[]).includes(language)) {
     return NextResponse.json({ error: `language must be one of ${LANGUAGES.join(', ')}`, issues: [{ path: 'language', message: 'unknown language' }] }, { status: 400 });
@@ -27,3 +28,5 @@ export async function GET(req: Request) {
     }),
   });
 }
+
+export const GET = apiRoute(handleGET);

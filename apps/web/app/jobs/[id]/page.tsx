@@ -17,6 +17,7 @@ import { getJob, isInvalidJob, jobUrl, originOf, tableCells, type CellView, type
 import { TableHead } from '@/components/TableHead';
 import { CellVerdictMark } from '@/components/CellVerdictMark';
 import { verdictLegend } from '@scb/shared/verdict';
+import { CHANNEL_SOURCE_TEXT } from '@scb/shared/channels';
 
 export const dynamic = 'force-dynamic';
 
@@ -136,6 +137,12 @@ export default async function JobPage({ params }: Params) {
         </p>
       )}
       <JobActions id={job.id} live={live} />
+      {job.placement && (
+        <p className="error" role="alert" data-testid="placement">
+          {job.placement}
+        </p>
+      )}
+      {job.resumes > 0 && <p className="muted">Resumed {job.resumes} time(s) after its runner stopped heartbeating; cells that ran more than once say so.</p>}
       {job.error && (
         <p className="error" role="alert">
           {job.error}
@@ -240,9 +247,11 @@ export default async function JobPage({ params }: Params) {
               <td>
                 <StatusBadge status={c.status} />
                 {c.error && <div className="error">{c.error}</div>}
+                {c.attempts > 1 && <div className="hint">ran {c.attempts} times: its runner died during an earlier run</div>}
               </td>
               <td className="num">
                 {c.result ? formatQps(c.result.qps) : ''}
+                {c.result?.capped && <div className="hint">ended by the cost cap on {c.result.capped === 'ops' ? 'operations' : 'seconds'}</div>}
                 {c.result?.warmStart && !c.result.warmStart.warm && (
                   <div className="warn" title="the warm-up was too short: the first measured window ran at another rate than the rest">
                     not warm: {formatQps(c.result.warmStart.firstRate)}/s first, {formatQps(c.result.warmStart.medianRate)}/s after
@@ -297,7 +306,19 @@ export default async function JobPage({ params }: Params) {
                   </>
                 )}
               </td>
-              <td className="num">{c.result ? `${c.channelSummary.opened} / ${c.channelSummary.used}` : ''}</td>
+              <td className="num">
+                {c.result && c.channelSource && (
+                  <span title={CHANNEL_SOURCE_TEXT[c.channelSource]}>
+                    {c.channelSummary.opened} / {c.channelSummary.used} <span className="hint">{c.channelSource}</span>
+                  </span>
+                )}
+                {c.result &&
+                  c.otherChannelCounts.map((o) => (
+                    <div key={o.source} className="hint" title={CHANNEL_SOURCE_TEXT[o.source]}>
+                      {o.source}: {o.summary.opened} / {o.summary.used} · {formatPercent(o.summary.hottestShare)} · {o.summary.hottestPeakInFlight}
+                    </div>
+                  ))}
+              </td>
               <td className="num">{c.result ? `${formatPercent(c.channelSummary.hottestShare)} · ${c.channelSummary.hottestPeakInFlight}` : ''}</td>
               <td className="small">
                 {c.channels.some((ch) => ch.rpcs > 0) && (
@@ -334,6 +355,8 @@ export default async function JobPage({ params }: Params) {
           <dd>{env.java ?? 'not found'}</dd>
           <dt>Go</dt>
           <dd>{env.go ?? 'not found'}</dd>
+          <dt>Cloud Spanner emulator</dt>
+          <dd>{env.emulator ?? 'not found'}</dd>
           <dt>commit</dt>
           <dd>{env.commit ?? 'unknown'}</dd>
         </dl>

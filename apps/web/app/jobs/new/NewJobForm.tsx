@@ -15,9 +15,11 @@ interface FormState {
   concurrency: string;
   configs: Record<ConfigKey, boolean>;
   numChannels: string;
-  targetKind: 'fake' | 'emulator';
+  targetKind: 'fake' | 'emulator' | 'spanner';
   /** Emulator only: host:port of one already running; empty starts a fresh one per cell. */
   emulatorHost: string;
+  /** Cloud Spanner only: the database, an optional endpoint and the cost caps per cell. */
+  spanner: { projectId: string; instanceId: string; databaseId: string; endpoint: string; maxOpsPerCell: number; maxSecondsPerCell: number };
   latencyMs: number;
   timeScale: number;
   warmup: Ops;
@@ -41,6 +43,7 @@ const INITIAL: FormState = {
   numChannels: '',
   targetKind: 'fake',
   emulatorHost: '',
+  spanner: { projectId: '', instanceId: '', databaseId: '', endpoint: '', maxOpsPerCell: 20_000, maxSecondsPerCell: 60 },
   latencyMs: 65,
   timeScale: 1,
   warmup: 200,
@@ -62,7 +65,7 @@ function toSpec(f: FormState): JobSpecInput {
       .split(/[\s,]+/)
       .filter(Boolean)
       .map(Number),
-    target: f.targetKind === 'emulator' ? { kind: 'emulator', ...(f.emulatorHost.trim() ? { emulatorHost: f.emulatorHost.trim() } : {}) } : { kind: 'fake', latencyMs: f.latencyMs },
+    target: targetOf(f),
     workload: {
       operation: 'select1',
       warmupOps: f.warmup,
@@ -71,6 +74,13 @@ function toSpec(f: FormState): JobSpecInput {
     repeats: f.repeats,
     timeScale: f.timeScale,
   };
+}
+
+function targetOf(f: FormState): JobSpecInput['target'] {
+  if (f.targetKind === 'emulator') return { kind: 'emulator', ...(f.emulatorHost.trim() ? { emulatorHost: f.emulatorHost.trim() } : {}) };
+  if (f.targetKind === 'fake') return { kind: 'fake', latencyMs: f.latencyMs };
+  const { endpoint, ...s } = f.spanner;
+  return { kind: 'spanner', ...s, projectId: s.projectId.trim(), instanceId: s.instanceId.trim(), databaseId: s.databaseId.trim(), ...(endpoint.trim() ? { endpoint: endpoint.trim() } : {}) };
 }
 
 /** A preset's spec as form state (presets use only what the form can show). */
@@ -91,7 +101,8 @@ function fromSpec(spec: JobSpecInput): FormState {
     numChannels: String(cfgs.find((c) => c.numChannels !== undefined)?.numChannels ?? ''),
     targetKind: spec.target?.kind ?? 'fake',
     emulatorHost: spec.target?.kind === 'emulator' ? (spec.target.emulatorHost ?? '') : '',
-    latencyMs: spec.target?.kind === 'emulator' ? 65 : (spec.target?.latencyMs ?? 65),
+    spanner: spec.target?.kind === 'spanner' ? { ...spec.target, endpoint: spec.target.endpoint ?? '' } : INITIAL.spanner,
+    latencyMs: spec.target?.kind === 'fake' ? (spec.target.latencyMs ?? 65) : 65,
     timeScale: spec.timeScale ?? 1,
     warmup: w.warmupOps ?? 200,
     measure: w.durationSeconds !== undefined ? { kind: 'seconds', seconds: w.durationSeconds } : { kind: 'ops', ops: w.measuredOps ?? 1000 },
@@ -150,6 +161,44 @@ function OpsInput({ id, value, onChange }: { id: string; value: Ops; onChange: (
 }
 
 /** The launch form: presets, registry versions, configurations; posts a JobSpec to /api/jobs. */
+/** The database on Cloud Spanner and the cost caps every cell's driver enforces. */
+function SpannerFields({ value, cells, onChange }: { value: FormState['spanner']; cells: number; onChange: (v: FormState['spanner']) => void }) {
+  const text = (key: 'projectId' | 'instanceId' | 'databaseId' | 'endpoint', label: string, placeholder = '') => (
+    <>
+      <label className="field" htmlFor={`spanner-${key}`}>
+        {label}
+      </label>
+      <div>
+        <input type="text" id={`spanner-${key}`} value={value[key]} placeholder={placeholder} onChange={(e) => onChange({ ...value, [key]: e.target.value })} />
+      </div>
+    </>
+  );
+  return (
+    <>
+      {text('projectId', 'Project id')}
+      {text('instanceId', 'Instance id')}
+      {text('databaseId', 'Database id')}
+      {text('endpoint', 'Endpoint host:port', 'spanner.googleapis.com:443')}
+      <label className="field" htmlFor="spanner-maxOpsPerCell">
+        Cost cap: operations per cell
+      </label>
+      <div>
+        <input type="number" id="spanner-maxOpsPerCell" value={value.maxOpsPerCell} min={1} onChange={(e) => onChange({ ...value, maxOpsPerCell: Number(e.target.value) })} />
+      </div>
+      <label className="field" htmlFor="spanner-maxSecondsPerCell">
+        Cost cap: seconds per cell
+      </label>
+      <div>
+        <input type="number" id="spanner-maxSecondsPerCell" value={value.maxSecondsPerCell} min={1} onChange={(e) => onChange({ ...value, maxSecondsPerCell: Number(e.target.value) })} />
+        <span className="hint" id="spanner-cost">
+          Cost bound: {cells} cell(s), at most {(cells * value.maxOpsPerCell).toLocaleString('en-US')} operations and {Math.ceil((cells * value.maxSecondsPerCell) / 60)} minutes of traffic in all. The
+          driver starts no operation past either cap (warm-up included); a capped cell says so.
+        </span>
+      </div>
+    </>
+  );
+}
+
 export function NewJobForm() {
   const router = useRouter();
   const [form, setForm] = useState<FormState>(INITIAL);
@@ -336,10 +385,17 @@ export function NewJobForm() {
         <select id="targetKind" value={form.targetKind} onChange={(e) => set({ targetKind: e.target.value as FormState['targetKind'] })}>
           <option value="fake">fake Spanner (bundled, latency model)</option>
           <option value="emulator">Cloud Spanner emulator</option>
+          <option value="spanner">Cloud Spanner (real; costs money)</option>
         </select>
         {form.targetKind === 'emulator' && (
           <span className="hint">
             A fresh emulator per cell, provisioned by the runner; it is CPU-bound (about 300 queries per second per core here), not a latency model. Node cells run with regular sessions.
+          </span>
+        )}
+        {form.targetKind === 'spanner' && (
+          <span className="hint">
+            Runs only on a runner started with SCB_ALLOW_SPANNER=1; it uses that runner&apos;s Application Default Credentials, which are never entered, stored or shown here. Nothing is created in the
+            database: the workload&apos;s tables must exist.
           </span>
         )}
       </div>
@@ -353,6 +409,8 @@ export function NewJobForm() {
             <input type="number" id="latencyMs" value={form.latencyMs} min={0} step="any" onChange={(e) => set({ latencyMs: Number(e.target.value) })} />
           </div>
         </>
+      ) : form.targetKind === 'spanner' ? (
+        <SpannerFields value={form.spanner} cells={spec.clients.length * spec.configurations.length * spec.concurrency.length * (spec.repeats ?? 1)} onChange={(spanner) => set({ spanner })} />
       ) : (
         <>
           <label className="field" htmlFor="emulatorHost">

@@ -21,15 +21,27 @@ type Cell struct {
 	Configuration Configuration `json:"configuration"`
 	Load          Load          `json:"load"`
 	Operations    []MixEntry    `json:"operations"`
+	// A cost cap over both phases (real Spanner); nil: none.
+	Cap *Cap `json:"cap"`
 	// The driver exits by itself this many ms after it started.
 	DeadlineMs float64 `json:"deadlineMs"`
 }
 
-// Endpoint is where the client connects; security "plaintext" is the only value today.
+// Endpoint is where the client connects. Security "plaintext" goes without credentials; "tls" uses
+// the Application Default Credentials of the environment and, when TLSRootsFile (PEM; tests only) is
+// set, trusts it in place of the system's CA bundle file (through SSL_CERT_FILE, which leaves the
+// system's certificate directories trusted too).
 type Endpoint struct {
-	Host     string `json:"host"`
-	Port     int    `json:"port"`
-	Security string `json:"security"`
+	Host         string `json:"host"`
+	Port         int    `json:"port"`
+	Security     string `json:"security"`
+	TLSRootsFile string `json:"tlsRootsFile"`
+}
+
+// Cap: no operation starts once Ops have started in all, nor Ms after the first one.
+type Cap struct {
+	Ops int64   `json:"ops"`
+	Ms  float64 `json:"ms"`
 }
 
 type Database struct {
@@ -132,8 +144,11 @@ func parseCell(data []byte) (*Cell, error) {
 		}
 		return nil, err
 	}
-	if c.Endpoint.Security != "plaintext" {
-		return nil, fmt.Errorf("unknown endpoint security %s (this driver knows: plaintext)", c.Endpoint.Security)
+	if c.Endpoint.Security != "plaintext" && c.Endpoint.Security != "tls" {
+		return nil, fmt.Errorf("unknown endpoint security %s (this driver knows: plaintext, tls)", c.Endpoint.Security)
+	}
+	if c.Cap != nil && (c.Cap.Ops < 1 || !(c.Cap.Ms > 0)) {
+		return nil, errors.New("cap.ops and cap.ms must be positive")
 	}
 	if c.Configuration.GrpcGcp == "" {
 		c.Configuration.GrpcGcp = "default"

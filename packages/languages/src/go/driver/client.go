@@ -69,8 +69,8 @@ func setupClient(cell *Cell) (*clientSetup, error) {
 	address := net.JoinHostPort(cell.Endpoint.Host, strconv.Itoa(cell.Endpoint.Port))
 	s := &clientSetup{
 		config: config,
-		// endpoint.security is "plaintext" (parseCell refuses anything else). grpc.WithInsecure,
-		// not insecure.NewCredentials: the monorepo era's grpc-go predates the latter.
+		// Plaintext (TLS replaces them below). grpc.WithInsecure, not insecure.NewCredentials: the
+		// monorepo era's grpc-go predates the latter.
 		opts: []option.ClientOption{
 			option.WithEndpoint(address),
 			option.WithoutAuthentication(),
@@ -87,6 +87,18 @@ func setupClient(cell *Cell) (*clientSetup, error) {
 			"SPANNER_DISABLE_BUILTIN_METRICS": "true",
 			"SPANNER_ENABLE_BUILTIN_METRICS":  "",
 		},
+	}
+	if cell.Endpoint.Security == "tls" {
+		// Real Spanner's path: TLS and the environment's Application Default Credentials, as every
+		// version does them by default; no emulator switch. Set before the options below add to them.
+		s.opts = []option.ClientOption{option.WithEndpoint(address)}
+		s.env["SPANNER_EMULATOR_HOST"] = ""
+		if cell.Endpoint.TLSRootsFile != "" {
+			// The test's roots through the Go standard library, not a gRPC option: crypto/x509 reads
+			// SSL_CERT_FILE when it first loads the system roots (no TLS happens before newClient), so
+			// every client version trusts them whichever way its transport builds TLS and credentials.
+			s.env["SSL_CERT_FILE"] = cell.Endpoint.TLSRootsFile
+		}
 	}
 	cfg := reflect.ValueOf(&s.config).Elem()
 	pool := cfg.FieldByName("SessionPoolConfig")

@@ -107,6 +107,39 @@ type loadRunner struct {
 	mix   *mix
 	ops   []Operation // per kind of mix.kinds
 	out   *output
+	cap   *costCap
+}
+
+// costCap is the cell's cost cap over both phases: operations started in all, time since the start.
+type costCap struct {
+	limit   *Cap
+	started atomic.Int64
+	t0      time.Time
+	mu      sync.Mutex
+	hit     string // "ops" or "time" once the cap stopped the cell
+}
+
+func newCostCap(limit *Cap) *costCap { return &costCap{limit: limit, t0: time.Now()} }
+
+// take claims one operation of the cap; false once it is reached.
+func (c *costCap) take() bool {
+	if c.limit == nil {
+		return true
+	}
+	reason := ""
+	if c.started.Add(1) > c.limit.Ops {
+		reason = "ops"
+	} else if sinceMs(c.t0) >= c.limit.Ms {
+		reason = "time"
+	} else {
+		return true
+	}
+	c.mu.Lock()
+	if c.hit == "" {
+		c.hit = reason
+	}
+	c.mu.Unlock()
+	return false
 }
 
 // run runs the warm-up operations, then the measured phase, and returns the result message.
@@ -114,7 +147,11 @@ func (r *loadRunner) run(load Load) *resultMessage {
 	if load.WarmupOps > 0 {
 		r.phase("warmup", &load.WarmupOps, nil)
 	}
-	return r.phase("measure", load.MeasuredOps, load.DurationMs)
+	result := r.phase("measure", load.MeasuredOps, load.DurationMs)
+	r.cap.mu.Lock()
+	result.Capped = r.cap.hit
+	r.cap.mu.Unlock()
+	return result
 }
 
 // phase runs until ops operations have been issued or, without ops, for ms milliseconds.
@@ -129,10 +166,11 @@ func (r *loadRunner) phase(name string, ops *int64, ms *float64) *resultMessage 
 		end = t0.Add(time.Duration(*ms * float64(time.Millisecond)))
 	}
 	take := func() bool {
+		budget := time.Now().Before(end)
 		if ops != nil {
-			return started.Add(1) <= *ops
+			budget = started.Add(1) <= *ops
 		}
-		return time.Now().Before(end)
+		return budget && r.cap.take()
 	}
 	ctx := context.Background()
 	runOne := func() {

@@ -39,6 +39,8 @@ type resultMessage struct {
 	Timeline   []timelinePoint            `json:"timeline"`
 	CPUMs      float64                    `json:"cpuMs"`
 	Operations map[string]operationResult `json:"operations"`
+	// "ops" or "time" when the cost cap ended the cell early.
+	Capped string `json:"capped,omitempty"`
 }
 
 type kindStats struct {

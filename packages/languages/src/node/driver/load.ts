@@ -40,11 +40,41 @@ export function mixPicker(mix: OperationMixEntry[], random = Math.random): () =>
 export async function runPhases(cell: DriverCell, operations: Record<OperationKind, Operation>, emit: Emit): Promise<ResultMessage> {
   const pick = mixPicker(cell.operations);
   const load = cell.load;
-  if (load.warmupOps > 0) await runPhase('warmup', load, { ops: load.warmupOps }, pick, operations, emit);
-  return runPhase('measure', load, load.measuredOps !== undefined ? { ops: load.measuredOps } : { ms: load.durationMs! }, pick, operations, emit);
+  const cap = new Cap(cell.cap);
+  if (load.warmupOps > 0) await runPhase('warmup', load, { ops: load.warmupOps }, pick, operations, emit, cap);
+  const result = await runPhase('measure', load, load.measuredOps !== undefined ? { ops: load.measuredOps } : { ms: load.durationMs! }, pick, operations, emit, cap);
+  return cap.hit ? { ...result, capped: cap.hit } : result;
 }
 
-async function runPhase(phase: 'warmup' | 'measure', load: Load, budget: Budget, pick: () => OperationKind, operations: Record<OperationKind, Operation>, emit: Emit): Promise<ResultMessage> {
+/** The cell's cost cap over both phases: operations started in all, and time since the first. */
+export class Cap {
+  hit: 'ops' | 'time' | undefined;
+  private started = 0;
+  private t0: number | undefined;
+  constructor(private readonly limit: DriverCell['cap']) {}
+  /** Claims one operation; false once the cap is reached. */
+  take(): boolean {
+    if (!this.limit) return true;
+    this.t0 ??= performance.now();
+    if (this.started >= this.limit.ops) this.hit ??= 'ops';
+    else if (performance.now() - this.t0 >= this.limit.ms) this.hit ??= 'time';
+    else {
+      this.started++;
+      return true;
+    }
+    return false;
+  }
+}
+
+async function runPhase(
+  phase: 'warmup' | 'measure',
+  load: Load,
+  budget: Budget,
+  pick: () => OperationKind,
+  operations: Record<OperationKind, Operation>,
+  emit: Emit,
+  cap: Cap,
+): Promise<ResultMessage> {
   const rec = new PhaseRecorder(phase === 'measure', Object.keys(operations) as OperationKind[]);
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
@@ -56,6 +86,7 @@ async function runPhase(phase: 'warmup' | 'measure', load: Load, budget: Budget,
   let started = 0;
   const take = () => {
     if (total !== undefined ? started >= total : performance.now() >= deadline) return false;
+    if (!cap.take()) return false;
     started++;
     return true;
   };

@@ -4,6 +4,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { DriverCellSchema, type OperationKind } from '@scb/shared';
+import { countChannels } from './channels';
 import { runPhases } from './load';
 import { OPERATIONS, type Operation } from './operations';
 import { nodeClientSetup, UnsupportedOption } from './options';
@@ -28,6 +29,8 @@ async function main(): Promise<void> {
   if (!parsed.success) fail(`driver: bad cell spec: ${parsed.error.message}`);
   const cell = parsed.data;
   setTimeout(() => fail(`driver: deadline of ${cell.deadlineMs} ms reached before the cell finished`, 3), cell.deadlineMs).unref();
+  // grpc-js reads its trusted roots file when it is loaded: before the client is.
+  if (cell.endpoint.tlsRootsFile) process.env.GRPC_DEFAULT_SSL_ROOTS_FILE_PATH = cell.endpoint.tlsRootsFile;
   const clientDir = process.argv[2];
   if (!clientDir) fail('driver: the folder of the installed @google-cloud/spanner is required as the first argument');
 
@@ -55,13 +58,14 @@ async function main(): Promise<void> {
     throw e;
   }
   Object.assign(process.env, setup.env);
+  const clientChannels = countChannels(grpc);
   emit({ type: 'progress', phase: 'connecting', done: 0, elapsedMs: 0, qps: 0 });
   const spanner = new Spanner(setup.clientOptions);
   const database = spanner.instance(cell.database.instanceId).database(cell.database.databaseId, setup.poolOptions);
   const operations = Object.fromEntries(cell.operations.map((o) => [o.kind, OPERATIONS[o.kind](database)])) as Record<OperationKind, Operation>;
 
   const result = await runPhases(cell, operations, emit);
-  emit(result);
+  emit({ ...result, clientChannels: clientChannels() });
   // @google-cloud/spanner 7.21's close() may never resolve: give it a moment, then leave anyway.
   await Promise.race([Promise.resolve(database.close()).catch(() => {}), new Promise((r) => setTimeout(r, 1000))]);
   process.exit(0);

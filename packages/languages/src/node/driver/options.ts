@@ -30,8 +30,10 @@ export function nodeClientSetup(cell: DriverCell, deps: NodeClientDeps): NodeCli
     projectId: cell.database.projectId,
     servicePath: cell.endpoint.host,
     port: cell.endpoint.port,
-    sslCreds: deps.grpc.credentials.createInsecure(),
   };
+  // Plaintext goes without credentials; TLS takes the Application Default Credentials (google-gax's
+  // own path when no sslCreds are given).
+  if (cell.endpoint.security === 'plaintext') clientOptions.sslCreds = deps.grpc.credentials.createInsecure();
   // grpc-gcp is always on in the Node client; these three options set to undefined turn it off
   // (then the client uses a single HTTP/2 connection).
   if (c.grpcGcp === 'off') {

@@ -1,12 +1,15 @@
 import { NextResponse } from 'next/server';
 import { getJob, isInvalidJob } from '@/lib/jobs';
+import { apiRoute } from '@/lib/http';
 
 export const dynamic = 'force-dynamic';
 
-export async function GET(_req: Request, ctx: { params: Promise<{ id: string }> }) {
+async function handleGET(_req: Request, ctx: { params: Promise<{ id: string }> }) {
   const { id } = await ctx.params;
   const job = await getJob(id);
   if (!job) return NextResponse.json({ error: `no job with id "${id}"` }, { status: 404 });
   if (isInvalidJob(job)) return NextResponse.json({ error: job.invalid, issues: job.issues }, { status: 500 });
   return NextResponse.json(job);
 }
+
+export const GET = apiRoute(handleGET);

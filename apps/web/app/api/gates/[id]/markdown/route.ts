@@ -1,15 +1,17 @@
 import { gateMarkdown } from '@scb/shared/gate-markdown';
 import { getGate, isInvalidGate, markdownGate } from '@/lib/gates';
-import { plainText } from '@/lib/http';
+import { apiRoute, plainText } from '@/lib/http';
 import { originOf } from '@/lib/jobs';
 
 export const dynamic = 'force-dynamic';
 
 /** The verdict, its reasons and the per-metric table, for a GitHub issue or a CI log. */
-export async function GET(req: Request, ctx: { params: Promise<{ id: string }> }) {
+async function handleGET(req: Request, ctx: { params: Promise<{ id: string }> }) {
   const { id } = await ctx.params;
   const gate = await getGate(id, originOf(req.headers));
   if (!gate) return plainText(`no gate with id "${id}"`, 404);
   if (isInvalidGate(gate)) return plainText(gate.invalid, 500);
   return new Response(gateMarkdown(markdownGate(gate)) + '\n', { headers: { 'content-type': 'text/markdown; charset=utf-8' } });
 }
+
+export const GET = apiRoute(handleGET);

@@ -1,14 +1,17 @@
 import { NextResponse } from 'next/server';
 import { cancelJob } from '@scb/db';
 import { db } from '@/lib/db';
+import { apiRoute } from '@/lib/http';
 
 export const dynamic = 'force-dynamic';
 
 /** 202 while the runner stops the running cell; 200 when a queued job is cancelled at once. */
-export async function POST(_req: Request, ctx: { params: Promise<{ id: string }> }) {
+async function handlePOST(_req: Request, ctx: { params: Promise<{ id: string }> }) {
   const { id } = await ctx.params;
   const outcome = await cancelJob(db(), id);
   if (outcome === 'not-found') return NextResponse.json({ error: `no job with id "${id}"` }, { status: 404 });
   if (outcome === 'finished') return NextResponse.json({ error: 'the job has already finished', outcome }, { status: 409 });
   return NextResponse.json({ outcome }, { status: outcome === 'requested' ? 202 : 200 });
 }
+
+export const POST = apiRoute(handlePOST);

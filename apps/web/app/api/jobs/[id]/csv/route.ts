@@ -1,12 +1,15 @@
 import { toCsv } from '@scb/shared/export';
 import { csvRows, exportableJob } from '@/lib/jobs';
+import { apiRoute } from '@/lib/http';
 
 export const dynamic = 'force-dynamic';
 
-export async function GET(_req: Request, ctx: { params: Promise<{ id: string }> }) {
+async function handleGET(_req: Request, ctx: { params: Promise<{ id: string }> }) {
   const job = await exportableJob((await ctx.params).id);
   if (job instanceof Response) return job;
   return new Response(toCsv(csvRows(job)), {
     headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="spanner-client-bench-${job.id}.csv"` },
   });
 }
+
+export const GET = apiRoute(handleGET);

@@ -1,12 +1,15 @@
 import { jobMarkdown } from '@scb/shared/markdown';
 import { exportableJob, jobUrl, originOf, tableCells } from '@/lib/jobs';
+import { apiRoute } from '@/lib/http';
 
 export const dynamic = 'force-dynamic';
 
 /** The GitHub-flavoured summary a user pastes into an issue. */
-export async function GET(req: Request, ctx: { params: Promise<{ id: string }> }) {
+async function handleGET(req: Request, ctx: { params: Promise<{ id: string }> }) {
   const job = await exportableJob((await ctx.params).id);
   if (job instanceof Response) return job;
   const text = jobMarkdown({ id: job.id, url: jobUrl(job.id, originOf(req.headers)), spec: job.spec, environment: job.environment, cells: tableCells(job) });
   return new Response(text + '\n', { headers: { 'content-type': 'text/markdown; charset=utf-8' } });
 }
+
+export const GET = apiRoute(handleGET);

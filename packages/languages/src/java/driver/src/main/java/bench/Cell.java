@@ -19,10 +19,18 @@ record Cell(
     JsonObject configuration,
     Load load,
     List<MixEntry> operations,
+    Cap cap,
     double deadlineMs) {
 
-  /** Where the client connects. `security` is "plaintext", the only value of the protocol today. */
-  record Endpoint(String host, int port, String security) {}
+  /**
+   * Where the client connects. `security` "plaintext" goes without credentials; "tls" uses the
+   * Application Default Credentials of the environment, and trusts `tlsRootsFile` (PEM; tests only,
+   * null otherwise) instead of the system's roots.
+   */
+  record Endpoint(String host, int port, String security, String tlsRootsFile) {}
+
+  /** A cost cap over both phases: operations started in all, and ms since the first started. */
+  record Cap(long ops, double ms) {}
 
   record Database(String projectId, String instanceId, String databaseId) {}
 
@@ -50,11 +58,17 @@ record Cell(
     JsonObject database = required(o, "database").getAsJsonObject();
     JsonObject client = required(o, "client").getAsJsonObject();
     String security = required(endpoint, "security").getAsString();
-    if (!security.equals("plaintext")) {
-      throw new IllegalArgumentException("unknown endpoint security " + security + " (this driver knows: plaintext)");
+    if (!security.equals("plaintext") && !security.equals("tls")) {
+      throw new IllegalArgumentException("unknown endpoint security " + security + " (this driver knows: plaintext, tls)");
+    }
+    String roots = endpoint.has("tlsRootsFile") && !endpoint.get("tlsRootsFile").isJsonNull() ? endpoint.get("tlsRootsFile").getAsString() : null;
+    Cap cap = null;
+    if (o.has("cap") && !o.get("cap").isJsonNull()) {
+      JsonObject c = o.getAsJsonObject("cap");
+      cap = new Cap(required(c, "ops").getAsLong(), required(c, "ms").getAsDouble());
     }
     return new Cell(
-        new Endpoint(required(endpoint, "host").getAsString(), required(endpoint, "port").getAsInt(), security),
+        new Endpoint(required(endpoint, "host").getAsString(), required(endpoint, "port").getAsInt(), security, roots),
         new Database(
             required(database, "projectId").getAsString(),
             required(database, "instanceId").getAsString(),
@@ -63,6 +77,7 @@ record Cell(
         required(o, "configuration").getAsJsonObject(),
         load(required(o, "load").getAsJsonObject()),
         operations(required(o, "operations").getAsJsonArray()),
+        cap,
         required(o, "deadlineMs").getAsDouble());
   }
 

@@ -5,7 +5,15 @@ import com.google.cloud.spanner.SessionPoolOptions;
 import com.google.cloud.spanner.Spanner;
 import com.google.cloud.spanner.SpannerOptions;
 import com.google.gson.JsonObject;
-import io.grpc.ManagedChannelBuilder;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.cert.Certificate;
+import java.security.cert.CertificateFactory;
 import java.lang.reflect.Field;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -31,19 +39,32 @@ final class ClientFactory {
 
   private ClientFactory() {}
 
+  /** A client whose channels nobody counts (the conformance harness). */
   static Spanner create(Cell cell) {
+    return create(cell, new ChannelCounts());
+  }
+
+  static Spanner create(Cell cell, ChannelCounts counts) {
     String version = cell.version();
     JsonObject conf = cell.configuration();
     metricsOff();
     noGcpProbe();
+    Cell.Endpoint endpoint = cell.endpoint();
+    boolean tls = endpoint.security().equals("tls");
+    if (endpoint.tlsRootsFile() != null) trustOnly(endpoint.tlsRootsFile());
+    // Never setChannelProvider: it silently bypasses grpc-gcp. The configurator is applied to every
+    // channel builder, grpc-gcp's included.
     SpannerOptions.Builder b =
         SpannerOptions.newBuilder()
             .setProjectId(cell.database().projectId())
-            .setHost("http://" + cell.endpoint().host() + ":" + cell.endpoint().port())
-            // endpoint.security is "plaintext" (Cell refuses anything else). Never setChannelProvider: it
-            // silently bypasses grpc-gcp.
-            .setChannelConfigurator(ManagedChannelBuilder::usePlaintext)
-            .setCredentials(NoCredentials.getInstance());
+            .setHost((tls ? "https://" : "http://") + endpoint.host() + ":" + endpoint.port())
+            .setChannelConfigurator(builder -> (tls ? builder : builder.usePlaintext()).intercept(counts));
+    // TLS keeps the client's default: Application Default Credentials from the environment.
+    if (!tls) b.setCredentials(NoCredentials.getInstance());
+    // The cell says where to connect: an inherited SPANNER_EMULATOR_HOST (even empty) would replace
+    // the host, the TLS and the credentials above at build(). Versions without the setter: no guard.
+    Method emulator = find(b.getClass(), "setEmulatorHost", String.class);
+    if (emulator != null) invoke(emulator, b, (Object) null);
     // No metrics export (it would look for GCP credentials and a project); not every version has it.
     Method metrics = find(b.getClass(), "setBuiltInMetricsEnabled", boolean.class);
     if (metrics != null) invoke(metrics, b, false);
@@ -70,6 +91,33 @@ final class ClientFactory {
     SessionPoolOptions pool = sessionPool(conf, version);
     if (pool != null) b.setSessionPoolOption(pool);
     return b.build().getService();
+  }
+
+  /**
+   * Trusts only the certificates of a PEM file (tests' own CA): written to a PKCS12 trust store that
+   * the JVM's default trust manager, which grpc-netty-shaded uses, reads from these properties.
+   */
+  private static void trustOnly(String pemFile) {
+    try {
+      KeyStore store = KeyStore.getInstance("PKCS12");
+      store.load(null, null);
+      int i = 0;
+      try (InputStream in = Files.newInputStream(Path.of(pemFile))) {
+        for (Certificate c : CertificateFactory.getInstance("X.509").generateCertificates(in)) store.setCertificateEntry("root-" + i++, c);
+      }
+      if (i == 0) throw new IllegalArgumentException("no certificate in " + pemFile);
+      Path file = Files.createTempFile("scb-roots", ".p12");
+      file.toFile().deleteOnExit();
+      char[] password = "scb-roots".toCharArray();
+      try (OutputStream out = Files.newOutputStream(file)) {
+        store.store(out, password);
+      }
+      System.setProperty("javax.net.ssl.trustStore", file.toString());
+      System.setProperty("javax.net.ssl.trustStoreType", "PKCS12");
+      System.setProperty("javax.net.ssl.trustStorePassword", new String(password));
+    } catch (IOException | GeneralSecurityException e) {
+      throw new IllegalStateException("cannot read the trusted roots " + pemFile + ": " + e.getMessage(), e);
+    }
   }
 
   /**

@@ -3,6 +3,7 @@ package bench;
 import com.google.cloud.spanner.DatabaseClient;
 import com.google.cloud.spanner.DatabaseId;
 import com.google.cloud.spanner.Spanner;
+import com.google.gson.JsonObject;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
@@ -54,7 +55,8 @@ public final class JavaDriver {
     connecting.run();
     // Class loading and client start can take a while in a cold JVM: keep reporting.
     var connectingTicks = ticker.scheduleAtFixedRate(connecting, 1, 1, TimeUnit.SECONDS);
-    Spanner spanner = ClientFactory.create(cell);
+    ChannelCounts channels = new ChannelCounts();
+    Spanner spanner = ClientFactory.create(cell, channels);
     Cell.Database db = cell.database();
     DatabaseClient client = spanner.getDatabaseClient(DatabaseId.of(db.projectId(), db.instanceId(), db.databaseId()));
     connectingTicks.cancel(false);
@@ -62,7 +64,9 @@ public final class JavaDriver {
     Map<String, Operations.Operation> operations = new LinkedHashMap<>();
     for (Cell.MixEntry m : cell.operations()) operations.computeIfAbsent(m.kind(), k -> Operations.of(k, client));
     try (LoadLoop.Shape shape = LoadLoop.shape(cell.load(), daemon("load"))) {
-      out.emit(new LoadLoop(shape, ticker, out, cell.operations(), operations).run(cell.load()));
+      JsonObject result = new LoadLoop(shape, ticker, out, cell.operations(), operations, cell.cap()).run(cell.load());
+      result.add("clientChannels", channels.toJson());
+      out.emit(result);
     }
 
     ClientFactory.closeThenHalt(spanner);

@@ -25,6 +25,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BooleanSupplier;
 import org.HdrHistogram.Histogram;
@@ -121,11 +122,19 @@ final class LoadLoop {
   private final double[] weights;
   private final int[] entryKind;
   private final double totalWeight;
+  /** The cell's cost cap over both phases (null: none), what it has counted, and what it stopped. */
+  private final Cell.Cap cap;
+  private final AtomicLong capStarted = new AtomicLong();
+  /** When the first operation was claimed (0: none yet); the time cap counts from there, as Node's does. */
+  private final AtomicLong capStartNanos = new AtomicLong();
+  /** The first limit reached wins: loops refused by both at once must not overwrite each other. */
+  private final AtomicReference<String> capped = new AtomicReference<>();
 
-  /** `operations` holds the operation of every kind of `mix`. */
+  /** `operations` holds the operation of every kind of `mix`; `cap` may be null. */
   LoadLoop(Shape shape, ScheduledExecutorService ticker, Output out, List<Cell.MixEntry> mix,
-      Map<String, Operations.Operation> operations) {
+      Map<String, Operations.Operation> operations, Cell.Cap cap) {
     this.shape = shape;
+    this.cap = cap;
     this.ticker = ticker;
     this.out = out;
     Map<String, Integer> index = new LinkedHashMap<>();
@@ -150,7 +159,28 @@ final class LoadLoop {
   /** Runs the warm-up operations, then the measured phase; returns the result message. */
   JsonObject run(Cell.Load load) throws InterruptedException {
     if (load.warmupOps() > 0) new Phase("warmup", load.warmupOps(), null).run();
-    return new Phase("measure", load.measuredOps(), load.durationMs()).run();
+    JsonObject result = new Phase("measure", load.measuredOps(), load.durationMs()).run();
+    if (capped.get() != null) result.addProperty("capped", capped.get());
+    return result;
+  }
+
+  /** Claims one operation of the cost cap; false (and which limit) once it is reached. */
+  private boolean takeCap() {
+    if (cap == null) return true;
+    long now = System.nanoTime();
+    // Not at construction or phase start: thread start-up in a cold JVM is not the cell's time.
+    if (capStartNanos.get() == 0) capStartNanos.compareAndSet(0, now);
+    if (capped.get() != null) return false;
+    // Ops first, as Node's Cap: a count reached before the time ran out is what stopped the cell.
+    if (capStarted.getAndIncrement() >= cap.ops()) {
+      capped.compareAndSet(null, "ops");
+      return false;
+    }
+    if (now - capStartNanos.get() >= (long) (cap.ms() * 1_000_000)) {
+      capped.compareAndSet(null, "time");
+      return false;
+    }
+    return true;
   }
 
   /** The index of a kind picked with probability weight / total weight. */
@@ -215,7 +245,8 @@ final class LoadLoop {
 
     /** Claims one operation of the budget; false once it is spent. */
     private boolean take() {
-      return total != null ? started.getAndIncrement() < total : System.nanoTime() < endNanos;
+      boolean budget = total != null ? started.getAndIncrement() < total : System.nanoTime() < endNanos;
+      return budget && takeCap();
     }
 
     private void runOne() {

@@ -1,0 +1,34 @@
+import { DEFAULT_SPANNER_ENDPOINT, OPERATION_TABLES, type SpannerTarget } from '@scb/shared';
+import { CellError } from '../cell-error';
+import { env } from '../env';
+import { missingTables } from './spanner/tables';
+import type { TargetPlugin } from './target';
+
+const NOT_ENABLED =
+  'this runner does not run jobs against Cloud Spanner: its operator enables them by starting it with SCB_ALLOW_SPANNER=1 and Application Default Credentials in its environment (e.g. gcloud auth application-default login)';
+
+/**
+ * Real Cloud Spanner over TLS with the runner's Application Default Credentials, which reach the
+ * drivers through their environment only. Nothing is created there: the scenario's tables must
+ * exist. Each cell's driver enforces the target's cost cap.
+ */
+export const spanner: TargetPlugin<SpannerTarget> = {
+  refuseJob: () => (env.SCB_ALLOW_SPANNER === '1' ? null : NOT_ENABLED),
+  async start(target, spec) {
+    const endpoint = target.endpoint ?? DEFAULT_SPANNER_ENDPOINT;
+    const at = endpoint.lastIndexOf(':');
+    const host = endpoint.slice(0, at);
+    const port = Number(endpoint.slice(at + 1));
+    const database = { projectId: target.projectId, instanceId: target.instanceId, databaseId: target.databaseId };
+    const path = `projects/${database.projectId}/instances/${database.instanceId}/databases/${database.databaseId}`;
+    const missing = await missingTables({ projectId: database.projectId, servicePath: host, port }, path, OPERATION_TABLES[spec.workload.operation]).catch((e: Error) => {
+      throw new CellError(`the tables of ${path} could not be listed: ${e.message}`);
+    });
+    if (missing.length > 0) throw new CellError(`${path} lacks the table(s) ${missing.join(', ')} that ${spec.workload.operation} needs: create them first (we create nothing on Cloud Spanner)`);
+    return {
+      endpoint: { host, port, security: 'tls', ...(env.SCB_TEST_TLS_ROOTS ? { tlsRootsFile: env.SCB_TEST_TLS_ROOTS } : {}) },
+      database,
+      async stop() {},
+    };
+  },
+};
