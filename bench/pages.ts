@@ -52,7 +52,7 @@ for (let j = 0; j < JOBS; j++) {
       name: parsed.value.name,
       spec: parsed.value as object,
       cellsTotal: 8,
-      status: 'succeeded',
+      status: 'running',
       createdAt: created,
       startedAt: created,
       finishedAt: created,
@@ -67,7 +67,7 @@ for (let j = 0; j < JOBS; j++) {
             config: cfg,
             concurrency: c,
             repeat: 1,
-            status: 'succeeded' as const,
+            status: 'running' as const,
             result: {
               create: {
                 count: 2000,
@@ -92,6 +92,8 @@ for (let j = 0; j < JOBS; j++) {
       },
     },
   });
+  // Stored as a runner stores them: measured while running, then finished (finished rows never change).
+  await db.$transaction([db.cell.updateMany({ where: { jobId: id }, data: { status: 'succeeded' } }), db.job.update({ where: { id }, data: { status: 'succeeded' } })]);
 }
 const seedMs = performance.now() - t0;
 await db.$disconnect();

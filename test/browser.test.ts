@@ -320,6 +320,37 @@ test('a Cloud Spanner job from the form states its cost bound; a runner not enab
   await page.close();
 });
 
+test('runner requirements from the form: a job no live runner can take says why; cancelled, it is re-run as a new linked job', { timeout: 120_000 }, async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 1200 } });
+  await page.goto(stack.baseUrl + '/jobs/new');
+  await page.getByText(/published versions, newest first/).waitFor({ timeout: 60_000 });
+  await page.selectOption('#versions', ['9.0.0']);
+  await page.fill('#minCores', '512');
+  await page.fill('#runnerLabels', 'perf-lab');
+  await page.click('button[type=submit]');
+  await page.waitForURL(/\/jobs\/(?!new$)[0-9a-z]+$/, { timeout: 30_000 });
+  const id = page.url().split('/').pop()!;
+  const placement = await page.getByTestId('placement').innerText();
+  assert.match(placement, /at least 512 cores/);
+  assert.match(placement, /the label perf-lab/);
+  const stored = (await (await api(`/api/jobs/${id}`)).json()) as { status: string; spec: { requirements?: unknown } };
+  assert.deepEqual([stored.status, stored.spec.requirements], ['queued', { minCores: 512, labels: ['perf-lab'] }]);
+  assert.equal((await api(`/api/jobs/${id}/rerun`, { method: 'POST' })).status, 409, 'a queued job is not re-run');
+  await page.getByRole('button', { name: 'Cancel job' }).click();
+  await page.locator('h1 .status-cancelled').waitFor({ timeout: 20_000 });
+  await page.getByRole('button', { name: 'Re-run as a new job' }).click();
+  await page.waitForURL((u) => !u.pathname.endsWith(id), { timeout: 30_000 });
+  const rerunId = page.url().split('/').pop()!;
+  assert.match(await page.getByTestId('rerun-of').innerText(), new RegExp(`Re-run of job ${id}`));
+  assert.match(await page.getByTestId('placement').innerText(), /at least 512 cores/, 'the re-run asks the same of its runner');
+  await page.goto(`${stack.baseUrl}/jobs/${id}`);
+  assert.match(await page.getByTestId('reruns').innerText(), new RegExp(`Re-run as ${rerunId} \\(queued\\)`));
+  const old = (await (await api(`/api/jobs/${id}`)).json()) as { status: string };
+  assert.equal(old.status, 'cancelled', 'the old job stays as it was stored');
+  await api(`/api/jobs/${rerunId}/cancel`, { method: 'POST' });
+  await page.close();
+});
+
 test('cancel a running job from its page: the driver stops, finished cells are kept', { timeout: 240_000 }, async () => {
   const res = await post(
     JSON.stringify({

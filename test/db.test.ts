@@ -12,6 +12,7 @@ import {
   listRunners,
   markRunnerStopped,
   registerRunner,
+  rerunJob,
   cancelUnfinishedCells,
   countGates,
   countJobs,
@@ -62,6 +63,7 @@ test('every model of the schema can be written and read back', async () => {
       config: { label: 'on', grpcGcp: 'on' },
       concurrency: 10,
       repeat: 1,
+      status: 'running',
       progress: { phase: 'measure', done: 5 },
     },
   });
@@ -89,7 +91,7 @@ test('every model of the schema can be written and read back', async () => {
   const back = await t.db.job.findUniqueOrThrow({ where: { id: 'job1' }, include: { cells: { include: { result: true, channels: true } } } });
   assert.equal(back.status, 'queued');
   assert.deepEqual(back.environment, { cores: 2 });
-  assert.equal(back.cells[0].status, 'pending');
+  assert.equal(back.cells[0].status, 'running');
   assert.deepEqual(back.cells[0].config, { label: 'on', grpcGcp: 'on' });
   assert.equal(back.cells[0].result?.p50Ms, 65.1);
   assert.deepEqual(back.cells[0].result?.errors, { UNAVAILABLE: 1 });
@@ -191,6 +193,7 @@ const result = (over: Partial<CellResultInput> = {}): CellResultInput => ({
   machineRunnerShare: 0.1,
   machineLoad1: 1.2,
   capped: null,
+  operations: { select1: { count: 100, qps: 100, p50Ms: 65, p90Ms: 70, p99Ms: 80, p999Ms: 90, maxMs: 95, errorCount: 0, errors: {} } },
   channels: [
     { source: 'fake', connection: 0, peer: '127.0.0.1:1', rpcs: 60, peakInFlight: 7 },
     { source: 'fake', connection: 1, peer: '127.0.0.1:2', rpcs: 40, peakInFlight: 3 },
@@ -251,6 +254,7 @@ test('a job through its lifecycle: created and queued, run cell by cell, finishe
   assert.ok(done.cells.every((c) => isFinishedCell(c.status)));
   const r = done.cells[0]!.result!;
   assert.equal(r.serverRpcs, null, 'a target that cannot count RPCs stores null');
+  assert.equal(r.operations?.select1?.p99Ms, 80, 'per operation kind, read back parsed');
   assert.deepEqual(r.timeline, [{ second: 1, count: 100, errors: 0, p99Ms: 80, ms: 1000 }]);
   assert.deepEqual(
     done.cells[0]!.channels.map((c) => c.connection),
@@ -277,6 +281,49 @@ test('a job through its lifecycle: created and queued, run cell by cell, finishe
     rows.map((x) => [x.version, x.configLabel, x.value]),
     [['9.0.0', 'on', 80]],
   );
+});
+
+test('a finished job never changes, whoever asks; re-running it is a new job linked to it', async () => {
+  const id = await createJob(t.db, t.url, nodeSpec());
+  await markJobRunning(t.db, id, {});
+  const [c0, c1] = (await getJobToRun(t.db, id))!.cells;
+  await markCellRunning(t.db, c0!.id);
+  await storeCellResult(t.db, c0!.id, result());
+  await finishJob(t.db, id, { status: 'succeeded', error: null });
+  const rows = () => t.db.job.findUniqueOrThrow({ where: { id }, include: { cells: { orderBy: { index: 'asc' }, include: { result: true, channels: true } } } });
+  const before = await rows();
+  assert.deepEqual(
+    before.cells.map((c) => c.status),
+    ['succeeded', 'cancelled', 'cancelled'],
+  );
+  // What a runner that lost its job would write, what an API could, and plain SQL: all refused by the database.
+  await assert.rejects(storeCellResult(t.db, c0!.id, result()), /only a running cell stores what it measured/);
+  await assert.rejects(markCellRunning(t.db, c1!.id), /cell 1 of job \w+ is finished \(cancelled\)/);
+  await assert.rejects(failCell(t.db, c0!.id, 'late'), /cell 0 of job \w+ is finished \(succeeded\)/);
+  await assert.rejects(storeCellProgress(t.db, c0!.id, { type: 'progress', phase: 'measure', done: 1, total: 2, elapsedMs: 1, qps: 1 }), /is finished/);
+  await assert.rejects(finishJob(t.db, id, { status: 'failed', error: 'late' }), /job \w+ is finished \(succeeded\)/);
+  await assert.rejects(t.db.cellResult.update({ where: { cellId: c0!.id }, data: { qps: 1 } }), /CellResult rows are written once/);
+  await assert.rejects(t.db.channelStat.deleteMany({ where: { cellId: c0!.id } }), /is finished \(succeeded\)/);
+  await assert.rejects(t.db.job.delete({ where: { id } }), /is finished/);
+  assert.equal(await cancelJob(t.db, id), 'finished');
+  assert.deepEqual(await rows(), before, 'not one stored value changed');
+
+  const rerun = await rerunJob(t.db, t.url, id);
+  assert.equal(rerun.kind, 'created');
+  const again = await getJob(t.db, rerun.id);
+  assert.ok(again?.ok);
+  assert.deepEqual([again.status, again.rerunOf, again.cells.map((c) => c.status)], ['queued', id, ['pending', 'pending', 'pending']]);
+  assert.deepEqual(again.spec, before.spec);
+  const [queued] = await t.db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM graphile_worker._private_jobs WHERE key LIKE ${`job:${rerun.id}%`}`;
+  assert.equal(queued!.n, 1, 'the re-run is queued');
+  const old = await getJob(t.db, id);
+  assert.ok(old?.ok);
+  assert.deepEqual(
+    old.reruns.map((r) => r.id),
+    [rerun.id],
+  );
+  assert.deepEqual(await rerunJob(t.db, t.url, rerun.id), { kind: 'unfinished', status: 'queued' });
+  assert.deepEqual(await rerunJob(t.db, t.url, 'nope'), { kind: 'not-found' });
 });
 
 test('cancel: a queued job at once with its cells, a running one by request; orphans fail', async () => {

@@ -7,15 +7,15 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { startFakeSpanner } from '@scb/fake-spanner';
 import { LANGUAGE_PLUGINS, prepareDriver } from '@scb/languages';
-import { decodeHistogram, summarize, type Language, type OperationKind, type ProgressMessage } from '@scb/shared';
+import { OPERATIONS as OPERATION_KINDS, decodeHistogram, summarize, type Language, type OperationKind, type ProgressMessage } from '@scb/shared';
 import { runDriver } from '../apps/runner/src/cell';
 import { CACHE_DIR } from '../apps/runner/src/paths';
 import { defaultCellOn, type Budget } from './helpers/cells';
 
 /** A version of each language's client that this machine's registries serve. */
 const VERSIONS: Record<Language, string> = { node: '9.0.0', java: '6.123.0', go: '1.96.1' };
-/** The data RPC each operation kind costs on the fake, exactly one per operation. */
-const DATA_RPC: Record<OperationKind, string> = { select1: 'ExecuteStreamingSql' };
+/** The data RPC select1 costs on the fake, exactly one per operation. */
+const SELECT1_RPC = 'ExecuteStreamingSql';
 const LATENCY_MS = 5;
 
 async function conformingRun(language: Language, budget: Budget, concurrency: number) {
@@ -26,7 +26,7 @@ async function conformingRun(language: Language, budget: Budget, concurrency: nu
     const cell = defaultCellOn(fake, client, budget, concurrency);
     const progress: ProgressMessage[] = [];
     const result = await runDriver(cell, launch, { onProgress: (p) => progress.push(p) });
-    return { cell, result, progress, stats: fake.stats() };
+    return { cell, result, progress, stats: fake.stats(), scores: fake.store.table('Scores').rows.size };
   } finally {
     await fake.stop();
   }
@@ -38,7 +38,7 @@ for (const language of Object.keys(LANGUAGE_PLUGINS) as Language[]) {
     assert.deepEqual(result.errors, {});
     assert.equal(result.count, 400, 'every measured operation is counted once');
     // Warm-up and measured operations each cost one data RPC on the fake, no more, no less.
-    assert.equal(stats.rpcsByMethod[DATA_RPC.select1], 460, JSON.stringify(stats.rpcsByMethod));
+    assert.equal(stats.rpcsByMethod[SELECT1_RPC], 460, JSON.stringify(stats.rpcsByMethod));
     assert.equal(
       stats.connections.reduce((a, c) => a + c.rpcs, 0),
       stats.totalRpcs,
@@ -95,5 +95,37 @@ for (const language of Object.keys(LANGUAGE_PLUGINS) as Language[]) {
       result.count,
     );
     assert.equal(result.operations.select1?.count, result.count);
+  });
+
+  test(`${language} driver: agents run a weighted mix of every operation with think time; per-kind results add up`, { timeout: 10 * 60_000 }, async () => {
+    const weights: Record<OperationKind, number> = { select1: 1, readOnlyTxn: 4, readWriteTxn: 2, pointRead: 3 };
+    const mix = OPERATION_KINDS.map((operation) => ({ operation, weight: weights[operation] }));
+    const thinkMs = 20;
+    const concurrency = 8;
+    const { result, scores, stats } = await conformingRun(language, { warmupOps: 40, measuredOps: 800, mix, thinkTime: { ms: thinkMs, distribution: 'exponential' } }, concurrency);
+    assert.deepEqual(result.errors, {}, JSON.stringify(result.errors));
+    assert.equal(result.count, 800);
+    // Every kind ran, in about its share of the mix (binomial: 5 standard deviations), and the kinds add up.
+    const total = Object.values(weights).reduce((a, w) => a + w, 0);
+    let sum = 0;
+    for (const kind of OPERATION_KINDS) {
+      const r = result.operations[kind];
+      assert.ok(r, `${kind} has its own result`);
+      const p = weights[kind] / total;
+      const sd = Math.sqrt(800 * p * (1 - p));
+      assert.ok(Math.abs(r.count - 800 * p) <= 5 * sd, `${kind}: ${r.count} of 800, expected ${(800 * p).toFixed(0)} ± ${(5 * sd).toFixed(0)}`);
+      assert.equal(decodeHistogram(r.histogram).totalCount, r.count);
+      sum += r.count;
+    }
+    assert.equal(sum, result.count, 'the kinds add up to the total');
+    // Each committed read-write transaction left its score in the fake's store, warm-up included.
+    assert.ok(scores >= result.operations.readWriteTxn!.count, `${scores} scores stored, ${result.operations.readWriteTxn!.count} measured transactions`);
+    assert.ok((stats.rpcsByMethod.Commit ?? 0) >= scores, JSON.stringify(stats.rpcsByMethod));
+    // The think time paces the agents: no faster than concurrency / (think + latency), where one
+    // operation is at least one RPC of the fake's latency.
+    const ceiling = (concurrency * 1000) / (thinkMs + LATENCY_MS);
+    const qps = (result.count * 1000) / result.elapsedMs;
+    assert.ok(qps <= ceiling * 1.15, `${qps.toFixed(0)} qps with ${thinkMs} ms think time, above the ceiling of ${ceiling.toFixed(0)}`);
+    assert.ok(qps >= ceiling * 0.2, `${qps.toFixed(0)} qps: the agents barely ran (ceiling ${ceiling.toFixed(0)})`);
   });
 }

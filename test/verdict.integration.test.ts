@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { fork, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import { test } from 'node:test';
-import { createGate, finishJob, getGate, markJobRunning, storeCellResult, type CellResultInput } from '@scb/db';
+import { createGate, finishJob, getGate, markCellRunning, markJobRunning, storeCellResult, type CellResultInput } from '@scb/db';
 import { prepareDriver } from '@scb/languages';
 import { judgeCell, parseGateSpec, parseJobSpec, planCells, verdictReasons } from '@scb/shared';
 import { runCell } from '../apps/runner/src/cell';
@@ -90,7 +90,10 @@ test('a gate whose cells were harness-bound is inconclusive, whatever its number
   await markJobRunning(t.db, jobId, { host: os.hostname(), cores });
   const cells = await t.db.cell.findMany({ where: { jobId }, orderBy: { index: 'asc' } });
   // Equal arms measured on a saturated machine: without the verdicts this gate would pass.
-  for (const c of cells) await storeCellResult(t.db, c.id, { ...harnessBound, channels: [] });
+  for (const c of cells) {
+    await markCellRunning(t.db, c.id);
+    await storeCellResult(t.db, c.id, { ...harnessBound, channels: [] });
+  }
   await finishJob(t.db, jobId, { status: 'succeeded', error: null });
   await evaluateGateOfJob(t.db, jobId, () => {});
   const g = await getGate(t.db, id);

@@ -1,12 +1,15 @@
-import { driverWorkload, type Client, type DriverCell } from '@scb/shared';
+import { driverWorkload, type Client, type DriverCell, type JobSpec } from '@scb/shared';
 
 export interface Budget {
   warmupOps: number;
   measuredOps?: number;
   durationSeconds?: number;
+  /** Operations and think time besides select1 in a closed loop. */
+  mix?: JobSpec['workload']['mix'];
+  thinkTime?: JobSpec['workload']['thinkTime'];
 }
 
-/** A select1 cell against a fake at host:port with the client's default configuration (tests and benchmarks). */
+/** A cell (select1 unless the budget has a mix) against a fake at host:port with the client's default configuration (tests and benchmarks). */
 export function defaultCellOn(fake: { host: string; port: number }, client: Client, budget: Budget, concurrency: number, deadlineMs = 120_000): DriverCell {
   return {
     endpoint: { host: fake.host, port: fake.port, security: 'plaintext' },

@@ -1,14 +1,14 @@
 // What the runner stores of a cell's outcome: the latency summary of its histogram, its errors, and
 // the connections its target counted.
 import type { CellResultInput } from '@scb/db';
-import { decodeHistogram, summarize } from '@scb/shared';
+import { decodeHistogram, summarize, type CellOperations, type OperationResult, type ResultMessage } from '@scb/shared';
 import type { CellOutcome } from './cell';
 
 export function cellResultOf(out: CellOutcome): CellResultInput {
   const r = out.result;
   return {
     ...summarize(decodeHistogram(r.histogram), r.elapsedMs),
-    errorCount: Object.values(r.errors).reduce((a, b) => a + b, 0),
+    errorCount: errorCount(r.errors),
     errors: r.errors,
     elapsedMs: r.elapsedMs,
     histogram: r.histogram,
@@ -27,10 +27,22 @@ export function cellResultOf(out: CellOutcome): CellResultInput {
     machineRunnerShare: out.machine?.runnerShare ?? null,
     machineLoad1: out.machine?.load1 ?? null,
     capped: r.capped ?? null,
+    operations: operationsOf(r),
     channels: [
       ...(out.channels?.connections ?? []).map((c) => ({ source: out.channels!.source, connection: c.connection, peer: c.peer, rpcs: c.rpcs, peakInFlight: c.peakInFlight })),
       // The client's own view of the same traffic, per gRPC channel, where its driver counts it.
       ...(r.clientChannels ?? []).map((c) => ({ source: 'client', connection: c.channel, peer: `channel ${c.channel}`, rpcs: c.rpcs, peakInFlight: c.peakInFlight })),
     ],
   };
+}
+
+const errorCount = (errors: OperationResult['errors']) => Object.values(errors).reduce((a, b) => a + b, 0);
+
+/** Each operation kind of the mix summarized over the measured phase, as the total is. */
+function operationsOf(r: ResultMessage): CellOperations {
+  const out: CellOperations = {};
+  for (const [kind, o] of Object.entries(r.operations) as [keyof CellOperations, OperationResult][]) {
+    out[kind] = { ...summarize(decodeHistogram(o.histogram), r.elapsedMs), errorCount: errorCount(o.errors), errors: o.errors };
+  }
+  return out;
 }

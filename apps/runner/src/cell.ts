@@ -43,7 +43,7 @@ export async function runCell(spec: JobSpec, plan: CellPlan, launch: DriverLaunc
       database: target.database,
       client: plan.client,
       configuration: plan.configuration,
-      ...driverWorkload(spec.workload, plan.concurrency),
+      ...driverWorkload(spec.workload, plan.concurrency, spec.timeScale),
       ...(cap ? { cap } : {}),
       deadlineMs: driverDeadlineMs(spec, plan.concurrency),
     };
@@ -73,8 +73,8 @@ export async function runCell(spec: JobSpec, plan: CellPlan, launch: DriverLaunc
 
 /** Generous upper bound on a cell's run time: start-up, warm-up and measurement at a tenth of ideal speed. */
 export function driverDeadlineMs(spec: JobSpec, concurrency: number): number {
-  // Where the target models no latency, allow a second per operation and loop.
-  const perOpMs = Math.max(modeledLatencyMs(spec) ?? 1000, 1);
+  // Where the target models no latency, allow a second per operation and loop; a think time adds its mean.
+  const perOpMs = Math.max(modeledLatencyMs(spec) ?? 1000, 1) + (spec.workload.thinkTime?.ms ?? 0) * spec.timeScale;
   const opsMs = (ops: number) => Math.ceil(ops / concurrency) * perOpMs * 10;
   const measureMs = spec.workload.durationSeconds !== undefined ? spec.workload.durationSeconds * 1000 * 1.5 : opsMs(opsAt(spec.workload.measuredOps!, concurrency));
   return Math.round(60_000 + opsMs(opsAt(spec.workload.warmupOps, concurrency)) + measureMs);

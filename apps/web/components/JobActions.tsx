@@ -4,7 +4,7 @@ import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { CopyMarkdown } from './CopyMarkdown';
 
-/** Copy as Markdown, downloads, and Cancel while the job is live. */
+/** Copy as Markdown, downloads; Cancel while the job is live, Re-run (a new linked job) once it finished. */
 export function JobActions({ id, live }: { id: string; live: boolean }) {
   const router = useRouter();
   const [note, setNote] = useState('');
@@ -16,6 +16,13 @@ export function JobActions({ id, live }: { id: string; live: boolean }) {
     router.refresh();
   }
 
+  async function rerun() {
+    const res = await fetch(`/api/jobs/${id}/rerun`, { method: 'POST' });
+    const body = await res.json();
+    if (res.ok) router.push(`/jobs/${body.id}`);
+    else setNote(body.error);
+  }
+
   return (
     <div className="actions">
       <CopyMarkdown url={`/api/jobs/${id}/markdown`} pasteInto="the issue" onNote={setNote} />
@@ -25,9 +32,13 @@ export function JobActions({ id, live }: { id: string; live: boolean }) {
       <a className="button-link" href={`/api/jobs/${id}/csv`}>
         Download CSV
       </a>
-      {live && (
+      {live ? (
         <button type="button" className="danger" onClick={cancel}>
           Cancel job
+        </button>
+      ) : (
+        <button type="button" onClick={rerun} title="A new job with the same spec, linked to this one; this one stays as stored">
+          Re-run as a new job
         </button>
       )}
       {note && (

@@ -7,7 +7,7 @@ import type { CsvRow } from '@scb/shared/export';
 import type { TableCell } from '@scb/shared/table';
 import type { LatencySummary } from '@scb/shared/stats';
 import type { ProgressMessage, TimelinePoint } from '@scb/shared/protocol';
-import type { JobEnvironment } from '@scb/shared/stored';
+import type { CellOperations, JobEnvironment } from '@scb/shared/stored';
 import { countJobs, getJob as readJob, listJobs as readJobs, type StoredCell } from '@scb/db';
 import { db } from './db';
 import { listRunners } from './runners';
@@ -28,6 +28,9 @@ export interface JobView {
   cellsDone: number;
   /** Times the job was taken up again after its runner died. */
   resumes: number;
+  /** The finished job this one re-runs; and the later jobs that re-ran this one. */
+  rerunOf: string | null;
+  reruns: { id: string; status: string; createdAt: string }[];
   /** A queued job no alive runner can take: why, in one sentence; null otherwise. */
   placement: string | null;
   cells: CellView[];
@@ -91,6 +94,8 @@ export interface CellView {
         /** A cost cap (real Spanner) that ended the cell early: ops or time; null when none did. */
         capped: string | null;
         timeline: TimelinePoint[];
+        /** Per operation kind of the mix; null for cells stored before kinds were kept. */
+        operations: CellOperations | null;
         /** Share of the machine's cores the driver used while measuring. */
         cpuShare: number;
         /** Which process limited the cell, and the figures past their thresholds. */
@@ -161,6 +166,8 @@ export async function getJob(id: string): Promise<JobView | InvalidJob | null> {
     gateId: job.gateId,
     cellsDone: job.cellsDone,
     resumes: job.resumes,
+    rerunOf: job.rerunOf,
+    reruns: job.reruns.map((r) => ({ id: r.id, status: r.status, createdAt: r.createdAt.toISOString() })),
     // A queued job says so when no alive runner can take it, instead of waiting silently.
     placement:
       job.status === 'queued'
@@ -233,6 +240,7 @@ export function tableCells(job: JobView): TableCell[] {
     status: c.status,
     error: c.error,
     result: c.result,
+    operations: c.result?.operations,
     verdict: c.result?.verdict.kind,
     verdictReasons: c.result ? verdictReasons(c.result.verdict) : undefined,
   }));

@@ -1,6 +1,8 @@
 // Cells: what "finished" means, and their lifecycle as the runner drives it.
 import {
   CellErrorsSchema,
+  CellOperationsSchema,
+  type CellOperations,
   CellTimelineSchema,
   ConfigurationSchema,
   ProgressMessageSchema,
@@ -11,7 +13,7 @@ import {
   type TimelinePoint,
 } from '@scb/shared';
 import type { Db } from './client';
-import type { Cell, CellResult, ChannelStat, Prisma } from '../generated/prisma/client';
+import { type Cell, type CellResult, type ChannelStat, Prisma } from '../generated/prisma/client';
 import type { ColumnParser } from './read';
 
 /** Finished cells (see isFinishedCell in @scb/shared) as a query filter. */
@@ -22,9 +24,10 @@ export const UNFINISHED_CELL = { status: { in: [...UNFINISHED_CELL_STATUSES] } }
 export type StoredChannel = Omit<ChannelStat, 'id' | 'cellId'>;
 
 /** A cell's measured result; serverRpcs is null where the target cannot count RPCs. */
-export type StoredCellResult = Omit<CellResult, 'cellId' | 'errors' | 'timeline'> & {
+export type StoredCellResult = Omit<CellResult, 'cellId' | 'errors' | 'timeline' | 'operations'> & {
   errors: Record<string, number>;
   timeline: TimelinePoint[];
+  operations: CellOperations | null;
 };
 
 export type StoredCell = Omit<Cell, 'jobId' | 'config' | 'progress'> & {
@@ -47,6 +50,7 @@ export function parseCell(c: Cell & { result: CellResult | null; channels: Chann
       ...omitCellId(result),
       errors: p.take(`${path}.result.errors`, parseStored(CellErrorsSchema, result.errors)),
       timeline: p.take(`${path}.result.timeline`, parseStored(CellTimelineSchema, result.timeline)),
+      operations: p.take(`${path}.result.operations`, parseStored(CellOperationsSchema, result.operations)),
     },
     channels: channels.map(({ id: _i, cellId: _c, ...ch }) => ch),
   };
@@ -70,9 +74,9 @@ export type CellResultInput = StoredCellResult & { channels: StoredChannel[] };
 
 /** Stores a cell's result, its channel stats and its succeeded status in one transaction: all or nothing. */
 export async function storeCellResult(db: Db, cellId: number, input: CellResultInput): Promise<void> {
-  const { channels, ...result } = input;
+  const { channels, operations, ...result } = input;
   await db.$transaction([
-    db.cellResult.create({ data: { ...result, cellId } }),
+    db.cellResult.create({ data: { ...result, operations: operations ?? Prisma.DbNull, cellId } }),
     db.channelStat.createMany({ data: channels.map((c) => ({ ...c, cellId })) }),
     db.cell.update({ where: { id: cellId }, data: { status: 'succeeded', finishedAt: new Date() } }),
   ]);

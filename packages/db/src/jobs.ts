@@ -1,7 +1,19 @@
 // Jobs: create and queue, read (with cells, results and channels), list, cancel; and the status
 // transitions the runner makes.
 import { randomBytes } from 'node:crypto';
-import { JobEnvironmentSchema, isFinishedCell, parseJobSpec, parseStored, placementFlags, planCells, type JobEnvironment, type JobSpec, type ParseResult } from '@scb/shared';
+import {
+  JobEnvironmentSchema,
+  isFinishedCell,
+  isUnfinishedJob,
+  type FieldIssue,
+  parseJobSpec,
+  parseStored,
+  placementFlags,
+  planCells,
+  type JobEnvironment,
+  type JobSpec,
+  type ParseResult,
+} from '@scb/shared';
 import type { Db } from './client';
 import type { Cell, Job, Prisma } from '../generated/prisma/client';
 import { FINISHED_CELL, cancelUnfinishedCellsOp, parseCell, type StoredCell } from './cells';
@@ -15,7 +27,7 @@ export function newJobId(): string {
 }
 
 /** A job row with its planned cells, ready for `db.job.create`. */
-export function jobCreateData(id: string, spec: JobSpec) {
+export function jobCreateData(id: string, spec: JobSpec, rerunOf: string | null = null) {
   const cells = planCells(spec).map((p) => ({
     index: p.index,
     clientLanguage: p.client.language,
@@ -27,15 +39,22 @@ export function jobCreateData(id: string, spec: JobSpec) {
     repeat: p.repeat,
     arm: p.arm ?? null,
   }));
-  return { id, name: spec.name ?? null, spec: spec as Prisma.InputJsonObject, cellsTotal: cells.length, cells: { create: cells } } satisfies Prisma.JobCreateInput;
+  return {
+    id,
+    name: spec.name ?? null,
+    spec: spec as Prisma.InputJsonObject,
+    cellsTotal: cells.length,
+    cells: { create: cells },
+    ...(rerunOf ? { original: { connect: { id: rerunOf } } } : {}),
+  } satisfies Prisma.JobCreateInput;
 }
 
 /** Stores a validated spec with its planned cells and queues it, in one transaction. */
-export async function createJob(db: Db, databaseUrl: string, spec: JobSpec): Promise<string> {
+export async function createJob(db: Db, databaseUrl: string, spec: JobSpec, rerunOf: string | null = null): Promise<string> {
   const id = newJobId();
   await ensureQueue(databaseUrl);
   await db.$transaction(async (tx) => {
-    await tx.job.create({ data: jobCreateData(id, spec) });
+    await tx.job.create({ data: jobCreateData(id, spec, rerunOf) });
     await enqueueJobIn(tx, id, placementFlags(spec));
   });
   return id;
@@ -44,13 +63,24 @@ export async function createJob(db: Db, databaseUrl: string, spec: JobSpec): Pro
 /** A job's plain columns. */
 export type JobRow = Omit<Job, 'spec' | 'environment'>;
 
-/** A job with its cells (by index), their results and channels (by connection), and its gate. */
-export type StoredJob = Read<JobRow & { gateId: string | null; cellsDone: number }, { spec: JobSpec; environment: JobEnvironment | null; cells: StoredCell[] }>;
+/** A later job that re-ran this one. */
+export interface Rerun {
+  id: string;
+  status: Job['status'];
+  createdAt: Date;
+}
+
+/** A job with its cells (by index), their results and channels (by connection), its gate and its re-runs. */
+export type StoredJob = Read<JobRow & { gateId: string | null; cellsDone: number; reruns: Rerun[] }, { spec: JobSpec; environment: JobEnvironment | null; cells: StoredCell[] }>;
 
 export async function getJob(db: Db, id: string): Promise<StoredJob | null> {
   const row = await db.job.findUnique({
     where: { id },
-    include: { cells: { orderBy: { index: 'asc' }, include: { result: true, channels: { orderBy: { connection: 'asc' } } } }, gate: { select: { id: true } } },
+    include: {
+      cells: { orderBy: { index: 'asc' }, include: { result: true, channels: { orderBy: { connection: 'asc' } } } },
+      gate: { select: { id: true } },
+      reruns: { select: { id: true, status: true, createdAt: true }, orderBy: { createdAt: 'asc' } },
+    },
   });
   if (!row) return null;
   const { spec, environment, cells, gate, ...plain } = row;
@@ -110,6 +140,21 @@ export async function cancelJob(db: Db, id: string): Promise<CancelOutcome> {
   const running = await db.job.updateMany({ where: { id, status: 'running' }, data: { cancelRequested: true } });
   if (running.count) return 'requested';
   return (await db.job.count({ where: { id } })) ? 'finished' : 'not-found';
+}
+
+export type RerunOutcome = { kind: 'created'; id: string } | { kind: 'not-found' } | { kind: 'unfinished'; status: Job['status'] } | { kind: 'invalid'; issues: FieldIssue[] };
+
+/**
+ * Re-runs a finished job: a new job with the same spec (validated again, as the schema may have moved
+ * on), linked to the old one, which does not change.
+ */
+export async function rerunJob(db: Db, databaseUrl: string, id: string): Promise<RerunOutcome> {
+  const old = await db.job.findUnique({ where: { id }, select: { status: true, spec: true } });
+  if (!old) return { kind: 'not-found' };
+  if (isUnfinishedJob(old.status)) return { kind: 'unfinished', status: old.status };
+  const spec = parseJobSpec(old.spec);
+  if (!spec.ok) return { kind: 'invalid', issues: spec.issues };
+  return { kind: 'created', id: await createJob(db, databaseUrl, spec.value, id) };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -197,7 +197,8 @@ export function spannerHandlers(ctx: ServiceContext): grpc.UntypedServiceImpleme
 export const COMMIT_TIMESTAMP_PLACEHOLDER = 'spanner.commit_timestamp()';
 
 function withCommitTimestamp(mutations: Mutation[], ts: { seconds: string; nanos: number }): Mutation[] {
-  const iso = new Date(Number(ts.seconds) * 1000 + ts.nanos / 1e6).toISOString();
+  // Microseconds kept: two commits of one millisecond write different keys.
+  const iso = `${new Date(Number(ts.seconds) * 1000).toISOString().slice(0, 19)}.${String(ts.nanos).padStart(9, '0').slice(0, 6)}Z`;
   const fill = (v: unknown) => (typeof v === 'string' && v.toLowerCase() === COMMIT_TIMESTAMP_PLACEHOLDER ? iso : v);
   return mutations.map((m) => ({ ...m, values: m.values.map((row) => row.map(fill) as typeof row) }));
 }

@@ -48,10 +48,21 @@ function need(params: Record<string, Value>, name: string): Value {
 
 export class StatementParamError extends Error {}
 
+/** The leaderboard query of the session pool case study, as every driver sends it. */
+export const LEADERBOARD_SQL = 'SELECT * FROM Players p JOIN Scores s ON p.PlayerId = s.PlayerId WHERE p.PlayerId = @Id ORDER BY s.Score DESC LIMIT 10';
+
 /** `SELECT 1` and the leaderboard statements the scenarios use. */
 export function defaultStatements(): StatementRegistry {
   const r = new StatementRegistry();
   r.putResult('SELECT 1', [{ name: '', type: 'INT64' }], [['1']]);
+  // readOnlyTxn's leaderboard query: a player joined with their ten best scores.
+  r.put(LEADERBOARD_SQL, (p, store) => {
+    const id = String(need(p, 'Id'));
+    const player = store.read('Players', ['PlayerId', 'PlayerName'], [[id]]);
+    const scores = player.rows.length ? store.readByFirstKey('Scores', ['PlayerId', 'Timestamp', 'Score'], id) : { columns: [], rows: [] };
+    const best = [...scores.rows].sort((a, b) => Number(b[2]) - Number(a[2])).slice(0, 10);
+    return { kind: 'rows', columns: [...player.columns, ...store.table('Scores').columns], rows: player.rows.length ? best.map((s) => [...player.rows[0]!, ...s]) : [] };
+  });
   r.put('SELECT PlayerId, PlayerName FROM Players WHERE PlayerId = @playerId', (p, store) => ({
     kind: 'rows',
     ...store.read('Players', ['PlayerId', 'PlayerName'], [[String(need(p, 'playerId'))]]),

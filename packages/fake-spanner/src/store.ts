@@ -15,6 +15,8 @@ export interface Table {
   /** Number of leading columns that form the primary key. */
   keyLength: number;
   rows: Map<string, Row>;
+  /** Keys by the value of their first key column, for reads of one parent's child rows. */
+  byFirstKey: Map<string, Set<string>>;
 }
 
 export interface Mutation {
@@ -34,7 +36,7 @@ export class Store {
   readonly tables = new Map<string, Table>();
 
   createTable(name: string, columns: Column[], keyLength = 1): void {
-    this.tables.set(name, { name, columns, keyLength, rows: new Map() });
+    this.tables.set(name, { name, columns, keyLength, rows: new Map(), byFirstKey: new Map() });
   }
 
   table(name: string): Table {
@@ -56,20 +58,31 @@ export class Store {
     return { columns: idx.map((i) => t.columns[i]), rows: limit > 0 ? rows.slice(0, limit) : rows };
   }
 
-  /** Applies mutations all or nothing (a failing one leaves the store as it was). */
+  /** Rows whose first key column is `first` (a player's scores), restricted to `columns`. */
+  readByFirstKey(table: string, columns: string[], first: Value): { columns: Column[]; rows: Row[] } {
+    const keys = this.table(table).byFirstKey.get(String(first));
+    return this.read(table, columns, keys ? [...keys].map((k) => JSON.parse(k) as Row) : []);
+  }
+
+  /**
+   * Applies mutations all or nothing (a failing one leaves the store as it was). Changes are staged
+   * apart and then written, so a commit costs what it changes, not the size of the table.
+   */
   apply(mutations: Mutation[]): void {
-    const staged = new Map<Table, Map<string, Row>>();
-    const rowsOf = (t: Table) => {
+    // Per table: key -> the row after these mutations, or null where they delete it.
+    const staged = new Map<Table, Map<string, Row | null>>();
+    const changesOf = (t: Table) => {
       let m = staged.get(t);
-      if (!m) staged.set(t, (m = new Map(t.rows)));
+      if (!m) staged.set(t, (m = new Map()));
       return m;
     };
     for (const m of mutations) {
       const t = this.table(m.table);
-      const rows = rowsOf(t);
+      const changes = changesOf(t);
+      const current = (key: string) => (changes.has(key) ? changes.get(key) : t.rows.get(key)) ?? null;
       if (m.op === 'delete') {
-        if (m.all) rows.clear();
-        for (const k of m.keys ?? []) rows.delete(keyOf(k));
+        if (m.all) for (const k of new Set([...t.rows.keys(), ...changes.keys()])) changes.set(k, null);
+        for (const k of m.keys ?? []) changes.set(keyOf(k), null);
         continue;
       }
       const idx = m.columns.map((c) => {
@@ -82,14 +95,27 @@ export class Store {
         idx.forEach((i, n) => (row[i] = values[n]));
         if (row.slice(0, t.keyLength).some((v) => v === null)) throw new StoreError(`${m.op} into ${m.table} needs its key columns`);
         const key = keyOf(row.slice(0, t.keyLength));
-        const prior = rows.get(key);
+        const prior = current(key);
         if (m.op === 'insert' && prior) throw new StoreError(`row already exists in ${m.table}: ${key}`, 'ALREADY_EXISTS');
         if (m.op === 'update' && !prior) throw new StoreError(`row not found in ${m.table}: ${key}`, 'NOT_FOUND');
         const merged = (m.op === 'update' || m.op === 'insertOrUpdate') && prior ? prior.map((v, i) => (idx.includes(i) ? row[i] : v)) : row;
-        rows.set(key, merged);
+        changes.set(key, merged);
       }
     }
-    for (const [t, rows] of staged) t.rows = rows;
+    for (const [t, changes] of staged) {
+      for (const [key, row] of changes) {
+        const first = String((JSON.parse(key) as Row)[0]);
+        let keys = t.byFirstKey.get(first);
+        if (row) {
+          t.rows.set(key, row);
+          if (!keys) t.byFirstKey.set(first, (keys = new Set()));
+          keys.add(key);
+        } else if (t.rows.delete(key)) {
+          keys?.delete(key);
+          if (keys?.size === 0) t.byFirstKey.delete(first);
+        }
+      }
+    }
   }
 }
 

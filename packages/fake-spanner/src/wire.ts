@@ -74,7 +74,10 @@ export function mutationsOf(ms: ProtoMutation[] | undefined): Mutation[] {
   });
 }
 
+let lastMicros = 0;
+
+/** Now, in microseconds and strictly increasing, as Spanner's commit timestamps (a key may hold one). */
 export function timestampNow(): { seconds: string; nanos: number } {
-  const ms = Date.now();
-  return { seconds: String(Math.floor(ms / 1000)), nanos: (ms % 1000) * 1_000_000 };
+  const micros = (lastMicros = Math.max(Date.now() * 1000, lastMicros + 1));
+  return { seconds: String(Math.floor(micros / 1_000_000)), nanos: (micros % 1_000_000) * 1000 };
 }

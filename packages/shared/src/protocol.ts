@@ -2,7 +2,7 @@
 // (docs/architecture.md, "Driver protocol"). A driver reads a DriverCell as JSON on stdin and writes
 // JSON lines on stdout: progress at least once a second, then exactly one result.
 import { z } from 'zod';
-import { ClientSchema, ConfigurationSchema, OPERATIONS } from './spec/spec';
+import { ClientSchema, ConfigurationSchema, OPERATIONS, ThinkTimeSchema } from './spec/spec';
 
 /** One kind of operation in the mix, picked with probability weight / sum of weights. */
 export const OperationMixEntrySchema = z.strictObject({ kind: z.enum(OPERATIONS), weight: z.number().positive() });
@@ -10,13 +10,15 @@ export type OperationMixEntry = z.infer<typeof OperationMixEntrySchema>;
 export type OperationKind = OperationMixEntry['kind'];
 
 /**
- * The load shape. `closed`: `concurrency` loops, each running operations back to back. A phase ends
- * when its operation budget is used up, or, measuring by time, after `durationMs`.
+ * The load shape. `closed`: `concurrency` agents, each claiming an operation of the phase's budget,
+ * pausing `thinkTime` (if any), then running it. A phase ends when its operation budget is used up, or,
+ * measuring by time, after `durationMs` (operations claimed before then still run).
  */
 export const LoadSchema = z.discriminatedUnion('shape', [
   z.strictObject({
     shape: z.literal('closed'),
     concurrency: z.number().int().min(1),
+    thinkTime: ThinkTimeSchema.optional(),
     warmupOps: z.number().int().min(0),
     measuredOps: z.number().int().min(1).optional(),
     durationMs: z.number().min(1).optional(),

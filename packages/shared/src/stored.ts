@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { GATE_METRICS, type GateEvaluation } from './gate/gate-stats';
 import { OperationResultSchema, TimelinePointSchema } from './protocol';
-import { toFieldIssues, type FieldIssue, type ParseResult } from './spec/spec';
+import { OPERATIONS, toFieldIssues, type FieldIssue, type ParseResult } from './spec/spec';
 
 /** Where a job ran (Job.environment), as the runner records it; rows written by hand may lack fields. */
 export const JobEnvironmentSchema = z.looseObject({
@@ -27,6 +27,24 @@ export const CellErrorsSchema = OperationResultSchema.shape.errors;
 
 /** CellResult.timeline: the measured phase per second (the last bucket partial). */
 export const CellTimelineSchema = z.array(TimelinePointSchema);
+
+/** One operation kind of a cell's mix, measured: its latency summary and its errors. */
+export const OperationSummarySchema = z.object({
+  count: z.number(),
+  qps: z.number(),
+  p50Ms: z.number(),
+  p90Ms: z.number(),
+  p99Ms: z.number(),
+  p999Ms: z.number(),
+  maxMs: z.number(),
+  errorCount: z.number(),
+  errors: CellErrorsSchema,
+});
+export type OperationSummary = z.output<typeof OperationSummarySchema>;
+
+/** CellResult.operations: per operation kind of the mix; null for cells stored before kinds were kept. */
+export const CellOperationsSchema = z.partialRecord(z.enum(OPERATIONS), OperationSummarySchema).nullable();
+export type CellOperations = NonNullable<z.output<typeof CellOperationsSchema>>;
 
 // JSON has no NaN or Infinity: the runner stores an undefined change or interval as null; read back, it is NaN again.
 const storedNumber = z

@@ -4,6 +4,8 @@ import {
   canonicalJson,
   compareSemver,
   describeConfiguration,
+  describeOperations,
+  driverWorkload,
   oldestFirst,
   optionText,
   parseJobSpec,
@@ -68,6 +70,29 @@ test('concurrency outside 1..2000, empty lists and unknown fields are named', ()
 test('the workload needs exactly one of measuredOps and durationSeconds', () => {
   assert.deepEqual(pathsOf({ ...good, workload: { warmupOps: 1 } }), ['workload.measuredOps']);
   assert.deepEqual(pathsOf({ ...good, workload: { warmupOps: 1, measuredOps: 10, durationSeconds: 1 } }), ['workload.measuredOps']);
+});
+
+test('agents: a weighted mix of known operations, each once, and a think time; the driver gets both, scaled', () => {
+  const mix = [
+    { operation: 'readOnlyTxn', weight: 4 },
+    { operation: 'readWriteTxn', weight: 1 },
+  ];
+  const r = parseJobSpec({ ...good, timeScale: 2, workload: { ...good.workload, mix, thinkTime: { ms: 100, distribution: 'exponential' } } });
+  assert.ok(r.ok);
+  const w = driverWorkload(r.value.workload, 10, r.value.timeScale);
+  assert.deepEqual(w.operations, [
+    { kind: 'readOnlyTxn', weight: 4 },
+    { kind: 'readWriteTxn', weight: 1 },
+  ]);
+  assert.deepEqual(w.load.shape === 'closed' && w.load.thinkTime, { ms: 200, distribution: 'exponential' }, 'the time scale stretches think time as it does latency');
+  assert.equal(describeOperations(r.value.workload), 'readOnlyTxn 4 : readWriteTxn 1, think 100 ms exponential');
+  assert.equal('thinkTime' in driverWorkload({ operation: 'select1', warmupOps: 1, durationSeconds: 1 }, 1).load, false, 'no think time: a closed loop');
+  assert.deepEqual(pathsOf({ ...good, workload: { ...good.workload, mix: [...mix, { operation: 'readOnlyTxn', weight: 1 }] } }), ['workload.mix.2.operation']);
+  assert.deepEqual(pathsOf({ ...good, workload: { ...good.workload, mix: [{ operation: 'deleteAll', weight: 1 }] } }), ['workload.mix.0.operation']);
+  assert.deepEqual(pathsOf({ ...good, workload: { ...good.workload, mix: [{ operation: 'select1', weight: 0 }] } }), ['workload.mix.0.weight']);
+  assert.deepEqual(pathsOf({ ...good, workload: { ...good.workload, mix: [] } }), ['workload.mix']);
+  assert.deepEqual(pathsOf({ ...good, workload: { ...good.workload, thinkTime: { ms: -1 } } }), ['workload.thinkTime.ms']);
+  assert.deepEqual(pathsOf({ ...good, workload: { ...good.workload, thinkTime: { ms: 10, distribution: 'pareto' } } }), ['workload.thinkTime.distribution']);
 });
 
 test('go clients: the module follows the version, grpcVersion is Go only, grpc-gcp on is refused', () => {

@@ -1,4 +1,4 @@
-import { DEFAULT_SPANNER_ENDPOINT, OPERATION_TABLES, type SpannerTarget } from '@scb/shared';
+import { DEFAULT_SPANNER_ENDPOINT, OPERATION_TABLES, workloadMix, type SpannerTarget } from '@scb/shared';
 import { CellError } from '../cell-error';
 import { env } from '../env';
 import { missingTables } from './spanner/tables';
@@ -21,9 +21,11 @@ export const spanner: TargetPlugin<SpannerTarget> = {
     const port = Number(endpoint.slice(at + 1));
     const database = { projectId: target.projectId, instanceId: target.instanceId, databaseId: target.databaseId };
     const path = `projects/${database.projectId}/instances/${database.instanceId}/databases/${database.databaseId}`;
-    const missing = await missingTables({ projectId: database.projectId, servicePath: host, port }, path, OPERATION_TABLES[spec.workload.operation]).catch((e: Error) => {
-      throw new CellError(`the tables of ${path} could not be listed: ${e.message}`);
-    });
+    const missing = await missingTables({ projectId: database.projectId, servicePath: host, port }, path, [...new Set(workloadMix(spec.workload).flatMap((m) => OPERATION_TABLES[m.operation]))]).catch(
+      (e: Error) => {
+        throw new CellError(`the tables of ${path} could not be listed: ${e.message}`);
+      },
+    );
     if (missing.length > 0) throw new CellError(`${path} lacks the table(s) ${missing.join(', ')} that ${spec.workload.operation} needs: create them first (we create nothing on Cloud Spanner)`);
     return {
       endpoint: { host, port, security: 'tls', ...(env.SCB_TEST_TLS_ROOTS ? { tlsRootsFile: env.SCB_TEST_TLS_ROOTS } : {}) },

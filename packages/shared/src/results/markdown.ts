@@ -1,5 +1,5 @@
 import { formatOps } from '../format';
-import { clientText, type JobSpec } from '../spec/spec';
+import { clientText, describeOperations, workloadMix, type JobSpec } from '../spec/spec';
 import { describeTarget } from '../targets/index';
 import { buildResultTable, formatEntry, type TableCell } from './table';
 import { VERDICT_MARK, verdictLegend } from './verdict';
@@ -38,7 +38,7 @@ export function setupLine(job: Pick<MarkdownJob, 'spec' | 'environment'>): strin
   const emulator = s.target.kind === 'emulator' && !s.target.emulatorHost && env?.emulator ? `, emulator ${env.emulator}` : '';
   return (
     `${clients} · ${configs} · ${describeTarget(s)} · ` +
-    `${w.operation}, warm-up ${formatOps(w.warmupOps)} ops at the target concurrency, ${measured} measured · ` +
+    `${describeOperations(w)}, warm-up ${formatOps(w.warmupOps)} ops at the target concurrency, ${measured} measured · ` +
     `${s.repeats} repeat(s), fresh client per cell · ${machine}${emulator}`
   );
 }
@@ -54,8 +54,16 @@ export function jobMarkdown(job: MarkdownJob): string {
     resultTableMarkdown(job.cells),
     '',
     `qps / p50 ms / p99 ms.${multi}${cpu} Full results: ${job.url}`,
+    ...operationTables(job),
     ...boundCellLines(job.cells),
   ].join('\n');
+}
+
+/** A mix of operations: the same table for each kind on its own. */
+function operationTables(job: MarkdownJob): string[] {
+  const kinds = workloadMix(job.spec.workload).map((m) => m.operation);
+  if (kinds.length < 2) return [];
+  return kinds.flatMap((kind) => ['', `**${kind}**`, '', resultTableMarkdown(job.cells.map((c) => ({ ...c, result: c.operations?.[kind] ?? null })))]);
 }
 
 /** One line per cell that was not clean, with the figures that made it so (at most 10). */

@@ -19,6 +19,8 @@ export interface TableCell {
   status: string;
   error?: string | null;
   result?: { qps: number; p50Ms: number; p99Ms: number } | null;
+  /** The same per operation kind of the mix, where kept. */
+  operations?: Partial<Record<string, { qps: number; p50Ms: number; p99Ms: number }>> | null;
   /** Which process limited the cell (results/verdict.ts), and the figures past their thresholds. */
   verdict?: VerdictKind | null;
   verdictReasons?: string;

@@ -1,7 +1,7 @@
 import { canonicalJson } from '../canonical-json';
 import { formatOps } from '../format';
 import { describeTarget, normalizeTarget } from '../targets/index';
-import type { JobSpec } from './spec';
+import { describeOperations, type JobSpec } from './spec';
 
 /**
  * What makes two cells comparable apart from client, version and configuration: the target and its
@@ -16,7 +16,7 @@ export function scenarioOf(spec: JobSpec): { target: JobSpec['target']; workload
 export function scenarioLabel(spec: JobSpec): string {
   const w = spec.workload;
   const measured = w.durationSeconds !== undefined ? `${w.durationSeconds} s` : `${formatOps(w.measuredOps!)} ops`;
-  return `${w.operation}, ${describeTarget(spec)}, warm-up ${formatOps(w.warmupOps)}, ${measured}`;
+  return `${describeOperations(w)}, ${describeTarget(spec)}, warm-up ${formatOps(w.warmupOps)}, ${measured}`;
 }
 
 /** The fields in which two scenarios differ (dotted paths), empty when they are the same. */

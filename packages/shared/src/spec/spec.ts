@@ -8,9 +8,18 @@ export const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z]+(\
 export const LANGUAGES = ['node', 'java', 'go'] as const;
 export type Language = (typeof LANGUAGES)[number];
 export const GRPC_GCP = ['on', 'off', 'default'] as const;
-export const OPERATIONS = ['select1'] as const;
+/**
+ * What an agent runs, on the leaderboard schema of the session pool case study (Players, Scores; a
+ * random PlayerId of 1..1000): `select1` a single-use `SELECT 1`; `readOnlyTxn` a read-only transaction
+ * running the leaderboard query; `readWriteTxn` a read-write transaction inserting a score with the
+ * commit timestamp, then committing; `pointRead` a single-use read of one Players row by key.
+ */
+export const OPERATIONS = ['select1', 'readOnlyTxn', 'readWriteTxn', 'pointRead'] as const;
+export type Operation = (typeof OPERATIONS)[number];
 /** The tables each operation reads or writes: a real Spanner database must have them (we create none there). */
-export const OPERATION_TABLES: Record<(typeof OPERATIONS)[number], string[]> = { select1: [] };
+export const OPERATION_TABLES: Record<Operation, string[]> = { select1: [], readOnlyTxn: ['Players', 'Scores'], readWriteTxn: ['Scores'], pointRead: ['Players'] };
+/** PlayerIds the operations pick from, uniformly: the fake and the emulator seed Players 1..PLAYERS. */
+export const PLAYERS = 1000;
 
 /**
  * The Go client's two homes: its own module from v1.0.0 on, the monorepo cloud.google.com/go before
@@ -92,15 +101,36 @@ export function opsAt(ops: Ops, concurrency: number): number {
   return typeof ops === 'number' ? ops : Math.max(ops.min, Math.ceil(ops.perConcurrency * concurrency));
 }
 
+/** The pause of an agent before each operation: the same every time, or exponential with that mean. */
+export const ThinkTimeSchema = z.strictObject({
+  ms: z.number().min(0).max(60_000),
+  distribution: z.enum(['fixed', 'exponential']).default('fixed'),
+});
+export type ThinkTime = z.output<typeof ThinkTimeSchema>;
+
 export const WorkloadSchema = z
   .strictObject({
+    /** The one operation every agent repeats; `mix`, when given, replaces it. */
     operation: z.enum(OPERATIONS).default('select1'),
+    /** Each agent picks each operation with probability weight / sum of weights. */
+    mix: z
+      .array(z.strictObject({ operation: z.enum(OPERATIONS), weight: z.number().positive().max(1000) }))
+      .min(1)
+      .max(OPERATIONS.length)
+      .optional(),
+    /** Agents (the concurrency) pause this long before each operation; none by default (a closed loop). */
+    thinkTime: ThinkTimeSchema.optional(),
     /** Operations run at the target concurrency before measuring (the burst that binds channels). */
     warmupOps: OpsSchema.default(200),
     measuredOps: OpsSchema.optional(),
     durationSeconds: z.number().min(0.5).max(3600).optional(),
   })
   .superRefine((w, ctx) => {
+    const seen = new Set<string>();
+    w.mix?.forEach((m, i) => {
+      if (seen.has(m.operation)) ctx.addIssue({ code: 'custom', path: ['mix', i, 'operation'], message: `${m.operation} is already in the mix` });
+      seen.add(m.operation);
+    });
     if ((w.measuredOps === undefined) === (w.durationSeconds === undefined)) {
       ctx.addIssue({ code: 'custom', path: ['measuredOps'], message: 'give exactly one of measuredOps or durationSeconds' });
     }
@@ -209,4 +239,17 @@ export function toFieldIssues(error: z.ZodError): FieldIssue[] {
     if (i.code === 'unrecognized_keys') return i.keys.map((k) => ({ path: at([k]), message: 'unknown field' }));
     return [{ path: at([]), message: i.message }];
   });
+}
+
+/** What the agents run, in words: "select1", or "readOnlyTxn 4 : readWriteTxn 1, think 100 ms exponential". */
+export function describeOperations(w: Pick<JobSpec['workload'], 'operation' | 'mix' | 'thinkTime'>): string {
+  const mix = workloadMix(w);
+  const ops = mix.length === 1 ? mix[0]!.operation : mix.map((m) => `${m.operation} ${m.weight}`).join(' : ');
+  const think = w.thinkTime && w.thinkTime.ms > 0 ? `, think ${w.thinkTime.ms} ms${w.thinkTime.distribution === 'exponential' ? ' exponential' : ''}` : '';
+  return ops + think;
+}
+
+/** The operations a workload runs, with their weights: its mix, or its one operation. */
+export function workloadMix(w: Pick<JobSpec['workload'], 'operation' | 'mix'>): { operation: Operation; weight: number }[] {
+  return w.mix ?? [{ operation: w.operation, weight: 1 }];
 }

@@ -10,6 +10,7 @@ export async function GET() {
     await pingDatabase(db());
     return NextResponse.json({ status: 'ok', database: 'reachable' });
   } catch (e) {
-    return NextResponse.json({ status: 'error', database: 'unreachable', error: (e as Error).message.split('\n')[0] }, { status: 503 });
+    const detail = ((e as Error).message ?? '').split('\n')[0]?.trim() || (e as { code?: string }).code || 'no answer';
+    return NextResponse.json({ status: 'error', database: 'unreachable', error: `the database cannot be reached: ${detail}` }, { status: 503, headers: { 'retry-after': '5' } });
   }
 }

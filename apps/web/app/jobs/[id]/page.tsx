@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { clientText, describeConfiguration } from '@scb/shared/spec';
+import { clientText, describeConfiguration, describeOperations, OPERATIONS } from '@scb/shared/spec';
 import { isUnfinishedJob } from '@scb/shared/status';
 import { buildResultTable, formatEntry, formatMs, formatOps, formatPercent, formatQps, formatUtc } from '@scb/shared/table';
 import { describeTarget, idealQps, modeledLatencyMs, streamLimit } from '@scb/shared/targets';
@@ -90,6 +90,58 @@ function configurationText(c: CellView): string {
   return describeConfiguration(c.configuration);
 }
 
+/** Whether the cells ran anything but select1 alone: then each operation kind gets its own rows. */
+function hasOperationKinds(job: JobView): boolean {
+  return job.cells.some((c) => Object.keys(c.result?.operations ?? {}).some((k) => k !== 'select1'));
+}
+
+/** Every cell's result per operation kind of the mix, in mix order. */
+function OperationsTable({ job }: { job: JobView }) {
+  return (
+    <>
+      <h2>Per operation kind</h2>
+      <p className="muted">
+        Each kind of the mix measured on its own over the measured phase; a cell&apos;s kinds add up to its total above. Latency is the whole operation as the client saw it (a transaction: every RPC
+        of it, retries included).
+      </p>
+      <table data-testid="operations-table">
+        <TableHead columns={['#', 'Client', 'Configuration', 'C', 'Repeat', 'Operation', 'count', 'qps', 'p50', 'p90', 'p99', 'max', 'Errors']} />
+        <tbody>
+          {job.cells.flatMap((c) =>
+            OPERATIONS.flatMap((kind) => {
+              const o = c.result?.operations?.[kind];
+              if (!o) return [];
+              return [
+                <tr key={`${c.index}-${kind}`} data-cell={c.index} data-operation={kind}>
+                  <td className="num">{c.index + 1}</td>
+                  <td>{clientText(c.client)}</td>
+                  <td>{c.configuration.label}</td>
+                  <td className="num">{c.concurrency}</td>
+                  <td className="num">{c.repeat}</td>
+                  <td>{kind}</td>
+                  <td className="num">{o.count}</td>
+                  <td className="num">{formatQps(o.qps)}</td>
+                  <td className="num">{formatMs(o.p50Ms)}</td>
+                  <td className="num">{formatMs(o.p90Ms)}</td>
+                  <td className="num">{formatMs(o.p99Ms)}</td>
+                  <td className="num">{formatMs(o.maxMs)}</td>
+                  <td className="num">
+                    {o.errorCount
+                      ? `${o.errorCount} (${Object.entries(o.errors)
+                          .map(([code, n]) => `${code} ${n}`)
+                          .join(', ')})`
+                      : 0}
+                  </td>
+                </tr>,
+              ];
+            }),
+          )}
+        </tbody>
+      </table>
+    </>
+  );
+}
+
 function cellLabel(c: CellView): string {
   return `${c.arm ? `${c.arm} · ` : ''}${clientText(c.client)} · ${c.configuration.label} · C=${c.concurrency} · repeat ${c.repeat}`;
 }
@@ -127,7 +179,7 @@ export default async function JobPage({ params }: Params) {
       </h1>
       <p className="muted">
         {describeTarget(job.spec)}
-        {latency !== null && ` = ${formatMs(latency)} ms per query`} · {job.spec.workload.operation} · warm-up {formatOps(job.spec.workload.warmupOps)} ops at the target concurrency ·{' '}
+        {latency !== null && ` = ${formatMs(latency)} ms per query`} · {describeOperations(job.spec.workload)} · warm-up {formatOps(job.spec.workload.warmupOps)} ops at the target concurrency ·{' '}
         {job.spec.workload.durationSeconds !== undefined ? `${job.spec.workload.durationSeconds} s measured` : `${formatOps(job.spec.workload.measuredOps!)} ops measured`} · {job.spec.repeats}{' '}
         repeat(s) · created {formatUtc(job.createdAt)}
       </p>
@@ -137,6 +189,23 @@ export default async function JobPage({ params }: Params) {
         </p>
       )}
       <JobActions id={job.id} live={live} />
+      {job.rerunOf && (
+        <p data-testid="rerun-of">
+          Re-run of job <Link href={`/jobs/${job.rerunOf}`}>{job.rerunOf}</Link>, with the same spec.
+        </p>
+      )}
+      {job.reruns.length > 0 && (
+        <p data-testid="reruns">
+          Re-run as{' '}
+          {job.reruns.map((r, i) => (
+            <span key={r.id}>
+              {i > 0 && ', '}
+              <Link href={`/jobs/${r.id}`}>{r.id}</Link> ({r.status})
+            </span>
+          ))}
+          ; this job stays as it was stored.
+        </p>
+      )}
       {job.placement && (
         <p className="error" role="alert" data-testid="placement">
           {job.placement}
@@ -201,6 +270,8 @@ export default async function JobPage({ params }: Params) {
           />
         </>
       )}
+
+      {hasOperationKinds(job) && <OperationsTable job={job} />}
 
       <h2>Cells</h2>
       <p className="muted">

@@ -25,6 +25,8 @@ interface FormState {
   warmup: Ops;
   measure: { kind: 'seconds'; seconds: number } | { kind: 'ops'; ops: Ops };
   repeats: number;
+  /** What the runner that takes the job must have; empty fields ask nothing. */
+  runner: { minCores: string; minMemoryGiB: string; labels: string };
 }
 
 const CONFIGS: { key: ConfigKey; label: string; hint?: string }[] = [
@@ -49,6 +51,7 @@ const INITIAL: FormState = {
   warmup: 200,
   measure: { kind: 'seconds', seconds: 5 },
   repeats: 1,
+  runner: { minCores: '', minMemoryGiB: '', labels: '' },
 };
 
 /** The form's state as a JobSpec (the API and this form validate it with the same schema). */
@@ -73,7 +76,19 @@ function toSpec(f: FormState): JobSpecInput {
     },
     repeats: f.repeats,
     timeScale: f.timeScale,
+    ...requirementsOf(f.runner),
   };
+}
+
+/** The runner fields as `requirements` (left out when all are empty); bad numbers are the schema's to name. */
+function requirementsOf(r: FormState['runner']): Pick<JobSpecInput, 'requirements'> {
+  const labels = r.labels.split(/[\s,]+/).filter(Boolean);
+  const requirements = {
+    ...(r.minCores.trim() ? { minCores: Number(r.minCores) } : {}),
+    ...(r.minMemoryGiB.trim() ? { minMemoryGiB: Number(r.minMemoryGiB) } : {}),
+    ...(labels.length ? { labels } : {}),
+  };
+  return Object.keys(requirements).length ? { requirements } : {};
 }
 
 function targetOf(f: FormState): JobSpecInput['target'] {
@@ -107,6 +122,11 @@ function fromSpec(spec: JobSpecInput): FormState {
     warmup: w.warmupOps ?? 200,
     measure: w.durationSeconds !== undefined ? { kind: 'seconds', seconds: w.durationSeconds } : { kind: 'ops', ops: w.measuredOps ?? 1000 },
     repeats: spec.repeats ?? 1,
+    runner: {
+      minCores: String(spec.requirements?.minCores ?? ''),
+      minMemoryGiB: String(spec.requirements?.minMemoryGiB ?? ''),
+      labels: (spec.requirements?.labels ?? []).join(', '),
+    },
   };
 }
 
@@ -469,6 +489,45 @@ export function NewJobForm() {
       <div>
         <input type="number" id="repeats" value={form.repeats} min={1} onChange={(e) => set({ repeats: Number(e.target.value) })} />
         <span className="hint">Each repeat is a fresh process with a fresh client; probabilistic regressions need several.</span>
+      </div>
+
+      <label className="field" htmlFor="minCores">
+        Runner
+      </label>
+      <div data-testid="runner-requirements">
+        at least{' '}
+        <input
+          type="number"
+          id="minCores"
+          aria-label="minimum cores"
+          value={form.runner.minCores}
+          min={1}
+          style={{ width: '5em' }}
+          onChange={(e) => set({ runner: { ...form.runner, minCores: e.target.value } })}
+        />{' '}
+        cores,{' '}
+        <input
+          type="number"
+          id="minMemoryGiB"
+          aria-label="minimum memory GiB"
+          value={form.runner.minMemoryGiB}
+          min={1}
+          style={{ width: '5em' }}
+          onChange={(e) => set({ runner: { ...form.runner, minMemoryGiB: e.target.value } })}
+        />{' '}
+        GiB, labels{' '}
+        <input
+          type="text"
+          id="runnerLabels"
+          aria-label="runner labels"
+          value={form.runner.labels}
+          placeholder="perf-lab"
+          onChange={(e) => set({ runner: { ...form.runner, labels: e.target.value } })}
+        />
+        <span className="hint">
+          Only a runner with all of these takes the job (labels are its <code>SCB_RUNNER_LABELS</code>); empty asks nothing. The job page says when no live runner can take it. See{' '}
+          <a href="/runners">runners</a>.
+        </span>
       </div>
 
       <span />

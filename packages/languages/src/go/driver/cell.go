@@ -88,11 +88,18 @@ func (p *SessionPool) empty() bool {
 // Load is the load shape and its phase budgets: warmupOps operations, then the measured phase of
 // measuredOps operations or durationMs (exactly one of the two). Concurrency is the closed shape's.
 type Load struct {
-	Shape       string   `json:"shape"`
-	Concurrency int      `json:"concurrency"`
-	WarmupOps   int64    `json:"warmupOps"`
-	MeasuredOps *int64   `json:"measuredOps"`
-	DurationMs  *float64 `json:"durationMs"`
+	Shape       string     `json:"shape"`
+	Concurrency int        `json:"concurrency"`
+	ThinkTime   *ThinkTime `json:"thinkTime"`
+	WarmupOps   int64      `json:"warmupOps"`
+	MeasuredOps *int64     `json:"measuredOps"`
+	DurationMs  *float64   `json:"durationMs"`
+}
+
+// ThinkTime is an agent's pause before each operation: Ms every time (fixed), or exponential with mean Ms.
+type ThinkTime struct {
+	Ms           float64 `json:"ms"`
+	Distribution string  `json:"distribution"`
 }
 
 // MixEntry is one operation kind of the mix, picked with probability weight / sum of weights.
@@ -190,6 +197,14 @@ func (l Load) validate() error {
 	}
 	if l.WarmupOps < 0 {
 		return errors.New("load.warmupOps must not be negative")
+	}
+	if t := l.ThinkTime; t != nil {
+		if !(t.Ms >= 0) || math.IsInf(t.Ms, 0) {
+			return errors.New("load.thinkTime.ms must be a number of at least 0")
+		}
+		if t.Distribution != "fixed" && t.Distribution != "exponential" {
+			return fmt.Errorf("unknown load.thinkTime.distribution %s (this driver knows: exponential, fixed)", t.Distribution)
+		}
 	}
 	if _, ok := shapes[l.Shape]; !ok {
 		known := make([]string, 0, len(shapes))

@@ -34,12 +34,27 @@ var shapes = map[string]struct {
 			}
 			return nil
 		},
-		make: func(l Load) Shape { return closedShape{concurrency: l.Concurrency} },
+		make: func(l Load) Shape { return closedShape{concurrency: l.Concurrency, think: thinker(l.ThinkTime)} },
 	},
 }
 
-// closedShape is `concurrency` loops, each running operations back to back.
-type closedShape struct{ concurrency int }
+// closedShape is `concurrency` agents, each claiming an operation, thinking, then running it.
+type closedShape struct {
+	concurrency int
+	think       func() time.Duration
+}
+
+// thinker is an agent's pause before each operation: fixed, or exponential with that mean.
+func thinker(t *ThinkTime) func() time.Duration {
+	if t == nil || t.Ms <= 0 {
+		return func() time.Duration { return 0 }
+	}
+	mean := time.Duration(t.Ms * float64(time.Millisecond))
+	if t.Distribution == "fixed" {
+		return func() time.Duration { return mean }
+	}
+	return func() time.Duration { return time.Duration(rand.ExpFloat64() * float64(mean)) }
+}
 
 func (s closedShape) Run(take func() bool, runOne func()) {
 	// Every loop waits at a gate and they start together: a cold client's first traffic is one
@@ -54,6 +69,9 @@ func (s closedShape) Run(take func() bool, runOne func()) {
 			ready.Done()
 			<-gate
 			for take() {
+				if d := s.think(); d > 0 {
+					time.Sleep(d)
+				}
 				runOne()
 			}
 		}()

@@ -16,14 +16,26 @@ export type Budget = { ops: number } | { ms: number };
 type LoadShape<L extends Load> = (load: L, take: () => boolean, runOne: RunOne) => Promise<void>;
 
 const SHAPES: { [S in Load['shape']]: LoadShape<Extract<Load, { shape: S }>> } = {
-  // `concurrency` loops, each running operations back to back.
+  // `concurrency` agents, each claiming an operation, thinking, then running it.
   closed: async (load, take, runOne) => {
-    const loop = async () => {
-      while (take()) await runOne();
+    const think = thinker(load.thinkTime);
+    const agent = async () => {
+      while (take()) {
+        const ms = think();
+        if (ms > 0) await new Promise((r) => setTimeout(r, ms));
+        await runOne();
+      }
     };
-    await Promise.all(Array.from({ length: load.concurrency }, loop));
+    await Promise.all(Array.from({ length: load.concurrency }, agent));
   },
 };
+
+/** An agent's pause before each operation, in ms: fixed, or exponential with that mean. */
+export function thinker(t: Extract<Load, { shape: 'closed' }>['thinkTime'], random = Math.random): () => number {
+  if (!t || t.ms <= 0) return () => 0;
+  if (t.distribution === 'fixed') return () => t.ms;
+  return () => -Math.log(1 - random()) * t.ms;
+}
 
 /** Picks an operation kind with probability weight / total. */
 export function mixPicker(mix: OperationMixEntry[], random = Math.random): () => OperationKind {

@@ -49,8 +49,14 @@ record Cell(
     Double durationMs();
   }
 
-  /** `closed`: `concurrency` loops, each running operations back to back. */
-  record ClosedLoad(int concurrency, long warmupOps, Long measuredOps, Double durationMs) implements Load {}
+  /**
+   * `closed`: `concurrency` agents, each claiming an operation, pausing `thinkTime` (null: none),
+   * then running it.
+   */
+  record ClosedLoad(int concurrency, ThinkTime thinkTime, long warmupOps, Long measuredOps, Double durationMs) implements Load {}
+
+  /** An agent's pause before each operation: `ms` every time (fixed), or exponential with mean `ms`. */
+  record ThinkTime(double ms, boolean exponential) {}
 
   static Cell parse(String json) {
     JsonObject o = JsonParser.parseString(json).getAsJsonObject();
@@ -92,9 +98,21 @@ record Cell(
     if (shape.equals("closed")) {
       int concurrency = required(l, "concurrency").getAsInt();
       if (concurrency < 1) throw new IllegalArgumentException("load.concurrency must be at least 1");
-      return new ClosedLoad(concurrency, warmupOps, measuredOps, durationMs);
+      return new ClosedLoad(concurrency, thinkTime(l), warmupOps, measuredOps, durationMs);
     }
     throw new IllegalArgumentException("unknown load shape " + shape + " (this driver knows: closed)");
+  }
+
+  private static ThinkTime thinkTime(JsonObject l) {
+    if (!l.has("thinkTime") || l.get("thinkTime").isJsonNull()) return null;
+    JsonObject t = l.getAsJsonObject("thinkTime");
+    double ms = required(t, "ms").getAsDouble();
+    if (!(ms >= 0) || Double.isInfinite(ms)) throw new IllegalArgumentException("load.thinkTime.ms must be a number of at least 0");
+    String distribution = required(t, "distribution").getAsString();
+    if (!distribution.equals("fixed") && !distribution.equals("exponential")) {
+      throw new IllegalArgumentException("unknown load.thinkTime.distribution " + distribution + " (this driver knows: exponential, fixed)");
+    }
+    return ms > 0 ? new ThinkTime(ms, distribution.equals("exponential")) : null;
   }
 
   private static List<MixEntry> operations(JsonArray a) {

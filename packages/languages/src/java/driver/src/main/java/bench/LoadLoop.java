@@ -59,7 +59,7 @@ final class LoadLoop {
 
   /** The shape of the cell's load, its threads made by `threads`. */
   static Shape shape(Cell.Load load, ThreadFactory threads) {
-    if (load instanceof Cell.ClosedLoad closed) return new ClosedLoop(closed.concurrency(), threads);
+    if (load instanceof Cell.ClosedLoad closed) return new ClosedLoop(closed.concurrency(), closed.thinkTime(), threads);
     throw new IllegalArgumentException("no load shape for " + load);
   }
 
@@ -69,11 +69,20 @@ final class LoadLoop {
    */
   static final class ClosedLoop implements Shape {
     private final int concurrency;
+    private final Cell.ThinkTime think;
     private final ExecutorService workers;
 
-    ClosedLoop(int concurrency, ThreadFactory threads) {
+    ClosedLoop(int concurrency, Cell.ThinkTime think, ThreadFactory threads) {
       this.concurrency = concurrency;
+      this.think = think;
       this.workers = Executors.newFixedThreadPool(concurrency, threads);
+    }
+
+    /** The pause before an operation, in nanoseconds. */
+    private long thinkNanos() {
+      if (think == null) return 0;
+      double ms = think.exponential() ? -Math.log(1 - ThreadLocalRandom.current().nextDouble()) * think.ms() : think.ms();
+      return (long) (ms * 1_000_000);
     }
 
     @Override
@@ -92,7 +101,18 @@ final class LoadLoop {
             Thread.currentThread().interrupt();
             return;
           }
-          while (take.getAsBoolean()) runOne.run();
+          while (take.getAsBoolean()) {
+            long pause = thinkNanos();
+            if (pause > 0) {
+              try {
+                TimeUnit.NANOSECONDS.sleep(pause);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+              }
+            }
+            runOne.run();
+          }
         }));
       }
       ready.await();

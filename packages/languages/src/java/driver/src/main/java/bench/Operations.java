@@ -1,11 +1,16 @@
 package bench;
 
 import com.google.cloud.spanner.DatabaseClient;
+import com.google.cloud.spanner.Key;
+import com.google.cloud.spanner.ReadOnlyTransaction;
 import com.google.cloud.spanner.ResultSet;
 import com.google.cloud.spanner.Statement;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
 
 /**
@@ -19,6 +24,25 @@ final class Operations {
   }
 
   private static final Statement SELECT1 = Statement.of("SELECT 1");
+  // The statements the fake knows by text (packages/fake-spanner/src/statements.ts); Node and Go send the same.
+  private static final String LEADERBOARD =
+      "SELECT * FROM Players p JOIN Scores s ON p.PlayerId = s.PlayerId WHERE p.PlayerId = @Id ORDER BY s.Score DESC LIMIT 10";
+  private static final String PLAYER = "SELECT PlayerId, PlayerName FROM Players WHERE PlayerId = @playerId";
+  private static final String INSERT_SCORE =
+      "INSERT INTO Scores (PlayerId, Timestamp, Score) VALUES (@playerId, PENDING_COMMIT_TIMESTAMP(), @score)";
+  private static final List<String> PLAYER_COLUMNS = Arrays.asList("PlayerId", "PlayerName");
+  /** PLAYERS of packages/shared: the targets seed Players 1..1000. */
+  private static final int PLAYERS = 1000;
+
+  private static long playerId() {
+    return 1 + ThreadLocalRandom.current().nextInt(PLAYERS);
+  }
+
+  private static void drain(ResultSet rs) {
+    try (rs) {
+      while (rs.next()) {}
+    }
+  }
 
   private static final Map<String, Function<DatabaseClient, Operation>> KINDS = new LinkedHashMap<>();
 
@@ -32,6 +56,38 @@ final class Operations {
                 while (rs.next()) {}
               }
             });
+    // A read-only transaction running the leaderboard query.
+    KINDS.put(
+        "readOnlyTxn",
+        client ->
+            () -> {
+              try (ReadOnlyTransaction tx = client.readOnlyTransaction()) {
+                drain(tx.executeQuery(Statement.newBuilder(LEADERBOARD).bind("Id").to(playerId()).build()));
+              }
+            });
+    // A read-write transaction: read the player (a streaming query, what an abort hits), insert a score
+    // with the commit timestamp, commit. The client retries it whole when it is aborted.
+    KINDS.put(
+        "readWriteTxn",
+        client ->
+            () ->
+                client
+                    .readWriteTransaction()
+                    .run(
+                        tx -> {
+                          long id = playerId();
+                          drain(tx.executeQuery(Statement.newBuilder(PLAYER).bind("playerId").to(id).build()));
+                          tx.executeUpdate(
+                              Statement.newBuilder(INSERT_SCORE)
+                                  .bind("playerId")
+                                  .to(id)
+                                  .bind("score")
+                                  .to(ThreadLocalRandom.current().nextLong(100_000))
+                                  .build());
+                          return null;
+                        }));
+    // A single-use read of one Players row by key.
+    KINDS.put("pointRead", client -> () -> client.singleUse().readRow("Players", Key.of(playerId()), PLAYER_COLUMNS));
   }
 
   private Operations() {}

@@ -1,0 +1,27 @@
+import { NextResponse } from 'next/server';
+import { rerunJob } from '@scb/db';
+import { databaseUrl, db } from '@/lib/db';
+import { apiRoute } from '@/lib/http';
+import { jobUrl, originOf } from '@/lib/jobs';
+
+export const dynamic = 'force-dynamic';
+
+/** 201 with the new job's id: a finished job is re-run as a new job linked to it; the old one never changes. */
+async function handlePOST(req: Request, ctx: { params: Promise<{ id: string }> }) {
+  const { id } = await ctx.params;
+  const outcome = await rerunJob(db(), databaseUrl(), id);
+  switch (outcome.kind) {
+    case 'not-found':
+      return NextResponse.json({ error: `no job with id "${id}"` }, { status: 404 });
+    case 'unfinished':
+      return NextResponse.json({ error: `the job is ${outcome.status}: only a finished job is re-run` }, { status: 409 });
+    case 'invalid':
+      return NextResponse.json({ error: 'the stored spec no longer passes validation; launch a corrected copy from the form', issues: outcome.issues }, { status: 400 });
+    case 'created': {
+      const url = jobUrl(outcome.id, originOf(req.headers));
+      return NextResponse.json({ id: outcome.id, rerunOf: id, url }, { status: 201, headers: { Location: url } });
+    }
+  }
+}
+
+export const POST = apiRoute(handlePOST);

@@ -1,0 +1,2 @@
+-- A cell's result per operation kind of its mix (count, qps, percentiles, errors).
+ALTER TABLE "CellResult" ADD COLUMN "operations" JSONB;
