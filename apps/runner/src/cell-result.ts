@@ -27,7 +27,7 @@ export function cellResultOf(out: CellOutcome): CellResultInput {
     machineRunnerShare: out.machine?.runnerShare ?? null,
     machineLoad1: out.machine?.load1 ?? null,
     capped: r.capped ?? null,
-    operations: operationsOf(r),
+    operations: operationsOf(r, out.serverByOperation),
     channels: [
       ...(out.channels?.connections ?? []).map((c) => ({ source: out.channels!.source, connection: c.connection, peer: c.peer, rpcs: c.rpcs, peakInFlight: c.peakInFlight })),
       // The client's own view of the same traffic, per gRPC channel, where its driver counts it.
@@ -38,11 +38,18 @@ export function cellResultOf(out: CellOutcome): CellResultInput {
 
 const errorCount = (errors: OperationResult['errors']) => Object.values(errors).reduce((a, b) => a + b, 0);
 
-/** Each operation kind of the mix summarized over the measured phase, as the total is. */
-function operationsOf(r: ResultMessage): CellOperations {
+/** Each operation kind of the mix summarized over the measured phase, as the total is, with the server's side where the target tells it. */
+function operationsOf(r: ResultMessage, server: CellOutcome['serverByOperation']): CellOperations {
   const out: CellOperations = {};
   for (const [kind, o] of Object.entries(r.operations) as [keyof CellOperations, OperationResult][]) {
-    out[kind] = { ...summarize(decodeHistogram(o.histogram), r.elapsedMs), errorCount: errorCount(o.errors), errors: o.errors };
+    const s = server?.[kind];
+    const ops = o.count + errorCount(o.errors);
+    out[kind] = {
+      ...summarize(decodeHistogram(o.histogram), r.elapsedMs),
+      errorCount: errorCount(o.errors),
+      errors: o.errors,
+      ...(s && ops > 0 ? { server: { rpcsPerOp: s.count / ops, p50Ms: s.p50Ms, p99Ms: s.p99Ms } } : {}),
+    };
   }
   return out;
 }

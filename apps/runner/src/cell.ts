@@ -4,7 +4,7 @@ import type { DriverLaunch } from '@scb/languages';
 import { DriverMessageSchema, driverWorkload, modeledLatencyMs, opsAt, targetCap, type CellPlan, type DriverCell, type JobSpec, type ProgressMessage, type ResultMessage } from '@scb/shared';
 import { CellError } from './cell-error';
 import { watchMachine, type MachineLoad } from './machine';
-import { startTarget, type AddedLatency, type ChannelStats, type TargetLoad } from './targets/index';
+import { startTarget, type AddedLatency, type ChannelStats, type ServerTime, type TargetLoad } from './targets/index';
 
 export { CellError } from './cell-error';
 
@@ -20,6 +20,8 @@ export interface CellOutcome {
   targetCpuShare?: number | null;
   /** The machine while the driver measured. */
   machine?: MachineLoad;
+  /** The target's time per RPC, by operation kind, while the driver measured (the fake). */
+  serverByOperation?: Record<string, ServerTime>;
 }
 
 export interface CellHooks {
@@ -65,7 +67,7 @@ export async function runCell(spec: JobSpec, plan: CellPlan, launch: DriverLaunc
       },
     });
     const stats = await target.stats?.();
-    return { result, channels: stats?.channels, targetAdded: stats?.added, targetLoad: stats?.load, targetCpuShare: stats?.cpuShare, machine };
+    return { result, channels: stats?.channels, targetAdded: stats?.added, targetLoad: stats?.load, targetCpuShare: stats?.cpuShare, machine, serverByOperation: stats?.serverByOperation };
   } finally {
     await target.stop();
   }

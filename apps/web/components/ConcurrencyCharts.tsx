@@ -67,3 +67,40 @@ export function LatencyChart({ data, series, serverMs }: { data: LatencyPoint[];
     </ConcurrencyFrame>
   );
 }
+
+export interface ClientServerSeries {
+  /** Operation kind and column (client and configuration). */
+  title: string;
+  points: { concurrency: number; clientP50: number; clientP99: number; serverP50: number; serverP99: number }[];
+}
+
+/**
+ * Client p50 / p99 beside the server's time per operation over concurrency, one chart per operation
+ * kind and column: where the lines part, the time is the client's (a session pool, streams, backoff).
+ */
+export function ClientServerCharts({ data }: { data: ClientServerSeries[] }) {
+  if (!data.length) return null;
+  return (
+    <>
+      {data.map((s) => (
+        <div key={s.title}>
+          <h3>Client vs server: {s.title}</h3>
+          <ConcurrencyFrame testId="client-server-chart" data={s.points}>
+            <YAxis
+              scale="log"
+              domain={['auto', 'auto']}
+              allowDataOverflow
+              tickFormatter={(v) => String(Math.round(v))}
+              label={{ value: 'ms per operation (log scale)', angle: -90, position: 'insideLeft', offset: -5 }}
+            />
+            <Tooltip formatter={(v) => (typeof v === 'number' ? `${v.toFixed(1)} ms` : v)} />
+            <Line dataKey="clientP50" name="client p50" stroke={color(0)} strokeWidth={2} isAnimationActive={false} />
+            <Line dataKey="clientP99" name="client p99" stroke={color(0)} strokeDasharray="5 4" isAnimationActive={false} />
+            <Line dataKey="serverP50" name="server p50" stroke={color(1)} strokeWidth={2} isAnimationActive={false} />
+            <Line dataKey="serverP99" name="server p99" stroke={color(1)} strokeDasharray="5 4" isAnimationActive={false} />
+          </ConcurrencyFrame>
+        </div>
+      ))}
+    </>
+  );
+}

@@ -38,6 +38,11 @@ export interface FakeStats {
   added: KindLatency | null;
   /** Injected faults by RPC kind and code. */
   faults: Partial<Record<RpcKind, Record<string, number>>>;
+  /**
+   * The server's whole time per RPC (arrival to answer), by the benchmark operation the RPC belongs
+   * to, since the measured phase began (`markMeasuring`) or the stats did.
+   */
+  operations: Record<string, KindLatency>;
 }
 
 /** Per-connection counters keyed by the peer address, plus per-kind latency and fault counts. */
@@ -50,6 +55,7 @@ export class Accounting {
   private latency = new Map<RpcKind, Histogram>();
   private added = newLatencyHistogram();
   private faults: FakeStats['faults'] = {};
+  private operations = new Map<string, Histogram>();
 
   private conn(peer: string, opened: boolean): ConnectionStat {
     let c = this.byPeer.get(peer);
@@ -94,6 +100,17 @@ export class Accounting {
     h.recordValue(Math.max(1, Math.round(ms * 1000)));
   }
 
+  operationTime(operation: string, ms: number): void {
+    let h = this.operations.get(operation);
+    if (!h) this.operations.set(operation, (h = newLatencyHistogram()));
+    h.recordValue(Math.max(1, Math.round(ms * 1000)));
+  }
+
+  /** The measured phase begins: the server's time per operation counts from here. */
+  markMeasuring(): void {
+    this.operations = new Map();
+  }
+
   addedTime(ms: number): void {
     this.added.recordValue(Math.max(1, Math.round(ms * 1000)));
   }
@@ -115,6 +132,7 @@ export class Accounting {
       latency,
       added: this.added.totalCount ? kindLatency(this.added) : null,
       faults: structuredClone(this.faults),
+      operations: Object.fromEntries([...this.operations].map(([op, h]) => [op, kindLatency(h)])),
     };
   }
 
@@ -128,6 +146,7 @@ export class Accounting {
     this.latency = new Map();
     this.added = newLatencyHistogram();
     this.faults = {};
+    this.operations = new Map();
   }
 }
 

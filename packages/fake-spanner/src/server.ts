@@ -30,6 +30,8 @@ export interface FakeSpanner {
   stats(): FakeStats;
   /** Forgets the stats and restarts the schedule's clock. */
   resetStats(): void;
+  /** The measured phase begins: the server's time per operation counts from here. */
+  markMeasuring(): void;
   stop(): Promise<void>;
 }
 
@@ -68,6 +70,7 @@ export async function startFakeSpanner(opts: FakeSpannerOptions = {}): Promise<F
       accounting.reset();
       behaviour.restartClock();
     },
+    markMeasuring: () => accounting.markMeasuring(),
     stop: () =>
       new Promise<void>((resolve) => {
         const force = setTimeout(() => {

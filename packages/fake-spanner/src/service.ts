@@ -38,6 +38,7 @@ export function spannerHandlers(ctx: ServiceContext): grpc.UntypedServiceImpleme
   /** Accounting, server time, injected faults and server-timing around every RPC. */
   async function serve(call: grpc.ServerUnaryCall<any, any> | grpc.ServerWritableStream<any, any>, method: string, kind: RpcKind, body: () => unknown) {
     const arrived = performance.now();
+    const operation = operationOf(method, call.request);
     const end = accounting.begin(call.getPeer(), method, call.metadata.get('authorization').length > 0);
     call.on('cancelled', end);
     let delay = 0;
@@ -56,8 +57,34 @@ export function spannerHandlers(ctx: ServiceContext): grpc.UntypedServiceImpleme
       call.sendMetadata(md);
       return res;
     } finally {
-      accounting.addedTime(performance.now() - arrived - delay);
+      const took = performance.now() - arrived;
+      accounting.addedTime(took - delay);
+      if (operation) accounting.operationTime(operation, took);
       end();
+    }
+  }
+
+  /**
+   * The benchmark operation an RPC belongs to (spec OPERATIONS), for the server's side of the
+   * client/server latency split: queries by their statement, reads are pointRead, a transaction's
+   * begin by its mode, commits and rollbacks are readWriteTxn. Session RPCs belong to none.
+   */
+  function operationOf(method: string, req: any): string | undefined {
+    switch (method) {
+      case 'ExecuteSql':
+      case 'ExecuteStreamingSql':
+        return ctx.statements.operationOf(req?.sql ?? '');
+      case 'Read':
+      case 'StreamingRead':
+        return 'pointRead';
+      case 'BeginTransaction':
+        return req?.options?.readOnly ? 'readOnlyTxn' : 'readWriteTxn';
+      case 'Commit':
+      case 'Rollback':
+      case 'ExecuteBatchDml':
+        return 'readWriteTxn';
+      default:
+        return undefined;
     }
   }
 

@@ -15,12 +15,13 @@ export type StatementHandler = (params: Record<string, Value>, store: Store) => 
 export class StatementRegistry {
   private readonly handlers = new Map<string, StatementHandler>();
   private readonly fixed = new WeakSet<StatementHandler>();
+  private readonly operations = new Map<string, string>();
 
   /** A statement with a fixed result. */
-  putResult(sql: string, columns: Column[], rows: Row[]): void {
+  putResult(sql: string, columns: Column[], rows: Row[], operation?: string): void {
     const handler: StatementHandler = () => ({ kind: 'rows', columns, rows });
     this.fixed.add(handler);
-    this.put(sql, handler);
+    this.put(sql, handler, operation);
   }
 
   /** Whether the handler always answers the same rows (so its encoded reply can be reused). */
@@ -28,8 +29,15 @@ export class StatementRegistry {
     return this.fixed.has(handler);
   }
 
-  put(sql: string, handler: StatementHandler): void {
+  /** `operation`: the benchmark operation (spec OPERATIONS) that sends it, for the server's time per operation. */
+  put(sql: string, handler: StatementHandler, operation?: string): void {
     this.handlers.set(normalize(sql), handler);
+    if (operation) this.operations.set(normalize(sql), operation);
+  }
+
+  /** The benchmark operation a statement belongs to, if it is one of theirs. */
+  operationOf(sql: string): string | undefined {
+    return this.operations.get(normalize(sql));
   }
 
   get(sql: string): StatementHandler | undefined {
@@ -54,24 +62,36 @@ export const LEADERBOARD_SQL = 'SELECT * FROM Players p JOIN Scores s ON p.Playe
 /** `SELECT 1` and the leaderboard statements the scenarios use. */
 export function defaultStatements(): StatementRegistry {
   const r = new StatementRegistry();
-  r.putResult('SELECT 1', [{ name: '', type: 'INT64' }], [['1']]);
+  r.putResult('SELECT 1', [{ name: '', type: 'INT64' }], [['1']], 'select1');
   // readOnlyTxn's leaderboard query: a player joined with their ten best scores.
-  r.put(LEADERBOARD_SQL, (p, store) => {
-    const id = String(need(p, 'Id'));
-    const player = store.read('Players', ['PlayerId', 'PlayerName'], [[id]]);
-    const scores = player.rows.length ? store.readByFirstKey('Scores', ['PlayerId', 'Timestamp', 'Score'], id) : { columns: [], rows: [] };
-    const best = [...scores.rows].sort((a, b) => Number(b[2]) - Number(a[2])).slice(0, 10);
-    return { kind: 'rows', columns: [...player.columns, ...store.table('Scores').columns], rows: player.rows.length ? best.map((s) => [...player.rows[0]!, ...s]) : [] };
-  });
-  r.put('SELECT PlayerId, PlayerName FROM Players WHERE PlayerId = @playerId', (p, store) => ({
-    kind: 'rows',
-    ...store.read('Players', ['PlayerId', 'PlayerName'], [[String(need(p, 'playerId'))]]),
-  }));
-  r.put('INSERT INTO Scores (PlayerId, Timestamp, Score) VALUES (@playerId, PENDING_COMMIT_TIMESTAMP(), @score)', (p) => ({
-    kind: 'dml',
-    rowCount: 1,
-    mutations: [{ op: 'insert', table: 'Scores', columns: ['PlayerId', 'Timestamp', 'Score'], values: [[String(need(p, 'playerId')), 'spanner.commit_timestamp()', String(need(p, 'score'))]] }],
-  }));
+  r.put(
+    LEADERBOARD_SQL,
+    (p, store) => {
+      const id = String(need(p, 'Id'));
+      const player = store.read('Players', ['PlayerId', 'PlayerName'], [[id]]);
+      const scores = player.rows.length ? store.readByFirstKey('Scores', ['PlayerId', 'Timestamp', 'Score'], id) : { columns: [], rows: [] };
+      const best = [...scores.rows].sort((a, b) => Number(b[2]) - Number(a[2])).slice(0, 10);
+      return { kind: 'rows', columns: [...player.columns, ...store.table('Scores').columns], rows: player.rows.length ? best.map((s) => [...player.rows[0]!, ...s]) : [] };
+    },
+    'readOnlyTxn',
+  );
+  r.put(
+    'SELECT PlayerId, PlayerName FROM Players WHERE PlayerId = @playerId',
+    (p, store) => ({
+      kind: 'rows',
+      ...store.read('Players', ['PlayerId', 'PlayerName'], [[String(need(p, 'playerId'))]]),
+    }),
+    'readWriteTxn',
+  );
+  r.put(
+    'INSERT INTO Scores (PlayerId, Timestamp, Score) VALUES (@playerId, PENDING_COMMIT_TIMESTAMP(), @score)',
+    (p) => ({
+      kind: 'dml',
+      rowCount: 1,
+      mutations: [{ op: 'insert', table: 'Scores', columns: ['PlayerId', 'Timestamp', 'Score'], values: [[String(need(p, 'playerId')), 'spanner.commit_timestamp()', String(need(p, 'score'))]] }],
+    }),
+    'readWriteTxn',
+  );
   r.put('UPDATE Players SET PlayerName = @playerName WHERE PlayerId = @playerId', (p, store) => {
     const id = String(need(p, 'playerId'));
     const exists = store.read('Players', ['PlayerId'], [[id]]).rows.length;

@@ -11,6 +11,7 @@ port.on('message', async (m: { id: number; op: 'stats' | 'mark' | 'stop' }) => {
   if (m.op === 'stats') port.postMessage({ id: m.id, stats: { ...fake.stats(), loop: loop.read() } });
   else if (m.op === 'mark') {
     loop.mark();
+    fake.markMeasuring();
     port.postMessage({ id: m.id });
   } else {
     loop.stop();

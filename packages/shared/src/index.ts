@@ -12,6 +12,7 @@ export * from './protocol';
 export * from './format';
 export * from './canonical-json';
 export * from './results/stats';
+export * from './results/split';
 export * from './results/status';
 export * from './results/warmup';
 export * from './results/verdict';

@@ -39,6 +39,11 @@ export const OperationSummarySchema = z.object({
   maxMs: z.number(),
   errorCount: z.number(),
   errors: CellErrorsSchema,
+  /**
+   * The server's side (the fake's own accounting; absent where the target cannot tell): its RPCs of
+   * this kind over the measured phase, per operation, and its time per RPC, arrival to answer.
+   */
+  server: z.object({ rpcsPerOp: z.number(), p50Ms: z.number(), p99Ms: z.number() }).optional(),
 });
 export type OperationSummary = z.output<typeof OperationSummarySchema>;
 

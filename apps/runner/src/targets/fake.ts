@@ -12,7 +12,7 @@ export const fake: TargetPlugin<FakeTarget> = {
       database: { projectId: 'bench-project', instanceId: 'bench-instance', databaseId: 'bench-db' },
       async stats() {
         const s = await server.stats();
-        return { channels: { source: 'fake', totalRpcs: s.totalRpcs, connections: s.connections }, added: s.added, load: s.loop, cpuShare: null };
+        return { channels: { source: 'fake', totalRpcs: s.totalRpcs, connections: s.connections }, added: s.added, load: s.loop, cpuShare: null, serverByOperation: s.operations };
       },
       markMeasuring: () => server.mark(),
       stop: () => server.stop(),

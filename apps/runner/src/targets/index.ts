@@ -4,7 +4,7 @@ import { fake } from './fake';
 import { spanner } from './spanner';
 import type { StartedTarget, TargetPlugin } from './target';
 
-export type { AddedLatency, ChannelStats, StartedTarget, TargetLoad, TargetPlugin, TargetStats } from './target';
+export type { AddedLatency, ChannelStats, ServerTime, StartedTarget, TargetLoad, TargetPlugin, TargetStats } from './target';
 
 /** Every target kind the runner can start; adding one is adding its file and a line here. */
 const TARGETS: { [K in Target['kind']]: TargetPlugin<Extract<Target, { kind: K }>> } = { fake, emulator, spanner };

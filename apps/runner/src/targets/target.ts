@@ -27,6 +27,15 @@ export interface TargetStats {
   load: TargetLoad | null;
   /** A target in a process of its own (the emulator): its CPU over the measured phase, as a share of all cores. */
   cpuShare: number | null;
+  /** Where the target knows which operation an RPC belongs to (the fake): its time per RPC, by operation, over the measured phase. */
+  serverByOperation?: Record<string, ServerTime>;
+}
+
+/** The server's time per RPC of one operation kind: how many RPCs, and their percentiles. */
+export interface ServerTime {
+  count: number;
+  p50Ms: number;
+  p99Ms: number;
 }
 
 /** A target ready for one cell's driver. */

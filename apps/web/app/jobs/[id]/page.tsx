@@ -7,7 +7,8 @@ import { buildResultTable, formatEntry, formatMs, formatOps, formatPercent, form
 import { describeTarget, idealQps, modeledLatencyMs, streamLimit } from '@scb/shared/targets';
 import { AutoRefresh } from '@/components/AutoRefresh';
 import { CellCharts } from '@/components/CellCharts';
-import { LatencyChart, QpsChart, type LatencyPoint, type QpsPoint } from '@/components/ConcurrencyCharts';
+import { ClientServerCharts, LatencyChart, QpsChart, type ClientServerSeries, type LatencyPoint, type QpsPoint } from '@/components/ConcurrencyCharts';
+import { latencySplit } from '@scb/shared/split';
 import { StatusBadge } from '@/components/StatusBadge';
 import { headers } from 'next/headers';
 import { jobMarkdown, setupLine } from '@scb/shared/markdown';
@@ -90,27 +91,67 @@ function configurationText(c: CellView): string {
   return describeConfiguration(c.configuration);
 }
 
-/** Whether the cells ran anything but select1 alone: then each operation kind gets its own rows. */
+/** Whether there is more per operation kind than the cells table shows: a mix, or the server's side of the split. */
 function hasOperationKinds(job: JobView): boolean {
-  return job.cells.some((c) => Object.keys(c.result?.operations ?? {}).some((k) => k !== 'select1'));
+  return job.cells.some((c) => Object.entries(c.result?.operations ?? {}).some(([k, o]) => k !== 'select1' || o?.server));
+}
+
+/**
+ * Per operation kind and column (client and configuration): client p50 / p99 beside the server's per
+ * operation, over concurrency, the mean over repeats. Kinds without the server's side are left out.
+ */
+function clientServerData(job: JobView): ClientServerSeries[] {
+  const out: ClientServerSeries[] = [];
+  for (const kind of OPERATIONS) {
+    const byColumn = new Map<string, Map<number, { client50: number[]; client99: number[]; server50: number[]; server99: number[] }>>();
+    for (const c of job.cells) {
+      const o = c.result?.operations?.[kind];
+      const split = o && latencySplit(o);
+      if (!o || !split) continue;
+      const column = `${clientText(c.client)} · ${c.configuration.label}`;
+      const byC = byColumn.get(column) ?? new Map();
+      byColumn.set(column, byC);
+      const v = byC.get(c.concurrency) ?? { client50: [], client99: [], server50: [], server99: [] };
+      byC.set(c.concurrency, v);
+      v.client50.push(o.p50Ms);
+      v.client99.push(o.p99Ms);
+      v.server50.push(split.serverP50Ms);
+      v.server99.push(split.serverP99Ms);
+    }
+    const mean = (xs: number[]) => xs.reduce((a, x) => a + x, 0) / xs.length;
+    for (const [column, byC] of byColumn) {
+      out.push({
+        title: `${kind} · ${column}`,
+        points: [...byC]
+          .sort(([a], [b]) => a - b)
+          .map(([concurrency, v]) => ({ concurrency, clientP50: mean(v.client50), clientP99: mean(v.client99), serverP50: mean(v.server50), serverP99: mean(v.server99) })),
+      });
+    }
+  }
+  return out;
 }
 
 /** Every cell's result per operation kind of the mix, in mix order. */
 function OperationsTable({ job }: { job: JobView }) {
   return (
     <>
-      <h2>Per operation kind</h2>
+      <h2>Per operation kind: client vs server</h2>
       <p className="muted">
-        Each kind of the mix measured on its own over the measured phase; a cell&apos;s kinds add up to its total above. Latency is the whole operation as the client saw it (a transaction: every RPC
-        of it, retries included).
+        Each kind of the mix measured on its own over the measured phase; a cell&apos;s kinds add up to its total above. Client latency is the whole operation as the client saw it (a transaction:
+        every RPC of it, retries included). Server: the fake&apos;s own time for the RPCs of that kind, per RPC and per operation (RPCs per operation × its percentile); the gap is the client&apos;s
+        p50 the server does not account for: waiting for a session or a stream, backoff, reconnects.
       </p>
+      <ClientServerCharts data={clientServerData(job)} />
       <table data-testid="operations-table">
-        <TableHead columns={['#', 'Client', 'Configuration', 'C', 'Repeat', 'Operation', 'count', 'qps', 'p50', 'p90', 'p99', 'max', 'Errors']} />
+        <TableHead
+          columns={['#', 'Client', 'Configuration', 'C', 'Repeat', 'Operation', 'count', 'qps', 'p50', 'p90', 'p99', 'max', 'Errors', 'Server RPCs / op', 'Server p50 / p99 per RPC', 'Gap (p50)']}
+        />
         <tbody>
           {job.cells.flatMap((c) =>
             OPERATIONS.flatMap((kind) => {
               const o = c.result?.operations?.[kind];
               if (!o) return [];
+              const split = latencySplit(o);
               return [
                 <tr key={`${c.index}-${kind}`} data-cell={c.index} data-operation={kind}>
                   <td className="num">{c.index + 1}</td>
@@ -131,6 +172,11 @@ function OperationsTable({ job }: { job: JobView }) {
                           .map(([code, n]) => `${code} ${n}`)
                           .join(', ')})`
                       : 0}
+                  </td>
+                  <td className="num">{o.server ? o.server.rpcsPerOp.toFixed(2) : '–'}</td>
+                  <td className="num">{o.server ? `${formatMs(o.server.p50Ms)} / ${formatMs(o.server.p99Ms)}` : '–'}</td>
+                  <td className="num" data-testid="gap">
+                    {split ? `${formatMs(split.gapP50Ms)} ms (${formatPercent(split.gapShare)})` : '–'}
                   </td>
                 </tr>,
               ];

@@ -1,0 +1,58 @@
+// The client/server latency split, end to end through the runner: the fake's own time per operation
+// kind beside what the driver measured. With a known latency and nothing in the client's way the gap is
+// small; with the server allowing two streams per connection, the client queues and the gap is the
+// queueing, while the server's time stays the latency it applies.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { OperationSummarySchema, latencySplit } from '@scb/shared';
+import { useRunner } from './helpers/jobs';
+
+const { runSpec } = useRunner();
+const LATENCY_MS = 20;
+
+const spec = (maxConcurrentStreams: number) => ({
+  clients: [{ language: 'node', version: '9.0.0' }],
+  configurations: [{ label: 'grpc-gcp off', grpcGcp: 'off' }],
+  concurrency: [10],
+  target: { kind: 'fake', latencyMs: LATENCY_MS, server: { maxConcurrentStreams } },
+  workload: {
+    mix: [
+      { operation: 'select1', weight: 3 },
+      { operation: 'readWriteTxn', weight: 1 },
+    ],
+    warmupOps: 100,
+    durationSeconds: 3,
+  },
+});
+
+async function operationsOf(maxConcurrentStreams: number) {
+  const job = await runSpec(spec(maxConcurrentStreams), 300_000);
+  assert.equal(job.status, 'succeeded', job.error ?? '');
+  const ops = job.cells[0]!.result!.operations as Record<string, unknown>;
+  return {
+    select1: OperationSummarySchema.parse(ops.select1),
+    readWriteTxn: OperationSummarySchema.parse(ops.readWriteTxn),
+  };
+}
+
+test('the server side of each operation kind is the latency the fake applied; the gap is what the client adds', { timeout: 600_000 }, async () => {
+  const free = await operationsOf(100);
+  // select1 is one RPC; a read-write transaction is a query, an insert and a commit (a begin too where the client does not inline it).
+  assert.ok(Math.abs(free.select1.server!.rpcsPerOp - 1) < 0.1, `select1: ${free.select1.server!.rpcsPerOp} RPCs per operation`);
+  assert.ok(free.readWriteTxn.server!.rpcsPerOp >= 2.9 && free.readWriteTxn.server!.rpcsPerOp <= 4.1, `readWriteTxn: ${free.readWriteTxn.server!.rpcsPerOp} RPCs per operation`);
+  for (const o of [free.select1, free.readWriteTxn]) {
+    assert.ok(o.server!.p50Ms >= LATENCY_MS && o.server!.p50Ms < LATENCY_MS + 5, `the server's p50 per RPC is its latency: ${o.server!.p50Ms} ms`);
+    const split = latencySplit(o)!;
+    assert.ok(o.p50Ms >= split.serverP50Ms, `the client sees at least the server's time: ${o.p50Ms} vs ${split.serverP50Ms}`);
+  }
+  const freeGap = latencySplit(free.select1)!;
+  assert.ok(freeGap.gapShare < 0.5, `nothing in the client's way: gap ${freeGap.gapP50Ms} ms of ${free.select1.p50Ms} ms`);
+  console.log(`# 100 streams: select1 client p50 ${free.select1.p50Ms} ms, server ${freeGap.serverP50Ms} ms, gap ${freeGap.gapP50Ms.toFixed(1)} ms`);
+
+  // Two streams on the one connection: 10 agents queue in the client; the server's time does not move.
+  const queued = await operationsOf(2);
+  const q = latencySplit(queued.select1)!;
+  assert.ok(queued.select1.server!.p50Ms < LATENCY_MS + 5, `the server's time per RPC stays its latency: ${queued.select1.server!.p50Ms} ms`);
+  assert.ok(q.gapShare > 0.6 && q.gapP50Ms > 3 * freeGap.gapP50Ms, `queued for streams: gap ${q.gapP50Ms} ms of ${queued.select1.p50Ms} ms (free: ${freeGap.gapP50Ms} ms)`);
+  console.log(`# 2 streams: select1 client p50 ${queued.select1.p50Ms} ms, server ${q.serverP50Ms} ms, gap ${q.gapP50Ms.toFixed(1)} ms (${(q.gapShare * 100).toFixed(0)}%)`);
+});
