@@ -351,6 +351,34 @@ test('runner requirements from the form: a job no live runner can take says why;
   await page.close();
 });
 
+test('a field scenario preset runs from the form as its JSON; its page shows the slow first second and the client/server split', { timeout: 600_000 }, async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 1200 } });
+  await page.goto(stack.baseUrl + '/jobs/new');
+  await page.getByText(/published versions, newest first/).waitFor({ timeout: 60_000 });
+  await page.selectOption('#preset', 'slow-session-creation');
+  await page.getByTestId('json-only').waitFor();
+  const json = await page.inputValue('#spec-json');
+  assert.match(json, /"session": 600/);
+  // Shorter than the preset, for the test.
+  await page.fill('#spec-json', json.replace('"durationSeconds": 5', '"durationSeconds": 2'));
+  await page.click('button[type=submit]');
+  await page.waitForURL(/\/jobs\/(?!new$)[0-9a-z]+$/, { timeout: 30_000 });
+  const id = page.url().split('/').pop()!;
+  let job: { status: string; spec: { workload: { durationSeconds: number } }; cells: { status: string; error: string | null; result: { timeline: { p99Ms: number }[] } | null }[] };
+  for (const t0 = Date.now(); ; await page.waitForTimeout(1000)) {
+    job = await (await api(`/api/jobs/${id}`)).json();
+    if (!['queued', 'running'].includes(job.status) || Date.now() - t0 > 480_000) break;
+  }
+  assert.equal(job.status, 'succeeded', JSON.stringify(job.cells.map((c) => c.error)));
+  assert.equal(job.spec.workload.durationSeconds, 2, 'the edited JSON ran');
+  for (const c of job.cells) assert.ok(c.result!.timeline[0]!.p99Ms >= 550, `first second p99 ${c.result!.timeline[0]!.p99Ms}`);
+  await page.reload();
+  await page.getByRole('heading', { name: 'Per operation kind: client vs server' }).waitFor();
+  assert.ok((await page.getByTestId('client-server-chart').count()) >= 1, 'a client vs server chart');
+  assert.match(await page.getByTestId('operations-table').innerText(), /select1/);
+  await page.close();
+});
+
 test('cancel a running job from its page: the driver stops, finished cells are kept', { timeout: 240_000 }, async () => {
   const res = await post(
     JSON.stringify({

@@ -45,7 +45,7 @@ export interface Preset {
   spec: JobSpecInput;
 }
 
-export const PRESETS: Preset[] = [
+const BASE_PRESETS: Preset[] = [
   {
     id: 'affinity-burst',
     title: 'Affinity burst (java 6.104.0 vs 6.105.0)',
@@ -93,3 +93,97 @@ export const PRESETS: Preset[] = [
     },
   },
 ];
+
+/**
+ * The field scenarios (README, "Scenario presets"): each reproduces the shape of a public write-up,
+ * time-scaled to run on a small machine in minutes.
+ */
+export const SCENARIO_PRESETS: Preset[] = [
+  {
+    id: 'session-pool-exhaustion',
+    title: 'Session pool exhaustion (Go 1.33.0, pool max 100)',
+    description:
+      'The Google Cloud blog case study: Go 1.33.0 with MaxOpened 100, MinOpened 40, MaxIdle 20, WriteSessions 0.2; read agents (readOnlyTxn) and write agents (readWriteTxn) 4:1, each pausing 100 ms between transactions; agents rising past what 100 sessions can serve; the server flat at 35 ms per RPC. Time scale 4 (140 ms RPCs, 400 ms think time). Expected: qps stops growing while the server time stays flat and the client/server gap climbs.',
+    spec: {
+      name: 'Session pool exhaustion: Go 1.33.0, pool max 100',
+      clients: [{ language: 'go', version: '1.33.0' }],
+      configurations: [{ label: 'pool 40..100, idle 20, write 0.2', sessionPool: { minSessions: 40, maxSessions: 100, maxIdle: 20, writeSessionsFraction: 0.2 } }],
+      concurrency: [50, 100, 200, 300, 400],
+      target: { kind: 'fake', latencyMs: 35 },
+      workload: {
+        mix: [
+          { operation: 'readOnlyTxn', weight: 4 },
+          { operation: 'readWriteTxn', weight: 1 },
+        ],
+        thinkTime: { ms: 100, distribution: 'fixed' },
+        warmupOps: { min: 200, perConcurrency: 2 },
+        durationSeconds: 10,
+      },
+      timeScale: 4,
+    },
+  },
+  {
+    id: 'abort-backoff',
+    title: 'Abort backoff on streaming reads (Go 0.35.0 / 0.36.0 / 0.37.0 and today)',
+    description:
+      'Mercari: read-write transactions whose streaming queries are aborted (ABORTED with RetryInfo 5 ms, 5% of queries). cloud.google.com/go before 0.36.0 ignored RetryInfo on streams and waited its 1 s default, 0.36.0 100 ms, 0.37.0 20 ms; the readWriteTxn p99 shows it. Go 1.96.1, Java 6.123.0 and Node 9.0.0 for comparison. The monorepo versions are built against grpc-go 1.17.0.',
+    spec: {
+      name: 'Abort backoff: aborted streaming queries in read-write transactions',
+      clients: [
+        { language: 'go', version: '0.35.0', grpcVersion: '1.17.0' },
+        { language: 'go', version: '0.36.0', grpcVersion: '1.17.0' },
+        { language: 'go', version: '0.37.0', grpcVersion: '1.17.0' },
+        { language: 'go', version: '1.96.1' },
+        { language: 'java', version: '6.123.0' },
+        { language: 'node', version: '9.0.0' },
+      ],
+      configurations: [{ label: 'client default' }],
+      concurrency: [10],
+      target: { kind: 'fake', latencyMs: 10, server: { faults: [{ kind: 'query', code: 'ABORTED', ratio: 0.05, retryDelayMs: 5 }] } },
+      workload: { operation: 'readWriteTxn', warmupOps: 50, durationSeconds: 10 },
+    },
+  },
+  {
+    id: 'hourly-reconnect',
+    title: 'Hourly reconnects (the hour scaled to 5 s)',
+    description:
+      'Mercari: the server closes every connection at an age (GOAWAY after 5 s here, an hour there) and a new connection takes 1 s to be accepted (DNS, handshake). Per-second p99 spikes line up with the resets. Go 1.96.1, Java 6.123.0, Node 9.0.0, and Go 0.37.0 built against grpc-go 1.17.0 and 1.18.0.',
+    spec: {
+      name: 'Hourly reconnects: connection age 5 s, 1 s to reconnect',
+      clients: [
+        { language: 'go', version: '1.96.1' },
+        { language: 'java', version: '6.123.0' },
+        { language: 'node', version: '9.0.0' },
+        { language: 'go', version: '0.37.0', grpcVersion: '1.17.0' },
+        { language: 'go', version: '0.37.0', grpcVersion: '1.18.0' },
+      ],
+      configurations: [{ label: 'client default' }],
+      concurrency: [20],
+      target: { kind: 'fake', latencyMs: 20, server: { maxConnectionAgeMs: 5000, maxConnectionAgeGraceMs: 1000, acceptDelayMs: 1000 } },
+      workload: { operation: 'select1', warmupOps: 100, durationSeconds: 20 },
+    },
+  },
+  {
+    id: 'slow-session-creation',
+    title: 'Slow session creation (600 ms)',
+    description:
+      "Mercari's first problem: CreateSession and BatchCreateSessions take 600 ms. A cold client's first operations wait for sessions; measured from the first operation (no warm-up), per second. Go 1.33.0 with and without a pool minimum of 100 sessions, and Go 1.96.1 with its one multiplexed session.",
+    spec: {
+      name: 'Slow session creation: 600 ms per session RPC',
+      // The pool minimum is an option of the version with a pool only: each client runs its own configurations.
+      pairing: 'zip',
+      clients: [
+        { language: 'go', version: '1.33.0' },
+        { language: 'go', version: '1.33.0' },
+        { language: 'go', version: '1.96.1' },
+      ],
+      configurations: [{ label: 'client default' }, { label: 'pool minimum 100', sessionPool: { minSessions: 100 } }, { label: 'client default' }],
+      concurrency: [20],
+      target: { kind: 'fake', latencyMs: 10, server: { latency: { session: 600 } } },
+      workload: { operation: 'select1', warmupOps: 0, durationSeconds: 5 },
+    },
+  },
+];
+
+/** Every preset: the form, `GET /api/presets` and gates list them. */
+export const PRESETS: Preset[] = [...BASE_PRESETS, ...SCENARIO_PRESETS];

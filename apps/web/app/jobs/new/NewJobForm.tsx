@@ -3,7 +3,8 @@
 import { useRouter } from 'next/navigation';
 import { useEffect, useMemo, useState } from 'react';
 import { LANGUAGE_INFO, LANGUAGES, parseJobSpec, refusedOption, type FieldIssue, type JobSpecInput, type Language } from '@scb/shared/spec';
-import { PRESETS } from '@scb/shared/presets';
+import { PRESETS, type Preset } from '@scb/shared/presets';
+import { canonicalJson } from '@scb/shared/canonical-json';
 
 type Ops = number | { min: number; perConcurrency: number };
 type ConfigKey = 'on' | 'off' | 'default' | 'dynamic';
@@ -98,7 +99,14 @@ function targetOf(f: FormState): JobSpecInput['target'] {
   return { kind: 'spanner', ...s, projectId: s.projectId.trim(), instanceId: s.instanceId.trim(), databaseId: s.databaseId.trim(), ...(endpoint.trim() ? { endpoint: endpoint.trim() } : {}) };
 }
 
-/** A preset's spec as form state (presets use only what the form can show). */
+/** Whether the fields above show all of a preset (a scenario's mix, faults or pool need the JSON). */
+function fitsFields(p: Preset): boolean {
+  const direct = parseJobSpec(p.spec);
+  const viaFields = parseJobSpec(toSpec(fromSpec(p.spec)));
+  return direct.ok && viaFields.ok && canonicalJson(direct.value) === canonicalJson(viaFields.value);
+}
+
+/** A preset's spec as form state (what the fields can show of it). */
 function fromSpec(spec: JobSpecInput): FormState {
   const cfgs = spec.configurations;
   const w = spec.workload;
@@ -226,6 +234,9 @@ export function NewJobForm() {
   const [busy, setBusy] = useState(false);
   const [versions, setVersions] = useState<{ language: Language; list?: VersionInfo[]; error?: string }>({ language: 'node' });
   const [json, setJson] = useState<string | null>(null);
+  const [jsonOpen, setJsonOpen] = useState(false);
+  /** A preset the fields cannot show: the form runs its JSON. */
+  const [jsonOnly, setJsonOnly] = useState<Preset | null>(null);
   const spec = useMemo(() => toSpec(form), [form]);
   const set = (patch: Partial<FormState>) => setForm((f) => ({ ...f, ...patch }));
 
@@ -281,7 +292,8 @@ export function NewJobForm() {
       aria-label="new job"
       onSubmit={(e) => {
         e.preventDefault();
-        void submit(spec);
+        if (jsonOnly) submitJson();
+        else void submit(spec);
       }}
     >
       <label className="field" htmlFor="preset">
@@ -294,7 +306,10 @@ export function NewJobForm() {
           onChange={(e) => {
             const p = PRESETS.find((x) => x.id === e.target.value);
             setForm(p ? fromSpec(p.spec) : INITIAL);
-            setJson(null);
+            const only = p && !fitsFields(p) ? p : null;
+            setJsonOnly(only);
+            setJson(only ? JSON.stringify(only.spec, null, 2) : null);
+            setJsonOpen(Boolean(only));
           }}
         >
           <option value="">custom (defaults)</option>
@@ -305,6 +320,12 @@ export function NewJobForm() {
           ))}
         </select>
         <span className="hint">{PRESETS.find((p) => p.spec.name === form.name)?.description ?? 'Start from a ready-made scenario, or fill the fields below.'}</span>
+        {jsonOnly && (
+          <p className="warn" data-testid="json-only">
+            This scenario uses options the fields below do not show (operation mix, think time, faults, session pool, several languages): Run benchmark runs its JSON, at the bottom, where it can be
+            edited. Pick &quot;custom&quot; to use the fields.
+          </p>
+        )}
       </div>
 
       <label className="field" htmlFor="name">
@@ -544,7 +565,15 @@ export function NewJobForm() {
         <button type="submit" disabled={busy}>
           {busy ? 'Submitting…' : 'Run benchmark'}
         </button>
-        <details style={{ marginTop: '1rem' }} onToggle={(e) => (e.currentTarget.open && json === null ? setJson(JSON.stringify(spec, null, 2)) : undefined)}>
+        <details
+          style={{ marginTop: '1rem' }}
+          open={jsonOpen}
+          onToggle={(e) => {
+            const open = e.currentTarget.open;
+            setJsonOpen(open);
+            if (open && json === null) setJson(JSON.stringify(spec, null, 2));
+          }}
+        >
           <summary>Edit the job spec as JSON (every option: faults, schedules, session pool…)</summary>
           <textarea id="spec-json" aria-label="job spec JSON" value={json ?? ''} onChange={(e) => setJson(e.target.value)} rows={24} style={{ width: '100%', fontFamily: 'monospace' }} />
           <div>

@@ -1,0 +1,82 @@
+// The field scenario presets, each run end to end in a small form (fewer clients, cells and seconds)
+// through the runner against the fake, showing the effect it is named for.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { CellTimelineSchema, OperationSummarySchema, SCENARIO_PRESETS, latencySplit, type JobSpecInput } from '@scb/shared';
+import { useRunner } from './helpers/jobs';
+
+const { runSpec, logs } = useRunner();
+
+function preset(id: string): JobSpecInput {
+  const p = SCENARIO_PRESETS.find((x) => x.id === id);
+  assert.ok(p, id);
+  return structuredClone(p.spec);
+}
+
+type Job = Awaited<ReturnType<typeof runSpec>>;
+const summary = (cell: Job['cells'][number], kind: string) => OperationSummarySchema.parse((cell.result!.operations as Record<string, unknown>)[kind]);
+
+async function run(spec: JobSpecInput): Promise<Job> {
+  const job = await runSpec(spec, 900_000);
+  assert.equal(job.status, 'succeeded', `${job.error}\n${logs.slice(-30).join('\n')}`);
+  for (const c of job.cells) assert.equal(c.status, 'succeeded', `${c.clientLanguage} ${c.clientVersion} ${c.configLabel}: ${c.error}`);
+  return job;
+}
+
+test('session-pool-exhaustion: past what 100 sessions serve, qps stops growing and the gap climbs while the server stays flat', { timeout: 900_000 }, async () => {
+  const spec = preset('session-pool-exhaustion');
+  spec.concurrency = [20, 400];
+  spec.workload.durationSeconds = 5;
+  const job = await run(spec);
+  const [low, high] = job.cells.map((c) => ({ c: c.concurrency, qps: c.result!.qps, ro: summary(c, 'readOnlyTxn') }));
+  const lowSplit = latencySplit(low!.ro)!;
+  const highSplit = latencySplit(high!.ro)!;
+  console.log(
+    `# C=20: ${low!.qps.toFixed(0)} qps, readOnlyTxn client p50 ${low!.ro.p50Ms.toFixed(0)} ms, server ${lowSplit.serverP50Ms.toFixed(0)} ms; ` +
+      `C=400: ${high!.qps.toFixed(0)} qps, client p50 ${high!.ro.p50Ms.toFixed(0)} ms, server ${highSplit.serverP50Ms.toFixed(0)} ms`,
+  );
+  // 20 times the agents, far less than 20 times the throughput.
+  assert.ok(high!.qps < 0.75 * 20 * low!.qps, `qps ${low!.qps} -> ${high!.qps}`);
+  // The server's time per RPC stays what the fake applies (35 ms x time scale 4).
+  for (const s of [low!.ro, high!.ro]) assert.ok(s.server!.p50Ms >= 140 && s.server!.p50Ms < 170, `server p50 per RPC ${s.server!.p50Ms}`);
+  assert.ok(highSplit.gapShare > 0.35 && highSplit.gapShare > lowSplit.gapShare + 0.2, `gap ${lowSplit.gapShare} -> ${highSplit.gapShare}`);
+});
+
+test('abort-backoff: an aborted streaming query costs cloud.google.com/go 0.35.0 its 1 s default; a client that reads RetryInfo does not wait', { timeout: 900_000 }, async () => {
+  const spec = preset('abort-backoff');
+  spec.clients = [
+    { language: 'go', version: '0.35.0', grpcVersion: '1.17.0' },
+    { language: 'go', version: '1.96.1' },
+  ];
+  spec.workload.durationSeconds = 6;
+  const job = await run(spec);
+  const [old, now] = job.cells.map((c) => summary(c, 'readWriteTxn'));
+  console.log(`# readWriteTxn p99: go 0.35.0 ${old!.p99Ms.toFixed(0)} ms, go 1.96.1 ${now!.p99Ms.toFixed(0)} ms`);
+  assert.ok(old!.p99Ms >= 900, `0.35.0 p99 ${old!.p99Ms}`);
+  assert.ok(now!.p99Ms < 400, `1.96.1 p99 ${now!.p99Ms}`);
+});
+
+test('hourly-reconnect: every connection reset at its age stalls requests for about the accept delay', { timeout: 900_000 }, async () => {
+  const spec = preset('hourly-reconnect');
+  spec.clients = [{ language: 'node', version: '9.0.0' }];
+  spec.workload.durationSeconds = 9;
+  if (spec.target?.kind === 'fake') spec.target.server = { ...spec.target.server, maxConnectionAgeMs: 3000 };
+  const job = await run(spec);
+  const timeline = CellTimelineSchema.parse(job.cells[0]!.result!.timeline);
+  const p99s = timeline.map((t) => t.p99Ms).sort((a, b) => a - b);
+  console.log(`# per-second p99 (ms): ${timeline.map((t) => t.p99Ms.toFixed(0)).join(', ')}`);
+  assert.ok(p99s.at(-1)! >= 700, `the worst second's p99 ${p99s.at(-1)} ms`);
+  assert.ok(p99s[Math.floor(p99s.length / 2)]! < 300, `the median second's p99 ${p99s[Math.floor(p99s.length / 2)]} ms`);
+});
+
+test('slow-session-creation: the first second of a cold client waits for its 600 ms sessions, later ones do not', { timeout: 900_000 }, async () => {
+  const spec = preset('slow-session-creation');
+  spec.workload.durationSeconds = 3;
+  const job = await run(spec);
+  for (const c of job.cells) {
+    const timeline = CellTimelineSchema.parse(c.result!.timeline);
+    console.log(`# go ${c.clientVersion} ${c.configLabel}: per-second p99 ${timeline.map((t) => t.p99Ms.toFixed(0)).join(', ')} ms`);
+    assert.ok(timeline[0]!.p99Ms >= 550, `${c.clientVersion} ${c.configLabel}: first second p99 ${timeline[0]!.p99Ms}`);
+    assert.ok(timeline.at(-1)!.p99Ms < 200, `${c.clientVersion} ${c.configLabel}: last second p99 ${timeline.at(-1)!.p99Ms}`);
+  }
+});
