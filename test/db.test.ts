@@ -193,6 +193,7 @@ const result = (over: Partial<CellResultInput> = {}): CellResultInput => ({
   machineRunnerShare: 0.1,
   machineLoad1: 1.2,
   capped: null,
+  events: [{ atMs: 1500, kind: 'connection-closed', connection: 0 }],
   operations: { select1: { count: 100, qps: 100, p50Ms: 65, p90Ms: 70, p99Ms: 80, p999Ms: 90, maxMs: 95, errorCount: 0, errors: {} } },
   channels: [
     { source: 'fake', connection: 0, peer: '127.0.0.1:1', rpcs: 60, peakInFlight: 7 },
@@ -255,6 +256,7 @@ test('a job through its lifecycle: created and queued, run cell by cell, finishe
   const r = done.cells[0]!.result!;
   assert.equal(r.serverRpcs, null, 'a target that cannot count RPCs stores null');
   assert.equal(r.operations?.select1?.p99Ms, 80, 'per operation kind, read back parsed');
+  assert.deepEqual(r.events, [{ atMs: 1500, kind: 'connection-closed', connection: 0 }]);
   assert.deepEqual(r.timeline, [{ second: 1, count: 100, errors: 0, p99Ms: 80, ms: 1000 }]);
   assert.deepEqual(
     done.cells[0]!.channels.map((c) => c.connection),

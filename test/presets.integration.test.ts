@@ -2,7 +2,7 @@
 // through the runner against the fake, showing the effect it is named for.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CellTimelineSchema, OperationSummarySchema, SCENARIO_PRESETS, latencySplit, type JobSpecInput } from '@scb/shared';
+import { CellEventsSchema, CellTimelineSchema, OperationSummarySchema, SCENARIO_PRESETS, latencySplit, type JobSpecInput } from '@scb/shared';
 import { useRunner } from './helpers/jobs';
 
 const { runSpec, logs } = useRunner();
@@ -66,6 +66,16 @@ test('hourly-reconnect: every connection reset at its age stalls requests for ab
   const p99s = timeline.map((t) => t.p99Ms).sort((a, b) => a - b);
   console.log(`# per-second p99 (ms): ${timeline.map((t) => t.p99Ms.toFixed(0)).join(', ')}`);
   assert.ok(p99s.at(-1)! >= 700, `the worst second's p99 ${p99s.at(-1)} ms`);
+  // The fake's accounting marks the resets on the timeline: the worst second follows a closed connection.
+  const events = CellEventsSchema.parse(job.cells[0]!.result!.events)!;
+  console.log(`# connection events (ms into the measured phase): ${events.map((e) => `${e.kind.replace('connection-', '')} ${e.atMs}`).join(', ')}`);
+  const worst = timeline.findIndex((t) => t.p99Ms === p99s.at(-1)) + 1;
+  const closedSeconds = events.filter((e) => e.kind === 'connection-closed').map((e) => Math.floor(e.atMs / 1000) + 1);
+  assert.ok(closedSeconds.length >= 2, 'a reset about every 3 s');
+  assert.ok(
+    closedSeconds.some((s) => s === worst || s === worst - 1),
+    `worst second ${worst}; connections closed in seconds ${closedSeconds.join(', ')}`,
+  );
   assert.ok(p99s[Math.floor(p99s.length / 2)]! < 300, `the median second's p99 ${p99s[Math.floor(p99s.length / 2)]} ms`);
 });
 

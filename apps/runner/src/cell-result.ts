@@ -28,6 +28,8 @@ export function cellResultOf(out: CellOutcome): CellResultInput {
     machineLoad1: out.machine?.load1 ?? null,
     capped: r.capped ?? null,
     operations: operationsOf(r, out.serverByOperation),
+    // Past the measured phase's end (the driver's last calls winding down) they are not its.
+    events: out.events ? out.events.filter((e) => e.atMs <= r.elapsedMs) : null,
     channels: [
       ...(out.channels?.connections ?? []).map((c) => ({ source: out.channels!.source, connection: c.connection, peer: c.peer, rpcs: c.rpcs, peakInFlight: c.peakInFlight })),
       // The client's own view of the same traffic, per gRPC channel, where its driver counts it.

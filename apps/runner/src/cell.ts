@@ -1,7 +1,19 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { DriverLaunch } from '@scb/languages';
-import { DriverMessageSchema, driverWorkload, modeledLatencyMs, opsAt, targetCap, type CellPlan, type DriverCell, type JobSpec, type ProgressMessage, type ResultMessage } from '@scb/shared';
+import {
+  DriverMessageSchema,
+  driverWorkload,
+  modeledLatencyMs,
+  opsAt,
+  targetCap,
+  type CellEvent,
+  type CellPlan,
+  type DriverCell,
+  type JobSpec,
+  type ProgressMessage,
+  type ResultMessage,
+} from '@scb/shared';
 import { CellError } from './cell-error';
 import { watchMachine, type MachineLoad } from './machine';
 import { startTarget, type AddedLatency, type ChannelStats, type ServerTime, type TargetLoad } from './targets/index';
@@ -22,6 +34,8 @@ export interface CellOutcome {
   machine?: MachineLoad;
   /** The target's time per RPC, by operation kind, while the driver measured (the fake). */
   serverByOperation?: Record<string, ServerTime>;
+  /** Connections opened and closed while the driver measured (the fake). */
+  events?: CellEvent[];
 }
 
 export interface CellHooks {
@@ -67,7 +81,16 @@ export async function runCell(spec: JobSpec, plan: CellPlan, launch: DriverLaunc
       },
     });
     const stats = await target.stats?.();
-    return { result, channels: stats?.channels, targetAdded: stats?.added, targetLoad: stats?.load, targetCpuShare: stats?.cpuShare, machine, serverByOperation: stats?.serverByOperation };
+    return {
+      result,
+      channels: stats?.channels,
+      targetAdded: stats?.added,
+      targetLoad: stats?.load,
+      targetCpuShare: stats?.cpuShare,
+      machine,
+      serverByOperation: stats?.serverByOperation,
+      events: stats?.events,
+    };
   } finally {
     await target.stop();
   }

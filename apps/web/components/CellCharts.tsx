@@ -9,6 +9,21 @@ export interface CellChartData {
   label: string;
   channels: { connection: number; rpcs: number; peakInFlight: number }[];
   timeline: { second: number; count: number; errors: number; p99Ms: number; ms?: number }[];
+  /** Connections opened and closed while measuring, ms into the measured phase (the fake's accounting). */
+  events: { atMs: number; kind: 'connection-opened' | 'connection-closed'; connection: number }[];
+}
+
+/** Events by the second of the measured phase they fell in (1-based, as the timeline), in words. */
+function eventMarks(events: CellChartData['events']): { second: number; text: string }[] {
+  const bySecond = new Map<number, { opened: number; closed: number }>();
+  for (const e of events) {
+    const second = Math.floor(e.atMs / 1000) + 1;
+    const m = bySecond.get(second) ?? { opened: 0, closed: 0 };
+    bySecond.set(second, m);
+    if (e.kind === 'connection-opened') m.opened++;
+    else m.closed++;
+  }
+  return [...bySecond].map(([second, m]) => ({ second, text: [m.closed && `${m.closed} closed`, m.opened && `${m.opened} opened`].filter(Boolean).join(', ') }));
 }
 
 /** For one chosen cell: how its RPCs spread over connections, and its measured seconds. */
@@ -61,6 +76,14 @@ export function CellCharts({ cells, streamLimit }: { cells: CellChartData[]; str
         </div>
         <div className="chart half" data-testid="timeline-chart">
           <h3>Per second while measuring</h3>
+          {cell.events.length > 0 && (
+            <p className="muted" data-testid="event-marks">
+              Connections:{' '}
+              {eventMarks(cell.events)
+                .map((m) => `second ${m.second}: ${m.text}`)
+                .join('; ')}
+            </p>
+          )}
           <ResponsiveContainer width="100%" height="90%">
             <LineChart data={perSecond} margin={{ top: 10, right: 20, bottom: 30, left: 20 }}>
               <CartesianGrid strokeDasharray="3 3" />
@@ -72,6 +95,9 @@ export function CellCharts({ cells, streamLimit }: { cells: CellChartData[]; str
               <Line yAxisId="qps" dataKey="qps" name="qps" stroke={SERIES_COLORS[0]} strokeWidth={2} isAnimationActive={false} />
               <Line yAxisId="qps" dataKey="errorsPerSecond" name="errors / s" stroke={SERIES_COLORS[1]} isAnimationActive={false} />
               <Line yAxisId="p99" dataKey="p99Ms" name="p99 ms" stroke={SERIES_COLORS[2]} strokeDasharray="5 4" isAnimationActive={false} />
+              {eventMarks(cell.events).map((m) => (
+                <ReferenceLine key={m.second} yAxisId="qps" x={m.second} stroke={REFERENCE_COLOR} strokeDasharray="2 3" label={{ value: m.text, position: 'insideTop', fontSize: 11 }} />
+              ))}
             </LineChart>
           </ResponsiveContainer>
         </div>

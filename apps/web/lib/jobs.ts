@@ -7,7 +7,7 @@ import type { CsvRow } from '@scb/shared/export';
 import type { TableCell } from '@scb/shared/table';
 import type { LatencySummary } from '@scb/shared/stats';
 import type { ProgressMessage, TimelinePoint } from '@scb/shared/protocol';
-import type { CellOperations, JobEnvironment } from '@scb/shared/stored';
+import type { CellEvent, CellOperations, JobEnvironment } from '@scb/shared/stored';
 import { countJobs, getJob as readJob, listJobs as readJobs, type StoredCell } from '@scb/db';
 import { db } from './db';
 import { listRunners } from './runners';
@@ -96,6 +96,8 @@ export interface CellView {
         timeline: TimelinePoint[];
         /** Per operation kind of the mix; null for cells stored before kinds were kept. */
         operations: CellOperations | null;
+        /** Connections opened and closed while measuring (the fake), ms into the measured phase; null where unknown. */
+        events: CellEvent[] | null;
         /** Share of the machine's cores the driver used while measuring. */
         cpuShare: number;
         /** Which process limited the cell, and the figures past their thresholds. */

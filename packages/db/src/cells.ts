@@ -2,6 +2,8 @@
 import {
   CellErrorsSchema,
   CellOperationsSchema,
+  CellEventsSchema,
+  type CellEvent,
   type CellOperations,
   CellTimelineSchema,
   ConfigurationSchema,
@@ -24,10 +26,11 @@ export const UNFINISHED_CELL = { status: { in: [...UNFINISHED_CELL_STATUSES] } }
 export type StoredChannel = Omit<ChannelStat, 'id' | 'cellId'>;
 
 /** A cell's measured result; serverRpcs is null where the target cannot count RPCs. */
-export type StoredCellResult = Omit<CellResult, 'cellId' | 'errors' | 'timeline' | 'operations'> & {
+export type StoredCellResult = Omit<CellResult, 'cellId' | 'errors' | 'timeline' | 'operations' | 'events'> & {
   errors: Record<string, number>;
   timeline: TimelinePoint[];
   operations: CellOperations | null;
+  events: CellEvent[] | null;
 };
 
 export type StoredCell = Omit<Cell, 'jobId' | 'config' | 'progress'> & {
@@ -51,6 +54,7 @@ export function parseCell(c: Cell & { result: CellResult | null; channels: Chann
       errors: p.take(`${path}.result.errors`, parseStored(CellErrorsSchema, result.errors)),
       timeline: p.take(`${path}.result.timeline`, parseStored(CellTimelineSchema, result.timeline)),
       operations: p.take(`${path}.result.operations`, parseStored(CellOperationsSchema, result.operations)),
+      events: p.take(`${path}.result.events`, parseStored(CellEventsSchema, result.events)),
     },
     channels: channels.map(({ id: _i, cellId: _c, ...ch }) => ch),
   };
@@ -74,9 +78,9 @@ export type CellResultInput = StoredCellResult & { channels: StoredChannel[] };
 
 /** Stores a cell's result, its channel stats and its succeeded status in one transaction: all or nothing. */
 export async function storeCellResult(db: Db, cellId: number, input: CellResultInput): Promise<void> {
-  const { channels, operations, ...result } = input;
+  const { channels, operations, events, ...result } = input;
   await db.$transaction([
-    db.cellResult.create({ data: { ...result, operations: operations ?? Prisma.DbNull, cellId } }),
+    db.cellResult.create({ data: { ...result, operations: operations ?? Prisma.DbNull, events: events ?? Prisma.DbNull, cellId } }),
     db.channelStat.createMany({ data: channels.map((c) => ({ ...c, cellId })) }),
     db.cell.update({ where: { id: cellId }, data: { status: 'succeeded', finishedAt: new Date() } }),
   ]);

@@ -43,6 +43,8 @@ export interface FakeStats {
    * to, since the measured phase began (`markMeasuring`) or the stats did.
    */
   operations: Record<string, KindLatency>;
+  /** ms since the stats began at which the measured phase began (`markMeasuring`); null before. */
+  measureStartMs: number | null;
 }
 
 /** Per-connection counters keyed by the peer address, plus per-kind latency and fault counts. */
@@ -56,6 +58,7 @@ export class Accounting {
   private added = newLatencyHistogram();
   private faults: FakeStats['faults'] = {};
   private operations = new Map<string, Histogram>();
+  private measureStartMs: number | null = null;
 
   private conn(peer: string, opened: boolean): ConnectionStat {
     let c = this.byPeer.get(peer);
@@ -109,6 +112,7 @@ export class Accounting {
   /** The measured phase begins: the server's time per operation counts from here. */
   markMeasuring(): void {
     this.operations = new Map();
+    this.measureStartMs = Date.now() - this.since;
   }
 
   addedTime(ms: number): void {
@@ -133,6 +137,7 @@ export class Accounting {
       added: this.added.totalCount ? kindLatency(this.added) : null,
       faults: structuredClone(this.faults),
       operations: Object.fromEntries([...this.operations].map(([op, h]) => [op, kindLatency(h)])),
+      measureStartMs: this.measureStartMs,
     };
   }
 
@@ -147,6 +152,7 @@ export class Accounting {
     this.added = newLatencyHistogram();
     this.faults = {};
     this.operations = new Map();
+    this.measureStartMs = null;
   }
 }
 

@@ -28,6 +28,12 @@ export const CellErrorsSchema = OperationResultSchema.shape.errors;
 /** CellResult.timeline: the measured phase per second (the last bucket partial). */
 export const CellTimelineSchema = z.array(TimelinePointSchema);
 
+/** What happened to the client's connections while a cell measured, as the target saw it: ms into the measured phase. */
+export const CellEventSchema = z.object({ atMs: z.number(), kind: z.enum(['connection-opened', 'connection-closed']), connection: z.number().int() });
+export type CellEvent = z.output<typeof CellEventSchema>;
+/** CellResult.events; null where the target does not tell (and for cells stored before). */
+export const CellEventsSchema = z.array(CellEventSchema).nullable();
+
 /** One operation kind of a cell's mix, measured: its latency summary and its errors. */
 export const OperationSummarySchema = z.object({
   count: z.number(),

@@ -1,5 +1,5 @@
 import { startFakeSpannerThread } from '@scb/fake-spanner';
-import type { FakeTarget } from '@scb/shared';
+import type { CellEvent, FakeTarget } from '@scb/shared';
 import type { TargetPlugin } from './target';
 
 /** The bundled fake, on a free port and a worker thread of its own; it counts every RPC per connection itself. */
@@ -12,10 +12,27 @@ export const fake: TargetPlugin<FakeTarget> = {
       database: { projectId: 'bench-project', instanceId: 'bench-instance', databaseId: 'bench-db' },
       async stats() {
         const s = await server.stats();
-        return { channels: { source: 'fake', totalRpcs: s.totalRpcs, connections: s.connections }, added: s.added, load: s.loop, cpuShare: null, serverByOperation: s.operations };
+        return {
+          channels: { source: 'fake', totalRpcs: s.totalRpcs, connections: s.connections },
+          added: s.added,
+          load: s.loop,
+          cpuShare: null,
+          serverByOperation: s.operations,
+          events: s.measureStartMs === null ? [] : connectionEvents(s.connections, s.measureStartMs),
+        };
       },
       markMeasuring: () => server.mark(),
       stop: () => server.stop(),
     };
   },
 };
+
+/** Connections opened or closed after the measured phase began, in the order they happened. */
+export function connectionEvents(connections: { connection: number; openedMs: number | null; closedMs: number | null }[], measureStartMs: number): CellEvent[] {
+  const events: CellEvent[] = [];
+  for (const c of connections) {
+    if (c.openedMs !== null && c.openedMs >= measureStartMs) events.push({ atMs: c.openedMs - measureStartMs, kind: 'connection-opened', connection: c.connection });
+    if (c.closedMs !== null && c.closedMs >= measureStartMs) events.push({ atMs: c.closedMs - measureStartMs, kind: 'connection-closed', connection: c.connection });
+  }
+  return events.sort((a, b) => a.atMs - b.atMs);
+}

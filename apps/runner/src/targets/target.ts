@@ -1,4 +1,4 @@
-import type { CellPlan, DriverCell, JobSpec, Target } from '@scb/shared';
+import type { CellEvent, CellPlan, DriverCell, JobSpec, Target } from '@scb/shared';
 
 /** What a target saw of a cell's connections: every RPC it served and their spread over connections. */
 export interface ChannelStats {
@@ -29,6 +29,8 @@ export interface TargetStats {
   cpuShare: number | null;
   /** Where the target knows which operation an RPC belongs to (the fake): its time per RPC, by operation, over the measured phase. */
   serverByOperation?: Record<string, ServerTime>;
+  /** Connections opened and closed while the driver measured, where the target saw them (the fake). */
+  events?: CellEvent[];
 }
 
 /** The server's time per RPC of one operation kind: how many RPCs, and their percentiles. */

@@ -157,6 +157,7 @@ export default async function GatePage({ params }: Params) {
               label: `${c.arm} ${c.client.version} · ${c.configuration.label} · C=${c.concurrency} · repeat ${c.repeat}`,
               channels: c.channels,
               timeline: c.result!.timeline,
+              events: c.result!.events ?? [],
             }))}
           />
         </>

@@ -312,7 +312,7 @@ export default async function JobPage({ params }: Params) {
           <h2>Channel distribution and time series of one cell</h2>
           <CellCharts
             streamLimit={streamLimit(job.spec.target)}
-            cells={job.cells.filter((c) => c.result).map((c) => ({ index: c.index, label: cellLabel(c), channels: c.channels, timeline: c.result!.timeline }))}
+            cells={job.cells.filter((c) => c.result).map((c) => ({ index: c.index, label: cellLabel(c), channels: c.channels, timeline: c.result!.timeline, events: c.result!.events ?? [] }))}
           />
         </>
       )}
