@@ -40,6 +40,13 @@ test('session-pool-exhaustion: past what 100 sessions serve, qps stops growing a
   // The server's time per RPC stays what the fake applies (35 ms x time scale 4).
   for (const s of [low!.ro, high!.ro]) assert.ok(s.server!.p50Ms >= 140 && s.server!.p50Ms < 170, `server p50 per RPC ${s.server!.p50Ms}`);
   assert.ok(highSplit.gapShare > 0.35 && highSplit.gapShare > lowSplit.gapShare + 0.2, `gap ${lowSplit.gapShare} -> ${highSplit.gapShare}`);
+  // The pool's own figures, sampled every second in the driver: pinned at its maximum of 100 in use.
+  const inUse = job.cells.map((c) => CellTimelineSchema.parse(c.result!.timeline).map((t) => t.pool?.num_in_use_sessions ?? Number.NaN));
+  console.log(`# sessions in use per second: C=20 ${inUse[0]!.join(', ')}; C=400 ${inUse[1]!.join(', ')}`);
+  assert.ok(Math.max(...inUse[0]!) < 60, `C=20: at most ${Math.max(...inUse[0]!)} sessions in use`);
+  // The last bucket closes once every operation has ended: nothing is in use then.
+  const full = inUse[1]!.slice(0, -1).sort((a, b) => a - b);
+  assert.ok(full[Math.floor(full.length / 2)]! >= 85 && full.at(-1)! >= 95, `C=400: sessions in use ${inUse[1]!.join(', ')}`);
 });
 
 test('abort-backoff: an aborted streaming query costs cloud.google.com/go 0.35.0 its 1 s default; a client that reads RetryInfo does not wait', { timeout: 900_000 }, async () => {

@@ -8,7 +8,7 @@ export interface CellChartData {
   index: number;
   label: string;
   channels: { connection: number; rpcs: number; peakInFlight: number }[];
-  timeline: { second: number; count: number; errors: number; p99Ms: number; ms?: number }[];
+  timeline: { second: number; count: number; errors: number; p99Ms: number; ms?: number; pool?: Record<string, number> }[];
   /** Connections opened and closed while measuring, ms into the measured phase (the fake's accounting). */
   events: { atMs: number; kind: 'connection-opened' | 'connection-closed'; connection: number }[];
 }
@@ -102,6 +102,31 @@ export function CellCharts({ cells, streamLimit }: { cells: CellChartData[]; str
           </ResponsiveContainer>
         </div>
       </div>
+      <PoolChart timeline={cell.timeline} />
+    </div>
+  );
+}
+
+/** The client's session pool per second, where its driver could read it (Go versions with pool views). */
+function PoolChart({ timeline }: { timeline: CellChartData['timeline'] }) {
+  const names = [...new Set(timeline.flatMap((t) => Object.keys(t.pool ?? {})))].sort();
+  if (!names.length) return null;
+  const data = timeline.map((t) => ({ second: t.second, ...t.pool }));
+  return (
+    <div className="chart" data-testid="pool-chart">
+      <h3>Session pool per second (the client&apos;s own figures, at the end of each second)</h3>
+      <ResponsiveContainer width="100%" height="90%">
+        <LineChart data={data} margin={{ top: 10, right: 20, bottom: 30, left: 20 }}>
+          <CartesianGrid strokeDasharray="3 3" />
+          <XAxis dataKey="second" label={{ value: 'second of the measured phase', position: 'insideBottom', offset: -15 }} />
+          <YAxis label={{ value: 'sessions', angle: -90, position: 'insideLeft' }} />
+          <Tooltip />
+          <Legend verticalAlign="top" />
+          {names.map((n, i) => (
+            <Line key={n} dataKey={n} name={n.replaceAll('_', ' ')} stroke={SERIES_COLORS[i % SERIES_COLORS.length]} strokeWidth={2} isAnimationActive={false} />
+          ))}
+        </LineChart>
+      </ResponsiveContainer>
     </div>
   );
 }

@@ -60,7 +60,19 @@ export const ProgressMessageSchema = z.object({
 export type ProgressMessage = z.infer<typeof ProgressMessageSchema>;
 
 /** One bucket of the measured phase: a second, except the last, which is what was left (`ms`). */
-export const TimelinePointSchema = z.object({ second: z.number(), count: z.number(), errors: z.number(), p99Ms: z.number(), ms: z.number().optional() });
+export const TimelinePointSchema = z.object({
+  second: z.number(),
+  count: z.number(),
+  errors: z.number(),
+  p99Ms: z.number(),
+  ms: z.number().optional(),
+  /**
+   * The client's session pool at the end of the second, by the client's own names, where it exposes
+   * them in-process (Go versions with OpenCensus pool views: num_in_use_sessions, num_read_sessions,
+   * num_write_prepared_sessions, num_sessions_being_prepared, num_open_sessions).
+   */
+  pool: z.record(z.string(), z.number()).optional(),
+});
 export type TimelinePoint = z.infer<typeof TimelinePointSchema>;
 
 /** Counts and latencies of one operation kind, or of all of them together. */

@@ -64,7 +64,7 @@ async function build(client: Client, ctx: InstallContext): Promise<DriverLaunch>
     .sort();
   const key = createHash('sha256');
   for (const f of sources) key.update(f).update(readFileSync(path.join(GO_DRIVER_DIR, f)));
-  key.update(writeClientDefaults.toString());
+  key.update(writeClientDefaults.toString()).update(writePoolStats.toString());
   const hash = key.digest('hex');
   const launch: DriverLaunch = { command: binary, args: [] };
   if (existsSync(marker) && existsSync(binary) && readFileSync(marker, 'utf8').trim() === hash) return launch;
@@ -101,6 +101,7 @@ async function build(client: Client, ctx: InstallContext): Promise<DriverLaunch>
     // A replace is the only pin that holds: minimum version selection raises a plain requirement back.
     if (client.grpcVersion) await go(['mod', 'edit', `-replace=${GRPC_MODULE}=${GRPC_MODULE}@v${client.grpcVersion}`], 1);
     await writeClientDefaults(dir, go);
+    await writePoolStats(dir, go);
     await go(['mod', 'tidy'], 15);
     await go(['build', '-trimpath', '-o', binary, '.'], 20);
   } catch (e) {
@@ -134,6 +135,63 @@ async function writeClientDefaults(dir: string, go: (args: string[], timeoutMin:
   writeFileSync(
     path.join(dir, 'defaults_gen.go'),
     `// Written by the runner's Go installer for this client version (install.ts, writeClientDefaults).\npackage main\n\nimport "cloud.google.com/go/spanner"\n\nfunc newClientDefaults() (spanner.ClientConfig, error) { return ${config}, nil }\n`,
+  );
+}
+
+/**
+ * startPoolStats for this version: versions whose session pool records OpenCensus measures
+ * (SessionsCountView: sessions in use, idle for reads, prepared for writes, being prepared; and
+ * OpenSessionCountView) get a sampler reading those views in-process every second; others (the
+ * monorepo era, and versions without the views) get none. Asked of `go doc`, as writeClientDefaults.
+ */
+async function writePoolStats(dir: string, go: (args: string[], timeoutMin: number) => Promise<unknown>): Promise<void> {
+  const has = await go(['doc', 'cloud.google.com/go/spanner', 'SessionsCountView'], 2).then(
+    () => true,
+    (e: { stderr?: string }) => {
+      if (/no symbol SessionsCountView/.test(e.stderr ?? '')) return false;
+      throw e;
+    },
+  );
+  const body = has
+    ? `import (
+	"cloud.google.com/go/spanner"
+	"go.opencensus.io/stats/view"
+)
+
+func startPoolStats() (func() map[string]int64, error) {
+	if err := view.Register(spanner.SessionsCountView, spanner.OpenSessionCountView); err != nil {
+		return nil, err
+	}
+	last := func(name string, each func(tags map[string]string, v int64)) {
+		rows, err := view.RetrieveData(name)
+		if err != nil {
+			return
+		}
+		for _, r := range rows {
+			if d, ok := r.Data.(*view.LastValueData); ok {
+				tags := map[string]string{}
+				for _, t := range r.Tags {
+					tags[t.Key.Name()] = t.Value
+				}
+				each(tags, int64(d.Value))
+			}
+		}
+	}
+	return func() map[string]int64 {
+		out := map[string]int64{}
+		last(spanner.SessionsCountView.Name, func(tags map[string]string, v int64) { out[tags["type"]] += v })
+		last(spanner.OpenSessionCountView.Name, func(_ map[string]string, v int64) { out["num_open_sessions"] += v })
+		return out
+	}, nil
+}
+`
+    : 'func startPoolStats() (func() map[string]int64, error) { return nil, nil }\n';
+  writeFileSync(
+    path.join(dir, 'poolstats_gen.go'),
+    `// Written by the runner's Go installer for this client version (install.ts, writePoolStats).
+package main
+
+${body}`,
   );
 }
 

@@ -72,6 +72,10 @@ func run(cell *Cell, out *output) error {
 			}
 		}
 	}()
+	// Registered before the client exists, so the pool's first figures are kept.
+	if poolSampler, err = startPoolStats(); err != nil {
+		return err
+	}
 	client, err := newClient(context.Background(), cell, setup)
 	ticker.Stop()
 	close(stopTicks)

@@ -22,6 +22,8 @@ type timelinePoint struct {
 	Errors int64   `json:"errors"`
 	P99Ms  float64 `json:"p99Ms"`
 	Ms     float64 `json:"ms"`
+	// The session pool at the end of the second, where the client exposes it (poolSampler).
+	Pool map[string]int64 `json:"pool,omitempty"`
 }
 
 // operationResult is {count, errors, histogram}: successful operations, failures by gRPC code name,
@@ -117,8 +119,12 @@ func (r *recorder) closeSecond(last bool) {
 	if r.second.total > 0 {
 		p99 = float64(r.second.valueAtPercentile(99)) / 1000
 	}
+	var pool map[string]int64
+	if poolSampler != nil {
+		pool = poolSampler()
+	}
 	r.timeline = append(r.timeline, timelinePoint{Second: len(r.timeline) + 1, Count: r.second.total, Errors: r.secondErrors,
-		P99Ms: p99, Ms: round3(float64(now.Sub(r.secondStart)) / 1e6)})
+		P99Ms: p99, Ms: round3(float64(now.Sub(r.secondStart)) / 1e6), Pool: pool})
 	r.secondStart = now
 	r.second.reset()
 	r.secondErrors = 0
@@ -166,3 +172,7 @@ func codeName(err error) string {
 	}
 	return "CLIENT_ERROR"
 }
+
+// poolSampler reads the client's session pool figures by name (num_in_use_sessions, ...); nil where
+// the client version exposes none in-process (startPoolStats, written per version by the installer).
+var poolSampler func() map[string]int64
