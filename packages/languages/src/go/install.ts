@@ -116,6 +116,19 @@ async function build(client: Client, ctx: InstallContext): Promise<DriverLaunch>
   return launch;
 }
 
+type GoCommand = (args: string[], timeoutMin: number) => Promise<unknown>;
+
+/** Whether this version's spanner package exports `name` (one driver source cannot name what only some versions have). */
+function hasSymbol(go: GoCommand, name: string): Promise<boolean> {
+  return go(['doc', 'cloud.google.com/go/spanner', name], 2).then(
+    () => true,
+    (e: { stderr?: string }) => {
+      if (new RegExp(`no symbol ${name}`).test(e.stderr ?? '')) return false;
+      throw e;
+    },
+  );
+}
+
 /**
  * newClientDefaults for this version: what spanner.NewClient starts from, so that options a cell
  * leaves out keep their defaults. v1.x has DefaultSessionPoolConfig (a zero pool config is not the
@@ -123,14 +136,8 @@ async function build(client: Client, ctx: InstallContext): Promise<DriverLaunch>
  * no such variable and its NewClient uses the zero config. One source cannot name a variable only
  * some versions have, so the installer asks `go doc` and writes the one that compiles.
  */
-async function writeClientDefaults(dir: string, go: (args: string[], timeoutMin: number) => Promise<unknown>): Promise<void> {
-  const has = await go(['doc', 'cloud.google.com/go/spanner', 'DefaultSessionPoolConfig'], 2).then(
-    () => true,
-    (e: { stderr?: string }) => {
-      if (/no symbol DefaultSessionPoolConfig/.test(e.stderr ?? '')) return false;
-      throw e;
-    },
-  );
+async function writeClientDefaults(dir: string, go: GoCommand): Promise<void> {
+  const has = await hasSymbol(go, 'DefaultSessionPoolConfig');
   const config = has ? 'spanner.ClientConfig{SessionPoolConfig: spanner.DefaultSessionPoolConfig}' : 'spanner.ClientConfig{}';
   writeFileSync(
     path.join(dir, 'defaults_gen.go'),
@@ -144,14 +151,8 @@ async function writeClientDefaults(dir: string, go: (args: string[], timeoutMin:
  * OpenSessionCountView) get a sampler reading those views in-process every second; others (the
  * monorepo era, and versions without the views) get none. Asked of `go doc`, as writeClientDefaults.
  */
-async function writePoolStats(dir: string, go: (args: string[], timeoutMin: number) => Promise<unknown>): Promise<void> {
-  const has = await go(['doc', 'cloud.google.com/go/spanner', 'SessionsCountView'], 2).then(
-    () => true,
-    (e: { stderr?: string }) => {
-      if (/no symbol SessionsCountView/.test(e.stderr ?? '')) return false;
-      throw e;
-    },
-  );
+async function writePoolStats(dir: string, go: GoCommand): Promise<void> {
+  const has = await hasSymbol(go, 'SessionsCountView');
   const body = has
     ? `import (
 	"cloud.google.com/go/spanner"

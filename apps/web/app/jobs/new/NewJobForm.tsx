@@ -227,6 +227,11 @@ function SpannerFields({ value, cells, onChange }: { value: FormState['spanner']
   );
 }
 
+/** A small number field of the Runner row; empty asks nothing. */
+function RunnerNumber({ id, label, value, onChange }: { id: string; label: string; value: string; onChange: (v: string) => void }) {
+  return <input type="number" id={id} aria-label={label} value={value} min={1} style={{ width: '5em' }} onChange={(e) => onChange(e.target.value)} />;
+}
+
 export function NewJobForm() {
   const router = useRouter();
   const [form, setForm] = useState<FormState>(INITIAL);
@@ -516,27 +521,8 @@ export function NewJobForm() {
         Runner
       </label>
       <div data-testid="runner-requirements">
-        at least{' '}
-        <input
-          type="number"
-          id="minCores"
-          aria-label="minimum cores"
-          value={form.runner.minCores}
-          min={1}
-          style={{ width: '5em' }}
-          onChange={(e) => set({ runner: { ...form.runner, minCores: e.target.value } })}
-        />{' '}
-        cores,{' '}
-        <input
-          type="number"
-          id="minMemoryGiB"
-          aria-label="minimum memory GiB"
-          value={form.runner.minMemoryGiB}
-          min={1}
-          style={{ width: '5em' }}
-          onChange={(e) => set({ runner: { ...form.runner, minMemoryGiB: e.target.value } })}
-        />{' '}
-        GiB, labels{' '}
+        at least <RunnerNumber id="minCores" label="minimum cores" value={form.runner.minCores} onChange={(minCores) => set({ runner: { ...form.runner, minCores } })} /> cores,{' '}
+        <RunnerNumber id="minMemoryGiB" label="minimum memory GiB" value={form.runner.minMemoryGiB} onChange={(minMemoryGiB) => set({ runner: { ...form.runner, minMemoryGiB } })} /> GiB, labels{' '}
         <input
           type="text"
           id="runnerLabels"
