@@ -299,11 +299,17 @@ test('a finished job never changes, whoever asks; re-running it is a new job lin
     ['succeeded', 'cancelled', 'cancelled'],
   );
   // What a runner that lost its job would write, what an API could, and plain SQL: all refused by the database.
-  await assert.rejects(storeCellResult(t.db, c0!.id, result()), /only a running cell stores what it measured/);
-  await assert.rejects(markCellRunning(t.db, c1!.id), /cell 1 of job \w+ is finished \(cancelled\)/);
-  await assert.rejects(failCell(t.db, c0!.id, 'late'), /cell 0 of job \w+ is finished \(succeeded\)/);
+  // The runner's own writes say the cell had finished and write nothing; the database refuses the rest.
+  assert.equal(await storeCellResult(t.db, c0!.id, result()), 'finished');
+  assert.equal(await markCellRunning(t.db, c1!.id), 'finished');
+  assert.equal(await failCell(t.db, c0!.id, 'late'), 'finished');
+  assert.equal(await finishJob(t.db, id, { status: 'failed', error: 'late' }), false);
+  await assert.rejects(t.db.cell.update({ where: { id: c1!.id }, data: { status: 'running' } }), /cell 1 of job \w+ is finished \(cancelled\)/);
+  await assert.rejects(t.db.cell.update({ where: { id: c0!.id }, data: { error: 'late' } }), /cell 0 of job \w+ is finished \(succeeded\)/);
   await assert.rejects(storeCellProgress(t.db, c0!.id, { type: 'progress', phase: 'measure', done: 1, total: 2, elapsedMs: 1, qps: 1 }), /is finished/);
-  await assert.rejects(finishJob(t.db, id, { status: 'failed', error: 'late' }), /job \w+ is finished \(succeeded\)/);
+  await assert.rejects(t.db.job.update({ where: { id }, data: { status: 'failed' } }), /job \w+ is finished \(succeeded\)/);
+  const raw = { count: 1, errorCount: 0, errors: {}, elapsedMs: 1, qps: 1, p50Ms: 1, p90Ms: 1, p99Ms: 1, p999Ms: 1, maxMs: 1, histogram: 'x', timeline: [], cpuMs: 1 };
+  await assert.rejects(t.db.cellResult.create({ data: { ...raw, cellId: c1!.id } }), /only a running cell stores what it measured/);
   await assert.rejects(t.db.cellResult.update({ where: { cellId: c0!.id }, data: { qps: 1 } }), /CellResult rows are written once/);
   await assert.rejects(t.db.channelStat.deleteMany({ where: { cellId: c0!.id } }), /is finished \(succeeded\)/);
   await assert.rejects(t.db.job.delete({ where: { id } }), /is finished/);
@@ -326,6 +332,28 @@ test('a finished job never changes, whoever asks; re-running it is a new job lin
   );
   assert.deepEqual(await rerunJob(t.db, t.url, rerun.id), { kind: 'unfinished', status: 'queued' });
   assert.deepEqual(await rerunJob(t.db, t.url, 'nope'), { kind: 'not-found' });
+});
+
+test('a runner writes only to the cells of a job it runs; a retried write that had landed is not written twice', async () => {
+  const id = await createJob(t.db, t.url, nodeSpec());
+  await markJobRunning(t.db, id, {}, 'runner-a');
+  const [c0, c1, c2] = (await getJobToRun(t.db, id))!.cells;
+  assert.equal(await markCellRunning(t.db, c0!.id, 'runner-b'), 'lost', 'not its job');
+  assert.equal(await markCellRunning(t.db, c0!.id, 'runner-a'), 'stored');
+  assert.equal(await markCellRunning(t.db, c0!.id, 'runner-a'), 'stored', 'a retry after a lost answer');
+  assert.equal(await storeCellResult(t.db, c0!.id, result(), 'runner-b'), 'lost');
+  assert.equal(await t.db.cellResult.count({ where: { cellId: c0!.id } }), 0, 'nothing of a lost write stays');
+  assert.equal(await storeCellResult(t.db, c0!.id, result(), 'runner-a'), 'stored');
+  assert.equal(await storeCellResult(t.db, c0!.id, result({ count: 7 }), 'runner-a'), 'finished', 'the retry of a write that landed');
+  assert.equal((await t.db.cellResult.findUniqueOrThrow({ where: { cellId: c0!.id } })).count, 100);
+  await markCellRunning(t.db, c1!.id, 'runner-a');
+  assert.equal(await failCell(t.db, c1!.id, 'x', 'runner-b'), 'lost');
+  assert.equal(await failCell(t.db, c1!.id, 'x', 'runner-a'), 'stored');
+  // The job taken up by another runner: the first one's late writes are lost, not written.
+  await t.db.job.update({ where: { id }, data: { runnerId: 'runner-c' } });
+  await markCellRunning(t.db, c2!.id, 'runner-c');
+  assert.equal(await storeCellResult(t.db, c2!.id, result(), 'runner-a'), 'lost');
+  assert.equal((await t.db.cell.findUniqueOrThrow({ where: { id: c2!.id } })).status, 'running', "still the new runner's");
 });
 
 test('cancel: a queued job at once with its cells, a running one by request; orphans fail', async () => {

@@ -1,5 +1,5 @@
 import { clientText, isFinishedCell, planCells } from '@scb/shared';
-import { failCell, getJobToRun, markCellRunning, recordClientVersion, storeCellProgress, storeCellResult, type Db } from '@scb/db';
+import { failCell, getJobToRun, markCellRunning, recordClientVersion, storeCellProgress, storeCellResult, type CellWrite, type Db } from '@scb/db';
 import { ClientInstallError, prepareDriver, type DriverLaunch } from '@scb/languages';
 import { watchForStop } from './cancel';
 import { runCell, CellError } from './cell';
@@ -58,6 +58,14 @@ export async function runJob(db: Db, jobId: string, hooks: JobHooks): Promise<vo
   };
   // Stops the running cell on a cancel request or when the runner shuts down.
   const stop = watchForStop(db, jobId, hooks.signal);
+  const runnerId = hooks.presence?.runnerId ?? null;
+  // Another runner took the job up (this one's heartbeat lapsed): leave it alone, write nothing more.
+  const lost = (write: CellWrite) => {
+    if (write !== 'lost') return false;
+    stop.dispose();
+    hooks.log(`job ${jobId}: taken up by another runner while this one ran it; leaving it`);
+    return true;
+  };
   let succeeded = finished.filter((c) => c.status === 'succeeded').length;
   for (const cell of cells) {
     if (stop.signal.aborted) break;
@@ -65,7 +73,9 @@ export async function runJob(db: Db, jobId: string, hooks: JobHooks): Promise<vo
     hooks.presence?.busy(jobId, cell.index);
     const plan = plans[cell.index];
     const label = `job ${jobId} cell ${cell.index + 1}/${cells.length} (${clientText(plan.client)}, ${plan.configuration.label}, C=${plan.concurrency}, repeat ${plan.repeat})`;
-    await untilStored(() => markCellRunning(db, cell.id), hooks.log, `${label}: start`);
+    const started = await untilStored(() => markCellRunning(db, cell.id, runnerId), hooks.log, `${label}: start`);
+    if (lost(started)) return;
+    if (started === 'finished') continue; // the job ended meanwhile (a cancel): its end below says how
     hooks.log(`${label}: started`);
     try {
       const launch = await launchFor(plan.client, (l) => hooks.log(`${label}: ${l}`)).catch((e: Error) => {
@@ -76,7 +86,7 @@ export async function runJob(db: Db, jobId: string, hooks: JobHooks): Promise<vo
         onProgress: (p) => void storeCellProgress(db, cell.id, p).catch(() => {}),
       });
       const result = cellResultOf(out);
-      await untilStored(() => storeCellResult(db, cell.id, result), hooks.log, `${label}: result`);
+      if (lost(await untilStored(() => storeCellResult(db, cell.id, result, runnerId), hooks.log, `${label}: result`))) return;
       succeeded++;
       hooks.log(
         `${label}: ${result.qps.toFixed(0)} qps, p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms, ${result.errorCount} errors, ${out.channels?.connections.length ?? 'uncounted'} connections`,
@@ -84,7 +94,7 @@ export async function runJob(db: Db, jobId: string, hooks: JobHooks): Promise<vo
     } catch (e) {
       if (stop.signal.aborted) break; // the cell was stopped on purpose: cancelled with the job below
       const message = e instanceof CellError ? e.message : `unexpected runner error: ${(e as Error).message}`;
-      await untilStored(() => failCell(db, cell.id, message), hooks.log, `${label}: failure`);
+      if (lost(await untilStored(() => failCell(db, cell.id, message, runnerId), hooks.log, `${label}: failure`))) return;
       hooks.log(`${label}: failed: ${message}`);
     }
   }

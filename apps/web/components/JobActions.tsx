@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { CopyMarkdown } from './CopyMarkdown';
 
 /** Copy as Markdown, downloads; Cancel while the job is live, Re-run (a new linked job) once it finished. */
-export function JobActions({ id, live }: { id: string; live: boolean }) {
+export function JobActions({ id, live, gate }: { id: string; live: boolean; gate: boolean }) {
   const router = useRouter();
   const [note, setNote] = useState('');
 
@@ -36,7 +36,7 @@ export function JobActions({ id, live }: { id: string; live: boolean }) {
         <button type="button" className="danger" onClick={cancel}>
           Cancel job
         </button>
-      ) : (
+      ) : gate ? null : (
         <button type="button" onClick={rerun} title="A new job with the same spec, linked to this one; this one stays as stored">
           Re-run as a new job
         </button>

@@ -64,8 +64,32 @@ function omitCellId({ cellId: _c, ...rest }: CellResult) {
   return rest;
 }
 
-export async function markCellRunning(db: Db, cellId: number): Promise<void> {
-  await db.cell.update({ where: { id: cellId }, data: { status: 'running', startedAt: new Date(), attempts: { increment: 1 } } });
+/**
+ * What became of a runner's write to a cell. `finished`: the cell had already finished (an earlier try
+ * of this write landed and its answer was lost to an outage, or the job ended meanwhile): nothing
+ * written. `lost`: the job is no longer this runner's (its heartbeat lapsed and another took the job up):
+ * nothing written, and the runner must leave the job alone.
+ */
+export type CellWrite = 'stored' | 'finished' | 'lost';
+
+/** A cell of a job run by `runnerId` (null: a runner without presence, tests and the embedded start of old). */
+const ownedCell = (cellId: number, runnerId: string | null) => ({ id: cellId, job: { runnerId } }) satisfies Prisma.CellWhereInput;
+
+/** Why a write to a cell took no effect: it had finished, or its job is another runner's now. */
+async function missedWrite(db: Db, cellId: number, runnerId: string | null): Promise<Exclude<CellWrite, 'stored'>> {
+  const cell = await db.cell.findUnique({ where: { id: cellId }, select: { status: true, job: { select: { runnerId: true } } } });
+  return cell && cell.job.runnerId === runnerId && !UNFINISHED_CELL_STATUSES.includes(cell.status as never) ? 'finished' : 'lost';
+}
+
+/** The database's refusal to change a finished row (migration finished_immutable). */
+export function isFinishedRefusal(e: unknown): boolean {
+  return /is finished \(|rows are written once|only a running cell stores/.test(`${(e as Error)?.message ?? e}`);
+}
+
+export async function markCellRunning(db: Db, cellId: number, runnerId: string | null = null): Promise<CellWrite> {
+  // Pending, or running already: a retry after a lost answer.
+  const r = await db.cell.updateMany({ where: { ...ownedCell(cellId, runnerId), ...UNFINISHED_CELL }, data: { status: 'running', startedAt: new Date(), attempts: { increment: 1 } } });
+  return r.count ? 'stored' : missedWrite(db, cellId, runnerId);
 }
 
 /** The driver's latest progress line (phase, done, total, qps), for the live job page. */
@@ -76,18 +100,31 @@ export async function storeCellProgress(db: Db, cellId: number, progress: Progre
 /** What a cell produced: its result and the connections its target counted (none where it counts none). */
 export type CellResultInput = StoredCellResult & { channels: StoredChannel[] };
 
-/** Stores a cell's result, its channel stats and its succeeded status in one transaction: all or nothing. */
-export async function storeCellResult(db: Db, cellId: number, input: CellResultInput): Promise<void> {
+/**
+ * Stores a cell's result, its channel stats and its succeeded status in one transaction, all or
+ * nothing, if the cell is running in a job of `runnerId`.
+ */
+export async function storeCellResult(db: Db, cellId: number, input: CellResultInput, runnerId: string | null = null): Promise<CellWrite> {
   const { channels, operations, events, ...result } = input;
-  await db.$transaction([
-    db.cellResult.create({ data: { ...result, operations: operations ?? Prisma.DbNull, events: events ?? Prisma.DbNull, cellId } }),
-    db.channelStat.createMany({ data: channels.map((c) => ({ ...c, cellId })) }),
-    db.cell.update({ where: { id: cellId }, data: { status: 'succeeded', finishedAt: new Date() } }),
-  ]);
+  try {
+    await db.$transaction(async (tx) => {
+      await tx.cellResult.create({ data: { ...result, operations: operations ?? Prisma.DbNull, events: events ?? Prisma.DbNull, cellId } });
+      await tx.channelStat.createMany({ data: channels.map((c) => ({ ...c, cellId })) });
+      const done = await tx.cell.updateMany({ where: { ...ownedCell(cellId, runnerId), status: 'running' }, data: { status: 'succeeded', finishedAt: new Date() } });
+      if (!done.count) throw new NotOwned();
+    });
+    return 'stored';
+  } catch (e) {
+    if (e instanceof NotOwned || isFinishedRefusal(e)) return missedWrite(db, cellId, runnerId);
+    throw e;
+  }
 }
 
-export async function failCell(db: Db, cellId: number, message: string): Promise<void> {
-  await db.cell.update({ where: { id: cellId }, data: { status: 'failed', finishedAt: new Date(), error: message } });
+class NotOwned extends Error {}
+
+export async function failCell(db: Db, cellId: number, message: string, runnerId: string | null = null): Promise<CellWrite> {
+  const r = await db.cell.updateMany({ where: { ...ownedCell(cellId, runnerId), ...UNFINISHED_CELL }, data: { status: 'failed', finishedAt: new Date(), error: message } });
+  return r.count ? 'stored' : missedWrite(db, cellId, runnerId);
 }
 
 /** The update that cancels a job's unfinished cells (not yet run), for a transaction. */

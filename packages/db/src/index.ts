@@ -29,6 +29,8 @@ export {
   UNFINISHED_CELL,
   cancelUnfinishedCells,
   failCell,
+  isFinishedRefusal,
+  type CellWrite,
   markCellRunning,
   storeCellProgress,
   storeCellResult,

@@ -142,16 +142,23 @@ export async function cancelJob(db: Db, id: string): Promise<CancelOutcome> {
   return (await db.job.count({ where: { id } })) ? 'finished' : 'not-found';
 }
 
-export type RerunOutcome = { kind: 'created'; id: string } | { kind: 'not-found' } | { kind: 'unfinished'; status: Job['status'] } | { kind: 'invalid'; issues: FieldIssue[] };
+export type RerunOutcome =
+  | { kind: 'created'; id: string }
+  | { kind: 'not-found' }
+  | { kind: 'unfinished'; status: Job['status'] }
+  | { kind: 'gate'; gateId: string }
+  | { kind: 'invalid'; issues: FieldIssue[] };
 
 /**
  * Re-runs a finished job: a new job with the same spec (validated again, as the schema may have moved
  * on), linked to the old one, which does not change.
  */
 export async function rerunJob(db: Db, databaseUrl: string, id: string): Promise<RerunOutcome> {
-  const old = await db.job.findUnique({ where: { id }, select: { status: true, spec: true } });
+  const old = await db.job.findUnique({ where: { id }, select: { status: true, spec: true, gate: { select: { id: true } } } });
   if (!old) return { kind: 'not-found' };
   if (isUnfinishedJob(old.status)) return { kind: 'unfinished', status: old.status };
+  // A plain copy of a gate's job would never get a verdict: the gate is what is run again.
+  if (old.gate) return { kind: 'gate', gateId: old.gate.id };
   const spec = parseJobSpec(old.spec);
   if (!spec.ok) return { kind: 'invalid', issues: spec.issues };
   return { kind: 'created', id: await createJob(db, databaseUrl, spec.value, id) };
@@ -198,8 +205,13 @@ export interface JobOutcome {
 }
 
 /** Ends a job; in the same transaction, any cell that has not finished is cancelled (an ended job has no pending cell). */
-export async function finishJob(db: Db, id: string, outcome: JobOutcome): Promise<void> {
-  await db.$transaction([cancelUnfinishedCellsOp(db, id), db.job.update({ where: { id }, data: { status: outcome.status, error: outcome.error, finishedAt: new Date() } })]);
+export async function finishJob(db: Db, id: string, outcome: JobOutcome): Promise<boolean> {
+  // Only a job that has not ended (a cancel may have ended it meanwhile): an ended job never changes.
+  const [, ended] = await db.$transaction([
+    cancelUnfinishedCellsOp(db, id),
+    db.job.updateMany({ where: { id, status: { in: ['queued', 'running'] } }, data: { status: outcome.status, error: outcome.error, finishedAt: new Date() } }),
+  ]);
+  return ended.count > 0;
 }
 
 /** Jobs left "running" with no runner recorded (stored before runners registered): failed. Only safe when this is the only runner. */

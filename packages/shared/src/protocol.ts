@@ -2,7 +2,7 @@
 // (docs/architecture.md, "Driver protocol"). A driver reads a DriverCell as JSON on stdin and writes
 // JSON lines on stdout: progress at least once a second, then exactly one result.
 import { z } from 'zod';
-import { ClientSchema, ConfigurationSchema, OPERATIONS, ThinkTimeSchema } from './spec/spec';
+import { ClientSchema, ConfigurationSchema, OPERATIONS } from './spec/spec';
 
 /** One kind of operation in the mix, picked with probability weight / sum of weights. */
 export const OperationMixEntrySchema = z.strictObject({ kind: z.enum(OPERATIONS), weight: z.number().positive() });
@@ -18,7 +18,8 @@ export const LoadSchema = z.discriminatedUnion('shape', [
   z.strictObject({
     shape: z.literal('closed'),
     concurrency: z.number().int().min(1),
-    thinkTime: ThinkTimeSchema.optional(),
+    // Scaled by the job's time scale, so not bounded as the spec's is.
+    thinkTime: z.strictObject({ ms: z.number().min(0), distribution: z.enum(['fixed', 'exponential']) }).optional(),
     warmupOps: z.number().int().min(0),
     measuredOps: z.number().int().min(1).optional(),
     durationMs: z.number().min(1).optional(),

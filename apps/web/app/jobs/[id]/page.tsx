@@ -234,7 +234,7 @@ export default async function JobPage({ params }: Params) {
           This job runs the cells of release gate <Link href={`/gates/${job.gateId}`}>{job.gateId}</Link>: its verdict and reasons are there.
         </p>
       )}
-      <JobActions id={job.id} live={live} />
+      <JobActions id={job.id} live={live} gate={job.gateId !== null} />
       {job.rerunOf && (
         <p data-testid="rerun-of">
           Re-run of job <Link href={`/jobs/${job.rerunOf}`}>{job.rerunOf}</Link>, with the same spec.

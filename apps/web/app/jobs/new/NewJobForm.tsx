@@ -243,7 +243,11 @@ export function NewJobForm() {
   /** A preset the fields cannot show: the form runs its JSON. */
   const [jsonOnly, setJsonOnly] = useState<Preset | null>(null);
   const spec = useMemo(() => toSpec(form), [form]);
-  const set = (patch: Partial<FormState>) => setForm((f) => ({ ...f, ...patch }));
+  const set = (patch: Partial<FormState>) => {
+    // Editing a field leaves a preset's JSON: the fields are what runs now.
+    setJsonOnly(null);
+    setForm((f) => ({ ...f, ...patch }));
+  };
 
   useEffect(() => {
     let live = true;

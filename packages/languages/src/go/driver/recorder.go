@@ -109,6 +109,11 @@ func (r *recorder) doneCount() int64 {
 // closeSecond closes the running second into the timeline (measured phases only); the last bucket
 // is what was left of a second, and is left out when nothing happened in it.
 func (r *recorder) closeSecond(last bool) {
+	// Sampled before taking the lock: the agents' records do not wait for the pool's views.
+	var pool map[string]int64
+	if poolSampler != nil && r.measured {
+		pool = poolSampler()
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if !r.measured || (last && r.second.total == 0 && r.secondErrors == 0) {
@@ -118,10 +123,6 @@ func (r *recorder) closeSecond(last bool) {
 	p99 := 0.0
 	if r.second.total > 0 {
 		p99 = float64(r.second.valueAtPercentile(99)) / 1000
-	}
-	var pool map[string]int64
-	if poolSampler != nil {
-		pool = poolSampler()
 	}
 	r.timeline = append(r.timeline, timelinePoint{Second: len(r.timeline) + 1, Count: r.second.total, Errors: r.secondErrors,
 		P99Ms: p99, Ms: round3(float64(now.Sub(r.secondStart)) / 1e6), Pool: pool})

@@ -15,6 +15,8 @@ async function handlePOST(req: Request, ctx: { params: Promise<{ id: string }> }
       return NextResponse.json({ error: `no job with id "${id}"` }, { status: 404 });
     case 'unfinished':
       return NextResponse.json({ error: `the job is ${outcome.status}: only a finished job is re-run` }, { status: 409 });
+    case 'gate':
+      return NextResponse.json({ error: `this job runs release gate ${outcome.gateId}: post the gate again (POST /api/gates with its spec) to get a new verdict` }, { status: 409 });
     case 'invalid':
       return NextResponse.json({ error: 'the stored spec no longer passes validation; launch a corrected copy from the form', issues: outcome.issues }, { status: 400 });
     case 'created': {
