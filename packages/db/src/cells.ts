@@ -7,6 +7,7 @@ import {
   type CellOperations,
   CellTimelineSchema,
   ConfigurationSchema,
+  isFinishedCell,
   ProgressMessageSchema,
   UNFINISHED_CELL_STATUSES,
   parseStored,
@@ -78,7 +79,7 @@ const ownedCell = (cellId: number, runnerId: string | null) => ({ id: cellId, jo
 /** Why a write to a cell took no effect: it had finished, or its job is another runner's now. */
 async function missedWrite(db: Db, cellId: number, runnerId: string | null): Promise<Exclude<CellWrite, 'stored'>> {
   const cell = await db.cell.findUnique({ where: { id: cellId }, select: { status: true, job: { select: { runnerId: true } } } });
-  return cell && cell.job.runnerId === runnerId && !UNFINISHED_CELL_STATUSES.includes(cell.status as never) ? 'finished' : 'lost';
+  return cell && cell.job.runnerId === runnerId && isFinishedCell(cell.status) ? 'finished' : 'lost';
 }
 
 /** The database's refusal to change a finished row (migration finished_immutable). */
