@@ -16,6 +16,11 @@ function preset(id: string): JobSpecInput {
 type Job = Awaited<ReturnType<typeof runSpec>>;
 const summary = (cell: Job['cells'][number], kind: string) => OperationSummarySchema.parse((cell.result!.operations as Record<string, unknown>)[kind]);
 
+/** The preset with some of its client/configuration pairs only (presets that pair them). */
+function only(spec: JobSpecInput, ...pairs: number[]): JobSpecInput {
+  return { ...spec, clients: pairs.map((i) => spec.clients[i]!), configurations: pairs.map((i) => spec.configurations![i]!) };
+}
+
 async function run(spec: JobSpecInput): Promise<Job> {
   const job = await runSpec(spec, 900_000);
   assert.equal(job.status, 'succeeded', `${job.error}\n${logs.slice(-30).join('\n')}`);
@@ -24,7 +29,7 @@ async function run(spec: JobSpecInput): Promise<Job> {
 }
 
 test('session-pool-exhaustion: past what 100 sessions serve, qps stops growing and the gap climbs while the server stays flat', { timeout: 900_000 }, async () => {
-  const spec = preset('session-pool-exhaustion');
+  const spec = only(preset('session-pool-exhaustion'), 0);
   spec.concurrency = [20, 400];
   spec.workload.durationSeconds = 5;
   const job = await run(spec);
@@ -47,6 +52,32 @@ test('session-pool-exhaustion: past what 100 sessions serve, qps stops growing a
   // The last bucket closes once every operation has ended: nothing is in use then.
   const full = inUse[1]!.slice(0, -1).sort((a, b) => a - b);
   assert.ok(full[Math.floor(full.length / 2)]! >= 80, `C=400: sessions in use ${inUse[1]!.join(', ')}`);
+});
+
+test('session-pool-exhaustion on Node 9.0.0 and Java 6.104.0 with their pools: 100 sessions in use, callers waiting for one', { timeout: 900_000 }, async () => {
+  const spec = only(preset('session-pool-exhaustion'), 1, 2);
+  spec.concurrency = [400];
+  spec.workload.durationSeconds = 5;
+  const job = await run(spec);
+  const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  // Each client's own names: Node's pool getters, Java's SessionPool accessors.
+  const names = { node: { inUse: 'borrowed', open: 'size' }, java: { inUse: 'in_use', open: 'total' } } as const;
+  for (const cell of job.cells) {
+    const name = names[cell.clientLanguage as keyof typeof names];
+    const ro = summary(cell, 'readOnlyTxn');
+    const split = latencySplit(ro)!;
+    const pool = CellTimelineSchema.parse(cell.result!.timeline).map((t) => t.pool);
+    console.log(
+      `# ${cell.clientLanguage} ${cell.clientVersion} C=400: ${cell.result!.qps.toFixed(0)} qps, readOnlyTxn client p50 ${ro.p50Ms.toFixed(0)} ms, server ${split.serverP50Ms.toFixed(0)} ms; ` +
+        `in use ${pool.map((p) => p?.[name.inUse]).join(', ')}; waiting ${pool.map((p) => p?.waiting).join(', ')}`,
+    );
+    const full = pool.slice(0, -1);
+    assert.ok(full.length >= 3 && full.every((p) => p !== undefined), `${cell.clientLanguage}: a pool sample every second`);
+    assert.ok(median(full.map((p) => p![name.inUse]!)) >= 80, `${cell.clientLanguage}: sessions in use near the maximum of 100`);
+    assert.ok(Math.max(...full.map((p) => p![name.open]!)) <= 100, `${cell.clientLanguage}: never more than 100 sessions`);
+    assert.ok(median(full.map((p) => p!.waiting!)) >= 50, `${cell.clientLanguage}: callers waiting for a session`);
+    assert.ok(split.gapShare > 0.35, `${cell.clientLanguage}: gap ${split.gapShare}`);
+  }
 });
 
 test('abort-backoff: an aborted streaming query costs cloud.google.com/go 0.35.0 its 1 s default; a client that reads RetryInfo does not wait', { timeout: 900_000 }, async () => {

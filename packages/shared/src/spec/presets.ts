@@ -103,11 +103,23 @@ export const SCENARIO_PRESETS: Preset[] = [
     id: 'session-pool-exhaustion',
     title: 'Session pool exhaustion (Go 1.33.0, pool max 100)',
     description:
-      'The Google Cloud blog case study: Go 1.33.0 with MaxOpened 100, MinOpened 40, MaxIdle 20, WriteSessions 0.2; read agents (readOnlyTxn) and write agents (readWriteTxn) 4:1, each pausing 100 ms between transactions; agents rising past what 100 sessions can serve; the server flat at 35 ms per RPC. Time scale 4 (140 ms RPCs, 400 ms think time). Expected: qps stops growing while the server time stays flat and the client/server gap climbs.',
+      'The Google Cloud blog case study: Go 1.33.0 with MaxOpened 100, MinOpened 40, MaxIdle 20, WriteSessions 0.2; read agents (readOnlyTxn) and write agents (readWriteTxn) 4:1, each pausing 100 ms between transactions; agents rising past what 100 sessions can serve; the server flat at 35 ms per RPC. Time scale 4 (140 ms RPCs, 400 ms think time). Expected: qps stops growing while the server time stays flat and the client/server gap climbs. Node 9.0.0 and Java 6.104.0 with their session pools (multiplexed sessions off, pool 40..100, idle 20) show the same limit; Go 1.96.1, on one multiplexed session, shows the contrast.',
     spec: {
       name: 'Session pool exhaustion: Go 1.33.0, pool max 100',
-      clients: [{ language: 'go', version: '1.33.0' }],
-      configurations: [{ label: 'pool 40..100, idle 20, write 0.2', sessionPool: { minSessions: 40, maxSessions: 100, maxIdle: 20, writeSessionsFraction: 0.2 } }],
+      // Each client runs its own configuration: the pool options differ per client.
+      pairing: 'zip',
+      clients: [
+        { language: 'go', version: '1.33.0' },
+        { language: 'node', version: '9.0.0' },
+        { language: 'java', version: '6.104.0' },
+        { language: 'go', version: '1.96.1' },
+      ],
+      configurations: [
+        { label: 'pool 40..100, idle 20, write 0.2', sessionPool: { minSessions: 40, maxSessions: 100, maxIdle: 20, writeSessionsFraction: 0.2 } },
+        { label: 'pool 40..100, idle 20', multiplexedSessions: false, sessionPool: { minSessions: 40, maxSessions: 100, maxIdle: 20 } },
+        { label: 'pool 40..100, idle 20, write 0.2', multiplexedSessions: false, sessionPool: { minSessions: 40, maxSessions: 100, maxIdle: 20, writeSessionsFraction: 0.2 } },
+        { label: 'multiplexed session' },
+      ],
       concurrency: [50, 100, 200, 300, 400],
       target: { kind: 'fake', latencyMs: 35 },
       workload: {

@@ -49,12 +49,13 @@ export function mixPicker(mix: OperationMixEntry[], random = Math.random): () =>
 }
 
 /** The warm-up, then the measured phase, of the cell's load; language-neutral parts of a Node driver. */
-export async function runPhases(cell: DriverCell, operations: Record<OperationKind, Operation>, emit: Emit): Promise<ResultMessage> {
+export async function runPhases(cell: DriverCell, operations: Record<OperationKind, Operation>, emit: Emit, pool?: () => Record<string, number>): Promise<ResultMessage> {
   const pick = mixPicker(cell.operations);
   const load = cell.load;
   const cap = new Cap(cell.cap);
   if (load.warmupOps > 0) await runPhase('warmup', load, { ops: load.warmupOps }, pick, operations, emit, cap);
-  const result = await runPhase('measure', load, load.measuredOps !== undefined ? { ops: load.measuredOps } : { ms: load.durationMs! }, pick, operations, emit, cap);
+  const measured = load.measuredOps !== undefined ? { ops: load.measuredOps } : { ms: load.durationMs! };
+  const result = await runPhase('measure', load, measured, pick, operations, emit, cap, pool);
   return cap.hit ? { ...result, capped: cap.hit } : result;
 }
 
@@ -86,8 +87,9 @@ async function runPhase(
   operations: Record<OperationKind, Operation>,
   emit: Emit,
   cap: Cap,
+  pool?: () => Record<string, number>,
 ): Promise<ResultMessage> {
-  const rec = new PhaseRecorder(phase === 'measure', Object.keys(operations) as OperationKind[]);
+  const rec = new PhaseRecorder(phase === 'measure', Object.keys(operations) as OperationKind[], pool);
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
   const elu0 = performance.eventLoopUtilization();

@@ -8,6 +8,7 @@ import { countChannels } from './channels';
 import { runPhases } from './load';
 import { OPERATIONS, type Operation } from './operations';
 import { nodeClientSetup, UnsupportedOption } from './options';
+import { poolSampler } from './pool';
 
 function emit(m: object): void {
   process.stdout.write(JSON.stringify(m) + '\n');
@@ -64,7 +65,7 @@ async function main(): Promise<void> {
   const database = spanner.instance(cell.database.instanceId).database(cell.database.databaseId, setup.poolOptions);
   const operations = Object.fromEntries(cell.operations.map((o) => [o.kind, OPERATIONS[o.kind](database)])) as Record<OperationKind, Operation>;
 
-  const result = await runPhases(cell, operations, emit);
+  const result = await runPhases(cell, operations, emit, poolSampler(database));
   emit({ ...result, clientChannels: clientChannels() });
   // @google-cloud/spanner 7.21's close() may never resolve: give it a moment, then leave anyway.
   await Promise.race([Promise.resolve(database.close()).catch(() => {}), new Promise((r) => setTimeout(r, 1000))]);

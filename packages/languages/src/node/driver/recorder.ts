@@ -17,6 +17,7 @@ export class PhaseRecorder {
   constructor(
     private readonly measured: boolean,
     kinds: OperationKind[],
+    private readonly pool?: () => Record<string, number>,
   ) {
     for (const kind of kinds) this.kind(kind);
   }
@@ -44,7 +45,8 @@ export class PhaseRecorder {
     if (!this.measured || (last && this.secondCount === 0 && this.secondErrors === 0)) return;
     const now = performance.now();
     const p99Ms = this.secondCount ? this.second.getValueAtPercentile(99) / 1000 : 0;
-    this.timeline.push({ second: this.timeline.length + 1, count: this.secondCount, errors: this.secondErrors, p99Ms, ms: now - this.secondStart });
+    const pool = this.pool?.();
+    this.timeline.push({ second: this.timeline.length + 1, count: this.secondCount, errors: this.secondErrors, p99Ms, ms: now - this.secondStart, ...(pool && { pool }) });
     this.secondStart = now;
     this.second = newLatencyHistogram();
     this.secondCount = 0;

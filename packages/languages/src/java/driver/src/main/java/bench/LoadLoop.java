@@ -28,6 +28,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
@@ -144,6 +145,8 @@ final class LoadLoop {
   private final double totalWeight;
   /** The cell's cost cap over both phases (null: none), what it has counted, and what it stopped. */
   private final Cell.Cap cap;
+  /** The client's session pool figures, or null where it has none to read. */
+  private final Supplier<JsonObject> pool;
   private final AtomicLong capStarted = new AtomicLong();
   /** When the first operation was claimed (0: none yet); the time cap counts from there, as Node's does. */
   private final AtomicLong capStartNanos = new AtomicLong();
@@ -152,8 +155,9 @@ final class LoadLoop {
 
   /** `operations` holds the operation of every kind of `mix`; `cap` may be null. */
   LoadLoop(Shape shape, ScheduledExecutorService ticker, Output out, List<Cell.MixEntry> mix,
-      Map<String, Operations.Operation> operations, Cell.Cap cap) {
+      Map<String, Operations.Operation> operations, Cell.Cap cap, Supplier<JsonObject> pool) {
     this.shape = shape;
+    this.pool = pool;
     this.cap = cap;
     this.ticker = ticker;
     this.out = out;
@@ -315,6 +319,8 @@ final class LoadLoop {
       p.addProperty("errors", errs);
       p.addProperty("p99Ms", count > 0 ? second.getValueAtPercentile(99) / 1000.0 : 0);
       p.addProperty("ms", bucketMs);
+      JsonObject sample = pool == null ? null : pool.get();
+      if (sample != null) p.add("pool", sample);
       timeline.add(p);
     }
 
