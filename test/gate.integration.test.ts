@@ -162,3 +162,76 @@ test('a gate whose candidate is slower fails through the queue, naming the metri
     await browser.close();
   }
 });
+
+test('a gate judged on one operation kind of a mix compares that kind, not the cell total', { timeout: 600_000 }, async () => {
+  const spec = {
+    name: 'test gate: readWriteTxn of a mix',
+    scenario: 'abort-backoff',
+    language: 'node',
+    baseline: '9.0.0',
+    candidate: '9.0.0',
+    repeats: 3,
+    workload: {
+      mix: [
+        { operation: 'select1', weight: 1 },
+        { operation: 'readWriteTxn', weight: 1 },
+      ],
+      warmupOps: 50,
+      durationSeconds: 2,
+    },
+  };
+  const refused = await api('/api/gates', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...spec, operation: 'pointRead' }) });
+  assert.equal(refused.status, 400);
+  const issues = ((await refused.json()) as { issues: { path: string; message: string }[] }).issues;
+  assert.deepEqual(
+    issues.map((i) => `${i.path}: ${i.message}`),
+    ["operation: is not in the workload's mix (select1, readWriteTxn)"],
+  );
+
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'scb-gate-'));
+  const specFile = path.join(dir, 'gate.json');
+  writeFileSync(specFile, JSON.stringify(spec));
+  const cli = await gateCli(['--server', stack.baseUrl, '--spec', specFile]);
+  assert.ok(cli.code === 0 || cli.code === 2, `an A/A gate passes or is inconclusive:\n${cli.stderr}\n${cli.stdout}`);
+  // The scenario's own kind, readWriteTxn, is judged: the setup line says so.
+  assert.match(cli.stdout, /judged on readWriteTxn/);
+  const id = /gate (\w+): http/.exec(cli.stderr)![1];
+  const gate = (await (await api(`/api/gates/${id}`)).json()) as {
+    evaluation: { metrics: { metric: string; baseline: number[]; candidate: number[] }[] };
+    jobs: { id: string }[];
+  };
+  const job = (await (await api(`/api/jobs/${gate.jobs[0]!.id}`)).json()) as {
+    cells: { arm: string; concurrency: number; result: { p50Ms: number; operations: Record<string, { p50Ms: number }> } }[];
+  };
+  const p50 = gate.evaluation.metrics.find((m) => m.metric === 'p50Ms')!;
+  const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
+  for (const arm of ['baseline', 'candidate'] as const) {
+    const cells = job.cells.filter((c) => c.arm === arm);
+    assert.deepEqual(sorted(p50[arm]), sorted(cells.map((c) => c.result.operations.readWriteTxn!.p50Ms)), `${arm}: the readWriteTxn p50 of every repeat`);
+    // A read-write transaction takes several RPCs, SELECT 1 one: the total is not what was judged.
+    for (const c of cells) assert.ok(c.result.operations.readWriteTxn!.p50Ms > c.result.operations.select1!.p50Ms, 'readWriteTxn is the slower kind');
+  }
+
+  // The versions chart picks a kind of the scenario's mix too.
+  type View = {
+    selection: { operation: string | null };
+    options: { scenarios: { key: string; operations: string[] }[]; operations: string[] };
+    chart: { axis: string; series: { points: ({ values: { value: number }[] } | null)[] }[] };
+  };
+  const all = (await (await api('/api/versions-chart?language=node')).json()) as View;
+  const scenario = all.options.scenarios.find((s) => s.operations.includes('readWriteTxn'))!;
+  const chart = async (operation: string) => {
+    const res = await api(`/api/versions-chart?language=node&scenario=${scenario.key}&metric=p50&concurrency=${job.cells[0]!.concurrency}&operation=${operation}`);
+    return { status: res.status, body: (await res.json()) as View & { issues?: { path: string; message: string }[] } };
+  };
+  const rw = await chart('readWriteTxn');
+  assert.equal(rw.status, 200);
+  assert.equal(rw.body.selection.operation, 'readWriteTxn');
+  assert.deepEqual(rw.body.options.operations, ['select1', 'readWriteTxn']);
+  assert.match(rw.body.chart.axis, /^readWriteTxn p50/);
+  const charted = rw.body.chart.series.flatMap((s) => s.points.flatMap((p) => p?.values.map((v) => v.value) ?? []));
+  assert.deepEqual(sorted(charted), sorted(job.cells.map((c) => c.result.operations.readWriteTxn!.p50Ms)));
+  const missing = await chart('pointRead');
+  assert.equal(missing.status, 400);
+  assert.match(missing.body.issues![0]!.message, /pointRead is not in this scenario's workload \(select1, readWriteTxn\)/);
+});

@@ -1,4 +1,4 @@
-import { ARMS, evaluateGate, invalidText, isUnfinishedJob, judgeCell, verdictReasons, type Arm, type GateSample, type Verdict } from '@scb/shared';
+import { ARMS, CellOperationsSchema, evaluateGate, invalidText, isUnfinishedJob, judgeCell, verdictReasons, type Arm, type GateSample, type Verdict } from '@scb/shared';
 import { findPendingGateJobIds, getGateToEvaluate, storeGateVerdict, type Db } from '@scb/db';
 
 /**
@@ -21,11 +21,24 @@ export async function evaluateGateOfJob(db: Db, jobId: string, log: (line: strin
     const v = c.status === 'succeeded' && c.result ? judgeCell(c.result, gate.cores) : null;
     return v?.kind === 'harness-bound' ? [{ cell: c, reasons: verdictReasons(v) }] : [];
   });
+  // The figures judged: the gate's operation kind, or the cell's total.
+  const kind = spec.value.operation;
+  const figuresOf = (r: NonNullable<(typeof cells)[number]['result']>) => {
+    if (!kind) return r;
+    const ops = CellOperationsSchema.safeParse(r.operations);
+    return ops.success ? ops.data?.[kind] : undefined;
+  };
+  const withoutKind: typeof cells = [];
   const samples: GateSample[] = cells.flatMap((c) => {
     const r = c.result;
     if (c.status !== 'succeeded' || !r || harnessBound.some((h) => h.cell === c)) return [];
-    const calls = r.count + r.errorCount;
-    return [{ arm: c.arm, concurrency: c.concurrency, repeat: c.repeat, qps: r.qps, p50Ms: r.p50Ms, p99Ms: r.p99Ms, errorPct: calls ? (100 * r.errorCount) / calls : 0 }];
+    const f = figuresOf(r);
+    if (!f) {
+      withoutKind.push(c);
+      return [];
+    }
+    const calls = f.count + f.errorCount;
+    return [{ arm: c.arm, concurrency: c.concurrency, repeat: c.repeat, qps: f.qps, p50Ms: f.p50Ms, p99Ms: f.p99Ms, errorPct: calls ? (100 * f.errorCount) / calls : 0 }];
   });
   const concurrency = [...new Set(cells.map((c) => c.concurrency))];
   const evaluation = evaluateGate(samples, { criteria: { ...spec.value.criteria, worstRepeat: spec.value.criteria.worstRepeat ?? false }, concurrency });
@@ -50,8 +63,9 @@ export async function evaluateGateOfJob(db: Db, jobId: string, log: (line: strin
       `${harnessBound.length} of ${cells.length} cells were harness-bound and left out (first: ${h.cell.arm} ${h.cell.clientVersion} C=${h.cell.concurrency} repeat ${h.cell.repeat}: ${h.reasons})`,
     );
   }
+  if (withoutKind.length) notes.push(`${withoutKind.length} of ${cells.length} cells stored no ${kind} figures and were left out`);
   // Fewer repeats than planned may still fail on what was measured, but never pass.
-  if (verdict === 'pass' && (base.length || cand.length || harnessBound.length || job.status !== 'succeeded')) verdict = 'inconclusive';
+  if (verdict === 'pass' && (base.length || cand.length || harnessBound.length || withoutKind.length || job.status !== 'succeeded')) verdict = 'inconclusive';
   const reasons = verdict === 'fail' && evaluation.verdict !== 'fail' ? notes : [...evaluation.reasons, ...notes];
   await storeGateVerdict(db, gate.id, { ...evaluation, verdict, reasons });
   log(`gate ${gate.id} (job ${jobId}): ${verdict}`);

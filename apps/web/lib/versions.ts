@@ -31,6 +31,8 @@ export interface VersionsView {
     scenarios: ScenarioOption[];
     metrics: { value: string; label: string; unit: string }[];
     concurrencies: { value: number; cells: number }[];
+    /** The kinds of the scenario's mix; empty for a one-kind workload. */
+    operations: string[];
   };
   chart: TrendModel;
   /** Stored jobs left out because they do not parse, one sentence each (absent when there are none). */
@@ -53,7 +55,13 @@ export async function loadVersionsView(query: TrendQuery, earlierIssues: QueryIs
 
   let cells: TrendCell[] = [];
   if (scenarioJobs && selection.concurrency !== null) {
-    const rows = await loadTrendRows(db(), { language: selection.language, concurrency: selection.concurrency, jobIds: scenarioJobs.jobIds, metric: selection.metric });
+    const rows = await loadTrendRows(db(), {
+      language: selection.language,
+      concurrency: selection.concurrency,
+      jobIds: scenarioJobs.jobIds,
+      metric: selection.metric,
+      operation: selection.operation,
+    });
     // Configuration options come from the job specs, not from every cell.
     const configs = new Map<string, Record<string, unknown> | undefined>();
     const configOf = (jobId: string, label: string) => {
@@ -67,7 +75,7 @@ export async function loadVersionsView(query: TrendQuery, earlierIssues: QueryIs
     };
     // Only the selected metric is loaded; the model reads nothing else.
     const field = METRICS[selection.metric].field;
-    const pick = (f: string, value: number) => (f === field ? value : Number.NaN);
+    const pick = (f: string, value: number | null) => (f === field && value !== null ? value : Number.NaN);
     cells = rows.map((r) => ({
       qps: pick('qps', r.value),
       p50Ms: pick('p50Ms', r.value),
@@ -96,6 +104,7 @@ export async function loadVersionsView(query: TrendQuery, earlierIssues: QueryIs
       scenarios: index.scenarios[selection.language],
       metrics: TREND_METRICS.map((value) => ({ value, label: METRICS[value].label, unit: METRICS[value].unit })),
       concurrencies: option?.concurrencies ?? [],
+      operations: option && option.operations.length > 1 ? option.operations : [],
     },
     chart: buildTrendModel(cells, selection, scenarioJobs?.spec),
     ...(invalid.length ? { invalidJobs: invalid.map((j) => j.invalid) } : {}),

@@ -67,6 +67,7 @@ export async function countGates(db: Db): Promise<number> {
 
 /** What judging a gate reads of a cell's result: its numbers and the figures of its verdict. */
 const GATE_RESULT = {
+  operations: true,
   count: true,
   errorCount: true,
   qps: true,

@@ -1,7 +1,7 @@
 // The across-versions query of the trend chart (/versions, GET /api/versions-chart): which jobs have
 // succeeded cells, and the one metric of the selected cells. The chart model is built from these rows
 // by @scb/shared's trend module.
-import { JobEnvironmentSchema, METRICS, parseJobSpec, parseStored, scenarioKey, scenarioLabel, type JobCellCounts, type JobSpec, type TrendMetric } from '@scb/shared';
+import { JobEnvironmentSchema, METRICS, parseJobSpec, parseStored, scenarioKey, scenarioLabel, type JobCellCounts, type JobSpec, type Operation, type TrendMetric } from '@scb/shared';
 import type { Db } from './client';
 import { Prisma } from '../generated/prisma/client';
 import { ColumnParser } from './read';
@@ -71,7 +71,7 @@ export interface TrendRow {
   version: string;
   configLabel: string;
   repeat: number;
-  value: number;
+  value: number | null;
   cpuMs: number;
   elapsedMs: number;
   /** The saturation columns a verdict reads (null where not measured), and the p99 it weighs the fake's against. */
@@ -90,9 +90,11 @@ export interface TrendRow {
  * The succeeded cells of these jobs for one language and concurrency, joined to the one result
  * column the metric needs (never the histogram or the timeline), in job and cell order.
  */
-export async function loadTrendRows(db: Db, q: { language: string; concurrency: number; jobIds: string[]; metric: TrendMetric }): Promise<TrendRow[]> {
-  // The column comes from a fixed list (METRICS), never from the request.
-  const column = Prisma.raw(`r."${METRICS[q.metric].field}"`);
+export async function loadTrendRows(db: Db, q: { language: string; concurrency: number; jobIds: string[]; metric: TrendMetric; operation?: Operation | null }): Promise<TrendRow[]> {
+  // The column comes from a fixed list (METRICS), never from the request; an operation kind's figure
+  // is the same field of its summary in CellResult.operations (null where a cell stored none).
+  const field = METRICS[q.metric].field;
+  const column = q.operation ? Prisma.sql`(r.operations -> ${q.operation}::text ->> ${field}::text)::float8` : Prisma.raw(`r."${field}"`);
   const rows = await db.$queryRaw<TrendRow[]>`
     SELECT c."jobId", c."clientVersion" AS version,
       -- A Go client built against another grpc-go draws its own line.
@@ -103,5 +105,13 @@ export async function loadTrendRows(db: Db, q: { language: string; concurrency: 
     WHERE c.status = 'succeeded' AND c."clientLanguage" = ${q.language} AND c.concurrency = ${q.concurrency}
       AND c."jobId" = ANY(${q.jobIds})
     ORDER BY c."jobId", c.index`;
-  return rows.map((r) => ({ ...r, repeat: Number(r.repeat), value: Number(r.value), cpuMs: Number(r.cpuMs), elapsedMs: Number(r.elapsedMs), p50Ms: Number(r.p50Ms), p99Ms: Number(r.p99Ms) }));
+  return rows.map((r) => ({
+    ...r,
+    repeat: Number(r.repeat),
+    value: r.value === null ? Number.NaN : Number(r.value),
+    cpuMs: Number(r.cpuMs),
+    elapsedMs: Number(r.elapsedMs),
+    p50Ms: Number(r.p50Ms),
+    p99Ms: Number(r.p99Ms),
+  }));
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { bootstrapRatioOfMedians, evaluateGate, gateJobSpec, judgeMetric, parseGateSpec, parseJobSpec, planCells, type GateSample, type JudgeOptions } from '../src/index';
+import { bootstrapRatioOfMedians, evaluateGate, gateJobSpec, gateSetupLine, judgeMetric, parseGateSpec, parseJobSpec, planCells, type GateSample, type JudgeOptions } from '../src/index';
 
 const judge = (o: Partial<JudgeOptions> & Pick<JudgeOptions, 'baseline' | 'candidate'>) =>
   judgeMetric({ metric: 'qps', concurrency: 400, allowedPct: 10, confidence: 0.9, worstRepeat: false, worstRepeatCount: 2, ...o });
@@ -221,4 +221,31 @@ test('a gate spec names bad fields and becomes an interleaved job of fresh cells
   assert.ok(!goOn.ok && goOn.issues.map((i) => i.path).join() === 'candidateConfiguration.grpcGcp', JSON.stringify(!goOn.ok && goOn.issues));
   const goOk = parseGateSpec({ scenario: 'steady-select1', language: 'go', baseline: '1.33.0', candidate: '1.96.1' });
   assert.ok(goOk.ok && parseJobSpec(gateJobSpec(goOk.value)).ok);
+});
+
+test("a gate judges the scenario's operation kind while its workload runs it, or one the gate names from the mix", () => {
+  const base = { scenario: 'abort-backoff', language: 'go', baseline: '1.96.1', candidate: '1.96.1' };
+  const own = parseGateSpec(base);
+  assert.ok(own.ok && own.value.operation === 'readWriteTxn');
+  assert.match(gateSetupLine(own.value), /judged on readWriteTxn/);
+  // A workload without that kind: the cell total, unless the gate names a kind of its mix.
+  const select1 = parseGateSpec({ ...base, workload: { operation: 'select1', durationSeconds: 2 } });
+  assert.ok(select1.ok && select1.value.operation === undefined);
+  const mix = {
+    mix: [
+      { operation: 'select1', weight: 3 },
+      { operation: 'pointRead', weight: 1 },
+    ],
+    durationSeconds: 2,
+  };
+  const named = parseGateSpec({ ...base, workload: mix, operation: 'pointRead' });
+  assert.ok(named.ok && named.value.operation === 'pointRead');
+  const absent = parseGateSpec({ ...base, workload: mix, operation: 'readOnlyTxn' });
+  assert.ok(!absent.ok);
+  assert.deepEqual(absent.issues, [{ path: 'operation', message: "is not in the workload's mix (select1, pointRead)" }]);
+  const unknown = parseGateSpec({ ...base, operation: 'delete' });
+  assert.ok(!unknown.ok && unknown.issues[0]!.path === 'operation');
+  // The steady scenarios have no kind of their own.
+  const steady = parseGateSpec({ ...base, scenario: 'steady-select1' });
+  assert.ok(steady.ok && steady.value.operation === undefined);
 });

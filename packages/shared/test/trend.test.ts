@@ -58,7 +58,7 @@ test('medians, spreads and every repeat per configuration and version', () => {
     cell({ version: '6.10.0', configLabel: 'grpc-gcp off', qps: 600, jobId: 'j4', config: { label: 'grpc-gcp off', grpcGcp: 'off', numChannels: 32 } }),
     cell({ version: '6.9.0', configLabel: 'grpc-gcp off', qps: 610, jobId: 'j4', config: { label: 'grpc-gcp off', grpcGcp: 'off', numChannels: 8 } }),
   ];
-  const sel: TrendSelection = { language: 'java', scenario: KA, metric: 'qps', concurrency: 400 };
+  const sel: TrendSelection = { language: 'java', scenario: KA, metric: 'qps', concurrency: 400, operation: null };
   const m = buildTrendModel(cells, sel, A);
   assert.deepEqual(m.versions, ['6.9.0', '6.10.0', '6.104.0', '6.105.0']);
   assert.deepEqual(
@@ -134,12 +134,12 @@ test('only the selected language, scenario and concurrency are counted', () => {
     cell({ version: '6.104.0', configLabel: 'on', qps: 500, concurrency: 50 }),
     cell({ version: '9.0.0', configLabel: 'on', qps: 700, language: 'node' }),
   ];
-  const m = buildTrendModel(cells, { language: 'java', scenario: KA, metric: 'qps', concurrency: 400 });
+  const m = buildTrendModel(cells, { language: 'java', scenario: KA, metric: 'qps', concurrency: 400, operation: null });
   assert.deepEqual(m.versions, ['6.104.0']);
   assert.equal(m.cells, 1);
   assert.equal(m.series[0].points[0]!.median, 100);
-  assert.deepEqual(buildTrendModel(cells, { language: 'node', scenario: KA, metric: 'qps', concurrency: 400 }).versions, ['9.0.0']);
-  const empty = buildTrendModel(cells, { language: 'node', scenario: KB, metric: 'qps', concurrency: 400 });
+  assert.deepEqual(buildTrendModel(cells, { language: 'node', scenario: KA, metric: 'qps', concurrency: 400, operation: null }).versions, ['9.0.0']);
+  const empty = buildTrendModel(cells, { language: 'node', scenario: KB, metric: 'qps', concurrency: 400, operation: null });
   assert.deepEqual(empty.versions, []);
   assert.deepEqual(empty.series, []);
 });
@@ -182,38 +182,48 @@ test('scenario index: counts, default scenario and concurrency, same label told 
   assert.deepEqual(index.jobsByScenario.get(KA)!.jobIds, ['j1', 'j2']);
 
   // Defaults: the busiest language, its scenario with most cells, the largest concurrency, qps.
-  assert.deepEqual(resolveSelection({}, index), { selection: { language: 'java', scenario: KA, metric: 'qps', concurrency: 400 }, issues: [] });
-  assert.deepEqual(resolveSelection({ language: 'node' }, index).selection, { language: 'node', scenario: KB, metric: 'qps', concurrency: 10 });
+  assert.deepEqual(resolveSelection({}, index), { selection: { language: 'java', scenario: KA, metric: 'qps', concurrency: 400, operation: null }, issues: [] });
+  assert.deepEqual(resolveSelection({ language: 'node' }, index).selection, { language: 'node', scenario: KB, metric: 'qps', concurrency: 10, operation: null });
   // A scenario the language lacks falls back and says so; so does an absent concurrency.
   const r1 = resolveSelection({ language: 'node', scenario: KA, concurrency: 400 }, index);
-  assert.deepEqual(r1.selection, { language: 'node', scenario: KB, metric: 'qps', concurrency: 10 });
+  assert.deepEqual(r1.selection, { language: 'node', scenario: KB, metric: 'qps', concurrency: 10, operation: null });
   assert.deepEqual(
     r1.issues.map((i) => i.path),
     ['scenario'],
   );
   const r2 = resolveSelection({ language: 'java', scenario: KA, concurrency: 200, metric: 'p99' }, index);
-  assert.deepEqual(r2.selection, { language: 'java', scenario: KA, metric: 'p99', concurrency: 400 });
+  assert.deepEqual(r2.selection, { language: 'java', scenario: KA, metric: 'p99', concurrency: 400, operation: null });
   assert.deepEqual(
     r2.issues.map((i) => i.path),
     ['concurrency'],
   );
+  // A one-kind workload: its kind is the total (no issue); another kind is not in it.
+  assert.deepEqual(resolveSelection({ language: 'java', scenario: KA, operation: 'select1' }, index), {
+    selection: { language: 'java', scenario: KA, metric: 'qps', concurrency: 400, operation: null },
+    issues: [],
+  });
+  const r3 = resolveSelection({ language: 'java', scenario: KA, operation: 'pointRead' }, index);
+  assert.equal(r3.selection.operation, null);
+  assert.deepEqual(r3.issues, [{ path: 'operation', message: "pointRead is not in this scenario's workload (select1)" }]);
   // Nothing stored at all.
   const none = buildScenarioIndex([]);
-  assert.deepEqual(resolveSelection({}, none).selection, { language: 'node', scenario: null, metric: 'qps', concurrency: null });
+  assert.deepEqual(resolveSelection({}, none).selection, { language: 'node', scenario: null, metric: 'qps', concurrency: null, operation: null });
 });
 
 test('URL parameters: each bad one named; the page is lenient, the API strict', () => {
   const ok = parseTrendQuery(new URLSearchParams('language=java&scenario=0123456789ab&metric=p99&concurrency=400'));
   assert.deepEqual(ok, { value: { language: 'java', scenario: '0123456789ab', metric: 'p99', concurrency: 400 }, issues: [] });
-  const bad = parseTrendQuery(new URLSearchParams('language=cobol&scenario=x&metric=p75&concurrency=0&colour=red'), true);
+  const bad = parseTrendQuery(new URLSearchParams('language=cobol&scenario=x&metric=p75&concurrency=0&colour=red&operation=delete'), true);
   assert.deepEqual(
     bad.issues.map((i) => i.path),
-    ['colour', 'language', 'scenario', 'metric', 'concurrency'],
+    ['colour', 'language', 'scenario', 'metric', 'concurrency', 'operation'],
   );
+  assert.deepEqual(parseTrendQuery({ operation: 'readWriteTxn' }).value, { operation: 'readWriteTxn' });
   assert.deepEqual(
     parseTrendQuery({ concurrency: '2.5', language: '' }).issues.map((i) => i.path),
     ['concurrency'],
   );
   assert.deepEqual(parseTrendQuery({ colour: 'red' }).issues, []);
-  assert.equal(versionsHref({ language: 'java', scenario: KA, metric: 'qps', concurrency: 400 }), `/versions?language=java&scenario=${KA}&metric=qps&concurrency=400`);
+  assert.equal(versionsHref({ language: 'java', scenario: KA, metric: 'qps', concurrency: 400, operation: null }), `/versions?language=java&scenario=${KA}&metric=qps&concurrency=400`);
+  assert.equal(versionsHref({ language: 'java', metric: 'p99', operation: 'pointRead' }), '/versions?language=java&metric=p99&operation=pointRead');
 });

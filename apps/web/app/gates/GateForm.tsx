@@ -10,12 +10,14 @@ interface Issue {
 }
 
 /** Launches a gate through POST /api/gates; bad fields come back named. */
-export function GateForm({ scenarios }: { scenarios: { id: string; title: string }[] }) {
+export function GateForm({ scenarios }: { scenarios: { id: string; title: string; kinds: string[]; operation?: string }[] }) {
   const router = useRouter();
-  const [form, setForm] = useState({ scenario: scenarios[0]?.id ?? '', language: 'java', baseline: '6.104.0', candidate: '6.105.0', repeats: '' });
+  const [form, setForm] = useState({ scenario: scenarios[0]?.id ?? '', language: 'java', baseline: '6.104.0', candidate: '6.105.0', repeats: '', operation: '' });
+  const scenario = scenarios.find((s) => s.id === form.scenario);
   const [issues, setIssues] = useState<Issue[]>([]);
   const [busy, setBusy] = useState(false);
-  const set = (k: keyof typeof form) => (e: { target: { value: string } }) => setForm({ ...form, [k]: e.target.value });
+  // Another scenario has another mix: its own default kind again.
+  const set = (k: keyof typeof form) => (e: { target: { value: string } }) => setForm({ ...form, [k]: e.target.value, ...(k === 'scenario' && { operation: '' }) });
 
   async function submit(e: React.FormEvent) {
     e.preventDefault();
@@ -23,7 +25,14 @@ export function GateForm({ scenarios }: { scenarios: { id: string; title: string
     const res = await fetch('/api/gates', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ scenario: form.scenario, language: form.language, baseline: form.baseline, candidate: form.candidate, ...(form.repeats.trim() ? { repeats: Number(form.repeats) } : {}) }),
+      body: JSON.stringify({
+        scenario: form.scenario,
+        language: form.language,
+        baseline: form.baseline,
+        candidate: form.candidate,
+        ...(form.repeats.trim() ? { repeats: Number(form.repeats) } : {}),
+        ...(form.operation ? { operation: form.operation } : {}),
+      }),
     });
     const body = res.headers.get('content-type')?.includes('json') ? await res.json() : { error: `the server answered HTTP ${res.status}` };
     setBusy(false);
@@ -71,6 +80,21 @@ export function GateForm({ scenarios }: { scenarios: { id: string; title: string
           title="empty: the scenario's own (10 for the affinity burst, 5 otherwise)"
         />
       </label>{' '}
+      {scenario && scenario.kinds.length > 1 && (
+        <>
+          <label>
+            Judged on{' '}
+            <select value={form.operation} onChange={set('operation')} name="operation">
+              <option value="">{scenario.operation ? `${scenario.operation} (the scenario's)` : 'all operations'}</option>
+              {scenario.kinds.map((k) => (
+                <option key={k} value={k}>
+                  {k}
+                </option>
+              ))}
+            </select>
+          </label>{' '}
+        </>
+      )}
       <button type="submit" disabled={busy}>
         Run gate
       </button>

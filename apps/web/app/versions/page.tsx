@@ -14,8 +14,8 @@ export const dynamic = 'force-dynamic';
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 function heading(v: VersionsView): string {
-  const { language, metric, concurrency } = v.selection;
-  return `${METRICS[metric].label} of ${language} client versions${concurrency ? ` at C=${concurrency}` : ''}`;
+  const { language, metric, concurrency, operation } = v.selection;
+  return `${operation ? `${operation} ` : ''}${METRICS[metric].label} of ${language} client versions${concurrency ? ` at C=${concurrency}` : ''}`;
 }
 
 export async function generateMetadata({ searchParams }: Props): Promise<Metadata> {
@@ -137,6 +137,19 @@ export default async function VersionsPage({ searchParams }: Props) {
             <CountedOptions items={options.concurrencies} />
           </select>
         </label>
+        {options.operations.length > 0 && (
+          <label>
+            <span>Operation</span>
+            <select name="operation" defaultValue={selection.operation ?? ''}>
+              <option value="">all operations</option>
+              {options.operations.map((o) => (
+                <option key={o} value={o}>
+                  {o}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
         <button type="submit">Show</button>
       </form>
       <p className="muted versions-hint">Scenario and concurrency lists are those of the chosen client; after changing the client, press Show and pick again.</p>

@@ -53,6 +53,7 @@ export function gateSetupLine(g: GateSpec): string {
   return (
     `${g.language} ${g.candidate} (candidate) vs ${g.baseline} (baseline) · scenario ${s?.title ?? g.scenario}` +
     `${overrides.length ? ` (overridden: ${overrides.join(', ')})` : ''}` +
+    `${g.operation ? ` · judged on ${g.operation}` : ''}` +
     `${both ? ` · options ${both}` : ''}${cand ? ` · candidate options ${cand}` : ''} · ${g.repeats} interleaved repeats, fresh client each · ` +
     `allowed: qps −${c.qpsDropPct}%, p50 +${c.p50RisePct}%, p99 +${c.p99RisePct}%${c.worstRepeat ? `, worst-repeat test${c.worstRepeatCount > 1 ? ` (${c.worstRepeatCount} repeats fail)` : ''}` : ''}`
   );

@@ -5,8 +5,10 @@ import {
   ConfigurationSchema,
   GRPC_GCP,
   LANGUAGES,
+  OPERATIONS,
   SEMVER,
   WorkloadSchema,
+  workloadMix,
   refusedOption,
   nulIssues,
   toFieldIssues,
@@ -14,8 +16,10 @@ import {
   type Configuration,
   type JobSpecInput,
   type Language,
+  type Operation,
   type ParseResult,
 } from '../spec/spec';
+import { SCENARIO_PRESETS } from '../spec/presets';
 import { TargetSchema } from '../targets/index';
 
 /**
@@ -36,6 +40,14 @@ export interface GateScenario {
   target: JobSpecInput['target'];
   workload: JobSpecInput['workload'];
   timeScale: number;
+  /** The operation kind judged unless the gate says otherwise; absent: the cell's total. */
+  operation?: Operation;
+}
+
+/** A gate scenario running a field preset's target, workload and time scale (spec/presets.ts). */
+function fromPreset(presetId: string, s: Omit<GateScenario, 'target' | 'workload' | 'timeScale' | 'concurrency'> & { concurrency?: number[] }): GateScenario {
+  const p = SCENARIO_PRESETS.find((x) => x.id === presetId)!.spec;
+  return { concurrency: p.concurrency, target: p.target, workload: p.workload, timeScale: p.timeScale ?? 1, ...s };
 }
 
 export const GATE_SCENARIOS: GateScenario[] = [
@@ -68,6 +80,16 @@ export const GATE_SCENARIOS: GateScenario[] = [
     workload: { operation: 'select1', warmupOps: 200, durationSeconds: 5 },
     timeScale: 1,
   },
+  fromPreset('abort-backoff', {
+    id: 'abort-backoff',
+    title: 'Abort backoff (readWriteTxn)',
+    description:
+      'The abort-backoff preset (Mercari): read-write transactions at C=10 whose streaming queries are aborted (5%, RetryInfo 5 ms), 10 ms RPCs, 10 s measured; judged on readWriteTxn, whose p99 carries the wait after an abort.',
+    burst: false,
+    repeats: 5,
+    configuration: { grpcGcp: 'default' },
+    operation: 'readWriteTxn',
+  }),
 ];
 
 export const GATE_SCENARIO_IDS = GATE_SCENARIOS.map((s) => s.id) as [string, ...string[]];
@@ -120,6 +142,8 @@ export const GateSpecSchema = z
     target: TargetSchema.optional(),
     workload: WorkloadSchema.optional(),
     timeScale: z.number().min(0.1).max(100).optional(),
+    /** The operation kind of the workload's mix whose figures are judged; default: the scenario's, else the cell total. */
+    operation: z.enum(OPERATIONS, { message: `must be one of ${OPERATIONS.join(', ')}` }).optional(),
     criteria: CriteriaSchema.default(CriteriaSchema.parse({})),
   })
   .superRefine((g, ctx) => {
@@ -129,6 +153,10 @@ export const GateSpecSchema = z
     }
     const s = gateScenario(g.scenario);
     if (!s) return;
+    const kinds = g.workload ? gateKinds(g.workload) : gateScenarioKinds(s);
+    if (g.operation && !kinds.includes(g.operation)) {
+      ctx.addIssue({ code: 'custom', path: ['operation'], message: `is not in the workload's mix (${kinds.join(', ')})` });
+    }
     for (const layer of ['configuration', 'candidateConfiguration'] as const) {
       const refused = refusedOption(g.language, { ...s.configuration, ...g.configuration, ...(layer === 'candidateConfiguration' ? g.candidateConfiguration : {}) });
       if (refused && (layer === 'configuration' || g.candidateConfiguration?.grpcGcp)) ctx.addIssue({ code: 'custom', path: [layer, refused.option], message: refused.message });
@@ -136,8 +164,16 @@ export const GateSpecSchema = z
   })
   .transform((g) => {
     const s = gateScenario(g.scenario)!;
-    return { ...g, repeats: g.repeats ?? s.repeats, criteria: { ...g.criteria, worstRepeat: g.criteria.worstRepeat ?? s.burst } };
+    // The scenario's kind only while the gate's workload still runs it.
+    const fallback = s.operation && (g.workload ? gateKinds(g.workload) : gateScenarioKinds(s)).includes(s.operation) ? s.operation : undefined;
+    const operation = g.operation ?? fallback;
+    return { ...g, repeats: g.repeats ?? s.repeats, ...(operation && { operation }), criteria: { ...g.criteria, worstRepeat: g.criteria.worstRepeat ?? s.burst } };
   });
+
+const gateKinds = (w: z.output<typeof WorkloadSchema>) => workloadMix(w).map((m) => m.operation);
+
+/** The operation kinds a scenario's own workload runs. */
+export const gateScenarioKinds = (s: GateScenario): Operation[] => gateKinds(WorkloadSchema.parse(s.workload));
 
 export type GateSpec = z.output<typeof GateSpecSchema>;
 

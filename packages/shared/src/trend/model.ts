@@ -62,6 +62,8 @@ export interface TrendModel {
   unit: 'qps' | 'ms';
   axis: string;
   concurrency: number | null;
+  /** The operation kind charted; null: the cell total. */
+  operation: TrendSelection['operation'];
   /** Oldest first. */
   versions: string[];
   series: TrendSeries[];
@@ -115,11 +117,13 @@ export function buildTrendModel(cells: TrendCell[], selection: TrendSelection, s
     scenario: selection.scenario,
     metric: selection.metric,
     unit: info.unit,
-    axis: info.axis,
+    axis: selection.operation ? `${selection.operation} ${info.axis}` : info.axis,
     concurrency: selection.concurrency,
+    operation: selection.operation,
     versions,
     series,
-    reference: spec ? metricReference(spec, selection.metric, selection.concurrency) : null,
+    // The modeled time is per query, the ideal qps for the whole mix: neither is one kind's.
+    reference: spec && !selection.operation ? metricReference(spec, selection.metric, selection.concurrency) : null,
     cells: mine.length,
   };
 }

@@ -1,5 +1,5 @@
 // The trend chart's selection as URL parameters of the /versions page and GET /api/versions-chart.
-import { LANGUAGES, type Language } from '../spec/spec';
+import { LANGUAGES, OPERATIONS, type Language, type Operation } from '../spec/spec';
 import { TREND_METRICS, isTrendMetric, type TrendMetric } from './metrics';
 import type { ScenarioIndex } from './scenarios';
 
@@ -9,6 +9,8 @@ export interface TrendSelection {
   scenario: string | null;
   metric: TrendMetric;
   concurrency: number | null;
+  /** One operation kind of the scenario's mix; null: the cell total (and always for a one-kind workload). */
+  operation: Operation | null;
 }
 
 export interface QueryIssue {
@@ -16,7 +18,7 @@ export interface QueryIssue {
   message: string;
 }
 
-const PARAMS = ['language', 'scenario', 'metric', 'concurrency'] as const;
+const PARAMS = ['language', 'scenario', 'metric', 'concurrency', 'operation'] as const;
 
 /** Raw parameters, checked for form only (what exists is checked by resolveSelection). */
 export interface TrendQuery {
@@ -24,6 +26,7 @@ export interface TrendQuery {
   scenario?: string;
   metric?: TrendMetric;
   concurrency?: number;
+  operation?: Operation;
 }
 
 type ParamSource = URLSearchParams | Record<string, string | string[] | undefined>;
@@ -78,6 +81,11 @@ export function parseTrendQuery(source: ParamSource, strict = false): { value: T
     if (/^\d+$/.test(concurrency) && n >= 1 && n <= 2000) value.concurrency = n;
     else issues.push({ path: 'concurrency', message: 'must be a whole number from 1 to 2000' });
   }
+  const operation = one('operation');
+  if (operation !== undefined) {
+    if ((OPERATIONS as readonly string[]).includes(operation)) value.operation = operation as Operation;
+    else issues.push({ path: 'operation', message: `must be one of ${OPERATIONS.join(', ')}` });
+  }
   return { value, issues };
 }
 
@@ -107,7 +115,14 @@ export function resolveSelection(query: TrendQuery, index: ScenarioIndex): { sel
     } else if (query.concurrency !== undefined) concurrency = query.concurrency;
     concurrency ??= present[present.length - 1] ?? null;
   }
-  return { selection: { language, scenario: scenario?.key ?? null, metric: query.metric ?? 'qps', concurrency }, issues };
+  // A kind of a mix; the only kind of a one-kind workload is its total already.
+  let operation: Operation | null = null;
+  if (query.operation && scenario) {
+    if (!scenario.operations.includes(query.operation)) {
+      if (!issues.length) issues.push({ path: 'operation', message: `${query.operation} is not in this scenario's workload (${scenario.operations.join(', ')})` });
+    } else if (scenario.operations.length > 1) operation = query.operation;
+  }
+  return { selection: { language, scenario: scenario?.key ?? null, metric: query.metric ?? 'qps', concurrency, operation }, issues };
 }
 
 /** The page's URL for a selection (the whole selection is in it). */
@@ -117,6 +132,7 @@ export function versionsHref(s: Partial<TrendSelection>, base = '/versions'): st
   if (s.scenario) p.set('scenario', s.scenario);
   if (s.metric) p.set('metric', s.metric);
   if (s.concurrency) p.set('concurrency', String(s.concurrency));
+  if (s.operation) p.set('operation', s.operation);
   const q = p.toString();
   return q ? `${base}?${q}` : base;
 }

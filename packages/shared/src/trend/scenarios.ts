@@ -1,7 +1,7 @@
 // Which (language, scenario, concurrency) combinations of stored jobs have succeeded cells: the
 // choices of the trend chart.
 import { scenarioDifferences, scenarioLabel } from '../spec/scenario';
-import { LANGUAGES, type JobSpec, type Language } from '../spec/spec';
+import { LANGUAGES, workloadMix, type JobSpec, type Language, type Operation } from '../spec/spec';
 
 /** What the web app knows about one job before loading its cells: its spec and its succeeded cells per language and concurrency. */
 export interface JobCellCounts {
@@ -24,6 +24,8 @@ export interface ScenarioOption {
   jobs: number;
   /** Concurrencies with succeeded cells, ascending. */
   concurrencies: { value: number; cells: number }[];
+  /** The operation kinds of the scenario's workload (the key includes the workload, so one list). */
+  operations: Operation[];
 }
 
 export interface ScenarioIndex {
@@ -65,6 +67,7 @@ export function buildScenarioIndex(jobs: JobCellCounts[]): ScenarioIndex {
       cells: s.cells,
       jobs: s.jobs.size,
       concurrencies: [...s.conc].sort((a, b) => a[0] - b[0]).map(([value, cells]) => ({ value, cells })),
+      operations: workloadMix(jobsByScenario.get(key)!.spec.workload).map((m) => m.operation),
     }));
     list.sort((a, b) => b.cells - a.cells || a.label.localeCompare(b.label) || a.key.localeCompare(b.key));
     // Two scenarios with the same words: say what tells them apart (against the first with that label).
