@@ -13,6 +13,7 @@ const USAGE = `usage: npm run gate -- --client java|node|go --baseline X.Y.Z --c
   --scenario ID             ${GATE_SCENARIO_IDS.join(' | ')} (default affinity-burst)
   --repeats N               repeats per arm (default: the scenario's, 10 for affinity-burst, else 5)
   --concurrency N[,N...]    override the scenario's concurrency
+  --operation KIND          judge this operation kind of the workload's mix (default: the scenario's, else all)
   --config JSON             client options for both arms, e.g. '{"numChannels":16}'
   --candidate-config JSON   client options for the candidate only, e.g. '{"grpcGcp":"off"}'
   --spec FILE               a whole gate spec (JSON, as POST /api/gates takes); flags override it
@@ -43,6 +44,7 @@ function gateFromArgs(argv: string[]) {
       scenario: { type: 'string' },
       repeats: { type: 'string' },
       concurrency: { type: 'string' },
+      operation: { type: 'string' },
       config: { type: 'string' },
       'candidate-config': { type: 'string' },
       spec: { type: 'string' },
@@ -83,6 +85,7 @@ function gateFromArgs(argv: string[]) {
     ...(values.name ? { name: values.name } : {}),
     ...(values.repeats ? { repeats: number('repeats', values.repeats) } : {}),
     ...(values.concurrency ? { concurrency: values.concurrency.split(',').map((c) => number('concurrency', c)) } : {}),
+    ...(values.operation ? { operation: values.operation } : {}),
     ...(values.config ? { configuration: json('config', values.config) } : {}),
     ...(values['candidate-config'] ? { candidateConfiguration: json('candidate-config', values['candidate-config']) } : {}),
   };
@@ -95,6 +98,7 @@ function gateFromArgs(argv: string[]) {
       scenario: '--scenario',
       repeats: '--repeats',
       concurrency: '--concurrency',
+      operation: '--operation',
       configuration: '--config',
       candidateConfiguration: '--candidate-config',
       name: '--name',
