@@ -239,15 +239,35 @@ test('a Go job from the form: Go has no grpc-gcp, the versions come from the Go 
   await page.fill('#latencyMs', '20');
   await page.fill('#warmupOps', '50');
   await page.fill('#measureValue', '2');
+  // Agents with a mix and think time, from the fields: the case study's reads and writes, 4:1.
+  await page.fill('#weight-select1', '0');
+  await page.click('button[type=submit]');
+  assert.match(await page.locator('form[aria-label="new job"] [role=alert]').innerText(), /workload\.mix: needs at least one operation with a weight above 0/);
+  await page.fill('#weight-readOnlyTxn', '4');
+  await page.fill('#weight-readWriteTxn', '1');
+  await page.fill('#thinkMs', '10');
+  await page.selectOption('#thinkDistribution', 'exponential');
   await page.click('button[type=submit]');
   await page.waitForURL(/\/jobs\/(?!new$)[0-9a-z]+$/, { timeout: 30_000 });
   const id = page.url().split('/').pop()!;
-  let job: { status: string; cells: { client: { language: string; version: string }; status: string; error: string | null; result: { qps: number } | null }[] };
+  let job: {
+    status: string;
+    spec: { workload: { mix?: unknown; thinkTime?: unknown } };
+    cells: { client: { language: string; version: string }; status: string; error: string | null; result: { qps: number; operations: Record<string, { count: number }> } | null }[];
+  };
   for (const t0 = Date.now(); ; await page.waitForTimeout(1000)) {
     job = await (await api(`/api/jobs/${id}`)).json();
     if (!['queued', 'running'].includes(job.status) || Date.now() - t0 > 540_000) break;
   }
   assert.equal(job.status, 'succeeded', JSON.stringify(job.cells.map((c) => c.error)));
+  assert.deepEqual(job.spec.workload.mix, [
+    { operation: 'readOnlyTxn', weight: 4 },
+    { operation: 'readWriteTxn', weight: 1 },
+  ]);
+  assert.deepEqual(job.spec.workload.thinkTime, { ms: 10, distribution: 'exponential' });
+  const counts = job.cells[0]!.result!.operations;
+  assert.deepEqual(Object.keys(counts).sort(), ['readOnlyTxn', 'readWriteTxn']);
+  assert.ok(counts.readOnlyTxn!.count > counts.readWriteTxn!.count, `4:1 mix: ${JSON.stringify(counts)}`);
   assert.deepEqual(
     job.cells.map((c) => `${c.client.language} ${c.client.version} ${c.status}`),
     ['go 1.33.0 succeeded'],
@@ -256,6 +276,7 @@ test('a Go job from the form: Go has no grpc-gcp, the versions come from the Go 
   await page.reload();
   assert.equal(await page.locator('h1 .status').textContent(), 'succeeded');
   assert.match(await page.locator('[data-testid=cells-table]').innerText(), /go 1\.33\.0/);
+  assert.match(await page.getByTestId('operations-table').innerText(), /readOnlyTxn[\s\S]*readWriteTxn/);
   await page.screenshot({ path: path.join(ARTIFACTS, 'go-job.png'), fullPage: true });
   await page.close();
 });

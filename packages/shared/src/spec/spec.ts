@@ -115,7 +115,7 @@ export const WorkloadSchema = z
     /** Each agent picks each operation with probability weight / sum of weights. */
     mix: z
       .array(z.strictObject({ operation: z.enum(OPERATIONS), weight: z.number().positive().max(1000) }))
-      .min(1)
+      .min(1, 'needs at least one operation with a weight above 0')
       .max(OPERATIONS.length)
       .optional(),
     /** Agents (the concurrency) pause this long before each operation; none by default (a closed loop). */

@@ -2,7 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import { useEffect, useMemo, useState } from 'react';
-import { LANGUAGE_INFO, LANGUAGES, parseJobSpec, refusedOption, type FieldIssue, type JobSpecInput, type Language } from '@scb/shared/spec';
+import { LANGUAGE_INFO, LANGUAGES, OPERATIONS, parseJobSpec, refusedOption, type FieldIssue, type JobSpecInput, type Language, type Operation } from '@scb/shared/spec';
 import { PRESETS, type Preset } from '@scb/shared/presets';
 import { canonicalJson } from '@scb/shared/canonical-json';
 
@@ -25,6 +25,9 @@ interface FormState {
   timeScale: number;
   warmup: Ops;
   measure: { kind: 'seconds'; seconds: number } | { kind: 'ops'; ops: Ops };
+  /** Each operation's weight in the agents' mix, as typed; empty or 0 leaves it out. */
+  weights: Record<Operation, string>;
+  think: { ms: number; distribution: 'fixed' | 'exponential' };
   repeats: number;
   /** What the runner that takes the job must have; empty fields ask nothing. */
   runner: { minCores: string; minMemoryGiB: string; labels: string };
@@ -51,6 +54,8 @@ const INITIAL: FormState = {
   timeScale: 1,
   warmup: 200,
   measure: { kind: 'seconds', seconds: 5 },
+  weights: { select1: '1', readOnlyTxn: '', readWriteTxn: '', pointRead: '' },
+  think: { ms: 0, distribution: 'fixed' },
   repeats: 1,
   runner: { minCores: '', minMemoryGiB: '', labels: '' },
 };
@@ -71,7 +76,7 @@ function toSpec(f: FormState): JobSpecInput {
       .map(Number),
     target: targetOf(f),
     workload: {
-      operation: 'select1',
+      ...operationsOf(f),
       warmupOps: f.warmup,
       ...(f.measure.kind === 'seconds' ? { durationSeconds: f.measure.seconds } : { measuredOps: f.measure.ops }),
     },
@@ -79,6 +84,16 @@ function toSpec(f: FormState): JobSpecInput {
     timeScale: f.timeScale,
     ...requirementsOf(f.runner),
   };
+}
+
+/**
+ * The weights as the workload's operation: one kind alone is `operation`, several a `mix`; none is
+ * an empty mix, which the schema names. Think time only when set.
+ */
+function operationsOf(f: FormState): Pick<JobSpecInput['workload'], 'operation' | 'mix' | 'thinkTime'> {
+  const mix = OPERATIONS.filter((o) => f.weights[o].trim() !== '' && Number(f.weights[o]) !== 0).map((operation) => ({ operation, weight: Number(f.weights[operation]) }));
+  const think = f.think.ms !== 0 ? { thinkTime: f.think } : {};
+  return mix.length === 1 ? { operation: mix[0]!.operation, ...think } : { mix, ...think };
 }
 
 /** The runner fields as `requirements` (left out when all are empty); bad numbers are the schema's to name. */
@@ -129,6 +144,10 @@ function fromSpec(spec: JobSpecInput): FormState {
     timeScale: spec.timeScale ?? 1,
     warmup: w.warmupOps ?? 200,
     measure: w.durationSeconds !== undefined ? { kind: 'seconds', seconds: w.durationSeconds } : { kind: 'ops', ops: w.measuredOps ?? 1000 },
+    weights: Object.fromEntries(
+      OPERATIONS.map((o) => [o, String((w.mix ?? [{ operation: w.operation ?? 'select1', weight: 1 }]).find((m) => m.operation === o)?.weight ?? '')]),
+    ) as FormState['weights'],
+    think: { ms: w.thinkTime?.ms ?? 0, distribution: w.thinkTime?.distribution ?? 'fixed' },
     repeats: spec.repeats ?? 1,
     runner: {
       minCores: String(spec.requirements?.minCores ?? ''),
@@ -331,8 +350,8 @@ export function NewJobForm() {
         <span className="hint">{PRESETS.find((p) => p.spec.name === form.name)?.description ?? 'Start from a ready-made scenario, or fill the fields below.'}</span>
         {jsonOnly && (
           <p className="warn" data-testid="json-only">
-            This scenario uses options the fields below do not show (operation mix, think time, faults, session pool, several languages): Run benchmark runs its JSON, at the bottom, where it can be
-            edited. Pick &quot;custom&quot; to use the fields.
+            This scenario uses options the fields below do not show (faults, session pool, several languages, pairing): Run benchmark runs its JSON, at the bottom, where it can be edited. Pick
+            &quot;custom&quot; to use the fields.
           </p>
         )}
       </div>
@@ -511,6 +530,47 @@ export function NewJobForm() {
             <OpsInput id="measureValue" value={form.measure.ops} onChange={(ops) => set({ measure: { kind: 'ops', ops } })} />
           )}
         </div>
+      </div>
+
+      <span className="field">Operations</span>
+      <div data-testid="operation-weights">
+        {OPERATIONS.map((o) => (
+          <label key={o} style={{ marginRight: '1rem' }}>
+            {o}{' '}
+            <input
+              type="number"
+              id={`weight-${o}`}
+              aria-label={`${o} weight`}
+              value={form.weights[o]}
+              min={0}
+              step="any"
+              placeholder="0"
+              style={{ width: '4.5em' }}
+              onChange={(e) => set({ weights: { ...form.weights, [o]: e.target.value } })}
+            />
+          </label>
+        ))}
+        <span className="hint">
+          Each agent picks an operation with probability weight / sum of weights; empty or 0 leaves it out. select1 alone is the classic closed loop. readOnlyTxn runs the leaderboard join in a
+          read-only transaction, readWriteTxn reads a player and inserts a score with the commit timestamp, pointRead reads a player by key.
+        </span>
+      </div>
+
+      <label className="field" htmlFor="thinkMs">
+        Think time (ms)
+      </label>
+      <div>
+        <input type="number" id="thinkMs" value={form.think.ms} min={0} step="any" onChange={(e) => set({ think: { ...form.think, ms: Number(e.target.value) } })} />{' '}
+        <select
+          id="thinkDistribution"
+          aria-label="think time distribution"
+          value={form.think.distribution}
+          onChange={(e) => set({ think: { ...form.think, distribution: e.target.value as 'fixed' | 'exponential' } })}
+        >
+          <option value="fixed">fixed</option>
+          <option value="exponential">exponential (that mean)</option>
+        </select>
+        <span className="hint">Each agent pauses this long before every operation (scaled by the time scale); 0 is a closed loop.</span>
       </div>
 
       <label className="field" htmlFor="repeats">
