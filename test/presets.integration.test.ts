@@ -92,6 +92,12 @@ test('abort-backoff: an aborted streaming query costs cloud.google.com/go 0.35.0
   console.log(`# readWriteTxn p99: go 0.35.0 ${old!.p99Ms.toFixed(0)} ms, go 1.96.1 ${now!.p99Ms.toFixed(0)} ms`);
   assert.ok(old!.p99Ms >= 900, `0.35.0 p99 ${old!.p99Ms}`);
   assert.ok(now!.p99Ms < 400, `1.96.1 p99 ${now!.p99Ms}`);
+  // The aborts are the fake's doing: its injected faults are marked per second of each cell.
+  for (const c of job.cells) {
+    const aborted = CellEventsSchema.parse(c.result!.events)!.flatMap((e) => (e.kind === 'faults-injected' && e.code === 'ABORTED' ? [e.count] : []));
+    console.log(`# ${c.clientVersion}: ABORTED injected per second ${aborted.join(', ')}`);
+    assert.ok(aborted.length >= 3, `${c.clientVersion}: faults marked in ${aborted.length} seconds`);
+  }
 });
 
 test('hourly-reconnect: every connection reset at its age stalls requests for about the accept delay', { timeout: 900_000 }, async () => {

@@ -2,6 +2,7 @@
 
 import { useState } from 'react';
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import type { CellEvent } from '@scb/shared/stored';
 import { REFERENCE_COLOR, SERIES_COLORS } from './chart-colors';
 
 export interface CellChartData {
@@ -9,21 +10,40 @@ export interface CellChartData {
   label: string;
   channels: { connection: number; rpcs: number; peakInFlight: number }[];
   timeline: { second: number; count: number; errors: number; p99Ms: number; ms?: number; pool?: Record<string, number> }[];
-  /** Connections opened and closed while measuring, ms into the measured phase (the fake's accounting). */
-  events: { atMs: number; kind: 'connection-opened' | 'connection-closed'; connection: number }[];
+  /** Connections, schedule changes and injected faults while measuring, ms into the measured phase (the fake's accounting). */
+  events: CellEvent[];
 }
 
-/** Events by the second of the measured phase they fell in (1-based, as the timeline), in words. */
+const secondOf = (e: CellEvent) => Math.floor(e.atMs / 1000) + 1;
+
+/** Connection and schedule events by the second of the measured phase they fell in (1-based, as the timeline), in words. */
 function eventMarks(events: CellChartData['events']): { second: number; text: string }[] {
-  const bySecond = new Map<number, { opened: number; closed: number }>();
+  const bySecond = new Map<number, { opened: number; closed: number; schedule: string[] }>();
   for (const e of events) {
-    const second = Math.floor(e.atMs / 1000) + 1;
-    const m = bySecond.get(second) ?? { opened: 0, closed: 0 };
+    if (e.kind === 'faults-injected') continue;
+    const second = secondOf(e);
+    const m = bySecond.get(second) ?? { opened: 0, closed: 0, schedule: [] };
     bySecond.set(second, m);
     if (e.kind === 'connection-opened') m.opened++;
-    else m.closed++;
+    else if (e.kind === 'connection-closed') m.closed++;
+    else if (e.kind === 'schedule-change') m.schedule.push(e.text);
   }
-  return [...bySecond].map(([second, m]) => ({ second, text: [m.closed && `${m.closed} closed`, m.opened && `${m.opened} opened`].filter(Boolean).join(', ') }));
+  return [...bySecond].map(([second, m]) => ({ second, text: [...m.schedule, m.closed && `${m.closed} closed`, m.opened && `${m.opened} opened`].filter(Boolean).join(', ') }));
+}
+
+/** Injected faults per second of the measured phase, and in all by RPC kind and code, in words. */
+function faultsOf(events: CellChartData['events']): { perSecond: Map<number, number>; text: string } {
+  const perSecond = new Map<number, number>();
+  const byCode = new Map<string, number>();
+  for (const e of events) {
+    if (e.kind !== 'faults-injected') continue;
+    perSecond.set(secondOf(e), (perSecond.get(secondOf(e)) ?? 0) + e.count);
+    const k = `${e.code} on ${e.rpc}`;
+    byCode.set(k, (byCode.get(k) ?? 0) + e.count);
+  }
+  const seconds = [...perSecond.keys()].sort((a, b) => a - b);
+  const text = byCode.size ? `${[...byCode].map(([k, n]) => `${n} ${k}`).join(', ')} in seconds ${seconds[0]}–${seconds.at(-1)}` : '';
+  return { perSecond, text };
 }
 
 /** For one chosen cell: how its RPCs spread over connections, and its measured seconds. */
@@ -33,9 +53,12 @@ export function CellCharts({ cells, streamLimit }: { cells: CellChartData[]; str
   if (!cell) return null;
   // Busiest first; connection numbers are the order the fake first saw them.
   // Rates, not counts: the last bucket is a partial second.
+  const faults = faultsOf(cell.events);
+  const marks = eventMarks(cell.events);
   const perSecond = cell.timeline.map((t) => {
     const seconds = (t.ms ?? 1000) / 1000;
-    return { second: t.second, qps: t.count / seconds, errorsPerSecond: t.errors / seconds, p99Ms: t.p99Ms };
+    const injected = faults.perSecond.get(t.second);
+    return { second: t.second, qps: t.count / seconds, errorsPerSecond: t.errors / seconds, p99Ms: t.p99Ms, ...(injected !== undefined && { faultsPerSecond: injected / seconds }) };
   });
   const spread = [...cell.channels].sort((a, b) => b.rpcs - a.rpcs).map((c, rank) => ({ ...c, rank: rank + 1 }));
   return (
@@ -76,12 +99,14 @@ export function CellCharts({ cells, streamLimit }: { cells: CellChartData[]; str
         </div>
         <div className="chart half" data-testid="timeline-chart">
           <h3>Per second while measuring</h3>
-          {cell.events.length > 0 && (
+          {marks.length > 0 && (
             <p className="muted" data-testid="event-marks">
-              Connections:{' '}
-              {eventMarks(cell.events)
-                .map((m) => `second ${m.second}: ${m.text}`)
-                .join('; ')}
+              Events: {marks.map((m) => `second ${m.second}: ${m.text}`).join('; ')}
+            </p>
+          )}
+          {faults.text && (
+            <p className="muted" data-testid="fault-marks">
+              Faults injected by the fake: {faults.text}
             </p>
           )}
           <ResponsiveContainer width="100%" height="90%">
@@ -95,7 +120,8 @@ export function CellCharts({ cells, streamLimit }: { cells: CellChartData[]; str
               <Line yAxisId="qps" dataKey="qps" name="qps" stroke={SERIES_COLORS[0]} strokeWidth={2} isAnimationActive={false} />
               <Line yAxisId="qps" dataKey="errorsPerSecond" name="errors / s" stroke={SERIES_COLORS[1]} isAnimationActive={false} />
               <Line yAxisId="p99" dataKey="p99Ms" name="p99 ms" stroke={SERIES_COLORS[2]} strokeDasharray="5 4" isAnimationActive={false} />
-              {eventMarks(cell.events).map((m) => (
+              {faults.text && <Line yAxisId="qps" dataKey="faultsPerSecond" name="faults injected / s" stroke={SERIES_COLORS[3]} strokeDasharray="2 2" isAnimationActive={false} />}
+              {marks.map((m) => (
                 <ReferenceLine key={m.second} yAxisId="qps" x={m.second} stroke={REFERENCE_COLOR} strokeDasharray="2 3" label={{ value: m.text, position: 'insideTop', fontSize: 11 }} />
               ))}
             </LineChart>

@@ -45,6 +45,10 @@ export interface FakeStats {
   operations: Record<string, KindLatency>;
   /** ms since the stats began at which the measured phase began (`markMeasuring`); null before. */
   measureStartMs: number | null;
+  /** Injected faults while measuring, per second of the measured phase (0-based), RPC kind and code. */
+  faultsBySecond: { second: number; rpc: RpcKind; code: string; count: number }[];
+  /** Schedule entries beginning and ending, ms since the stats began (the server adds them). */
+  schedule: { atMs: number; text: string }[];
 }
 
 /** Per-connection counters keyed by the peer address, plus per-kind latency and fault counts. */
@@ -59,6 +63,7 @@ export class Accounting {
   private faults: FakeStats['faults'] = {};
   private operations = new Map<string, Histogram>();
   private measureStartMs: number | null = null;
+  private faultsBySecond = new Map<string, FakeStats['faultsBySecond'][number]>();
 
   private conn(peer: string, opened: boolean): ConnectionStat {
     let c = this.byPeer.get(peer);
@@ -112,6 +117,7 @@ export class Accounting {
   /** The measured phase begins: the server's time per operation counts from here. */
   markMeasuring(): void {
     this.operations = new Map();
+    this.faultsBySecond = new Map();
     this.measureStartMs = Date.now() - this.since;
   }
 
@@ -122,9 +128,15 @@ export class Accounting {
   fault(kind: RpcKind, code: string): void {
     const k = (this.faults[kind] ??= {});
     k[code] = (k[code] ?? 0) + 1;
+    if (this.measureStartMs === null) return;
+    const second = Math.floor((Date.now() - this.since - this.measureStartMs) / 1000);
+    const key = `${second} ${kind} ${code}`;
+    const s = this.faultsBySecond.get(key);
+    if (s) s.count++;
+    else this.faultsBySecond.set(key, { second, rpc: kind, code, count: 1 });
   }
 
-  snapshot(): FakeStats {
+  snapshot(): Omit<FakeStats, 'schedule'> {
     const latency: FakeStats['latency'] = {};
     for (const [kind, h] of this.latency) latency[kind] = kindLatency(h);
     return {
@@ -138,6 +150,7 @@ export class Accounting {
       faults: structuredClone(this.faults),
       operations: Object.fromEntries([...this.operations].map(([op, h]) => [op, kindLatency(h)])),
       measureStartMs: this.measureStartMs,
+      faultsBySecond: [...this.faultsBySecond.values()].map((s) => ({ ...s })),
     };
   }
 
@@ -153,6 +166,7 @@ export class Accounting {
     this.faults = {};
     this.operations = new Map();
     this.measureStartMs = null;
+    this.faultsBySecond = new Map();
   }
 }
 

@@ -16,9 +16,18 @@ function latencyFor(latency: FakeBehaviour['latency'], kind: RpcKind): Latency {
   return latency[kind] ?? (kind === 'session' || kind === 'rollback' ? 0 : (latency.query ?? 0));
 }
 
+/** A schedule entry in a few words: "query 200 ms, ABORTED on query 5%". */
+function describeEntry(e: FakeBehaviour['schedule'][number]): string {
+  const latency = Object.entries(e.latency ?? {}).map(([kind, l]) => `${kind} ${typeof l === 'number' ? `${l} ms` : `p50 ${l.p50} ms p99 ${l.p99} ms`}`);
+  const faults = (e.faults ?? []).map((f) => `${f.code} on ${f.kind} ${+(f.ratio * 100).toFixed(2)}%`);
+  return [...latency, ...faults].join(', ');
+}
+
 /** The fake's behaviour at a moment: the base settings plus the schedule entries in force. */
 export class Behaviour {
   private startedAt = performance.now();
+  /** The same moment on the wall clock, for the schedule's boundaries in stats. */
+  private startedEpochMs = Date.now();
 
   constructor(private current: FakeBehaviour) {}
 
@@ -33,6 +42,19 @@ export class Behaviour {
   /** Schedule times count from here. */
   restartClock(): void {
     this.startedAt = performance.now();
+    this.startedEpochMs = Date.now();
+  }
+
+  /** Where each schedule entry begins and ends, on the wall clock (epoch ms), time scale applied, in words. */
+  scheduleChanges(): { atEpochMs: number; text: string }[] {
+    const at = (s: number) => this.startedEpochMs + s * 1000 * this.current.timeScale;
+    return this.current.schedule
+      .flatMap((e, i) => {
+        const what = describeEntry(e);
+        const begins = { atEpochMs: at(e.fromSeconds), text: `schedule ${i + 1} begins${what ? `: ${what}` : ''}` };
+        return e.untilSeconds === undefined ? [begins] : [begins, { atEpochMs: at(e.untilSeconds), text: `schedule ${i + 1} ends` }];
+      })
+      .sort((a, b) => a.atEpochMs - b.atEpochMs);
   }
 
   private active(now: number) {

@@ -65,7 +65,10 @@ export async function startFakeSpanner(opts: FakeSpannerOptions = {}): Promise<F
     },
     statements,
     store,
-    stats: () => accounting.snapshot(),
+    stats() {
+      const s = accounting.snapshot();
+      return { ...s, schedule: behaviour.scheduleChanges().map((c) => ({ atMs: c.atEpochMs - s.since, text: c.text })) };
+    },
     resetStats() {
       accounting.reset();
       behaviour.restartClock();

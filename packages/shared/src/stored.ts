@@ -28,8 +28,16 @@ export const CellErrorsSchema = OperationResultSchema.shape.errors;
 /** CellResult.timeline: the measured phase per second (the last bucket partial). */
 export const CellTimelineSchema = z.array(TimelinePointSchema);
 
-/** What happened to the client's connections while a cell measured, as the target saw it: ms into the measured phase. */
-export const CellEventSchema = z.object({ atMs: z.number(), kind: z.enum(['connection-opened', 'connection-closed']), connection: z.number().int() });
+/**
+ * What happened while a cell measured, as the target saw it, ms into the measured phase: a client
+ * connection opened or closed; a schedule entry of the fake began or ended; faults the fake injected
+ * (one event per second, RPC kind and code, at the second's start).
+ */
+export const CellEventSchema = z.discriminatedUnion('kind', [
+  z.object({ atMs: z.number(), kind: z.enum(['connection-opened', 'connection-closed']), connection: z.number().int() }),
+  z.object({ atMs: z.number(), kind: z.literal('schedule-change'), text: z.string() }),
+  z.object({ atMs: z.number(), kind: z.literal('faults-injected'), rpc: z.string(), code: z.string(), count: z.number().int() }),
+]);
 export type CellEvent = z.output<typeof CellEventSchema>;
 /** CellResult.events; null where the target does not tell (and for cells stored before). */
 export const CellEventsSchema = z.array(CellEventSchema).nullable();

@@ -18,7 +18,7 @@ export const fake: TargetPlugin<FakeTarget> = {
           load: s.loop,
           cpuShare: null,
           serverByOperation: s.operations,
-          events: s.measureStartMs === null ? [] : connectionEvents(s.connections, s.measureStartMs),
+          events: s.measureStartMs === null ? [] : fakeEvents(s, s.measureStartMs),
         };
       },
       markMeasuring: () => server.mark(),
@@ -26,6 +26,13 @@ export const fake: TargetPlugin<FakeTarget> = {
     };
   },
 };
+
+/** Everything the fake saw happen after the measured phase began, in time order. */
+function fakeEvents(s: Awaited<ReturnType<Awaited<ReturnType<typeof startFakeSpannerThread>>['stats']>>, measureStartMs: number): CellEvent[] {
+  const schedule: CellEvent[] = s.schedule.filter((c) => c.atMs >= measureStartMs).map((c) => ({ atMs: c.atMs - measureStartMs, kind: 'schedule-change', text: c.text }));
+  const faults: CellEvent[] = s.faultsBySecond.map((f) => ({ atMs: f.second * 1000, kind: 'faults-injected', rpc: f.rpc, code: f.code, count: f.count }));
+  return [...connectionEvents(s.connections, measureStartMs), ...schedule, ...faults].sort((a, b) => a.atMs - b.atMs);
+}
 
 /** Connections opened or closed after the measured phase began, in the order they happened. */
 export function connectionEvents(connections: { connection: number; openedMs: number | null; closedMs: number | null }[], measureStartMs: number): CellEvent[] {
