@@ -400,6 +400,40 @@ test('a field scenario preset runs from the form as its JSON; its page shows the
   await page.close();
 });
 
+test("the per-second chart marks the fake's schedule changes and draws the faults it injected", { timeout: 300_000 }, async () => {
+  const res = await api('/api/jobs', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      name: 'browser: schedule marks',
+      clients: [{ language: 'node', version: '9.0.0' }],
+      configurations: [{ label: 'client default' }],
+      concurrency: [10],
+      target: { kind: 'fake', latencyMs: 5, server: { schedule: [{ fromSeconds: 3, untilSeconds: 4, latency: { query: 100 }, faults: [{ kind: 'query', code: 'UNAVAILABLE', ratio: 0.2 }] }] } },
+      workload: { operation: 'select1', warmupOps: 50, durationSeconds: 5 },
+    }),
+  });
+  assert.equal(res.status, 201);
+  const { id } = (await res.json()) as { id: string };
+  for (const t0 = Date.now(); Date.now() - t0 < 240_000; await new Promise((r) => setTimeout(r, 1000))) {
+    const job = (await (await api(`/api/jobs/${id}`)).json()) as { status: string };
+    if (!['queued', 'running'].includes(job.status)) break;
+  }
+  const page = await browser.newPage({ viewport: { width: 1280, height: 1200 } });
+  await page.goto(`${stack.baseUrl}/jobs/${id}`);
+  assert.equal(await page.locator('h1 .status').textContent(), 'succeeded');
+  assert.match(await page.getByTestId('event-marks').innerText(), /second \d+: schedule 1 begins: query 100 ms, UNAVAILABLE on query 20%; second \d+: schedule 1 ends/);
+  assert.match(await page.getByTestId('fault-marks').innerText(), /Faults injected by the fake: \d+ UNAVAILABLE on query in seconds \d+–\d+/);
+  const chart = page.getByTestId('timeline-chart');
+  assert.equal(await chart.locator('.recharts-reference-line').count(), 2, 'one line where the entry began, one where it ended');
+  assert.match(await chart.locator('.recharts-legend-wrapper').innerText(), /faults injected \/ s/);
+  // Node 9.0.0 runs on a multiplexed session: its pool figures are all 0, said in a line, not drawn.
+  assert.match(await page.getByTestId('pool-unused').innerText(), /did not use its pool/);
+  assert.equal(await page.getByTestId('pool-chart').count(), 0);
+  await page.screenshot({ path: path.join(ARTIFACTS, 'schedule-marks.png'), fullPage: true });
+  await page.close();
+});
+
 test('cancel a running job from its page: the driver stops, finished cells are kept', { timeout: 240_000 }, async () => {
   const res = await post(
     JSON.stringify({

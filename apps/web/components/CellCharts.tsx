@@ -112,7 +112,14 @@ export function CellCharts({ cells, streamLimit }: { cells: CellChartData[]; str
           <ResponsiveContainer width="100%" height="90%">
             <LineChart data={perSecond} margin={{ top: 10, right: 20, bottom: 30, left: 20 }}>
               <CartesianGrid strokeDasharray="3 3" />
-              <XAxis dataKey="second" label={{ value: 'second of the measured phase', position: 'insideBottom', offset: -15 }} />
+              {/* A number axis: a mark in a second the timeline lacks (no operation ended in it) is still drawn. */}
+              <XAxis
+                type="number"
+                dataKey="second"
+                domain={[1, Math.max(1, perSecond.length, ...marks.map((m) => m.second))]}
+                allowDecimals={false}
+                label={{ value: 'second of the measured phase', position: 'insideBottom', offset: -15 }}
+              />
               <YAxis yAxisId="qps" tickFormatter={(v) => String(Math.round(v))} label={{ value: 'per second', angle: -90, position: 'insideLeft' }} />
               <YAxis yAxisId="p99" orientation="right" label={{ value: 'p99, ms', angle: 90, position: 'insideRight' }} />
               <Tooltip />
@@ -137,6 +144,14 @@ export function CellCharts({ cells, streamLimit }: { cells: CellChartData[]; str
 function PoolChart({ timeline }: { timeline: CellChartData['timeline'] }) {
   const names = [...new Set(timeline.flatMap((t) => Object.keys(t.pool ?? {})))].sort();
   if (!names.length) return null;
+  // A client on a multiplexed session reports a pool it never uses: say so instead of drawing zeros.
+  if (timeline.every((t) => Object.values(t.pool ?? {}).every((v) => v === 0))) {
+    return (
+      <p className="muted" data-testid="pool-unused">
+        Session pool: every figure ({names.join(', ')}) was 0 in every second; the client did not use its pool (a multiplexed session, for example).
+      </p>
+    );
+  }
   const data = timeline.map((t) => ({ second: t.second, ...t.pool }));
   return (
     <div className="chart" data-testid="pool-chart">
