@@ -56,3 +56,40 @@ test('the server side of each operation kind is the latency the fake applied; th
   assert.ok(q.gapShare > 0.6 && q.gapP50Ms > 3 * freeGap.gapP50Ms, `queued for streams: gap ${q.gapP50Ms} ms of ${queued.select1.p50Ms} ms (free: ${freeGap.gapP50Ms} ms)`);
   console.log(`# 2 streams: select1 client p50 ${queued.select1.p50Ms} ms, server ${q.serverP50Ms} ms, gap ${q.gapP50Ms.toFixed(1)} ms (${(q.gapShare * 100).toFixed(0)}%)`);
 });
+
+test('each driver reads the server-timing header of its operations: per RPC the latency the fake applied, background RPCs left out', { timeout: 900_000 }, async () => {
+  const job = await runSpec(
+    {
+      clients: [
+        { language: 'node', version: '9.0.0' },
+        { language: 'java', version: '6.123.0' },
+        { language: 'go', version: '1.96.1' },
+        // A session pool that prepares write sessions in the background (WriteSessions 0.2 by default).
+        { language: 'go', version: '1.33.0' },
+      ],
+      configurations: [{ label: 'client default' }],
+      concurrency: [4],
+      target: { kind: 'fake', latencyMs: LATENCY_MS },
+      workload: { ...spec(100).workload, warmupOps: 50, durationSeconds: 2 },
+    },
+    900_000,
+  );
+  assert.equal(job.status, 'succeeded', job.error ?? '');
+  for (const c of job.cells) {
+    const name = `${c.clientLanguage} ${c.clientVersion}`;
+    assert.equal(c.status, 'succeeded', `${name}: ${c.error}`);
+    const ops = c.result!.operations as Record<string, unknown>;
+    const select1 = OperationSummarySchema.parse(ops.select1);
+    const rw = OperationSummarySchema.parse(ops.readWriteTxn);
+    console.log(`# ${name}: header select1 ${JSON.stringify(select1.serverTiming)}, readWriteTxn ${JSON.stringify(rw.serverTiming)}; fake's own ${JSON.stringify(rw.server)}`);
+    for (const o of [select1, rw]) {
+      assert.ok(o.serverTiming, `${name}: the header was read`);
+      // The fake sends the latency it applied, rounded to the ms.
+      assert.ok(Math.abs(o.serverTiming.p50Ms - LATENCY_MS) <= 1, `${name}: header p50 per RPC ${o.serverTiming.p50Ms} ms`);
+    }
+    assert.ok(Math.abs(select1.serverTiming!.rpcsPerOp - 1) < 0.1, `${name}: select1 ${select1.serverTiming!.rpcsPerOp} RPCs per operation`);
+    assert.ok(rw.serverTiming!.rpcsPerOp >= 2.9 && rw.serverTiming!.rpcsPerOp <= 4.1, `${name}: readWriteTxn ${rw.serverTiming!.rpcsPerOp} RPCs per operation`);
+    // What the fake attributes by statement includes what the client does on its own; the header does not.
+    assert.ok(rw.serverTiming!.rpcsPerOp <= rw.server!.rpcsPerOp + 0.01, `${name}: header ${rw.serverTiming!.rpcsPerOp} vs the fake's ${rw.server!.rpcsPerOp} RPCs per operation`);
+  }
+});

@@ -38,6 +38,11 @@ export function cellResultOf(out: CellOutcome): CellResultInput {
   };
 }
 
+function serverTimingOf(t: NonNullable<OperationResult['serverTiming']>, ops: number) {
+  const h = decodeHistogram(t.histogram);
+  return { rpcsPerOp: t.rpcs / ops, p50Ms: h.getValueAtPercentile(50) / 1000, p99Ms: h.getValueAtPercentile(99) / 1000 };
+}
+
 const errorCount = (errors: OperationResult['errors']) => Object.values(errors).reduce((a, b) => a + b, 0);
 
 /** Each operation kind of the mix summarized over the measured phase, as the total is, with the server's side where the target tells it. */
@@ -51,6 +56,7 @@ function operationsOf(r: ResultMessage, server: CellOutcome['serverByOperation']
       errorCount: errorCount(o.errors),
       errors: o.errors,
       ...(s && ops > 0 ? { server: { rpcsPerOp: s.count / ops, p50Ms: s.p50Ms, p99Ms: s.p99Ms } } : {}),
+      ...(o.serverTiming && o.serverTiming.rpcs > 0 && ops > 0 ? { serverTiming: serverTimingOf(o.serverTiming, ops) } : {}),
     };
   }
   return out;

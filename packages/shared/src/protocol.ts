@@ -84,6 +84,11 @@ export const OperationResultSchema = z.object({
   errors: z.record(z.string(), z.number().int()),
   /** HDR histogram of successful operation latencies in microseconds, compressed base64. */
   histogram: z.string(),
+  /**
+   * Per operation kind, where the driver reads it: the server-timing response header's time
+   * ("gfet4t7; dur=N") of every RPC the kind's operations made, microseconds, and how many RPCs had it.
+   */
+  serverTiming: z.object({ rpcs: z.number().int(), histogram: z.string() }).optional(),
 });
 export type OperationResult = z.infer<typeof OperationResultSchema>;
 

@@ -58,6 +58,11 @@ export const OperationSummarySchema = z.object({
    * this kind over the measured phase, per operation, and its time per RPC, arrival to answer.
    */
   server: z.object({ rpcsPerOp: z.number(), p50Ms: z.number(), p99Ms: z.number() }).optional(),
+  /**
+   * The same as the client saw it: the server-timing header (Cloud Spanner's front end, the fake) of
+   * the RPCs the kind's operations made, where the driver reads it. Background RPCs are not in it.
+   */
+  serverTiming: z.object({ rpcsPerOp: z.number(), p50Ms: z.number(), p99Ms: z.number() }).optional(),
 });
 export type OperationSummary = z.output<typeof OperationSummarySchema>;
 

@@ -138,13 +138,32 @@ function OperationsTable({ job }: { job: JobView }) {
       <h2>Per operation kind: client vs server</h2>
       <p className="muted">
         Each kind of the mix measured on its own over the measured phase; a cell&apos;s kinds add up to its total above. Client latency is the whole operation as the client saw it (a transaction:
-        every RPC of it, retries included). Server: the fake&apos;s own time for the RPCs of that kind, per RPC and per operation (RPCs per operation × its percentile); the gap is the client&apos;s
-        p50 the server does not account for: waiting for a session or a stream, backoff, reconnects.
+        every RPC of it, retries included). Server: the fake&apos;s own time for the RPCs of that kind, per RPC and per operation (RPCs per operation × its percentile). Header: the same read by the
+        client from each RPC&apos;s server-timing header (Cloud Spanner&apos;s front end sends it, and so does the fake), read by the Node, Java and Go drivers; it leaves out background RPCs such as
+        session creation. The gap is the client&apos;s p50 the server does not account for (the fake&apos;s figures, else the header&apos;s): waiting for a session or a stream, backoff, reconnects.
       </p>
       <ClientServerCharts data={clientServerData(job)} />
       <table data-testid="operations-table">
         <TableHead
-          columns={['#', 'Client', 'Configuration', 'C', 'Repeat', 'Operation', 'count', 'qps', 'p50', 'p90', 'p99', 'max', 'Errors', 'Server RPCs / op', 'Server p50 / p99 per RPC', 'Gap (p50)']}
+          columns={[
+            '#',
+            'Client',
+            'Configuration',
+            'C',
+            'Repeat',
+            'Operation',
+            'count',
+            'qps',
+            'p50',
+            'p90',
+            'p99',
+            'max',
+            'Errors',
+            'Server RPCs / op',
+            'Server p50 / p99 per RPC',
+            'Header RPCs / op · p50 / p99',
+            'Gap (p50)',
+          ]}
         />
         <tbody>
           {job.cells.flatMap((c) =>
@@ -175,6 +194,9 @@ function OperationsTable({ job }: { job: JobView }) {
                   </td>
                   <td className="num">{o.server ? o.server.rpcsPerOp.toFixed(2) : '–'}</td>
                   <td className="num">{o.server ? `${formatMs(o.server.p50Ms)} / ${formatMs(o.server.p99Ms)}` : '–'}</td>
+                  <td className="num" data-testid="server-timing">
+                    {o.serverTiming ? `${o.serverTiming.rpcsPerOp.toFixed(2)} · ${formatMs(o.serverTiming.p50Ms)} / ${formatMs(o.serverTiming.p99Ms)}` : '–'}
+                  </td>
                   <td className="num" data-testid="gap">
                     {split ? `${formatMs(split.gapP50Ms)} ms (${formatPercent(split.gapShare)})` : '–'}
                   </td>

@@ -156,6 +156,10 @@ func setupClient(cell *Cell) (*clientSetup, error) {
 	default:
 		return nil, unsupported(cell, "multiplexedSessions", "it has no multiplexed sessions")
 	}
+	// Every version takes these (grpc-go has had both since before 1.17); later ones chain their own after.
+	s.opts = append(s.opts,
+		option.WithGRPCDialOption(grpc.WithUnaryInterceptor(timingUnary)),
+		option.WithGRPCDialOption(grpc.WithStreamInterceptor(timingStream)))
 	return s, nil
 }
 

@@ -176,6 +176,7 @@ func (r *loadRunner) run(load Load) *resultMessage {
 func (r *loadRunner) phase(name string, ops *int64, ms *float64) *resultMessage {
 	measured := name == "measure"
 	rec := newRecorder(name, measured, r.mix.kinds)
+	timingPhase.Store(rec)
 	t0 := time.Now()
 	cpu0 := processCPU()
 	var started atomic.Int64
@@ -194,7 +195,7 @@ func (r *loadRunner) phase(name string, ops *int64, ms *float64) *resultMessage 
 	runOne := func() {
 		k := r.mix.pick()
 		s := time.Now()
-		if err := r.ops[k](ctx); err != nil {
+		if err := r.ops[k](withKind(ctx, k)); err != nil {
 			rec.failure(k, err)
 		} else {
 			rec.success(k, time.Since(s))

@@ -32,6 +32,13 @@ type operationResult struct {
 	Count     int64            `json:"count"`
 	Errors    map[string]int64 `json:"errors"`
 	Histogram string           `json:"histogram"`
+	// Per kind: the server-timing header's time of each RPC the kind's operations made (servertiming.go).
+	ServerTiming *serverTimingResult `json:"serverTiming,omitempty"`
+}
+
+type serverTimingResult struct {
+	Rpcs      int64  `json:"rpcs"`
+	Histogram string `json:"histogram"`
 }
 
 type resultMessage struct {
@@ -48,6 +55,8 @@ type resultMessage struct {
 type kindStats struct {
 	histogram *histogram
 	errors    map[string]int64
+	// The server-timing time per RPC, microseconds; nil until a header came.
+	serverTiming *histogram
 }
 
 // recorder is one phase's; one lock for everything (a few array increments per operation).
@@ -85,6 +94,18 @@ func (r *recorder) success(kind int, d time.Duration) {
 	r.byKind[kind].histogram.record(us)
 	r.second.record(us)
 	r.done++
+}
+
+// serverTiming records one RPC's server-timing duration for an operation kind.
+func (r *recorder) serverTiming(kind int, ms float64) {
+	us := min(max(int64(ms*1000), hdrLowest), hdrHighest)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s := &r.byKind[kind]
+	if s.serverTiming == nil {
+		s.serverTiming = newHistogram()
+	}
+	s.serverTiming.record(us)
 }
 
 func (r *recorder) failure(kind int, err error) {
@@ -137,7 +158,11 @@ func (r *recorder) result(elapsedMs, cpuMs float64) *resultMessage {
 	ops := map[string]operationResult{}
 	for k, kind := range r.kinds {
 		s := r.byKind[k]
-		ops[kind] = operationResult{Count: s.histogram.total, Errors: s.errors, Histogram: s.histogram.encode()}
+		res := operationResult{Count: s.histogram.total, Errors: s.errors, Histogram: s.histogram.encode()}
+		if s.serverTiming != nil {
+			res.ServerTiming = &serverTimingResult{Rpcs: s.serverTiming.total, Histogram: s.serverTiming.encode()}
+		}
+		ops[kind] = res
 	}
 	return &resultMessage{Type: "result",
 		operationResult: operationResult{Count: r.all.total, Errors: r.errors, Histogram: r.all.encode()},

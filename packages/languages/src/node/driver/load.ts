@@ -2,6 +2,7 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import type { DriverCell, Load, OperationKind, OperationMixEntry, ProgressMessage, ResultMessage } from '@scb/shared';
 import type { Operation } from './operations';
 import { PhaseRecorder } from './recorder';
+import { runAs, timingSink } from './server-timing';
 
 type Emit = (m: ProgressMessage | ResultMessage) => void;
 /** Runs one operation of the mix and records it. */
@@ -90,6 +91,7 @@ async function runPhase(
   pool?: () => Record<string, number>,
 ): Promise<ResultMessage> {
   const rec = new PhaseRecorder(phase === 'measure', Object.keys(operations) as OperationKind[], pool);
+  timingSink((kind, us) => rec.serverTiming(kind, us));
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
   const elu0 = performance.eventLoopUtilization();
@@ -108,7 +110,7 @@ async function runPhase(
     const kind = pick();
     const s = performance.now();
     try {
-      await operations[kind]();
+      await runAs(kind, operations[kind]);
       rec.success(kind, performance.now() - s);
     } catch (e) {
       rec.failure(kind, e);

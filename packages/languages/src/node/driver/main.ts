@@ -9,6 +9,7 @@ import { runPhases } from './load';
 import { OPERATIONS, type Operation } from './operations';
 import { nodeClientSetup, UnsupportedOption } from './options';
 import { poolSampler } from './pool';
+import { readServerTiming } from './server-timing';
 
 function emit(m: object): void {
   process.stdout.write(JSON.stringify(m) + '\n');
@@ -60,6 +61,7 @@ async function main(): Promise<void> {
   }
   Object.assign(process.env, setup.env);
   const clientChannels = countChannels(grpc);
+  readServerTiming(grpc);
   emit({ type: 'progress', phase: 'connecting', done: 0, elapsedMs: 0, qps: 0 });
   const spanner = new Spanner(setup.clientOptions);
   const database = spanner.instance(cell.database.instanceId).database(cell.database.databaseId, setup.poolOptions);

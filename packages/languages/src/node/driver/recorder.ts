@@ -7,7 +7,7 @@ export class PhaseRecorder {
   done = 0;
   private readonly all = newLatencyHistogram();
   private readonly errors: Record<string, number> = {};
-  private readonly byKind = new Map<OperationKind, { histogram: Histogram; errors: Record<string, number> }>();
+  private readonly byKind = new Map<OperationKind, { histogram: Histogram; errors: Record<string, number>; serverTiming?: Histogram }>();
   private second: Histogram = newLatencyHistogram();
   private secondCount = 0;
   private secondErrors = 0;
@@ -29,6 +29,12 @@ export class PhaseRecorder {
     this.second.recordValue(us);
     this.secondCount++;
     this.done++;
+  }
+
+  /** One RPC's server-timing header time (server-timing.ts), for an operation kind. */
+  serverTiming(kind: OperationKind, us: number): void {
+    const k = this.kind(kind);
+    (k.serverTiming ??= newLatencyHistogram()).recordValue(us);
   }
 
   failure(kind: OperationKind, e: unknown): void {
@@ -58,7 +64,17 @@ export class PhaseRecorder {
   }
 
   operations(): Partial<Record<OperationKind, OperationResult>> {
-    return Object.fromEntries([...this.byKind].map(([kind, k]) => [kind, { count: k.histogram.totalCount, errors: k.errors, histogram: encodeHistogram(k.histogram) }]));
+    return Object.fromEntries(
+      [...this.byKind].map(([kind, k]) => [
+        kind,
+        {
+          count: k.histogram.totalCount,
+          errors: k.errors,
+          histogram: encodeHistogram(k.histogram),
+          ...(k.serverTiming && { serverTiming: { rpcs: k.serverTiming.totalCount, histogram: encodeHistogram(k.serverTiming) } }),
+        },
+      ]),
+    );
   }
 
   private kind(kind: OperationKind) {

@@ -223,6 +223,8 @@ final class LoadLoop {
     final Histogram all = new Histogram(LOWEST, HIGHEST, DIGITS);
     final Map<String, LongAdder> errors = new ConcurrentHashMap<>();
     Histogram interval; // recycled by the recorder
+    /** The server-timing header's time of each RPC of this kind (ServerTiming), microseconds. */
+    final Recorder serverTiming = new Recorder(LOWEST, HIGHEST, DIGITS);
   }
 
   private final class Phase {
@@ -253,6 +255,7 @@ final class LoadLoop {
 
     JsonObject run() throws InterruptedException {
       long cpu0 = processCpuNanos();
+      ServerTiming.sink = (us, k) -> byKind[k].serverTiming.recordValue(Math.min(HIGHEST, Math.max(LOWEST, us)));
       progress();
       ScheduledFuture<?> tick = ticker.scheduleAtFixedRate(this::tick, 1, 1, TimeUnit.SECONDS);
       shape.run(this::take, this::runOne);
@@ -277,6 +280,7 @@ final class LoadLoop {
       int k = pick();
       KindStats kind = byKind[k];
       long s = System.nanoTime();
+      ServerTiming.KIND.set(k);
       try {
         ops[k].run();
         kind.recorder.recordValue(Math.min(HIGHEST, Math.max(LOWEST, (System.nanoTime() - s) / 1000)));
@@ -340,7 +344,17 @@ final class LoadLoop {
       r.addProperty("cpuMs", Output.round(cpuNanos / 1e6));
       // One entry per kind of the mix; they add up to the totals above.
       JsonObject operations = new JsonObject();
-      for (int k = 0; k < kinds.length; k++) operations.add(kinds[k], counts(byKind[k].all, byKind[k].errors));
+      for (int k = 0; k < kinds.length; k++) {
+        JsonObject kind = counts(byKind[k].all, byKind[k].errors);
+        Histogram timing = byKind[k].serverTiming.getIntervalHistogram();
+        if (timing.getTotalCount() > 0) {
+          JsonObject header = new JsonObject();
+          header.addProperty("rpcs", timing.getTotalCount());
+          header.addProperty("histogram", encode(timing));
+          kind.add("serverTiming", header);
+        }
+        operations.add(kinds[k], kind);
+      }
       r.add("operations", operations);
       return r;
     }
