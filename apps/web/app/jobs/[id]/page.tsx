@@ -145,25 +145,7 @@ function OperationsTable({ job }: { job: JobView }) {
       <ClientServerCharts data={clientServerData(job)} />
       <table data-testid="operations-table">
         <TableHead
-          columns={[
-            '#',
-            'Client',
-            'Configuration',
-            'C',
-            'Repeat',
-            'Operation',
-            'count',
-            'qps',
-            'p50',
-            'p90',
-            'p99',
-            'max',
-            'Errors',
-            'Server RPCs / op',
-            'Server p50 / p99 per RPC',
-            'Header RPCs / op · p50 / p99',
-            'Gap (p50)',
-          ]}
+          columns={[...CELL_COLUMNS, 'Operation', 'count', 'qps', 'p50', 'p90', 'p99', 'max', 'Errors', 'Server RPCs / op', 'Server p50 / p99 per RPC', 'Header RPCs / op · p50 / p99', 'Gap (p50)']}
         />
         <tbody>
           {job.cells.flatMap((c) =>
@@ -209,6 +191,9 @@ function OperationsTable({ job }: { job: JobView }) {
     </>
   );
 }
+
+/** The columns that name a cell, first in every per-cell table. */
+const CELL_COLUMNS = ['#', 'Client', 'Configuration', 'C', 'Repeat'];
 
 function cellLabel(c: CellView): string {
   return `${c.arm ? `${c.arm} · ` : ''}${clientText(c.client)} · ${c.configuration.label} · C=${c.concurrency} · repeat ${c.repeat}`;
@@ -351,11 +336,7 @@ export default async function JobPage({ params }: Params) {
       <table data-testid="cells-table">
         <TableHead
           columns={[
-            '#',
-            'Client',
-            'Configuration',
-            'C',
-            'Repeat',
+            ...CELL_COLUMNS,
             'Status',
             'qps',
             'Verdict',
