@@ -97,6 +97,15 @@ for (const language of Object.keys(LANGUAGE_PLUGINS) as Language[]) {
     assert.equal(result.operations.select1?.count, result.count);
   });
 
+  test(`${language} driver: a timed phase ends on time though agents think past its end`, { timeout: 10 * 60_000 }, async () => {
+    // 1 s of think time in a 1.5 s phase: each agent runs one operation at about 1 s, then its next
+    // think time is cut at 1.5 s and that operation is not run.
+    const { result } = await conformingRun(language, { warmupOps: 0, durationSeconds: 1.5, thinkTime: { ms: 1000, distribution: 'fixed' } }, 4);
+    // Timers may fire a fraction of a ms early.
+    assert.ok(result.elapsedMs >= 1490 && result.elapsedMs < 1800, `the phase took ${result.elapsedMs} ms of 1500`);
+    assert.equal(result.count, 4, 'one operation per agent');
+  });
+
   test(`${language} driver: agents run a weighted mix of every operation with think time; per-kind results add up`, { timeout: 10 * 60_000 }, async () => {
     const weights: Record<OperationKind, number> = { select1: 1, readOnlyTxn: 4, readWriteTxn: 2, pointRead: 3 };
     const mix = OPERATION_KINDS.map((operation) => ({ operation, weight: weights[operation] }));

@@ -7,6 +7,7 @@ package main
 import (
 	"context"
 	"errors"
+	"math"
 	"math/rand"
 	"sync"
 	"sync/atomic"
@@ -19,7 +20,7 @@ import (
 // and records it.
 type Shape interface {
 	// Run issues operations while take grants them; returns once every issued operation is done.
-	Run(take func() bool, runOne func())
+	Run(take func() bool, runOne func(), untilEnd func() time.Duration)
 }
 
 // One entry per shape of the protocol (LoadSchema in packages/shared/src/protocol.ts).
@@ -56,7 +57,7 @@ func thinker(t *ThinkTime) func() time.Duration {
 	return func() time.Duration { return time.Duration(rand.ExpFloat64() * float64(mean)) }
 }
 
-func (s closedShape) Run(take func() bool, runOne func()) {
+func (s closedShape) Run(take func() bool, runOne func(), untilEnd func() time.Duration) {
 	// Every loop waits at a gate and they start together: a cold client's first traffic is one
 	// burst at the target concurrency (as the Java driver does).
 	var ready, done sync.WaitGroup
@@ -69,7 +70,15 @@ func (s closedShape) Run(take func() bool, runOne func()) {
 			ready.Done()
 			<-gate
 			for take() {
-				if d := s.think(); d > 0 {
+				// A think time past a timed phase's end is cut there and its operation not run.
+				d, left := s.think(), untilEnd()
+				if d >= left {
+					if left > 0 {
+						time.Sleep(left)
+					}
+					break
+				}
+				if d > 0 {
 					time.Sleep(d)
 				}
 				runOne()
@@ -219,7 +228,13 @@ func (r *loadRunner) phase(name string, ops *int64, ms *float64) *resultMessage 
 			}
 		}
 	}()
-	r.shape.Run(take, runOne)
+	untilEnd := func() time.Duration {
+		if ms == nil {
+			return time.Duration(math.MaxInt64)
+		}
+		return time.Until(end)
+	}
+	r.shape.Run(take, runOne, untilEnd)
 	close(stop)
 	<-stopped
 	elapsedMs := sinceMs(t0)

@@ -12,17 +12,24 @@ export type Budget = { ops: number } | { ms: number };
 
 /**
  * A load shape: how operations are issued until a phase's budget is used up. `take()` claims one
- * operation of the budget and is false once it is spent. One entry per shape of the protocol.
+ * operation of the budget and is false once it is spent; `untilEnd()` is the ms left of a timed
+ * phase (Infinity for an operation count). One entry per shape of the protocol.
  */
-type LoadShape<L extends Load> = (load: L, take: () => boolean, runOne: RunOne) => Promise<void>;
+type LoadShape<L extends Load> = (load: L, take: () => boolean, runOne: RunOne, untilEnd: () => number) => Promise<void>;
 
 const SHAPES: { [S in Load['shape']]: LoadShape<Extract<Load, { shape: S }>> } = {
-  // `concurrency` agents, each claiming an operation, thinking, then running it.
-  closed: async (load, take, runOne) => {
+  // `concurrency` agents, each claiming an operation, thinking, then running it. A think time that
+  // reaches past a timed phase's end is cut there and its operation not run: the phase ends on time.
+  closed: async (load, take, runOne, untilEnd) => {
     const think = thinker(load.thinkTime);
     const agent = async () => {
       while (take()) {
         const ms = think();
+        const left = untilEnd();
+        if (ms >= left) {
+          if (left > 0) await new Promise((r) => setTimeout(r, left));
+          break;
+        }
         if (ms > 0) await new Promise((r) => setTimeout(r, ms));
         await runOne();
       }
@@ -126,7 +133,8 @@ async function runPhase(
   }, 1000);
 
   progress();
-  await (SHAPES[load.shape] as LoadShape<Load>)(load, take, runOne);
+  const untilEnd = () => deadline - performance.now();
+  await (SHAPES[load.shape] as LoadShape<Load>)(load, take, runOne, untilEnd);
   clearInterval(ticker);
   const elapsedMs = performance.now() - t0;
   rec.closeSecond(true);

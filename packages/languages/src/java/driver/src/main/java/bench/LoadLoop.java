@@ -28,6 +28,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
@@ -51,7 +52,7 @@ final class LoadLoop {
    */
   interface Shape extends AutoCloseable {
     /** Issues operations while `take` grants them; returns once every issued operation is done. */
-    void run(BooleanSupplier take, Runnable runOne) throws InterruptedException;
+    void run(BooleanSupplier take, Runnable runOne, LongSupplier untilEndNanos) throws InterruptedException;
 
     /** Releases the shape's threads; called once, after the last phase. */
     @Override
@@ -87,7 +88,7 @@ final class LoadLoop {
     }
 
     @Override
-    public void run(BooleanSupplier take, Runnable runOne) throws InterruptedException {
+    public void run(BooleanSupplier take, Runnable runOne, LongSupplier untilEndNanos) throws InterruptedException {
       // All threads wait at a gate and start together: a cold client's first traffic must be one burst
       // at the target concurrency (the PR used virtual threads; platform threads start one by one).
       CountDownLatch ready = new CountDownLatch(concurrency);
@@ -103,7 +104,11 @@ final class LoadLoop {
             return;
           }
           while (take.getAsBoolean()) {
+            // A think time past a timed phase's end is cut there and its operation not run.
             long pause = thinkNanos();
+            long left = untilEndNanos.getAsLong();
+            boolean last = pause >= left;
+            if (last) pause = left;
             if (pause > 0) {
               try {
                 TimeUnit.NANOSECONDS.sleep(pause);
@@ -112,6 +117,7 @@ final class LoadLoop {
                 return;
               }
             }
+            if (last) break;
             runOne.run();
           }
         }));
@@ -258,7 +264,7 @@ final class LoadLoop {
       ServerTiming.sink = (us, k) -> byKind[k].serverTiming.recordValue(Math.min(HIGHEST, Math.max(LOWEST, us)));
       progress();
       ScheduledFuture<?> tick = ticker.scheduleAtFixedRate(this::tick, 1, 1, TimeUnit.SECONDS);
-      shape.run(this::take, this::runOne);
+      shape.run(this::take, this::runOne, () -> endNanos == Long.MAX_VALUE ? Long.MAX_VALUE : endNanos - System.nanoTime());
       tick.cancel(false);
       double elapsedMs = (System.nanoTime() - startNanos) / 1e6;
       long cpuNanos = processCpuNanos() - cpu0;
