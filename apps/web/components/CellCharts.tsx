@@ -58,7 +58,14 @@ export function CellCharts({ cells, streamLimit }: { cells: CellChartData[]; str
   const perSecond = cell.timeline.map((t) => {
     const seconds = (t.ms ?? 1000) / 1000;
     const injected = faults.perSecond.get(t.second);
-    return { second: t.second, qps: t.count / seconds, errorsPerSecond: t.errors / seconds, p99Ms: t.p99Ms, ...(injected !== undefined && { faultsPerSecond: injected / seconds }) };
+    // A second in which no operation ended has no p99 (a stall): a gap in the line, not a 0.
+    return {
+      second: t.second,
+      qps: t.count / seconds,
+      errorsPerSecond: t.errors / seconds,
+      p99Ms: t.count > 0 ? t.p99Ms : null,
+      ...(injected !== undefined && { faultsPerSecond: injected / seconds }),
+    };
   });
   const spread = [...cell.channels].sort((a, b) => b.rpcs - a.rpcs).map((c, rank) => ({ ...c, rank: rank + 1 }));
   return (
