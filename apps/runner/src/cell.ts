@@ -34,7 +34,7 @@ export interface CellOutcome {
   machine?: MachineLoad;
   /** The target's time per RPC, by operation kind, while the driver measured (the fake). */
   serverByOperation?: Record<string, ServerTime>;
-  /** Connections opened and closed while the driver measured (the fake). */
+  /** What the target saw happen while the driver measured (the fake): connections, schedule changes, faults. */
   events?: CellEvent[];
 }
 

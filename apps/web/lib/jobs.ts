@@ -96,7 +96,7 @@ export interface CellView {
         timeline: TimelinePoint[];
         /** Per operation kind of the mix; null for cells stored before kinds were kept. */
         operations: CellOperations | null;
-        /** Connections opened and closed while measuring (the fake), ms into the measured phase; null where unknown. */
+        /** What the target saw while measuring (the fake: connections, schedule changes, faults), ms into the measured phase; null where unknown. */
         events: CellEvent[] | null;
         /** Share of the machine's cores the driver used while measuring. */
         cpuShare: number;

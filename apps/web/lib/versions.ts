@@ -75,7 +75,7 @@ export async function loadVersionsView(query: TrendQuery, earlierIssues: QueryIs
     };
     // Only the selected metric is loaded; the model reads nothing else.
     const field = METRICS[selection.metric].field;
-    const pick = (f: string, value: number | null) => (f === field && value !== null ? value : Number.NaN);
+    const pick = (f: string, value: number) => (f === field ? value : Number.NaN);
     cells = rows.map((r) => ({
       qps: pick('qps', r.value),
       p50Ms: pick('p50Ms', r.value),

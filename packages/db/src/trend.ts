@@ -71,7 +71,8 @@ export interface TrendRow {
   version: string;
   configLabel: string;
   repeat: number;
-  value: number | null;
+  /** The metric; NaN where the cell stored no figure for the operation kind asked. */
+  value: number;
   cpuMs: number;
   elapsedMs: number;
   /** The saturation columns a verdict reads (null where not measured), and the p99 it weighs the fake's against. */
@@ -95,7 +96,7 @@ export async function loadTrendRows(db: Db, q: { language: string; concurrency: 
   // is the same field of its summary in CellResult.operations (null where a cell stored none).
   const field = METRICS[q.metric].field;
   const column = q.operation ? Prisma.sql`(r.operations -> ${q.operation}::text ->> ${field}::text)::float8` : Prisma.raw(`r."${field}"`);
-  const rows = await db.$queryRaw<TrendRow[]>`
+  const rows = await db.$queryRaw<(Omit<TrendRow, 'value'> & { value: number | null })[]>`
     SELECT c."jobId", c."clientVersion" AS version,
       -- A Go client built against another grpc-go draws its own line.
       CASE WHEN c."clientGrpcVersion" IS NULL THEN c."configLabel" ELSE c."configLabel" || ' · grpc ' || c."clientGrpcVersion" END AS "configLabel",

@@ -2,7 +2,7 @@
 // (docs/architecture.md, "Driver protocol"). A driver reads a DriverCell as JSON on stdin and writes
 // JSON lines on stdout: progress at least once a second, then exactly one result.
 import { z } from 'zod';
-import { ClientSchema, ConfigurationSchema, OPERATIONS } from './spec/spec';
+import { ClientSchema, ConfigurationSchema, OPERATIONS, ThinkTimeSchema } from './spec/spec';
 
 /** One kind of operation in the mix, picked with probability weight / sum of weights. */
 export const OperationMixEntrySchema = z.strictObject({ kind: z.enum(OPERATIONS), weight: z.number().positive() });
@@ -19,7 +19,7 @@ export const LoadSchema = z.discriminatedUnion('shape', [
     shape: z.literal('closed'),
     concurrency: z.number().int().min(1),
     // Scaled by the job's time scale, so not bounded as the spec's is.
-    thinkTime: z.strictObject({ ms: z.number().min(0), distribution: z.enum(['fixed', 'exponential']) }).optional(),
+    thinkTime: ThinkTimeSchema.extend({ ms: z.number().min(0) }).optional(),
     warmupOps: z.number().int().min(0),
     measuredOps: z.number().int().min(1).optional(),
     durationMs: z.number().min(1).optional(),
@@ -69,8 +69,8 @@ export const TimelinePointSchema = z.object({
   ms: z.number().optional(),
   /**
    * The client's session pool at the end of the second, by the client's own names, where it exposes
-   * them in-process (Go versions with OpenCensus pool views: num_in_use_sessions, num_read_sessions,
-   * num_write_prepared_sessions, num_sessions_being_prepared, num_open_sessions).
+   * them in-process (README, "Session pool figures": Go's OpenCensus pool views, Node's
+   * `database.pool_`, Java's SessionPool).
    */
   pool: z.record(z.string(), z.number()).optional(),
 });

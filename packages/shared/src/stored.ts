@@ -42,6 +42,9 @@ export type CellEvent = z.output<typeof CellEventSchema>;
 /** CellResult.events; null where the target does not tell (and for cells stored before). */
 export const CellEventsSchema = z.array(CellEventSchema).nullable();
 
+/** The server's side of one operation kind: RPCs per operation, and the time per RPC. */
+const ServerSideSchema = z.object({ rpcsPerOp: z.number(), p50Ms: z.number(), p99Ms: z.number() });
+
 /** One operation kind of a cell's mix, measured: its latency summary and its errors. */
 export const OperationSummarySchema = z.object({
   count: z.number(),
@@ -57,12 +60,12 @@ export const OperationSummarySchema = z.object({
    * The server's side (the fake's own accounting; absent where the target cannot tell): its RPCs of
    * this kind over the measured phase, per operation, and its time per RPC, arrival to answer.
    */
-  server: z.object({ rpcsPerOp: z.number(), p50Ms: z.number(), p99Ms: z.number() }).optional(),
+  server: ServerSideSchema.optional(),
   /**
    * The same as the client saw it: the server-timing header (Cloud Spanner's front end, the fake) of
    * the RPCs the kind's operations made, where the driver reads it. Background RPCs are not in it.
    */
-  serverTiming: z.object({ rpcsPerOp: z.number(), p50Ms: z.number(), p99Ms: z.number() }).optional(),
+  serverTiming: ServerSideSchema.optional(),
 });
 export type OperationSummary = z.output<typeof OperationSummarySchema>;
 

@@ -1,4 +1,4 @@
-import { startFakeSpannerThread } from '@scb/fake-spanner';
+import { startFakeSpannerThread, type FakeStats } from '@scb/fake-spanner';
 import type { CellEvent, FakeTarget } from '@scb/shared';
 import type { TargetPlugin } from './target';
 
@@ -27,19 +27,23 @@ export const fake: TargetPlugin<FakeTarget> = {
   },
 };
 
-/** Everything the fake saw happen after the measured phase began, in time order. */
-function fakeEvents(s: Awaited<ReturnType<Awaited<ReturnType<typeof startFakeSpannerThread>>['stats']>>, measureStartMs: number): CellEvent[] {
-  const schedule: CellEvent[] = s.schedule.filter((c) => c.atMs >= measureStartMs).map((c) => ({ atMs: c.atMs - measureStartMs, kind: 'schedule-change', text: c.text }));
-  const faults: CellEvent[] = s.faultsBySecond.map((f) => ({ atMs: f.second * 1000, kind: 'faults-injected', rpc: f.rpc, code: f.code, count: f.count }));
-  return [...connectionEvents(s.connections, measureStartMs), ...schedule, ...faults].sort((a, b) => a.atMs - b.atMs);
-}
-
-/** Connections opened or closed after the measured phase began, in the order they happened. */
-export function connectionEvents(connections: { connection: number; openedMs: number | null; closedMs: number | null }[], measureStartMs: number): CellEvent[] {
+/**
+ * Everything the fake saw happen after the measured phase began, ms into it, in time order: connections
+ * opened and closed, schedule entries beginning and ending, injected faults per second.
+ */
+function fakeEvents(s: FakeStats, measureStartMs: number): CellEvent[] {
   const events: CellEvent[] = [];
-  for (const c of connections) {
-    if (c.openedMs !== null && c.openedMs >= measureStartMs) events.push({ atMs: c.openedMs - measureStartMs, kind: 'connection-opened', connection: c.connection });
-    if (c.closedMs !== null && c.closedMs >= measureStartMs) events.push({ atMs: c.closedMs - measureStartMs, kind: 'connection-closed', connection: c.connection });
+  const since = (ms: number | null) => (ms !== null && ms >= measureStartMs ? ms - measureStartMs : null);
+  for (const c of s.connections) {
+    const opened = since(c.openedMs);
+    const closed = since(c.closedMs);
+    if (opened !== null) events.push({ atMs: opened, kind: 'connection-opened', connection: c.connection });
+    if (closed !== null) events.push({ atMs: closed, kind: 'connection-closed', connection: c.connection });
   }
+  for (const c of s.schedule) {
+    const atMs = since(c.atMs);
+    if (atMs !== null) events.push({ atMs, kind: 'schedule-change', text: c.text });
+  }
+  for (const f of s.faultsBySecond) events.push({ atMs: f.second * 1000, kind: 'faults-injected', rpc: f.rpc, code: f.code, count: f.count });
   return events.sort((a, b) => a.atMs - b.atMs);
 }

@@ -29,7 +29,7 @@ export interface TargetStats {
   cpuShare: number | null;
   /** Where the target knows which operation an RPC belongs to (the fake): its time per RPC, by operation, over the measured phase. */
   serverByOperation?: Record<string, ServerTime>;
-  /** Connections opened and closed while the driver measured, where the target saw them (the fake). */
+  /** Connections opened and closed, schedule changes and injected faults while the driver measured, where the target saw them (the fake). */
   events?: CellEvent[];
 }
 

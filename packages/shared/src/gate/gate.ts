@@ -45,7 +45,7 @@ export interface GateScenario {
 }
 
 /** A gate scenario running a field preset's target, workload and time scale (spec/presets.ts). */
-function fromPreset(presetId: string, s: Omit<GateScenario, 'target' | 'workload' | 'timeScale' | 'concurrency'> & { concurrency?: number[] }): GateScenario {
+function fromPreset(presetId: string, s: Omit<GateScenario, 'target' | 'workload' | 'timeScale' | 'concurrency'>): GateScenario {
   const p = SCENARIO_PRESETS.find((x) => x.id === presetId)!.spec;
   return { concurrency: p.concurrency, target: p.target, workload: p.workload, timeScale: p.timeScale ?? 1, ...s };
 }
@@ -153,7 +153,7 @@ export const GateSpecSchema = z
     }
     const s = gateScenario(g.scenario);
     if (!s) return;
-    const kinds = g.workload ? gateKinds(g.workload) : gateScenarioKinds(s);
+    const kinds = gateSpecKinds(g.workload, s);
     if (g.operation && !kinds.includes(g.operation)) {
       ctx.addIssue({ code: 'custom', path: ['operation'], message: `is not in the workload's mix (${kinds.join(', ')})` });
     }
@@ -165,7 +165,7 @@ export const GateSpecSchema = z
   .transform((g) => {
     const s = gateScenario(g.scenario)!;
     // The scenario's kind only while the gate's workload still runs it.
-    const fallback = s.operation && (g.workload ? gateKinds(g.workload) : gateScenarioKinds(s)).includes(s.operation) ? s.operation : undefined;
+    const fallback = s.operation && gateSpecKinds(g.workload, s).includes(s.operation) ? s.operation : undefined;
     const operation = g.operation ?? fallback;
     return { ...g, repeats: g.repeats ?? s.repeats, ...(operation && { operation }), criteria: { ...g.criteria, worstRepeat: g.criteria.worstRepeat ?? s.burst } };
   });
@@ -174,6 +174,9 @@ const gateKinds = (w: z.output<typeof WorkloadSchema>) => workloadMix(w).map((m)
 
 /** The operation kinds a scenario's own workload runs. */
 export const gateScenarioKinds = (s: GateScenario): Operation[] => gateKinds(WorkloadSchema.parse(s.workload));
+
+/** The kinds a gate runs: its own workload's, else its scenario's. */
+const gateSpecKinds = (workload: z.output<typeof WorkloadSchema> | undefined, s: GateScenario) => (workload ? gateKinds(workload) : gateScenarioKinds(s));
 
 export type GateSpec = z.output<typeof GateSpecSchema>;
 

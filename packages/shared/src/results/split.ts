@@ -11,8 +11,6 @@ export interface LatencySplit {
   gapP50Ms: number;
   /** The share of the client's p50 that the server does not account for (0..1). */
   gapShare: number;
-  /** Whose figures: the target's own accounting (the fake), or the server-timing header the client read. */
-  source: 'target' | 'server-timing';
 }
 
 /** The split where the server's side is known: the target's accounting, else the server-timing header; null otherwise. */
@@ -21,11 +19,5 @@ export function latencySplit(o: Pick<OperationSummary, 'p50Ms' | 'server' | 'ser
   if (!server) return null;
   const serverP50Ms = server.rpcsPerOp * server.p50Ms;
   const gapP50Ms = Math.max(0, o.p50Ms - serverP50Ms);
-  return {
-    serverP50Ms,
-    serverP99Ms: server.rpcsPerOp * server.p99Ms,
-    gapP50Ms,
-    gapShare: o.p50Ms > 0 ? gapP50Ms / o.p50Ms : 0,
-    source: o.server ? 'target' : 'server-timing',
-  };
+  return { serverP50Ms, serverP99Ms: server.rpcsPerOp * server.p99Ms, gapP50Ms, gapShare: o.p50Ms > 0 ? gapP50Ms / o.p50Ms : 0 };
 }

@@ -98,6 +98,8 @@ const BASE_PRESETS: Preset[] = [
  * The field scenarios (README, "Scenario presets"): each reproduces the shape of a public write-up,
  * time-scaled to run on a small machine in minutes.
  */
+const CASE_STUDY_POOL = { minSessions: 40, maxSessions: 100, maxIdle: 20 };
+
 export const SCENARIO_PRESETS: Preset[] = [
   {
     id: 'session-pool-exhaustion',
@@ -115,9 +117,10 @@ export const SCENARIO_PRESETS: Preset[] = [
         { language: 'go', version: '1.96.1' },
       ],
       configurations: [
-        { label: 'pool 40..100, idle 20, write 0.2', sessionPool: { minSessions: 40, maxSessions: 100, maxIdle: 20, writeSessionsFraction: 0.2 } },
-        { label: 'pool 40..100, idle 20', multiplexedSessions: false, sessionPool: { minSessions: 40, maxSessions: 100, maxIdle: 20 } },
-        { label: 'pool 40..100, idle 20, write 0.2', multiplexedSessions: false, sessionPool: { minSessions: 40, maxSessions: 100, maxIdle: 20, writeSessionsFraction: 0.2 } },
+        { label: 'pool 40..100, idle 20, write 0.2', sessionPool: { ...CASE_STUDY_POOL, writeSessionsFraction: 0.2 } },
+        // The Node pool has no write-session fraction.
+        { label: 'pool 40..100, idle 20', multiplexedSessions: false, sessionPool: CASE_STUDY_POOL },
+        { label: 'pool 40..100, idle 20, write 0.2', multiplexedSessions: false, sessionPool: { ...CASE_STUDY_POOL, writeSessionsFraction: 0.2 } },
         { label: 'multiplexed session' },
       ],
       concurrency: [50, 100, 200, 300, 400],

@@ -93,7 +93,7 @@ function configurationText(c: CellView): string {
 
 /** Whether there is more per operation kind than the cells table shows: a mix, or the server's side of the split. */
 function hasOperationKinds(job: JobView): boolean {
-  return job.cells.some((c) => Object.entries(c.result?.operations ?? {}).some(([k, o]) => k !== 'select1' || o?.server));
+  return job.cells.some((c) => Object.entries(c.result?.operations ?? {}).some(([k, o]) => k !== 'select1' || o?.server || o?.serverTiming));
 }
 
 /**

@@ -4,6 +4,7 @@
 // (the client's start) are not counted. Session creation an operation waits for counts for it.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { OperationKind } from '@scb/shared/protocol';
+import { onEveryCall, type GrpcJs } from './calls';
 
 const running = new AsyncLocalStorage<OperationKind>();
 const GFE = /gfet4t7;\s*dur=([0-9.]+)/;
@@ -20,36 +21,17 @@ export function timingSink(s: Sink | undefined): void {
   sink = s;
 }
 
-interface Metadata {
-  get(key: string): unknown[];
-}
-interface Listener {
-  onReceiveMetadata(metadata: Metadata): void;
-}
-interface Call {
-  start(metadata: unknown, listener: Listener): void;
-}
-type ChannelPrototype = { createCall(...args: unknown[]): Call };
-
-/** Reads the header of every call on any channel of this grpc-js (the client's and grpc-gcp's alike). */
-export function readServerTiming(grpc: { Channel: { prototype: ChannelPrototype } }): void {
-  const proto = grpc.Channel.prototype;
-  const createCall = proto.createCall;
-  proto.createCall = function (this: object, ...args: unknown[]) {
-    const call = createCall.apply(this, args);
+/** Reads the header of every call an operation makes, on any channel of this grpc-js. */
+export function readServerTiming(grpc: GrpcJs): void {
+  onEveryCall(grpc, () => {
     const kind = running.getStore();
-    if (kind === undefined) return call;
-    const start = call.start;
-    call.start = function (this: Call, metadata, listener) {
-      const wrapped = Object.create(listener) as Listener;
-      wrapped.onReceiveMetadata = function (received) {
+    if (kind === undefined) return undefined;
+    return {
+      onReceiveMetadata(received) {
         const header = received.get('server-timing')[0];
         const m = typeof header === 'string' ? GFE.exec(header) : null;
         if (m && sink) sink(kind, Math.max(1, Math.round(Number(m[1]) * 1000)));
-        listener.onReceiveMetadata.call(this, received);
-      };
-      start.call(this, metadata, wrapped);
+      },
     };
-    return call;
-  };
+  });
 }

@@ -14,7 +14,7 @@ import java.util.function.Supplier;
  * accessors are called by reflection; each takes the pool's lock for a moment.
  */
 final class PoolSampler {
-  /** Figure name -> SessionPool method (no arguments, int result), as 6.104.0 and 6.110.0 name them. */
+  /** Figure name -> SessionPool method (no arguments, int result), as 6.104.0 names them. */
   private static final Map<String, String> FIGURES = new LinkedHashMap<>();
 
   static {
