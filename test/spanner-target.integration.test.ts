@@ -5,25 +5,27 @@
 // Only DNS and real authentication are left out.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { after, before, test } from 'node:test';
+import { createServer as createTlsServer } from 'node:tls';
+import { after, test } from 'node:test';
 import { startFakeSpanner, type FakeSpanner } from '@scb/fake-spanner';
+import { createJob } from '@scb/db';
 import { parseJobSpec } from '@scb/shared';
 import { makeTestCredentials, type TestCredentials } from './helpers/credentials';
 import { makeTestCa } from './helpers/tls';
 
-// The runner reads its environment once, when it is loaded: set it first.
+// The runner reads its environment once, when it is loaded: set it first. Its policy allows the
+// TLS fake standing in for Cloud Spanner, and one database.
 const ca = makeTestCa();
 const creds: TestCredentials = await makeTestCredentials(ca.dir);
+const fake: FakeSpanner = await startFakeSpanner({ host: '127.0.0.1', latencyMs: 5, tls: ca });
 process.env.SCB_ALLOW_SPANNER = '1';
+process.env.SCB_SPANNER_ENDPOINTS = `localhost:${fake.port}`;
+process.env.SCB_SPANNER_DATABASES = 'bench-project/bench-instance/bench-db';
 process.env.SCB_TEST_TLS_ROOTS = ca.caFile;
 process.env.GOOGLE_APPLICATION_CREDENTIALS = creds.file;
-const { useRunner } = await import('./helpers/jobs');
+const { useRunner, waitForJob } = await import('./helpers/jobs');
 
 const stack = useRunner();
-let fake: FakeSpanner;
-before(async () => {
-  fake = await startFakeSpanner({ host: '127.0.0.1', latencyMs: 5, tls: ca });
-});
 after(async () => {
   await fake?.stop();
   await creds.stop();
@@ -77,6 +79,36 @@ test('a runner not enabled for Cloud Spanner refuses the job at once, saying how
     encoding: 'utf8',
   });
   assert.match(r.stdout, /does not run jobs against Cloud Spanner: its operator enables them by starting it with SCB_ALLOW_SPANNER=1/);
+});
+
+test("targets outside the operator's policy are refused before any connection is made, whoever stored the job", { timeout: 120_000 }, async () => {
+  // A TLS listener the spec points at: the runner's credentials must never reach it.
+  let connections = 0;
+  const listener = createTlsServer({ key: ca.privateKey, cert: ca.certChain }, (s) => s.destroy()).on('connection', () => connections++);
+  await new Promise<void>((r) => listener.listen(0, '127.0.0.1', r));
+  const port = (listener.address() as { port: number }).port;
+  const base = { clients: [{ language: 'node', version: '9.0.0' }], configurations: [{ label: 'a' }], concurrency: [1], workload: { warmupOps: 1, measuredOps: 5 } };
+  const cases = [
+    { target: target({ endpoint: `127.0.0.1:${port}` }), rule: /target\.endpoint: this endpoint is not among the Cloud Spanner endpoints this server's operator allows \(SCB_SPANNER_ENDPOINTS/ },
+    { target: target({ endpoint: `localhost:${port}` }), rule: /target\.endpoint: this endpoint is not among/ },
+    { target: target({ databaseId: 'other-db' }), rule: /target\.databaseId: this database is not among the Cloud Spanner databases/ },
+    { target: { kind: 'emulator', emulatorHost: 'metadata.google.internal:80' }, rule: /target\.emulatorHost: an emulator host must be a loopback address/ },
+  ];
+  try {
+    for (const c of cases) {
+      // Stored straight into the database, as a script or another web app could: the runner's own policy decides.
+      const parsed = parseJobSpec({ ...base, target: c.target });
+      assert.ok(parsed.ok, JSON.stringify(!parsed.ok && parsed.issues));
+      const job = await waitForJob(stack.db, await createJob(stack.db, stack.databaseUrl, parsed.value), 60_000, stack.logs);
+      assert.equal(job.status, 'failed');
+      assert.match(job.error ?? '', c.rule);
+      assert.ok(!(job.error ?? '').includes(String(port)) && !(job.error ?? '').includes('metadata.google'), 'the refusal says nothing about the refused host');
+      assert.ok(job.cells.every((cell) => cell.status !== 'succeeded'));
+    }
+    assert.equal(connections, 0, 'the listener outside the policy saw no connection');
+  } finally {
+    listener.close();
+  }
 });
 
 test('Node and Java over TLS with Application Default Credentials; the cost cap ends a cell; no credential reaches output, database or API', { timeout: 600_000 }, async () => {

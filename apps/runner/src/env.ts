@@ -1,4 +1,5 @@
 // The runner's environment variables, read and validated once (README, "Configuration").
+import { policyFromEnv, type Policy } from '@scb/shared/policy';
 import { z } from 'zod';
 
 /** Unset and empty are the same: the variable is not given. */
@@ -38,6 +39,13 @@ export type RunnerEnv = z.output<typeof RunnerEnvSchema>;
 
 /** What the runner reads from its environment, validated when this module is first imported. */
 export const env: RunnerEnv = RunnerEnvSchema.parse(process.env);
+
+/** The operator's policy (what a spec may make this runner reach), read with the rest of the environment. */
+export const policy: Policy = (() => {
+  const r = policyFromEnv(process.env);
+  if (!r.ok) throw new Error(r.error);
+  return r.policy;
+})();
 
 /** Why a required variable is missing, in one sentence naming it. */
 export class EnvError extends Error {}

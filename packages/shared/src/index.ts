@@ -28,3 +28,4 @@ export * from './gate/gate-stats';
 export * from './gate/gate-markdown';
 export * from './stored';
 export * from './spec/placement';
+export * from './policy/policy';

@@ -1,0 +1,128 @@
+// The operator's policy: what a job spec may make a runner reach. Read once from the environment by
+// the web app (to refuse a spec with a 400 naming the rule) and by every runner (to refuse a job
+// before any connection is made, whoever stored it). Pure: the caller passes the environment.
+import type { FieldIssue } from '../spec/spec';
+import { DEFAULT_SPANNER_ENDPOINT } from '../targets/spanner';
+import type { Target } from '../targets/index';
+
+/** A Cloud Spanner database the operator allows, `*` in a part matching any id. */
+export interface DatabaseRule {
+  projectId: string;
+  instanceId: string;
+  databaseId: string;
+}
+
+export interface Policy {
+  spanner: {
+    /** Empty: Cloud Spanner targets are off. */
+    databases: DatabaseRule[];
+    /** host:port patterns; `*` matches letters, digits and hyphens within one DNS label. */
+    endpoints: string[];
+    /** Whether `endpoints` is the default (Google's own endpoints) rather than the operator's list. */
+    defaultEndpoints: boolean;
+  };
+  /** host:port of emulators a spec may name besides loopback ones. */
+  emulatorHosts: string[];
+}
+
+/** Google's own Cloud Spanner endpoints: global, regional and locational. */
+export const GOOGLE_SPANNER_ENDPOINTS = ['spanner.googleapis.com:443', '*-spanner.googleapis.com:443', 'spanner.*.rep.googleapis.com:443'];
+
+/** The variables the policy is read from (README, "Configuration"). */
+export const POLICY_VARIABLES = {
+  databases: 'SCB_SPANNER_DATABASES',
+  endpoints: 'SCB_SPANNER_ENDPOINTS',
+  emulatorHosts: 'SCB_EMULATOR_HOSTS',
+} as const;
+
+const HOST_PORT = /^([a-z0-9*.-]+):(\d{1,5})$/;
+const ID = /^(\*|[a-z][a-z0-9.:_-]{0,62})$/;
+
+const list = (v: string | undefined) =>
+  (v ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+/** The policy in the environment, or one sentence naming the variable and entry that is malformed. */
+export function policyFromEnv(env: Record<string, string | undefined>): { ok: true; policy: Policy } | { ok: false; error: string } {
+  const databases: DatabaseRule[] = [];
+  for (const entry of list(env[POLICY_VARIABLES.databases])) {
+    const parts = entry.split('/');
+    if (parts.length !== 3 || !parts.every((p) => ID.test(p))) return { ok: false, error: `${POLICY_VARIABLES.databases}: "${entry}" is not project/instance/database (ids, or * for any)` };
+    databases.push({ projectId: parts[0]!, instanceId: parts[1]!, databaseId: parts[2]! });
+  }
+  const hostPorts = (name: string) => {
+    const entries = list(env[name]).map((e) => e.toLowerCase());
+    const bad = entries.find((e) => !HOST_PORT.test(e) || Number(e.split(':').pop()) > 65_535);
+    return bad === undefined ? { ok: true as const, entries } : { ok: false as const, error: `${name}: "${bad}" is not host:port` };
+  };
+  const endpoints = hostPorts(POLICY_VARIABLES.endpoints);
+  if (!endpoints.ok) return endpoints;
+  const emulatorHosts = hostPorts(POLICY_VARIABLES.emulatorHosts);
+  if (!emulatorHosts.ok) return emulatorHosts;
+  if (emulatorHosts.entries.some((e) => e.includes('*'))) return { ok: false, error: `${POLICY_VARIABLES.emulatorHosts}: list exact host:port entries, without *` };
+  const defaultEndpoints = endpoints.entries.length === 0;
+  return {
+    ok: true,
+    policy: { spanner: { databases, endpoints: defaultEndpoints ? GOOGLE_SPANNER_ENDPOINTS : endpoints.entries, defaultEndpoints }, emulatorHosts: emulatorHosts.entries },
+  };
+}
+
+function matches(pattern: string, value: string): boolean {
+  const re = new RegExp(`^${pattern.split('*').map(escapeRegExp).join('[a-z0-9-]+')}$`);
+  return re.test(value.toLowerCase());
+}
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** 127.0.0.0/8 or localhost, written literally: a name that merely resolves there does not count. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.toLowerCase();
+  return h === 'localhost' || /^127(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3}$/.test(h);
+}
+
+export function spannerEndpointAllowed(policy: Policy, endpoint: string): boolean {
+  return policy.spanner.endpoints.some((p) => matches(p, endpoint));
+}
+
+export function spannerDatabaseAllowed(policy: Policy, db: DatabaseRule): boolean {
+  const part = (rule: string, id: string) => rule === '*' || rule === id;
+  return policy.spanner.databases.some((r) => part(r.projectId, db.projectId) && part(r.instanceId, db.instanceId) && part(r.databaseId, db.databaseId));
+}
+
+export function emulatorHostAllowed(policy: Policy, hostPort: string): boolean {
+  const host = hostPort.slice(0, hostPort.lastIndexOf(':'));
+  return isLoopbackHost(host) || policy.emulatorHosts.includes(hostPort.toLowerCase());
+}
+
+// The messages name the rule and the variable, never anything about the refused host itself.
+const RULES = {
+  spannerOff: `Cloud Spanner targets are off on this server: its operator allows them by listing databases in ${POLICY_VARIABLES.databases} (see /settings)`,
+  spannerDatabase: `this database is not among the Cloud Spanner databases this server's operator allows (${POLICY_VARIABLES.databases}; see /settings)`,
+  spannerEndpoint: `this endpoint is not among the Cloud Spanner endpoints this server's operator allows (${POLICY_VARIABLES.endpoints}; see /settings)`,
+  emulatorHost: `an emulator host must be a loopback address (127.0.0.1, localhost) or listed by this server's operator in ${POLICY_VARIABLES.emulatorHosts} (see /settings)`,
+};
+
+/** Every rule of the policy a target breaks, at its field's path under `target`; empty when it breaks none. */
+export function policyIssues(policy: Policy, target: Target, at = 'target'): FieldIssue[] {
+  switch (target.kind) {
+    case 'fake':
+      return [];
+    case 'emulator':
+      return target.emulatorHost && !emulatorHostAllowed(policy, target.emulatorHost) ? [{ path: `${at}.emulatorHost`, message: RULES.emulatorHost }] : [];
+    case 'spanner': {
+      if (policy.spanner.databases.length === 0) return [{ path: `${at}.kind`, message: RULES.spannerOff }];
+      const issues: FieldIssue[] = [];
+      if (!spannerDatabaseAllowed(policy, target)) issues.push({ path: `${at}.databaseId`, message: RULES.spannerDatabase });
+      if (!spannerEndpointAllowed(policy, target.endpoint ?? DEFAULT_SPANNER_ENDPOINT)) issues.push({ path: `${at}.endpoint`, message: RULES.spannerEndpoint });
+      return issues;
+    }
+  }
+}
+
+/** The policy in one sentence per rule, for a job a runner refuses (its page says why). */
+export function policyRefusal(policy: Policy, target: Target): string | null {
+  const issues = policyIssues(policy, target);
+  return issues.length ? `this runner's policy refuses the job: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}` : null;
+}

@@ -1,0 +1,82 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { emulatorHostAllowed, isLoopbackHost, policyFromEnv, policyIssues, spannerEndpointAllowed, type Policy } from '../src/policy/policy';
+
+const read = (env: Record<string, string>): Policy => {
+  const r = policyFromEnv(env);
+  assert.ok(r.ok, !r.ok ? r.error : '');
+  return r.policy;
+};
+const spanner = (over: object = {}) => ({ kind: 'spanner' as const, projectId: 'my-project', instanceId: 'inst', databaseId: 'db1', maxOpsPerCell: 10, maxSecondsPerCell: 10, ...over });
+
+test('Cloud Spanner targets are off until the operator lists databases', () => {
+  const off = read({});
+  assert.deepEqual(
+    policyIssues(off, spanner()).map((i) => i.path),
+    ['target.kind'],
+  );
+  assert.match(policyIssues(off, spanner())[0]!.message, /SCB_SPANNER_DATABASES/);
+  const on = read({ SCB_SPANNER_DATABASES: 'my-project/inst/db1, other-project/*/*' });
+  assert.deepEqual(policyIssues(on, spanner()), []);
+  assert.deepEqual(policyIssues(on, spanner({ projectId: 'other-project', instanceId: 'x1', databaseId: 'anything' })), []);
+  assert.deepEqual(
+    policyIssues(on, spanner({ databaseId: 'db2' })).map((i) => i.path),
+    ['target.databaseId'],
+  );
+  assert.deepEqual(
+    policyIssues(on, spanner({ instanceId: 'inst2' })).map((i) => i.path),
+    ['target.databaseId'],
+  );
+});
+
+test("endpoints default to Google's own; a host that merely contains one is not one", () => {
+  const p = read({ SCB_SPANNER_DATABASES: 'my-project/inst/db1' });
+  for (const ok of ['spanner.googleapis.com:443', 'us-central1-spanner.googleapis.com:443', 'spanner.us-central1.rep.googleapis.com:443', 'SPANNER.googleapis.com:443'])
+    assert.ok(spannerEndpointAllowed(p, ok), ok);
+  for (const bad of [
+    'spanner.googleapis.com:80',
+    'spanner.googleapis.com.evil.example:443',
+    'evil.example:443',
+    'x.spanner.googleapis.com:443',
+    'a.b-spanner.googleapis.com:443',
+    '127.0.0.1:443',
+    'spanner.x.y.rep.googleapis.com:443',
+  ])
+    assert.ok(!spannerEndpointAllowed(p, bad), bad);
+  assert.deepEqual(
+    policyIssues(p, spanner({ endpoint: 'evil.example:443' })).map((i) => i.path),
+    ['target.endpoint'],
+  );
+  const own = read({ SCB_SPANNER_DATABASES: 'my-project/inst/db1', SCB_SPANNER_ENDPOINTS: 'private.example:8443' });
+  assert.ok(spannerEndpointAllowed(own, 'private.example:8443'));
+  assert.ok(!spannerEndpointAllowed(own, 'spanner.googleapis.com:443'), "the operator's list replaces the default");
+  // The refusal names the rule, never the host.
+  assert.ok(!policyIssues(p, spanner({ endpoint: 'evil.example:443' }))[0]!.message.includes('evil'));
+});
+
+test('emulator hosts are loopback unless listed', () => {
+  const p = read({ SCB_EMULATOR_HOSTS: 'emulator.internal:9010' });
+  for (const ok of ['127.0.0.1:9010', 'localhost:1', '127.1.2.3:9010', 'emulator.internal:9010']) assert.ok(emulatorHostAllowed(p, ok), ok);
+  for (const bad of ['169.254.169.254:80', 'emulator.internal:9011', '127.0.0.1.nip.io:9010', 'localhost.evil.example:9010', '128.0.0.1:9010', '127.0.0.256:1'])
+    assert.ok(!emulatorHostAllowed(p, bad), bad);
+  assert.ok(isLoopbackHost('127.0.0.1') && !isLoopbackHost('0.0.0.0'));
+  assert.deepEqual(
+    policyIssues(p, { kind: 'emulator', emulatorHost: '169.254.169.254:80' }).map((i) => i.path),
+    ['target.emulatorHost'],
+  );
+  assert.deepEqual(policyIssues(p, { kind: 'emulator' }), [], 'a fresh emulator per cell is always allowed');
+});
+
+test('a malformed policy variable is named with its entry', () => {
+  const cases: [Record<string, string>, RegExp][] = [
+    [{ SCB_SPANNER_DATABASES: 'projects/p' }, /^SCB_SPANNER_DATABASES: "projects\/p" is not project\/instance\/database/],
+    [{ SCB_SPANNER_ENDPOINTS: 'no-port' }, /^SCB_SPANNER_ENDPOINTS: "no-port" is not host:port/],
+    [{ SCB_EMULATOR_HOSTS: 'a:99999' }, /^SCB_EMULATOR_HOSTS: "a:99999" is not host:port/],
+    [{ SCB_EMULATOR_HOSTS: '*.internal:9010' }, /^SCB_EMULATOR_HOSTS: list exact/],
+  ];
+  for (const [env, error] of cases) {
+    const r = policyFromEnv(env);
+    assert.ok(!r.ok);
+    assert.match(r.error, error);
+  }
+});
