@@ -18,6 +18,8 @@ const ScriptEnvSchema = z.object({
   /** The embedded PostgreSQL's port and where its data and the web build stamp live. */
   SCB_PG_PORT: port(54329),
   SCB_DATA_DIR: given(z.string().trim()),
+  /** The API token `npm run gate` presents to a server that needs one to write. */
+  SCB_TOKEN: given(z.string().trim()),
 });
 
 export type ScriptEnv = z.output<typeof ScriptEnvSchema>;

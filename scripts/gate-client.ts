@@ -8,6 +8,16 @@ import { isFinishedCell } from '@scb/shared';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
+let bearer: string | undefined;
+
+/** The API token every request of this process presents (--token / SCB_TOKEN): a team server needs one to write. */
+export function useToken(token: string | undefined): void {
+  bearer = token;
+}
+
+const auth = (): Record<string, string> => (bearer ? { authorization: `Bearer ${bearer}` } : {});
+const JSON_HEADERS = () => ({ 'content-type': 'application/json', ...auth() });
+
 /** A failure to show as one line, without a stack trace. */
 export class CliError extends Error {}
 
@@ -79,7 +89,7 @@ export interface CreatedGate {
 }
 
 async function getJson<T>(url: URL): Promise<T> {
-  const res = await fetch(url, { signal: AbortSignal.timeout(30_000) });
+  const res = await fetch(url, { headers: auth(), signal: AbortSignal.timeout(30_000) });
   if (!res.ok) throw new CliError(`GET ${url.pathname}: HTTP ${res.status} ${await res.text()}`);
   return (await res.json()) as T;
 }
@@ -91,7 +101,7 @@ async function jsonOrError(res: Response): Promise<Record<string, unknown>> {
 
 /** POST /api/gates; the server's refusal names every bad field. */
 export async function submitGate(base: string, gate: unknown): Promise<CreatedGate> {
-  const res = await fetch(new URL('/api/gates', base), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(gate), signal: AbortSignal.timeout(30_000) });
+  const res = await fetch(new URL('/api/gates', base), { method: 'POST', headers: JSON_HEADERS(), body: JSON.stringify(gate), signal: AbortSignal.timeout(30_000) });
   const body = (await jsonOrError(res)) as Partial<CreatedGate> & { error?: string; issues?: { path: string; message: string }[] };
   if (!res.ok || !body.id || !body.url || !body.jobId) {
     throw new CliError(`the server refused the gate: ${body.error ?? `HTTP ${res.status}`}${body.issues ? `\n${body.issues.map((i) => `  ${i.path}: ${i.message}`).join('\n')}` : ''}`);
@@ -100,7 +110,7 @@ export async function submitGate(base: string, gate: unknown): Promise<CreatedGa
 }
 
 export function cancelGateJob(base: string, gate: CreatedGate): Promise<unknown> {
-  return fetch(new URL(`/api/jobs/${gate.jobId}/cancel`, base), { method: 'POST', signal: AbortSignal.timeout(10_000) });
+  return fetch(new URL(`/api/jobs/${gate.jobId}/cancel`, base), { method: 'POST', headers: JSON_HEADERS(), body: '{}', signal: AbortSignal.timeout(10_000) });
 }
 
 export interface WaitOptions {
@@ -136,7 +146,7 @@ export async function waitForVerdict(base: string, gate: CreatedGate, o: WaitOpt
       }
     }
     if (g.status === 'finished' && g.verdict) {
-      const markdown = await fetch(new URL(`/api/gates/${gate.id}/markdown`, base)).then((r) => r.text());
+      const markdown = await fetch(new URL(`/api/gates/${gate.id}/markdown`, base), { headers: auth() }).then((r) => r.text());
       return { verdict: g.verdict, markdown };
     }
     if (Date.now() - t0 > o.timeoutMs) throw new CliError(`no verdict within ${Math.round(o.timeoutMs / 60_000)} minutes (gate ${g.status}); it goes on at ${gate.url}`);

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { GATE_SCENARIO_IDS, parseGateSpec } from '@scb/shared/gate';
 import { env } from './env';
-import { CliError, cancelGateJob, cellLine, healthy, startEmbeddedStack, submitGate, waitForVerdict } from './gate-client';
+import { CliError, cancelGateJob, cellLine, healthy, startEmbeddedStack, submitGate, useToken, waitForVerdict } from './gate-client';
 const EXIT = { pass: 0, fail: 1, inconclusive: 2, error: 2 } as const;
 
 const USAGE = `usage: npm run gate -- --client java|node|go --baseline X.Y.Z --candidate X.Y.Z [options]
@@ -20,6 +20,7 @@ const USAGE = `usage: npm run gate -- --client java|node|go --baseline X.Y.Z --c
   --timeout MINUTES         give up (exit 2) when there is no verdict by then (default 180)
   --server URL              a running spanner-client-bench (default: the one on localhost:$PORT,
                             else an embedded stack started for this gate and stopped after it)
+  --token TOKEN             an API token for a server that needs one to write (default: SCB_TOKEN)
 exit code: 0 pass, 1 fail, 2 inconclusive or error`;
 
 const say = (line: string) => process.stderr.write(`${line}\n`);
@@ -49,6 +50,7 @@ function gateFromArgs(argv: string[]) {
       'candidate-config': { type: 'string' },
       spec: { type: 'string' },
       server: { type: 'string' },
+      token: { type: 'string' },
       timeout: { type: 'string' },
       name: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -107,7 +109,7 @@ function gateFromArgs(argv: string[]) {
     throw new CliError(`invalid gate:\n${parsed.issues.map((i) => `  ${where(i.path)} (${i.path}): ${i.message}`).join('\n')}\n\n${USAGE}`);
   }
   const timeoutMinutes = values.timeout === undefined ? 180 : number('timeout', values.timeout);
-  return { gate: input, server: values.server, timeoutMs: timeoutMinutes * 60_000 };
+  return { gate: input, server: values.server, token: values.token ?? env.SCB_TOKEN, timeoutMs: timeoutMinutes * 60_000 };
 }
 
 async function runGate(base: string, gate: Record<string, unknown>, timeoutMs: number, onInterrupt: () => Promise<void>): Promise<number> {
@@ -134,7 +136,8 @@ async function runGate(base: string, gate: Record<string, unknown>, timeoutMs: n
 }
 
 async function main(): Promise<number> {
-  const { gate, server, timeoutMs } = gateFromArgs(process.argv.slice(2));
+  const { gate, server, token, timeoutMs } = gateFromArgs(process.argv.slice(2));
+  useToken(token);
   const nothing = async () => {};
   if (server) {
     if (!(await healthy(server))) throw new CliError(`--server ${server}: no spanner-client-bench answers at ${new URL('/api/health', server)}`);

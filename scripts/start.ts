@@ -134,7 +134,7 @@ async function main(): Promise<void> {
     writeFileSync(stampFile, stamp);
   }
   start('runner', ['--import', 'tsx', path.join(ROOT, 'apps/runner/src/main.ts'), ...(embedded ? ['--recover'] : [])], { cwd: ROOT, env });
-  start('web', [NEXT_BIN, 'start', '-p', String(PORT), '-H', HOST], { cwd: WEB, env });
+  start('web', [path.join(WEB, 'server.mjs')], { cwd: WEB, env: { ...env, NODE_ENV: 'production', PORT: String(PORT), HOST } });
   const url = `http://${HOST === '0.0.0.0' || HOST === '127.0.0.1' ? 'localhost' : HOST}:${PORT}`;
   await waitHealthy(`http://127.0.0.1:${PORT}/api/health`, 60_000);
   log('start', `spanner-client-bench is ready: ${url}  (Ctrl-C stops it)`);

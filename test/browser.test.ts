@@ -13,7 +13,8 @@ let browser: Browser;
 
 before(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
-  stack = await startStack();
+  // The operator allows one Cloud Spanner database; this stack's runner is not enabled for Cloud Spanner.
+  stack = await startStack({ env: { SCB_SPANNER_DATABASES: 'my-project/my-instance/my-db' } });
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
@@ -37,7 +38,8 @@ function comparedWithoutRefusal(c: Compared) {
 }
 
 const api = (p: string, init?: RequestInit) => fetch(stack.baseUrl + p, init);
-const post = (body: string) => api('/api/jobs', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+const postJson = (p: string, body = '{}') => api(p, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+const post = (body: string) => postJson('/api/jobs', body);
 
 test('the API refuses bad specs field by field and loses nothing stored', async () => {
   assert.equal((await api('/api/health')).status, 200);
@@ -67,6 +69,28 @@ test('the API refuses bad specs field by field and loses nothing stored', async 
   const list = node.versions.map((v) => v.version);
   assert.ok(list.includes('9.0.0') && list.includes('7.21.0'));
   assert.ok(list.indexOf('9.0.0') < list.indexOf('8.13.0') && list.indexOf('8.13.0') < list.indexOf('7.21.0'), 'newest first');
+
+  // The operator's policy: a database or endpoint it does not list, an emulator off loopback.
+  const spanner = { kind: 'spanner', projectId: 'my-project', instanceId: 'my-instance', databaseId: 'my-db', maxOpsPerCell: 100, maxSecondsPerCell: 10 };
+  const base = { clients: [{ language: 'node', version: '9.0.0' }], configurations: [{ label: 'a' }], concurrency: [1], workload: { warmupOps: 1, measuredOps: 5 } };
+  for (const [target, path] of [
+    [{ ...spanner, databaseId: 'other-db' }, 'target.databaseId'],
+    [{ ...spanner, endpoint: 'attacker.example:443' }, 'target.endpoint'],
+    [{ kind: 'emulator', emulatorHost: '169.254.169.254:80' }, 'target.emulatorHost'],
+  ] as const) {
+    const refused = await post(JSON.stringify({ ...base, target }));
+    assert.equal(refused.status, 400);
+    const r = (await refused.json()) as { error: string; issues: { path: string; message: string }[] };
+    assert.equal(r.error, "the spec breaks this server's policy");
+    assert.deepEqual(
+      r.issues.map((i) => i.path),
+      [path],
+    );
+    assert.ok(!JSON.stringify(r).includes('attacker') && !JSON.stringify(r).includes('169.254'), 'the refusal names the rule, not the host');
+  }
+  const settings = await (await api('/settings')).text();
+  assert.match(settings, /my-project\/my-instance\/my-db/);
+  assert.match(settings, /spanner\.googleapis\.com:443/);
   const after = ((await (await api('/api/jobs')).json()) as { jobs: unknown[] }).jobs.length;
   assert.equal(after, before);
 });
@@ -356,7 +380,7 @@ test('runner requirements from the form: a job no live runner can take says why;
   assert.match(placement, /the label perf-lab/);
   const stored = (await (await api(`/api/jobs/${id}`)).json()) as { status: string; spec: { requirements?: unknown } };
   assert.deepEqual([stored.status, stored.spec.requirements], ['queued', { minCores: 512, labels: ['perf-lab'] }]);
-  assert.equal((await api(`/api/jobs/${id}/rerun`, { method: 'POST' })).status, 409, 'a queued job is not re-run');
+  assert.equal((await postJson(`/api/jobs/${id}/rerun`)).status, 409, 'a queued job is not re-run');
   await page.getByRole('button', { name: 'Cancel job' }).click();
   await page.locator('h1 .status-cancelled').waitFor({ timeout: 20_000 });
   await page.getByRole('button', { name: 'Re-run as a new job' }).click();
@@ -368,7 +392,7 @@ test('runner requirements from the form: a job no live runner can take says why;
   assert.match(await page.getByTestId('reruns').innerText(), new RegExp(`Re-run as ${rerunId} \\(queued\\)`));
   const old = (await (await api(`/api/jobs/${id}`)).json()) as { status: string };
   assert.equal(old.status, 'cancelled', 'the old job stays as it was stored');
-  await api(`/api/jobs/${rerunId}/cancel`, { method: 'POST' });
+  await postJson(`/api/jobs/${rerunId}/cancel`);
   await page.close();
 });
 
@@ -467,7 +491,7 @@ test('cancel a running job from its page: the driver stops, finished cells are k
     ['cancelled', 'cancelled'],
   );
   assert.match((await page.locator('.error').first().textContent()) ?? '', /cancelled/);
-  assert.equal((await api(`/api/jobs/${id}/cancel`, { method: 'POST' })).status, 409, 'a finished job cannot be cancelled again');
+  assert.equal((await postJson(`/api/jobs/${id}/cancel`)).status, 409, 'a finished job cannot be cancelled again');
   await page.close();
 });
 

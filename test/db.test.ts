@@ -18,7 +18,12 @@ import {
   countJobs,
   createGate,
   createJob,
+  createToken,
   failCell,
+  findLiveToken,
+  hashToken,
+  listTokens,
+  revokeToken,
   failOrphanedJobs,
   findPendingGateJobIds,
   finishJob,
@@ -50,7 +55,7 @@ const t = useTestDatabase();
 test('every model of the schema can be written and read back', async () => {
   const schema = readFileSync(path.join(MIGRATIONS_DIR, '../schema.prisma'), 'utf8');
   const models = [...schema.matchAll(/^model (\w+) \{/gm)].map((m) => m[1]).sort();
-  assert.deepEqual(models, ['Cell', 'CellResult', 'ChannelStat', 'ClientVersion', 'Gate', 'Job', 'Runner'], 'this test covers every model; extend it with the schema');
+  assert.deepEqual(models, ['ApiToken', 'Cell', 'CellResult', 'ChannelStat', 'ClientVersion', 'Gate', 'Job', 'Runner'], 'this test covers every model; extend it with the schema');
 
   await t.db.job.create({ data: { id: 'job1', spec: { clients: [] }, cellsTotal: 1, environment: { cores: 2 } } });
   const cell = await t.db.cell.create({
@@ -114,6 +119,19 @@ test('every model of the schema can be written and read back', async () => {
   assert.equal((await listRunners(t.db, 20_000))[0]!.alive, false);
   assert.equal(await heartbeat(t.db, runnerId, null), false, 'a stopped runner learns it from its next heartbeat');
 
+  const token = await createToken(t.db, 'ci-bot');
+  assert.match(token, /^scb_[A-Za-z0-9_-]{43}$/);
+  const [row] = await t.db.apiToken.findMany();
+  assert.ok(row && row.hash === hashToken(token) && !JSON.stringify(row).includes(token), 'only the hash is stored');
+  assert.deepEqual(await findLiveToken(t.db, token), { name: 'ci-bot', admin: false });
+  assert.equal(await findLiveToken(t.db, `${token}x`), null);
+  await assert.rejects(createToken(t.db, 'ci-bot'), /exists already/);
+  await assert.rejects(createToken(t.db, 'Bad Name'), /is not a token name/);
+  assert.equal(await revokeToken(t.db, 'ci-bot'), true);
+  assert.equal(await revokeToken(t.db, 'ci-bot'), false, 'revoked once');
+  assert.equal(await findLiveToken(t.db, token), null, 'a revoked token is no identity');
+  assert.ok((await listTokens(t.db))[0]!.revokedAt);
+
   await t.db.gate.create({ data: { id: 'gate1', jobId: 'job1', spec: { scenario: 'affinity-burst' } } });
   await t.db.gate.update({ where: { id: 'gate1' }, data: { verdict: 'fail', evaluation: { reasons: ['qps at C=400 fell'] }, finishedAt: new Date() } });
   const gate = await t.db.gate.findUniqueOrThrow({ where: { jobId: 'job1' }, include: { job: { select: { status: true } } } });
@@ -122,7 +140,13 @@ test('every model of the schema can be written and read back', async () => {
   assert.equal(gate.job.status, 'queued');
   await assert.rejects(t.db.gate.create({ data: { id: 'gate2', jobId: 'job1', spec: {} } }), 'one gate per job');
 
-  // Cells, results, channel stats and the gate belong to their job.
+  // A judged gate goes with nothing, not even its job; cells, results and channel stats belong to their job.
+  await assert.rejects(t.db.job.delete({ where: { id: 'job1' } }), /gate gate1 is judged \(fail\)/);
+  await t.db.$transaction([
+    t.db.$executeRawUnsafe('ALTER TABLE "Gate" DISABLE TRIGGER "Gate_judged_immutable"'),
+    t.db.gate.delete({ where: { id: 'gate1' } }),
+    t.db.$executeRawUnsafe('ALTER TABLE "Gate" ENABLE TRIGGER "Gate_judged_immutable"'),
+  ]);
   await t.db.job.delete({ where: { id: 'job1' } });
   assert.equal(await t.db.gate.count(), 0);
   assert.equal(await t.db.cell.count(), 0);
@@ -367,9 +391,15 @@ test('cancel: a queued job at once with its cells, a running one by request; orp
   assert.equal(await cancelJob(t.db, 'nope'), 'not-found');
   assert.equal(await markJobRunning(t.db, queued, {}), false, 'a cancelled job never starts');
 
-  const running = await createJob(t.db, t.url, nodeSpec());
+  const running = await createJob(t.db, t.url, nodeSpec(), { createdBy: 'alice@example.com' });
   await markJobRunning(t.db, running, {});
-  assert.equal(await cancelJob(t.db, running), 'requested');
+  // Only its submitter or an admin cancels a job; who asked is recorded.
+  assert.equal(await cancelJob(t.db, running, { name: 'bob@example.com', admin: false }), 'forbidden');
+  assert.equal(await isCancelRequested(t.db, running), false);
+  assert.equal(await cancelJob(t.db, 'nope', { name: 'bob@example.com', admin: false }), 'not-found');
+  assert.equal(await cancelJob(t.db, running, { name: 'alice@example.com', admin: false }), 'requested');
+  assert.equal((await t.db.job.findUniqueOrThrow({ where: { id: running } })).cancelledBy, 'alice@example.com');
+  assert.equal(await cancelJob(t.db, running, { name: 'root', admin: true }), 'requested');
   assert.equal(await isCancelRequested(t.db, running), true);
   assert.equal(await failOrphanedJobs(t.db), 1);
   const o = await getJob(t.db, running);
@@ -467,7 +497,16 @@ test('gates: created with their job, judged, listed; evaluations read back with 
   assert.ok(listed[0]?.ok && listed[0].id === id && listed[0].jobStatus === 'failed');
   assert.equal(await countGates(t.db), 1);
 
-  await t.db.gate.update({ where: { id }, data: { evaluation: { verdict: 'maybe' } } });
+  // A judged gate never changes, whoever asks: its verdict is what CI acted on.
+  await assert.rejects(t.db.gate.update({ where: { id }, data: { verdict: 'pass' } }), /gate \w+ is judged \(inconclusive\): its verdict does not change/);
+  await assert.rejects(t.db.gate.delete({ where: { id } }), /is judged/);
+  assert.equal((await getGate(t.db, id))?.verdict, 'inconclusive');
+  // A row spoiled behind the trigger's back (an operator with psql) is reported, not thrown.
+  await t.db.$transaction([
+    t.db.$executeRawUnsafe('ALTER TABLE "Gate" DISABLE TRIGGER "Gate_judged_immutable"'),
+    t.db.gate.update({ where: { id }, data: { evaluation: { verdict: 'maybe' } } }),
+    t.db.$executeRawUnsafe('ALTER TABLE "Gate" ENABLE TRIGGER "Gate_judged_immutable"'),
+  ]);
   const bad = await getGate(t.db, id);
   assert.ok(bad && !bad.ok);
   assert.match(bad.invalid, /^stored gate \w+ is invalid: evaluation\.verdict: /);

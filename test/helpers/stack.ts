@@ -18,10 +18,10 @@ export interface Stack {
  * Runs the README's start command (scripts/start.ts) on free ports with a throw-away data dir, on its
  * embedded PostgreSQL unless `databaseUrl` is given.
  */
-export async function startStack({ timeoutMs = 240_000, databaseUrl }: { timeoutMs?: number; databaseUrl?: string } = {}): Promise<Stack> {
+export async function startStack({ timeoutMs = 240_000, databaseUrl, env: extra = {} }: { timeoutMs?: number; databaseUrl?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Stack> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'scb-stack-'));
   const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), SCB_PG_PORT: String(await freePort()), SCB_DATA_DIR: dataDir, SCB_ALLOW_SPANNER: '' };
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), SCB_PG_PORT: String(await freePort()), SCB_DATA_DIR: dataDir, SCB_ALLOW_SPANNER: '', ...extra };
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
   else delete env.DATABASE_URL; // the embedded default, as on a fresh machine
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/start.ts')], {

@@ -22,6 +22,7 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
             <Link href="/versions">Across versions</Link>
             <Link href="/gates">Gates</Link>
             <Link href="/runners">Runners</Link>
+            <Link href="/settings">Settings</Link>
           </nav>
         </header>
         <main>{children}</main>

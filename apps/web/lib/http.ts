@@ -1,6 +1,9 @@
 import { NextResponse } from 'next/server';
 import { isDatabaseUnreachable } from '@scb/db';
-import type { ParseResult } from '@scb/shared/spec';
+import { policyIssues } from '@scb/shared/policy';
+import type { FieldIssue, ParseResult } from '@scb/shared/spec';
+import type { Target } from '@scb/shared/targets';
+import { webPolicy } from './env';
 
 type Refused = { ok: false; response: NextResponse };
 
@@ -23,6 +26,16 @@ export async function readSpec<T>(req: Request, parse: (body: unknown) => ParseR
   const parsed = parse(json.body);
   if (!parsed.ok) return { ok: false, response: NextResponse.json({ error: `invalid ${what}`, issues: parsed.issues }, { status: 400 }) };
   return parsed;
+}
+
+/** The 400 answer for a target that breaks the operator's policy (each rule named), or null when it breaks none. */
+export function refusedByPolicy(target: Target): NextResponse | null {
+  const issues = policyIssues(webPolicy(), target);
+  return issues.length ? policyResponse(issues) : null;
+}
+
+export function policyResponse(issues: FieldIssue[]): NextResponse {
+  return NextResponse.json({ error: "the spec breaks this server's policy", issues }, { status: 400 });
 }
 
 /** A plain-text answer: a 404 for an unknown id, or why a stored row cannot be shown. */

@@ -10,6 +10,7 @@ import type { ProgressMessage, TimelinePoint } from '@scb/shared/protocol';
 import type { CellEvent, CellOperations, JobEnvironment } from '@scb/shared/stored';
 import { countJobs, getJob as readJob, listJobs as readJobs, type StoredCell } from '@scb/db';
 import { db } from './db';
+import { webEnv } from './env';
 import { listRunners } from './runners';
 import { plainText } from './http';
 
@@ -292,8 +293,9 @@ export function csvRows(job: JobView): CsvRow[] {
 }
 
 /** The origin a request came to (behind a proxy: its forwarded host), for absolute permanent links. */
-export function originOf(h: Headers): string {
-  return `${h.get('x-forwarded-proto') ?? 'http'}://${h.get('x-forwarded-host') ?? h.get('host') ?? 'localhost:3000'}`;
+/** The origin of every link the app gives out: SCB_PUBLIC_URL, never a request's Host or X-Forwarded-* headers. */
+export function publicOrigin(): string {
+  return webEnv().publicOrigin;
 }
 
 /** The job's permanent link. */

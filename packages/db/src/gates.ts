@@ -8,15 +8,15 @@ import { enqueueJobIn, ensureQueue } from './queue';
 import { ColumnParser, type Read } from './read';
 
 /** Stores a validated gate with the job that runs it and queues the job: all of it or none. */
-export async function createGate(db: Db, databaseUrl: string, gate: GateSpec): Promise<{ id: string; jobId: string }> {
+export async function createGate(db: Db, databaseUrl: string, gate: GateSpec, createdBy: string | null = null): Promise<{ id: string; jobId: string }> {
   const spec = parseJobSpec(gateJobSpec(gate));
   if (!spec.ok) throw new Error(`the gate makes an invalid job: ${spec.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`);
   const id = newJobId();
   const jobId = newJobId();
   await ensureQueue(databaseUrl);
   await db.$transaction(async (tx) => {
-    await tx.job.create({ data: jobCreateData(jobId, spec.value) });
-    await tx.gate.create({ data: { id, jobId, spec: gate as Prisma.InputJsonObject } });
+    await tx.job.create({ data: jobCreateData(jobId, spec.value, { createdBy }) });
+    await tx.gate.create({ data: { id, jobId, spec: gate as Prisma.InputJsonObject, createdBy } });
     await enqueueJobIn(tx, jobId, placementFlags(spec.value));
   });
   return { id, jobId };

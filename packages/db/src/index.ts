@@ -57,3 +57,4 @@ export { heartbeat, listRunners, markAllRunnersStopped, markRunnerStopped, regis
 export { knownClientVersions, recordClientVersion } from './client-versions';
 export { loadTrendJobs, loadTrendRows, type TrendJob, type TrendRow } from './trend';
 export * from '../generated/prisma/client';
+export { createToken, findLiveToken, hashToken, listTokens, revokeToken, TOKEN_NAME, TokenError, type TokenRow } from './tokens';

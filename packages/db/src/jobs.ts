@@ -27,7 +27,13 @@ export function newJobId(): string {
 }
 
 /** A job row with its planned cells, ready for `db.job.create`. */
-export function jobCreateData(id: string, spec: JobSpec, rerunOf: string | null = null) {
+/** Who writes: the identity's name, stored with what it creates or cancels. */
+export interface Author {
+  createdBy?: string | null;
+  rerunOf?: string | null;
+}
+
+export function jobCreateData(id: string, spec: JobSpec, { rerunOf = null, createdBy = null }: Author = {}) {
   const cells = planCells(spec).map((p) => ({
     index: p.index,
     clientLanguage: p.client.language,
@@ -45,16 +51,17 @@ export function jobCreateData(id: string, spec: JobSpec, rerunOf: string | null 
     spec: spec as Prisma.InputJsonObject,
     cellsTotal: cells.length,
     cells: { create: cells },
+    createdBy,
     ...(rerunOf ? { original: { connect: { id: rerunOf } } } : {}),
   } satisfies Prisma.JobCreateInput;
 }
 
 /** Stores a validated spec with its planned cells and queues it, in one transaction. */
-export async function createJob(db: Db, databaseUrl: string, spec: JobSpec, rerunOf: string | null = null): Promise<string> {
+export async function createJob(db: Db, databaseUrl: string, spec: JobSpec, author: Author = {}): Promise<string> {
   const id = newJobId();
   await ensureQueue(databaseUrl);
   await db.$transaction(async (tx) => {
-    await tx.job.create({ data: jobCreateData(id, spec, rerunOf) });
+    await tx.job.create({ data: jobCreateData(id, spec, author) });
     await enqueueJobIn(tx, id, placementFlags(spec));
   });
   return id;
@@ -119,15 +126,28 @@ export async function listSucceededJobs(db: Db, limit: number): Promise<Read<{ i
   });
 }
 
-export type CancelOutcome = 'cancelled' | 'requested' | 'finished' | 'not-found';
+export type CancelOutcome = 'cancelled' | 'requested' | 'finished' | 'not-found' | 'forbidden';
 
 /**
  * Cancels a job: a queued one at once (the runner skips it), a running one by request (the runner
  * stops its driver within a second or two and keeps the finished cells).
  */
-export async function cancelJob(db: Db, id: string): Promise<CancelOutcome> {
+/**
+ * Cancels a job for `who` (anyone when not given: the runner's own tools): only its submitter or an
+ * admin may; a job stored before submitters were recorded is an admin's to cancel.
+ */
+export async function cancelJob(db: Db, id: string, who?: { name: string; admin: boolean }): Promise<CancelOutcome> {
+  if (who && !who.admin) {
+    const job = await db.job.findUnique({ where: { id }, select: { createdBy: true } });
+    if (!job) return 'not-found';
+    if (job.createdBy !== who.name) return 'forbidden';
+  }
+  const cancelledBy = who?.name ?? null;
   const cancelled = await db.$transaction(async (tx) => {
-    const queued = await tx.job.updateMany({ where: { id, status: 'queued' }, data: { status: 'cancelled', finishedAt: new Date(), error: 'cancelled before it started', cancelRequested: true } });
+    const queued = await tx.job.updateMany({
+      where: { id, status: 'queued' },
+      data: { status: 'cancelled', finishedAt: new Date(), error: 'cancelled before it started', cancelRequested: true, cancelledBy },
+    });
     if (queued.count) {
       await cancelUnfinishedCellsOp(tx, id);
       // Out of the queue too, so that no runner is left holding it (a job no runner can take waits there).
@@ -137,7 +157,7 @@ export async function cancelJob(db: Db, id: string): Promise<CancelOutcome> {
     return queued.count > 0;
   });
   if (cancelled) return 'cancelled';
-  const running = await db.job.updateMany({ where: { id, status: 'running' }, data: { cancelRequested: true } });
+  const running = await db.job.updateMany({ where: { id, status: 'running' }, data: { cancelRequested: true, cancelledBy } });
   if (running.count) return 'requested';
   return (await db.job.count({ where: { id } })) ? 'finished' : 'not-found';
 }
@@ -147,13 +167,20 @@ export type RerunOutcome =
   | { kind: 'not-found' }
   | { kind: 'unfinished'; status: Job['status'] }
   | { kind: 'gate'; gateId: string }
-  | { kind: 'invalid'; issues: FieldIssue[] };
+  | { kind: 'invalid'; issues: FieldIssue[] }
+  /** The spec validates but the caller's policy refuses it now. */
+  | { kind: 'refused'; issues: FieldIssue[] };
 
 /**
  * Re-runs a finished job: a new job with the same spec (validated again, as the schema may have moved
  * on), linked to the old one, which does not change.
  */
-export async function rerunJob(db: Db, databaseUrl: string, id: string): Promise<RerunOutcome> {
+export async function rerunJob(
+  db: Db,
+  databaseUrl: string,
+  id: string,
+  { refuse = () => [], createdBy = null }: { refuse?: (spec: JobSpec) => FieldIssue[]; createdBy?: string | null } = {},
+): Promise<RerunOutcome> {
   const old = await db.job.findUnique({ where: { id }, select: { status: true, spec: true, gate: { select: { id: true } } } });
   if (!old) return { kind: 'not-found' };
   if (isUnfinishedJob(old.status)) return { kind: 'unfinished', status: old.status };
@@ -161,7 +188,9 @@ export async function rerunJob(db: Db, databaseUrl: string, id: string): Promise
   if (old.gate) return { kind: 'gate', gateId: old.gate.id };
   const spec = parseJobSpec(old.spec);
   if (!spec.ok) return { kind: 'invalid', issues: spec.issues };
-  return { kind: 'created', id: await createJob(db, databaseUrl, spec.value, id) };
+  const refused = refuse(spec.value);
+  if (refused.length > 0) return { kind: 'refused', issues: refused };
+  return { kind: 'created', id: await createJob(db, databaseUrl, spec.value, { rerunOf: id, createdBy }) };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,7 +1,6 @@
 import type { Metadata } from 'next';
 import { pageMetadata } from '@/lib/metadata';
 import Link from 'next/link';
-import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { cache } from 'react';
 import {
@@ -32,7 +31,7 @@ import { scenarioLabel } from '@scb/shared/scenario';
 import { CompareCharts } from '@/components/CompareCharts';
 import { StatusBadge } from '@/components/StatusBadge';
 import { loadComparison, recentComparablePair, type CompareLoad } from '@/lib/compare';
-import { listJobs, originOf, type JobView } from '@/lib/jobs';
+import { listJobs, publicOrigin, type JobView } from '@/lib/jobs';
 import './compare.css';
 import { TableHead } from '@/components/TableHead';
 
@@ -64,7 +63,7 @@ const DEFAULT_DESCRIPTION = 'Compare benchmark jobs or cells side by side: qps, 
 
 export async function generateMetadata({ searchParams }: Props): Promise<Metadata> {
   const l = await load(paramsKey(await searchParams));
-  const origin = originOf(await headers());
+  const origin = publicOrigin();
   if (l.kind !== 'ok') {
     const title = 'Compare';
     return {

@@ -1,11 +1,10 @@
 import type { Metadata } from 'next';
 import { pageMetadata } from '@/lib/metadata';
 import Link from 'next/link';
-import { headers } from 'next/headers';
 import { METRICS, changeFromPrevious, chartData, formatValue, scenarioOptionText, versionsHref, type TrendPoint } from '@scb/shared/trend';
 import { VersionsChart } from '@/components/VersionsChart';
 import { VERDICT_MARK, VERDICT_MEANING } from '@scb/shared/verdict';
-import { originOf } from '@/lib/jobs';
+import { publicOrigin } from '@/lib/jobs';
 import { searchString, versionsViewFor, type VersionsView } from '@/lib/versions';
 import './versions.css';
 
@@ -27,7 +26,7 @@ export async function generateMetadata({ searchParams }: Props): Promise<Metadat
       `${view.selection.concurrency ? ` at concurrency ${view.selection.concurrency}` : ''}, one line per configuration` +
       ` (${series.map((s) => s.configuration).join(', ')}), from ${cells} stored cells; scenario: ${view.scenario.label}.`
     : `No succeeded ${view.selection.language} cells stored yet.`;
-  const url = new URL(view.url, originOf(await headers())).toString();
+  const url = new URL(view.url, publicOrigin()).toString();
   return pageMetadata({ title, description, url, type: 'website' });
 }
 

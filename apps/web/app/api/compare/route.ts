@@ -1,8 +1,8 @@
+import { readRoute } from '@/lib/auth/guard';
 import { NextResponse } from 'next/server';
 import { compareHref, compareNoteText, compareRefusalText, comparisonDescription, comparisonTitle } from '@scb/shared/compare';
 import { loadComparison } from '@/lib/compare';
-import { originOf } from '@/lib/jobs';
-import { apiRoute } from '@/lib/http';
+import { publicOrigin } from '@/lib/jobs';
 
 export const dynamic = 'force-dynamic';
 
@@ -32,7 +32,7 @@ async function handleGET(req: Request) {
     case 'ok': {
       const c = load.comparison;
       return NextResponse.json({
-        url: new URL(compareHref(load.selection), originOf(req.headers)).toString(),
+        url: new URL(compareHref(load.selection), publicOrigin()).toString(),
         selection: load.selection,
         title: comparisonTitle(c),
         description: comparisonDescription(c),
@@ -44,4 +44,4 @@ async function handleGET(req: Request) {
   }
 }
 
-export const GET = apiRoute(handleGET);
+export const GET = readRoute(handleGET);

@@ -1,25 +1,33 @@
+import { readRoute, writeRoute } from '@/lib/auth/guard';
+import type { Identity } from '@/lib/auth/identity';
 import { NextResponse } from 'next/server';
 import { createGate } from '@scb/db';
-import { parseGateSpec } from '@scb/shared/gate';
+import { gateJobSpec, parseGateSpec } from '@scb/shared/gate';
+import { parseJobSpec } from '@scb/shared/spec';
 import { databaseUrl, db } from '@/lib/db';
-import { apiRoute, readSpec } from '@/lib/http';
+import { readSpec, refusedByPolicy } from '@/lib/http';
 import { gateUrl, listGates } from '@/lib/gates';
-import { jobUrl, originOf } from '@/lib/jobs';
+import { jobUrl, publicOrigin } from '@/lib/jobs';
 
 export const dynamic = 'force-dynamic';
 
 /** Queues a gate. 201 {id, url, jobId, jobUrl}; 400 {error, issues: [{path, message}]} naming every bad field. */
-async function handlePOST(req: Request) {
+async function handlePOST(req: Request, _ctx: unknown, who: Identity) {
   const parsed = await readSpec(req, parseGateSpec, 'gate spec');
   if (!parsed.ok) return parsed.response;
+  // The job the gate runs is validated as any job is: a gate whose overrides make a bad job is the caller's error.
+  const job = parseJobSpec(gateJobSpec(parsed.value));
+  if (!job.ok) return NextResponse.json({ error: 'the gate makes an invalid job spec', issues: job.issues }, { status: 400 });
+  const refused = refusedByPolicy(job.value.target);
+  if (refused) return refused;
   let created: { id: string; jobId: string };
   try {
-    created = await createGate(db(), databaseUrl(), parsed.value);
+    created = await createGate(db(), databaseUrl(), parsed.value, who.name);
   } catch (e) {
     return NextResponse.json({ error: `the gate could not be stored or queued: ${(e as Error).message}` }, { status: 503 });
   }
   const { id, jobId } = created;
-  const origin = originOf(req.headers);
+  const origin = publicOrigin();
   const url = gateUrl(id, origin);
   return NextResponse.json({ id, url, jobId, jobUrl: jobUrl(jobId, origin) }, { status: 201, headers: { Location: url } });
 }
@@ -28,5 +36,5 @@ async function handleGET() {
   return NextResponse.json({ gates: await listGates() });
 }
 
-export const POST = apiRoute(handlePOST);
-export const GET = apiRoute(handleGET);
+export const POST = writeRoute(handlePOST);
+export const GET = readRoute(handleGET);

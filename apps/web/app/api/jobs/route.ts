@@ -1,18 +1,22 @@
+import { readRoute, writeRoute } from '@/lib/auth/guard';
+import type { Identity } from '@/lib/auth/identity';
 import { NextResponse } from 'next/server';
 import { createJob } from '@scb/db';
 import { parseJobSpec } from '@scb/shared/spec';
 import { databaseUrl, db } from '@/lib/db';
-import { apiRoute, readSpec } from '@/lib/http';
-import { jobUrl, listJobs, originOf } from '@/lib/jobs';
+import { readSpec, refusedByPolicy } from '@/lib/http';
+import { jobUrl, listJobs, publicOrigin } from '@/lib/jobs';
 
 export const dynamic = 'force-dynamic';
 
 /** Queues a job. 201 {id, url}; 400 {error, issues: [{path, message}]} naming every bad field. */
-async function handlePOST(req: Request) {
+async function handlePOST(req: Request, _ctx: unknown, who: Identity) {
   const parsed = await readSpec(req, parseJobSpec, 'job spec');
   if (!parsed.ok) return parsed.response;
-  const id = await createJob(db(), databaseUrl(), parsed.value);
-  const url = jobUrl(id, originOf(req.headers));
+  const refused = refusedByPolicy(parsed.value.target);
+  if (refused) return refused;
+  const id = await createJob(db(), databaseUrl(), parsed.value, { createdBy: who.name });
+  const url = jobUrl(id, publicOrigin());
   return NextResponse.json({ id, url }, { status: 201, headers: { Location: url } });
 }
 
@@ -20,5 +24,5 @@ async function handleGET() {
   return NextResponse.json({ jobs: await listJobs() });
 }
 
-export const POST = apiRoute(handlePOST);
-export const GET = apiRoute(handleGET);
+export const POST = writeRoute(handlePOST);
+export const GET = readRoute(handleGET);

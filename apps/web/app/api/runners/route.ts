@@ -1,6 +1,6 @@
+import { readRoute } from '@/lib/auth/guard';
 import { NextResponse } from 'next/server';
 import { listRunners } from '@/lib/runners';
-import { apiRoute } from '@/lib/http';
 
 export const dynamic = 'force-dynamic';
 
@@ -9,4 +9,4 @@ async function handleGET() {
   return NextResponse.json({ runners: await listRunners() });
 }
 
-export const GET = apiRoute(handleGET);
+export const GET = readRoute(handleGET);

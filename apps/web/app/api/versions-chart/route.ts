@@ -1,7 +1,7 @@
+import { readRoute } from '@/lib/auth/guard';
 import { NextResponse } from 'next/server';
 import { parseTrendQuery } from '@scb/shared/trend';
 import { loadVersionsView } from '@/lib/versions';
-import { apiRoute } from '@/lib/http';
 
 export const dynamic = 'force-dynamic';
 
@@ -19,4 +19,4 @@ async function handleGET(req: Request) {
   return NextResponse.json(body);
 }
 
-export const GET = apiRoute(handleGET);
+export const GET = readRoute(handleGET);

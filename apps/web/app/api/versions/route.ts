@@ -1,9 +1,9 @@
+import { readRoute } from '@/lib/auth/guard';
 import { NextResponse } from 'next/server';
 import { LANGUAGES, type Language } from '@scb/shared/spec';
 import { newestFirst, publishedVersions } from '@scb/languages';
 import { knownClientVersions } from '@scb/db';
 import { db } from '@/lib/db';
-import { apiRoute } from '@/lib/http';
 
 export const dynamic = 'force-dynamic';
 
@@ -29,4 +29,4 @@ async function handleGET(req: Request) {
   });
 }
 
-export const GET = apiRoute(handleGET);
+export const GET = readRoute(handleGET);

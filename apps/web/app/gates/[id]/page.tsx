@@ -1,5 +1,4 @@
 import type { Metadata } from 'next';
-import { headers } from 'next/headers';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { gateScenario } from '@scb/shared/gate';
@@ -11,7 +10,7 @@ import { GateActions } from '@/components/GateActions';
 import { GateCharts } from '@/components/GateCharts';
 import { VerdictBadge } from '@/components/VerdictBadge';
 import { getGate, isInvalidGate, markdownGate } from '@/lib/gates';
-import { getJob, isInvalidJob, originOf } from '@/lib/jobs';
+import { getJob, isInvalidJob, publicOrigin } from '@/lib/jobs';
 import { pageMetadata } from '@/lib/metadata';
 import { formatUtc } from '@scb/shared/table';
 import { streamLimit } from '@scb/shared/targets';
@@ -21,7 +20,7 @@ export const dynamic = 'force-dynamic';
 type Params = { params: Promise<{ id: string }> };
 
 export async function generateMetadata({ params }: Params): Promise<Metadata> {
-  const gate = await getGate((await params).id, originOf(await headers()));
+  const gate = await getGate((await params).id, publicOrigin());
   if (!gate) return { title: 'Gate not found' };
   if (isInvalidGate(gate)) return pageMetadata({ title: `Gate ${gate.id}: invalid`, description: gate.invalid, url: gate.url });
   const s = gate.spec;
@@ -29,7 +28,7 @@ export async function generateMetadata({ params }: Params): Promise<Metadata> {
 }
 
 export default async function GatePage({ params }: Params) {
-  const gate = await getGate((await params).id, originOf(await headers()));
+  const gate = await getGate((await params).id, publicOrigin());
   if (!gate) notFound();
   if (isInvalidGate(gate)) {
     return (

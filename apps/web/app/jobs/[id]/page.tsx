@@ -10,11 +10,10 @@ import { CellCharts } from '@/components/CellCharts';
 import { ClientServerCharts, LatencyChart, QpsChart, type ClientServerSeries, type LatencyPoint, type QpsPoint } from '@/components/ConcurrencyCharts';
 import { latencySplit } from '@scb/shared/split';
 import { StatusBadge } from '@/components/StatusBadge';
-import { headers } from 'next/headers';
 import { jobMarkdown, setupLine } from '@scb/shared/markdown';
 import { JobActions } from '@/components/JobActions';
 import { pageMetadata } from '@/lib/metadata';
-import { getJob, isInvalidJob, jobUrl, originOf, tableCells, type CellView, type InvalidJob, type JobView } from '@/lib/jobs';
+import { getJob, isInvalidJob, jobUrl, publicOrigin, tableCells, type CellView, type InvalidJob, type JobView } from '@/lib/jobs';
 import { TableHead } from '@/components/TableHead';
 import { CellVerdictMark } from '@/components/CellVerdictMark';
 import { verdictLegend } from '@scb/shared/verdict';
@@ -24,16 +23,12 @@ export const dynamic = 'force-dynamic';
 
 type Params = { params: Promise<{ id: string }> };
 
-async function origin(): Promise<string> {
-  return originOf(await headers());
-}
-
 export async function generateMetadata({ params }: Params): Promise<Metadata> {
   const job = await getJob((await params).id);
   if (!job) return { title: 'Job not found' };
   const title = `${job.name || `Job ${job.id}`} (${job.status})`;
   const description = isInvalidJob(job) ? job.invalid : setupLine(job);
-  const url = jobUrl(job.id, await origin());
+  const url = jobUrl(job.id, publicOrigin());
   return pageMetadata({ title, description, url });
 }
 
@@ -487,7 +482,7 @@ export default async function JobPage({ params }: Params) {
       <details>
         <summary>Markdown (for a GitHub issue)</summary>
         <pre className="markdown" data-testid="markdown">
-          {jobMarkdown({ id: job.id, url: jobUrl(job.id, await origin()), spec: job.spec, environment: job.environment, cells: tableCells(job) })}
+          {jobMarkdown({ id: job.id, url: jobUrl(job.id, publicOrigin()), spec: job.spec, environment: job.environment, cells: tableCells(job) })}
         </pre>
       </details>
       <details>

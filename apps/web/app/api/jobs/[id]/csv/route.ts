@@ -1,6 +1,6 @@
+import { readRoute } from '@/lib/auth/guard';
 import { toCsv } from '@scb/shared/export';
 import { csvRows, exportableJob } from '@/lib/jobs';
-import { apiRoute } from '@/lib/http';
 
 export const dynamic = 'force-dynamic';
 
@@ -12,4 +12,4 @@ async function handleGET(_req: Request, ctx: { params: Promise<{ id: string }> }
   });
 }
 
-export const GET = apiRoute(handleGET);
+export const GET = readRoute(handleGET);

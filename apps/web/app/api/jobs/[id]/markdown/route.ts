@@ -1,6 +1,6 @@
+import { readRoute } from '@/lib/auth/guard';
 import { jobMarkdown } from '@scb/shared/markdown';
-import { exportableJob, jobUrl, originOf, tableCells } from '@/lib/jobs';
-import { apiRoute } from '@/lib/http';
+import { exportableJob, jobUrl, publicOrigin, tableCells } from '@/lib/jobs';
 
 export const dynamic = 'force-dynamic';
 
@@ -8,8 +8,8 @@ export const dynamic = 'force-dynamic';
 async function handleGET(req: Request, ctx: { params: Promise<{ id: string }> }) {
   const job = await exportableJob((await ctx.params).id);
   if (job instanceof Response) return job;
-  const text = jobMarkdown({ id: job.id, url: jobUrl(job.id, originOf(req.headers)), spec: job.spec, environment: job.environment, cells: tableCells(job) });
+  const text = jobMarkdown({ id: job.id, url: jobUrl(job.id, publicOrigin()), spec: job.spec, environment: job.environment, cells: tableCells(job) });
   return new Response(text + '\n', { headers: { 'content-type': 'text/markdown; charset=utf-8' } });
 }
 
-export const GET = apiRoute(handleGET);
+export const GET = readRoute(handleGET);

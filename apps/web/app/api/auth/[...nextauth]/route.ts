@@ -1,0 +1,14 @@
+import type { NextRequest } from 'next/server';
+import { authJs } from '@/lib/auth/oidc';
+
+export const dynamic = 'force-dynamic';
+
+const notConfigured = () => Response.json({ error: 'sign-in is not configured on this server (SCB_OIDC_ISSUER)' }, { status: 404 });
+
+// Auth.js's own routes (sign-in page, provider callback, sign-out), with its own CSRF token.
+export function GET(req: NextRequest) {
+  return authJs()?.handlers.GET(req) ?? notConfigured();
+}
+export function POST(req: NextRequest) {
+  return authJs()?.handlers.POST(req) ?? notConfigured();
+}

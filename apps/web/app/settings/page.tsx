@@ -1,0 +1,40 @@
+import { POLICY_VARIABLES } from '@scb/shared/policy';
+import { webPolicy } from '@/lib/env';
+
+export const dynamic = 'force-dynamic';
+
+export const metadata = { title: 'Settings' };
+
+/** The operator's policy as this server read it at start: read-only, set through the environment. */
+export default function SettingsPage() {
+  const p = webPolicy();
+  const spannerOn = p.spanner.databases.length > 0;
+  return (
+    <>
+      <h1>Settings</h1>
+      <p className="muted">
+        What a job spec may make a runner reach, as this server's operator set it in the environment (README, "Configuration"). A spec that breaks a rule is refused naming it; every runner checks its
+        own copy before connecting anywhere.
+      </p>
+      <h2>Cloud Spanner</h2>
+      <dl className="env" data-testid="policy-spanner">
+        <dt>targets</dt>
+        <dd>{spannerOn ? 'on, for the databases below' : `off: no database is listed in ${POLICY_VARIABLES.databases}`}</dd>
+        <dt>databases ({POLICY_VARIABLES.databases})</dt>
+        <dd>{spannerOn ? p.spanner.databases.map((d) => `${d.projectId}/${d.instanceId}/${d.databaseId}`).join(', ') : 'none'}</dd>
+        <dt>endpoints ({POLICY_VARIABLES.endpoints})</dt>
+        <dd>
+          {p.spanner.endpoints.join(', ')}
+          {p.spanner.defaultEndpoints ? " (the default: Google's own endpoints)" : ''}
+        </dd>
+        <dt>credentials</dt>
+        <dd>each runner's own Application Default Credentials, and only on runners started with SCB_ALLOW_SPANNER=1; never part of a spec</dd>
+      </dl>
+      <h2>Cloud Spanner emulator</h2>
+      <dl className="env" data-testid="policy-emulator">
+        <dt>emulator hosts ({POLICY_VARIABLES.emulatorHosts})</dt>
+        <dd>loopback (127.0.0.1, localhost){p.emulatorHosts.length ? `, ${p.emulatorHosts.join(', ')}` : ' only'}</dd>
+      </dl>
+    </>
+  );
+}
