@@ -10,6 +10,8 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
 export interface Stack {
   baseUrl: string;
+  /** The environment it was started with (its embedded PostgreSQL's port and data dir among it). */
+  env: NodeJS.ProcessEnv;
   output: string[];
   stop(): Promise<number | null>;
 }
@@ -18,9 +20,19 @@ export interface Stack {
  * Runs the README's start command (scripts/start.ts) on free ports with a throw-away data dir, on its
  * embedded PostgreSQL unless `databaseUrl` is given.
  */
-export async function startStack({ timeoutMs = 240_000, databaseUrl, env: extra = {} }: { timeoutMs?: number; databaseUrl?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Stack> {
+export async function startStack({
+  timeoutMs = 240_000,
+  databaseUrl,
+  env: extra = {},
+  port: given,
+}: {
+  timeoutMs?: number;
+  databaseUrl?: string;
+  env?: NodeJS.ProcessEnv;
+  port?: number;
+} = {}): Promise<Stack> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'scb-stack-'));
-  const port = await freePort();
+  const port = given ?? (await freePort());
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), SCB_PG_PORT: String(await freePort()), SCB_DATA_DIR: dataDir, SCB_ALLOW_SPANNER: '', ...extra };
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
   else delete env.DATABASE_URL; // the embedded default, as on a fresh machine
@@ -49,6 +61,7 @@ export async function startStack({ timeoutMs = 240_000, databaseUrl, env: extra 
   });
   return {
     baseUrl: `http://127.0.0.1:${port}`,
+    env,
     output,
     async stop() {
       child.kill('SIGINT');

@@ -13,8 +13,10 @@ import {
   type JobSpec,
   type ProgressMessage,
   type ResultMessage,
+  type Target,
 } from '@scb/shared';
 import { CellError } from './cell-error';
+import { driverEnvironment } from './driver-env';
 import { watchMachine, type MachineLoad } from './machine';
 import { startTarget, type AddedLatency, type ChannelStats, type ServerTime, type TargetLoad } from './targets/index';
 
@@ -66,20 +68,25 @@ export async function runCell(spec: JobSpec, plan: CellPlan, launch: DriverLaunc
     // The measured phase is the window of the target's and the machine's load.
     let window: ReturnType<typeof watchMachine> | undefined;
     let machine: MachineLoad | undefined;
-    const result = await runDriver(cell, launch, {
-      ...hooks,
-      onProgress(p) {
-        if (p.phase === 'measure' && !window) {
-          window = watchMachine();
-          target.markMeasuring?.().catch(() => {});
-        }
-        hooks.onProgress?.(p);
+    const result = await runDriver(
+      cell,
+      launch,
+      {
+        ...hooks,
+        onProgress(p) {
+          if (p.phase === 'measure' && !window) {
+            window = watchMachine();
+            target.markMeasuring?.().catch(() => {});
+          }
+          hooks.onProgress?.(p);
+        },
+        onResult() {
+          machine = window?.end();
+          hooks.onResult?.();
+        },
       },
-      onResult() {
-        machine = window?.end();
-        hooks.onResult?.();
-      },
-    });
+      spec.target.kind,
+    );
     const stats = await target.stats?.();
     return {
       result,
@@ -105,11 +112,14 @@ export function driverDeadlineMs(spec: JobSpec, concurrency: number): number {
   return Math.round(60_000 + opsMs(opsAt(spec.workload.warmupOps, concurrency)) + measureMs);
 }
 
-/** Runs a driver process on one cell and reads its protocol lines; the result, or a CellError saying why not. */
-export function runDriver(cell: DriverCell, launch: DriverLaunch, hooks: CellHooks = {}): Promise<ResultMessage> {
+/**
+ * Runs a driver process on one cell and reads its protocol lines; the result, or a CellError saying why not.
+ * The driver gets a minimal environment: Application Default Credentials only when `target` is `spanner`.
+ */
+export function runDriver(cell: DriverCell, launch: DriverLaunch, hooks: CellHooks = {}, target?: Target['kind']): Promise<ResultMessage> {
   return new Promise((resolve, reject) => {
     const child = spawn(launch.command, launch.args, {
-      env: { ...process.env, METADATA_SERVER_DETECTION: 'none', SPANNER_DISABLE_BUILTIN_METRICS: 'true' },
+      env: driverEnvironment(target),
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let result: ResultMessage | undefined;

@@ -4,6 +4,7 @@ import { ClientInstallError, prepareDriver, type DriverLaunch } from '@scb/langu
 import { watchForStop } from './cancel';
 import { runCell, CellError } from './cell';
 import { cellResultOf } from './cell-result';
+import { redactEnvironment } from './driver-env';
 import { endJob, failInvalidJob, failRefusedJob, startJob } from './job-status';
 import { untilStored } from './db-retry';
 import { CACHE_DIR } from './paths';
@@ -50,7 +51,7 @@ export async function runJob(db: Db, jobId: string, hooks: JobHooks): Promise<vo
         void p.then(
           () => recordClientVersion(db, client.language, client.version, null).catch(() => {}),
           (e) => {
-            if (e instanceof ClientInstallError) void recordClientVersion(db, client.language, client.version, e.message).catch(() => {});
+            if (e instanceof ClientInstallError) void recordClientVersion(db, client.language, client.version, redactEnvironment(e.message)).catch(() => {});
           },
         );
     }
@@ -93,7 +94,7 @@ export async function runJob(db: Db, jobId: string, hooks: JobHooks): Promise<vo
       );
     } catch (e) {
       if (stop.signal.aborted) break; // the cell was stopped on purpose: cancelled with the job below
-      const message = e instanceof CellError ? e.message : `unexpected runner error: ${(e as Error).message}`;
+      const message = e instanceof CellError ? e.message : redactEnvironment(`unexpected runner error: ${(e as Error).message}`);
       if (lost(await untilStored(() => failCell(db, cell.id, message, runnerId), hooks.log, `${label}: failure`))) return;
       hooks.log(`${label}: failed: ${message}`);
     }

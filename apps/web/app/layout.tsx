@@ -1,5 +1,8 @@
 import type { Metadata } from 'next';
+import { headers } from 'next/headers';
 import Link from 'next/link';
+import { identify } from '@/lib/auth/identity';
+import { webEnv } from '@/lib/env';
 import './globals.css';
 
 export const metadata: Metadata = {
@@ -7,7 +10,12 @@ export const metadata: Metadata = {
   description: 'Benchmarks of Cloud Spanner clients across versions and configurations.',
 };
 
-export default function RootLayout({ children }: { children: React.ReactNode }) {
+export default async function RootLayout({ children }: { children: React.ReactNode }) {
+  const env = webEnv();
+  const who = await identify(await headers());
+  const canSignIn = env.SCB_OIDC_ISSUER !== undefined;
+  // With SCB_AUTH_READ=on nothing is shown to someone without an identity but the way in.
+  const locked = env.SCB_AUTH_READ === 'on' && !who;
   return (
     <html lang="en">
       <body>
@@ -24,8 +32,33 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
             <Link href="/runners">Runners</Link>
             <Link href="/settings">Settings</Link>
           </nav>
+          <span className="identity" data-testid="identity">
+            {who ? (
+              <>
+                {who.kind === 'local' ? 'local (this machine)' : who.name}
+                {who.kind === 'oidc' && (
+                  <>
+                    {' · '}
+                    <a href="/api/auth/signout">Sign out</a>
+                  </>
+                )}
+              </>
+            ) : canSignIn ? (
+              <a href="/api/auth/signin">Sign in</a>
+            ) : (
+              <span className="muted">read-only: writing needs an API token or the auth proxy</span>
+            )}
+          </span>
         </header>
-        <main>{children}</main>
+        <main>
+          {locked ? (
+            <p data-testid="sign-in-to-read">
+              Reading this server needs an identity. {canSignIn ? <a href="/api/auth/signin">Sign in</a> : 'Reach it through its auth proxy, or use the API with a token.'}
+            </p>
+          ) : (
+            children
+          )}
+        </main>
       </body>
     </html>
   );

@@ -10,19 +10,27 @@ export const dynamic = 'force-dynamic';
 
 const PAGE = 100;
 
-export default async function JobsPage({ searchParams }: { searchParams: Promise<{ page?: string }> }) {
-  const page = Math.max(1, Math.floor(Number((await searchParams).page ?? 1)) || 1);
-  const [jobs, total] = await Promise.all([listJobs(PAGE, (page - 1) * PAGE), jobCount()]);
+export default async function JobsPage({ searchParams }: { searchParams: Promise<{ page?: string; by?: string }> }) {
+  const q = await searchParams;
+  const page = Math.max(1, Math.floor(Number(q.page ?? 1)) || 1);
+  const by = typeof q.by === 'string' && q.by !== '' ? q.by : undefined;
+  const [jobs, total] = await Promise.all([listJobs(PAGE, (page - 1) * PAGE, by), jobCount(by)]);
+  const pageHref = (p: number) => `/?${new URLSearchParams({ page: String(p), ...(by ? { by } : {}) })}`;
   return (
     <>
-      <h1>Jobs</h1>
+      <h1>Jobs{by ? ` submitted by ${by}` : ''}</h1>
+      {by && (
+        <p className="muted" data-testid="jobs-filter">
+          Only the jobs {by} submitted. <Link href="/">All jobs</Link>
+        </p>
+      )}
       {jobs.length === 0 ? (
         <p className="muted">
           No jobs yet. <Link href="/jobs/new">Launch the first benchmark</Link>.
         </p>
       ) : (
         <table>
-          <TableHead columns={['Job', 'Status', 'Created', 'Clients', 'Configurations', 'Concurrency', 'Cells']} />
+          <TableHead columns={['Job', 'Status', 'Created', 'By', 'Clients', 'Configurations', 'Concurrency', 'Cells']} />
           <tbody>
             {jobs.map((j) => (
               <tr key={j.id}>
@@ -33,6 +41,7 @@ export default async function JobsPage({ searchParams }: { searchParams: Promise
                   <StatusBadge status={j.status} />
                 </td>
                 <td className="num">{formatUtc(j.createdAt)}</td>
+                <td>{j.createdBy ? <Link href={`/?${new URLSearchParams({ by: j.createdBy })}`}>{j.createdBy}</Link> : ''}</td>
                 <SpecColumns invalid={j.invalid} span={3}>
                   <td>{j.clients}</td>
                   <td>{j.configurations}</td>
@@ -46,7 +55,7 @@ export default async function JobsPage({ searchParams }: { searchParams: Promise
           </tbody>
         </table>
       )}
-      <Pager noun="Jobs" page={page} size={PAGE} total={total} href={(p) => `/?page=${p}`} />
+      <Pager noun="Jobs" page={page} size={PAGE} total={total} href={pageHref} />
     </>
   );
 }

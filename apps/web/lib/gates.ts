@@ -27,6 +27,8 @@ export interface GateView {
   job: { id: string; url: string; status: string; error: string | null; cellsDone: number; cellsTotal: number };
   /** The gate's jobs (one today: both arms interleaved in it). */
   jobs: { id: string; url: string }[];
+  /** Who queued it; null before submitters were recorded. */
+  createdBy: string | null;
 }
 
 export function gateUrl(id: string, origin: string): string {
@@ -85,6 +87,7 @@ export async function getGate(id: string, origin: string): Promise<GateView | In
     evaluation: g.evaluation,
     job: { id: g.jobId, url, status: g.job.status, error: g.job.error, cellsDone: g.job.cellsDone, cellsTotal: g.job.cellsTotal },
     jobs: [{ id: g.jobId, url }],
+    createdBy: g.createdBy,
   };
 }
 
@@ -106,6 +109,7 @@ export interface GateListItem {
   repeats: number;
   jobId: string;
   firstReason: string | null;
+  createdBy: string | null;
   /** Set (and the spec's fields empty) when the stored gate does not parse. */
   invalid?: string;
 }
@@ -126,6 +130,7 @@ export async function listGates(limit = 100, offset = 0): Promise<GateListItem[]
       repeats: s?.repeats ?? 0,
       jobId: g.jobId,
       firstReason: g.ok ? (g.evaluation?.reasons[0] ?? null) : null,
+      createdBy: g.createdBy,
       ...(g.ok ? {} : { invalid: g.invalid }),
     };
   });

@@ -37,6 +37,9 @@ export interface JobView {
   cells: CellView[];
   /** The release gate this job runs, if any. */
   gateId: string | null;
+  /** Who submitted it ("local", a token's name, a signed-in user; null before submitters were recorded) and who asked to cancel it. */
+  createdBy: string | null;
+  cancelledBy: string | null;
 }
 
 /** A stored job whose JSON columns do not parse: what can still be said about it, and why. */
@@ -167,6 +170,8 @@ export async function getJob(id: string): Promise<JobView | InvalidJob | null> {
     environment: job.environment,
     cellsTotal: job.cellsTotal,
     gateId: job.gateId,
+    createdBy: job.createdBy,
+    cancelledBy: job.cancelledBy,
     cellsDone: job.cellsDone,
     resumes: job.resumes,
     rerunOf: job.rerunOf,
@@ -202,13 +207,15 @@ export interface JobListItem {
   clients: string;
   configurations: string;
   concurrency: string;
+  createdBy: string | null;
   /** Set (and the three fields above empty) when the stored job does not parse. */
   invalid?: string;
 }
 
-export async function listJobs(limit = 100, offset = 0): Promise<JobListItem[]> {
-  return (await readJobs(db(), { limit, offset })).map((j) => ({
+export async function listJobs(limit = 100, offset = 0, createdBy?: string): Promise<JobListItem[]> {
+  return (await readJobs(db(), { limit, offset, createdBy })).map((j) => ({
     id: j.id,
+    createdBy: j.createdBy,
     name: j.name,
     status: j.status,
     createdAt: j.createdAt.toISOString(),
@@ -226,8 +233,8 @@ export async function listJobs(limit = 100, offset = 0): Promise<JobListItem[]> 
 }
 
 /** How many jobs there are (for the pager). */
-export function jobCount(): Promise<number> {
-  return countJobs(db());
+export function jobCount(createdBy?: string): Promise<number> {
+  return countJobs(db(), createdBy);
 }
 
 /** The rows the results table and the Markdown export are built from. */

@@ -103,8 +103,14 @@ export async function getJob(db: Db, id: string): Promise<StoredJob | null> {
 export type JobListEntry = Read<JobRow & { cellsDone: number }, { spec: JobSpec }>;
 
 /** Jobs newest first, each with its number of finished cells. */
-export async function listJobs(db: Db, page: { limit?: number; offset?: number } = {}): Promise<JobListEntry[]> {
-  const jobs = await db.job.findMany({ orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], take: page.limit ?? 100, skip: page.offset ?? 0, omit: { environment: true } });
+export async function listJobs(db: Db, page: { limit?: number; offset?: number; createdBy?: string } = {}): Promise<JobListEntry[]> {
+  const jobs = await db.job.findMany({
+    where: page.createdBy === undefined ? {} : { createdBy: page.createdBy },
+    orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
+    take: page.limit ?? 100,
+    skip: page.offset ?? 0,
+    omit: { environment: true },
+  });
   const done = await db.cell.groupBy({ by: ['jobId'], where: { jobId: { in: jobs.map((j) => j.id) }, ...FINISHED_CELL }, _count: { _all: true } });
   const doneBy = new Map(done.map((d) => [d.jobId, d._count._all]));
   return jobs.map(({ spec, ...plain }) => {
@@ -113,8 +119,8 @@ export async function listJobs(db: Db, page: { limit?: number; offset?: number }
   });
 }
 
-export async function countJobs(db: Db): Promise<number> {
-  return db.job.count();
+export async function countJobs(db: Db, createdBy?: string): Promise<number> {
+  return db.job.count({ where: createdBy === undefined ? {} : { createdBy } });
 }
 
 /** The newest succeeded jobs with their specs, newest first. */
@@ -130,11 +136,9 @@ export type CancelOutcome = 'cancelled' | 'requested' | 'finished' | 'not-found'
 
 /**
  * Cancels a job: a queued one at once (the runner skips it), a running one by request (the runner
- * stops its driver within a second or two and keeps the finished cells).
- */
-/**
- * Cancels a job for `who` (anyone when not given: the runner's own tools): only its submitter or an
- * admin may; a job stored before submitters were recorded is an admin's to cancel.
+ * stops its driver within a second or two and keeps the finished cells). For `who` (anyone when not
+ * given: the runner's own tools) only its submitter or an admin may; a job stored before submitters
+ * were recorded is an admin's to cancel.
  */
 export async function cancelJob(db: Db, id: string, who?: { name: string; admin: boolean }): Promise<CancelOutcome> {
   if (who && !who.admin) {

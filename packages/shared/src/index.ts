@@ -18,6 +18,7 @@ export * from './results/warmup';
 export * from './results/verdict';
 export * from './results/table';
 export * from './results/markdown';
+export * from './results/markdown-escape';
 export * from './results/grpc-codes';
 export * from './results/channels';
 export * from './results/export';

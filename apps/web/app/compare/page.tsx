@@ -1,3 +1,4 @@
+import { readingLocked } from '@/lib/auth/guard';
 import type { Metadata } from 'next';
 import { pageMetadata } from '@/lib/metadata';
 import Link from 'next/link';
@@ -62,6 +63,7 @@ function isCanonical(sp: SearchParams, selection: CompareSelection): boolean {
 const DEFAULT_DESCRIPTION = 'Compare benchmark jobs or cells side by side: qps, p50 and p99 with candidate / baseline ratios, and overlaid charts.';
 
 export async function generateMetadata({ searchParams }: Props): Promise<Metadata> {
+  if (await readingLocked()) return {};
   const l = await load(paramsKey(await searchParams));
   const origin = publicOrigin();
   if (l.kind !== 'ok') {

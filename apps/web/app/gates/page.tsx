@@ -29,7 +29,7 @@ export default async function GatesPage({ searchParams }: { searchParams: Promis
         <p className="muted">No gates yet.</p>
       ) : (
         <table data-testid="gates-table">
-          <TableHead columns={['Gate', 'Verdict', 'Created', 'Scenario', 'Client', 'Baseline', 'Candidate', 'Repeats', 'First reason']} />
+          <TableHead columns={['Gate', 'Verdict', 'Created', 'By', 'Scenario', 'Client', 'Baseline', 'Candidate', 'Repeats', 'First reason']} />
           <tbody>
             {gates.map((g) => (
               <tr key={g.id}>
@@ -40,6 +40,7 @@ export default async function GatesPage({ searchParams }: { searchParams: Promis
                   <VerdictBadge verdict={g.verdict} status={g.status} />
                 </td>
                 <td className="num">{formatUtc(g.createdAt)}</td>
+                <td>{g.createdBy ?? ''}</td>
                 <SpecColumns invalid={g.invalid} span={6}>
                   <td>{g.scenario}</td>
                   <td>{g.language}</td>

@@ -1,3 +1,4 @@
+import { readingLocked } from '@/lib/auth/guard';
 import type { Metadata } from 'next';
 import { pageMetadata } from '@/lib/metadata';
 import Link from 'next/link';
@@ -18,6 +19,7 @@ function heading(v: VersionsView): string {
 }
 
 export async function generateMetadata({ searchParams }: Props): Promise<Metadata> {
+  if (await readingLocked()) return {};
   const view = await versionsViewFor(searchString(await searchParams));
   const title = `Across versions: ${heading(view)}`;
   const { versions, series, cells } = view.chart;

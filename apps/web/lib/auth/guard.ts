@@ -1,4 +1,5 @@
 // Every write passes here: JSON only, same origin only, and an identity (in local mode this machine's user).
+import { headers } from 'next/headers';
 import { NextResponse } from 'next/server';
 import { webEnv } from '../env';
 import { apiRoute } from '../http';
@@ -48,4 +49,9 @@ export function readRoute<C>(handler: (req: Request, ctx: C) => Promise<Response
       return NextResponse.json({ error: 'reading needs an identity on this server: sign in, or send an API token' }, { status: 401, headers: { 'www-authenticate': 'Bearer' } });
     return handler(req, ctx);
   });
+}
+
+/** A page request that may not read: SCB_AUTH_READ=on and no identity (its layout and metadata then show nothing). */
+export async function readingLocked(): Promise<boolean> {
+  return webEnv().SCB_AUTH_READ === 'on' && !(await identify(await headers()));
 }

@@ -41,7 +41,7 @@ function proxyUser(headers: Headers): string | null {
   if (!env.SCB_AUTH_PROXY_ADDRESSES.map(normalizeAddress).includes(peer)) return null;
   // IAP sends "accounts.google.com:user@example.com".
   const user = value.replace(/^accounts\.google\.com:/, '');
-  return user.length <= 200 && !/[\u0000-\u001f]/.test(user) ? user : null;
+  return user.length <= 200 ? user : null;
 }
 
 /** "::ffff:127.0.0.1" and "127.0.0.1" are one address. */

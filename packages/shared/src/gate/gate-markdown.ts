@@ -1,4 +1,5 @@
 import { formatMs, formatQps } from '../format';
+import { escapeMarkdown } from '../results/markdown-escape';
 import type { GateSpec } from './gate';
 import { gateScenario } from './gate';
 import { METRIC_NAMES, confidenceText, pctText, type GateEvaluation, type MetricJudgement } from './gate-stats';
@@ -32,26 +33,29 @@ export function formatWorst(m: Pick<MetricJudgement, 'metric' | 'worst' | 'candi
   return `${m.worst.beyond} of ${m.candidate.length} beyond ${formatMetricValue(m, m.worst.bound)}`;
 }
 
-/** The scenario fields a gate overrides, in words. */
-export function gateOverrides(g: GateSpec): string[] {
+/** The scenario fields a gate overrides, in words; `text` renders the spec's JSON (see gateSetupLine). */
+export function gateOverrides(g: GateSpec, text: (s: string) => string = (s) => s): string[] {
   const out: string[] = [];
   if (g.concurrency) out.push(`concurrency ${g.concurrency.join(', ')}`);
   if (g.timeScale !== undefined) out.push(`time scale ${g.timeScale}`);
-  if (g.workload) out.push(`workload ${JSON.stringify(g.workload)}`);
-  if (g.target) out.push(`target ${JSON.stringify(g.target)}`);
+  if (g.workload) out.push(`workload ${text(JSON.stringify(g.workload))}`);
+  if (g.target) out.push(`target ${text(JSON.stringify(g.target))}`);
   return out;
 }
 
-/** One line: scenario, client, versions, configuration overrides, repeats, criteria. */
-export function gateSetupLine(g: GateSpec): string {
+/**
+ * One line: scenario, client, versions, configuration overrides, repeats, criteria. `text` renders
+ * the spec's strings: escapeMarkdown for Markdown, as they are for a page.
+ */
+export function gateSetupLine(g: GateSpec, text: (s: string) => string = (s) => s): string {
   const s = gateScenario(g.scenario);
-  const cfg = (c: object | undefined) => (c && Object.keys(c).length ? JSON.stringify(c) : '');
+  const cfg = (c: object | undefined) => (c && Object.keys(c).length ? text(JSON.stringify(c)) : '');
   const both = cfg(g.configuration);
   const cand = cfg(g.candidateConfiguration);
   const c = g.criteria;
-  const overrides = gateOverrides(g);
+  const overrides = gateOverrides(g, text);
   return (
-    `${g.language} ${g.candidate} (candidate) vs ${g.baseline} (baseline) · scenario ${s?.title ?? g.scenario}` +
+    `${g.language} ${g.candidate} (candidate) vs ${g.baseline} (baseline) · scenario ${s?.title ?? text(g.scenario)}` +
     `${overrides.length ? ` (overridden: ${overrides.join(', ')})` : ''}` +
     `${g.operation ? ` · judged on ${g.operation}` : ''}` +
     `${both ? ` · options ${both}` : ''}${cand ? ` · candidate options ${cand}` : ''} · ${g.repeats} interleaved repeats, fresh client each · ` +
@@ -61,7 +65,7 @@ export function gateSetupLine(g: GateSpec): string {
 
 /** What to paste into a GitHub issue or a CI log: verdict, reasons, the per-metric table, links. */
 export function gateMarkdown(g: MarkdownGate): string {
-  const head = `**spanner-client-bench** [gate ${g.id}](${g.url}): ${gateSetupLine(g.spec)}`;
+  const head = `**spanner-client-bench** [gate ${g.id}](${g.url}): ${gateSetupLine(g.spec, escapeMarkdown)}`;
   const e = g.evaluation;
   if (!e) return [head, '', `Verdict: pending (job ${g.jobUrl})`].join('\n');
   const cols = ['metric', 'C', 'baseline (median)', 'candidate (median)', 'change', `${confidenceText(e.metrics[0]?.confidence ?? 0.9)} CI`, 'worst repeat', 'verdict'];
@@ -82,13 +86,14 @@ export function gateMarkdown(g: MarkdownGate): string {
     '',
     `**Verdict: ${VERDICT_WORDS[e.verdict] ?? e.verdict}**`,
     '',
-    ...e.reasons.map((r) => `- ${r}`),
+    // Stored text: the runner's reasons quote cells' and jobs' error messages.
+    ...e.reasons.map((r) => `- ${escapeMarkdown(r)}`),
     '',
     `| ${cols.join(' | ')} |`,
     `|${cols.map(() => '---').join('|')}|`,
     ...rows.map((r) => `| ${r} |`),
     '',
-    ...(e.errors ?? []).map((x) => `${x.reason}.`),
+    ...(e.errors ?? []).map((x) => `${escapeMarkdown(x.reason)}.`),
     '',
     `Method: ${e.method}. Gate: ${g.url} · its job: ${g.jobUrl}`,
   ].join('\n');

@@ -1,3 +1,5 @@
+import { stringify } from 'csv-stringify/sync';
+
 /** One CSV row per cell; the columns a spreadsheet needs to redo any table of the pages. */
 export const CELL_CSV_COLUMNS = [
   'job',
@@ -42,12 +44,17 @@ export const CELL_CSV_COLUMNS = [
 
 export type CsvRow = Record<(typeof CELL_CSV_COLUMNS)[number], string | number | boolean | null | undefined>;
 
+// A spreadsheet runs a cell starting with one of these as a formula (CSV injection).
+const FORMULA_START = /^[=+\-@\t\r]/;
+
 function field(v: CsvRow[keyof CsvRow]): string {
   if (v === null || v === undefined) return '';
-  const s = typeof v === 'number' ? (Number.isInteger(v) ? String(v) : v.toFixed(3)) : String(v);
-  return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  if (typeof v === 'number') return Number.isInteger(v) ? String(v) : v.toFixed(3);
+  // Only text is neutralised: a negative number of ours stays a number.
+  const s = String(v);
+  return FORMULA_START.test(s) ? `'${s}` : s;
 }
 
 export function toCsv(rows: CsvRow[]): string {
-  return [CELL_CSV_COLUMNS.join(','), ...rows.map((r) => CELL_CSV_COLUMNS.map((c) => field(r[c])).join(','))].join('\n') + '\n';
+  return stringify([[...CELL_CSV_COLUMNS], ...rows.map((r) => CELL_CSV_COLUMNS.map((c) => field(r[c])))]);
 }

@@ -1,17 +1,14 @@
 import { formatOps } from '../format';
 import { clientText, describeOperations, workloadMix, type JobSpec } from '../spec/spec';
 import { describeTarget } from '../targets/index';
+import { escapeMarkdown } from './markdown-escape';
 import { buildResultTable, formatEntry, type TableCell } from './table';
 import { VERDICT_MARK, verdictLegend } from './verdict';
-
-function escapeCell(s: string): string {
-  return s.replace(/\|/g, '\\|');
-}
 
 /** A GitHub-flavoured table: rows by concurrency, one "qps / p50 / p99" column per configuration. */
 export function resultTableMarkdown(cells: TableCell[]): string {
   const t = buildResultTable(cells);
-  const head = ['concurrency', ...t.columns.map((c) => `${escapeCell(c)} qps / p50 / p99`)];
+  const head = ['concurrency', ...t.columns.map((c) => `${escapeMarkdown(c)} qps / p50 / p99`)];
   const lines = [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`];
   for (const r of t.rows) lines.push(`| ${[String(r.concurrency), ...r.entries.map(formatEntry)].join(' | ')} |`);
   return lines.join('\n');
@@ -25,17 +22,21 @@ export interface MarkdownJob {
   cells: TableCell[];
 }
 
-/** One-line setup: client, versions, configurations, target, latency, time scale, machine. */
-export function setupLine(job: Pick<MarkdownJob, 'spec' | 'environment'>): string {
+/**
+ * One-line setup: client, versions, configurations, target, latency, time scale, machine. `text`
+ * renders the user's and the runner's strings: escapeMarkdown for Markdown, as they are for a page.
+ */
+export function setupLine(job: Pick<MarkdownJob, 'spec' | 'environment'>, text: (s: string) => string = (s) => s): string {
   const s = job.spec;
   const w = s.workload;
+  // Client texts are a language name and validated semver: nothing to escape.
   const clients = s.clients.map(clientText).join(', ');
-  const configs = s.configurations.map((c) => c.label).join(', ');
+  const configs = s.configurations.map((c) => text(c.label)).join(', ');
   const measured = w.durationSeconds !== undefined ? `${w.durationSeconds} s` : `${formatOps(w.measuredOps!)} ops`;
   const env = job.environment;
-  const machine = env?.cores ? `${env.cores} cores${env.host ? ` (${env.host})` : ''}` : 'machine not recorded';
+  const machine = env?.cores ? `${env.cores} cores${env.host ? ` (${text(env.host)})` : ''}` : 'machine not recorded';
   // A fresh emulator per cell is the runner's own: its version is part of the setup.
-  const emulator = s.target.kind === 'emulator' && !s.target.emulatorHost && env?.emulator ? `, emulator ${env.emulator}` : '';
+  const emulator = s.target.kind === 'emulator' && !s.target.emulatorHost && env?.emulator ? `, emulator ${text(env.emulator)}` : '';
   return (
     `${clients} · ${configs} · ${describeTarget(s)} · ` +
     `${describeOperations(w)}, warm-up ${formatOps(w.warmupOps)} ops at the target concurrency, ${measured} measured · ` +
@@ -49,7 +50,7 @@ export function jobMarkdown(job: MarkdownJob): string {
   const legend = verdictLegend(job.cells.flatMap((c) => (c.result && c.verdict ? [c.verdict] : [])));
   const cpu = legend ? ` ${legend}` : '';
   return [
-    `**spanner-client-bench** [job ${job.id}](${job.url}): ${setupLine(job)}`,
+    `**spanner-client-bench** [job ${job.id}](${job.url}): ${setupLine(job, escapeMarkdown)}`,
     '',
     resultTableMarkdown(job.cells),
     '',
@@ -74,7 +75,7 @@ function boundCellLines(cells: TableCell[]): string[] {
     .slice(0, 10)
     .map(
       (c) =>
-        `- \`${VERDICT_MARK[c.verdict!]}\` ${escapeCell(clientText({ language: c.clientLanguage, version: c.clientVersion, grpcVersion: c.clientGrpcVersion }))} · ${escapeCell(c.configLabel)}, C=${c.concurrency}, repeat ${c.repeat}: ${c.verdictReasons ?? c.verdict}`,
+        `- \`${VERDICT_MARK[c.verdict!]}\` ${clientText({ language: c.clientLanguage, version: c.clientVersion, grpcVersion: c.clientGrpcVersion })} · ${escapeMarkdown(c.configLabel)}, C=${c.concurrency}, repeat ${c.repeat}: ${c.verdictReasons ?? c.verdict}`,
     );
   return ['', ...lines, ...(bound.length > 10 ? [`- and ${bound.length - 10} more cells`] : [])];
 }

@@ -20,8 +20,10 @@ async function handlePOST(req: Request, _ctx: unknown, who: Identity) {
   return NextResponse.json({ id, url }, { status: 201, headers: { Location: url } });
 }
 
-async function handleGET() {
-  return NextResponse.json({ jobs: await listJobs() });
+/** Newest first; `?by=<name>` only the jobs that identity submitted. */
+async function handleGET(req: Request) {
+  const by = new URL(req.url).searchParams.get('by') ?? undefined;
+  return NextResponse.json({ jobs: await listJobs(100, 0, by) });
 }
 
 export const POST = writeRoute(handlePOST);

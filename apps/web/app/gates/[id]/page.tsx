@@ -1,3 +1,4 @@
+import { readingLocked } from '@/lib/auth/guard';
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
@@ -20,6 +21,7 @@ export const dynamic = 'force-dynamic';
 type Params = { params: Promise<{ id: string }> };
 
 export async function generateMetadata({ params }: Params): Promise<Metadata> {
+  if (await readingLocked()) return {};
   const gate = await getGate((await params).id, publicOrigin());
   if (!gate) return { title: 'Gate not found' };
   if (isInvalidGate(gate)) return pageMetadata({ title: `Gate ${gate.id}: invalid`, description: gate.invalid, url: gate.url });
@@ -61,6 +63,7 @@ export default async function GatePage({ params }: Params) {
       </h1>
       <p className="muted">
         {gateSetupLine(s)} · scenario: {gateScenario(s.scenario)?.description} · created {formatUtc(gate.createdAt)}
+        {gate.createdBy && <span data-testid="created-by"> by {gate.createdBy}</span>}
       </p>
       <GateActions id={gate.id} />
       <p>

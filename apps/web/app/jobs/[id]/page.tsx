@@ -1,3 +1,4 @@
+import { readingLocked } from '@/lib/auth/guard';
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
@@ -24,6 +25,7 @@ export const dynamic = 'force-dynamic';
 type Params = { params: Promise<{ id: string }> };
 
 export async function generateMetadata({ params }: Params): Promise<Metadata> {
+  if (await readingLocked()) return {};
   const job = await getJob((await params).id);
   if (!job) return { title: 'Job not found' };
   const title = `${job.name || `Job ${job.id}`} (${job.status})`;
@@ -230,6 +232,13 @@ export default async function JobPage({ params }: Params) {
         {latency !== null && ` = ${formatMs(latency)} ms per query`} · {describeOperations(job.spec.workload)} · warm-up {formatOps(job.spec.workload.warmupOps)} ops at the target concurrency ·{' '}
         {job.spec.workload.durationSeconds !== undefined ? `${job.spec.workload.durationSeconds} s measured` : `${formatOps(job.spec.workload.measuredOps!)} ops measured`} · {job.spec.repeats}{' '}
         repeat(s) · created {formatUtc(job.createdAt)}
+        {job.createdBy && (
+          <span data-testid="created-by">
+            {' '}
+            by <Link href={`/?${new URLSearchParams({ by: job.createdBy })}`}>{job.createdBy}</Link>
+          </span>
+        )}
+        {job.cancelledBy && <span data-testid="cancelled-by"> · cancel asked by {job.cancelledBy}</span>}
       </p>
       {job.gateId && (
         <p>

@@ -1,5 +1,5 @@
 import type { NextRequest } from 'next/server';
-import { authJs } from '@/lib/auth/oidc';
+import { authJs, onPublicUrl } from '@/lib/auth/oidc';
 
 export const dynamic = 'force-dynamic';
 
@@ -7,8 +7,8 @@ const notConfigured = () => Response.json({ error: 'sign-in is not configured on
 
 // Auth.js's own routes (sign-in page, provider callback, sign-out), with its own CSRF token.
 export function GET(req: NextRequest) {
-  return authJs()?.handlers.GET(req) ?? notConfigured();
+  return authJs()?.handlers.GET(onPublicUrl(req)) ?? notConfigured();
 }
 export function POST(req: NextRequest) {
-  return authJs()?.handlers.POST(req) ?? notConfigured();
+  return authJs()?.handlers.POST(onPublicUrl(req)) ?? notConfigured();
 }
