@@ -191,6 +191,9 @@ test('the auth matrix: every write route refuses anonymous, revoked-token and un
   const mine = (await request('GET', `/api/jobs?by=${encodeURIComponent('carol@example.com')}`, {})).body.jobs as { createdBy: string }[];
   assert.ok(mine.length >= 3 && mine.every((j) => j.createdBy === 'carol@example.com'));
   assert.match(tokenCli('list').stdout, /ci-bot\tmember\tcreated \S+\tlast used /, 'a used token says when');
+  const settings = (await request('GET', '/settings', {})).body.text as string;
+  assert.match(settings, /team: every write needs an identity/);
+  assert.match(settings, /sign-in through Test SSO/);
   // Reads stay public.
   assert.equal((await request('GET', `/api/jobs/${carolsJob}`, {})).status, 200);
   assert.equal((await request('GET', '/api/gates', {})).status, 200);

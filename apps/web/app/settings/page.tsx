@@ -1,5 +1,5 @@
 import { POLICY_VARIABLES } from '@scb/shared/policy';
-import { webPolicy } from '@/lib/env';
+import { webEnv, webPolicy } from '@/lib/env';
 
 export const dynamic = 'force-dynamic';
 
@@ -8,6 +8,13 @@ export const metadata = { title: 'Settings' };
 /** The operator's policy as this server read it at start: read-only, set through the environment. */
 export default function SettingsPage() {
   const p = webPolicy();
+  const env = webEnv();
+  const ways = [
+    'API tokens (npm run token)',
+    ...(env.SCB_OIDC_ISSUER ? [`sign-in through ${env.SCB_OIDC_NAME} (${env.SCB_OIDC_ISSUER})`] : []),
+    ...(env.SCB_AUTH_PROXY_HEADER ? [`the ${env.SCB_AUTH_PROXY_HEADER} header from ${env.SCB_AUTH_PROXY_ADDRESSES.join(', ') || 'no address'}`] : []),
+    ...(env.mode === 'local' ? ['this machine without sign-in'] : []),
+  ];
   const spannerOn = p.spanner.databases.length > 0;
   return (
     <>
@@ -16,6 +23,19 @@ export default function SettingsPage() {
         What a job spec may make a runner reach, as this server's operator set it in the environment (README, "Configuration"). A spec that breaks a rule is refused naming it; every runner checks its
         own copy before connecting anywhere.
       </p>
+      <h2>Access</h2>
+      <dl className="env" data-testid="access">
+        <dt>mode</dt>
+        <dd>{env.mode === 'local' ? `local: bound to ${env.HOST}, writes from this machine need no sign-in` : 'team: every write needs an identity'}</dd>
+        <dt>reads</dt>
+        <dd>{env.SCB_AUTH_READ === 'on' ? 'need an identity (SCB_AUTH_READ=on)' : 'public'}</dd>
+        <dt>writes from</dt>
+        <dd>
+          {ways.join('; ')}; always JSON, from this server's own origin ({env.publicOrigin})
+        </dd>
+        <dt>admins (SCB_ADMINS)</dt>
+        <dd>{env.SCB_ADMINS.length ? env.SCB_ADMINS.join(', ') : 'none besides admin tokens'}</dd>
+      </dl>
       <h2>Cloud Spanner</h2>
       <dl className="env" data-testid="policy-spanner">
         <dt>targets</dt>
