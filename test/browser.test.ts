@@ -88,6 +88,32 @@ test('the API refuses bad specs field by field and loses nothing stored', async 
     );
     assert.ok(!JSON.stringify(r).includes('attacker') && !JSON.stringify(r).includes('169.254'), 'the refusal names the rule, not the host');
   }
+  // Input that once answered 500: a lone surrogate, deep nesting, ids with %00, a malformed escape, forged forwarded headers.
+  const lone = await post(JSON.stringify({ ...base, name: 'x\ud83d' }));
+  assert.equal(lone.status, 400);
+  assert.deepEqual(
+    ((await lone.json()) as { issues: { path: string }[] }).issues.map((i) => i.path),
+    ['name'],
+  );
+  const deep = await post(`{"name":"d","extra":${'['.repeat(6000)}${']'.repeat(6000)}}`);
+  assert.equal(deep.status, 400);
+  for (const p of ['/api/jobs/a%00b', '/jobs/a%00b', '/api/gates/a%00b', '/api/jobs/a%00b/markdown', '/api/jobs/a%00b/csv', '/gates/a%00b']) assert.equal((await api(p)).status, 404, p);
+  for (const p of ['/api/jobs/a%00b/cancel', '/api/jobs/a%00b/rerun']) assert.equal((await postJson(p)).status, 404, p);
+  assert.equal((await api('/compare?jobs=/jobs/%25')).status, 200, 'a malformed escape is named on the page, not a 500');
+  assert.equal((await api('/api/compare?jobs=/jobs/%25')).status, 400);
+  assert.equal((await api('/api/jobs', { headers: { 'x-forwarded-proto': 'j a v a', 'x-forwarded-host': '%%%' } })).status, 200);
+  const badGateJob = await postJson(
+    '/api/gates',
+    JSON.stringify({
+      scenario: 'steady-select1',
+      language: 'node',
+      baseline: '9.0.0',
+      candidate: '9.0.0',
+      target: { kind: 'spanner', projectId: 'my-project', instanceId: 'my-instance', databaseId: 'my-db', maxOpsPerCell: 10, maxSecondsPerCell: 1 },
+    }),
+  );
+  assert.equal(badGateJob.status, 400, "a gate whose job fails validation is the caller's error");
+  assert.equal(((await badGateJob.json()) as { error: string }).error, 'the gate makes an invalid job spec');
   const settings = await (await api('/settings')).text();
   assert.match(settings, /my-project\/my-instance\/my-db/);
   assert.match(settings, /spanner\.googleapis\.com:443/);

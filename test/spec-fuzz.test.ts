@@ -39,17 +39,28 @@ function replaced(base: unknown, path: (string | number)[], value: unknown): unk
   return copy;
 }
 
-// Values that have broken parsers before: NUL, huge and odd numbers, deep nesting, prototype keys.
+/** JSON with any code point in its strings and keys, lone UTF-16 surrogates included (PostgreSQL refuses those). */
+const anyJson = () => fc.jsonValue({ stringUnit: 'binary' });
+/** `depth` objects inside one another: deep enough to break a recursive walk. */
+const nested = (depth: number) => {
+  let v: unknown = 1;
+  for (let i = 0; i < depth; i++) v = i % 2 ? { a: v } : [v];
+  return v;
+};
+// Values that have broken parsers before: NUL, lone surrogates, huge and odd numbers, deep nesting, prototype keys.
 const nasty = fc.oneof(
-  fc.jsonValue(),
+  anyJson(),
   fc.string().map((s) => `${s}\u0000${s}`),
+  fc.string({ unit: 'binary', maxLength: 20 }),
+  fc.constantFrom('\ud83d', 'a\udc00', '\udc00\ud83d'),
+  fc.integer({ min: 30, max: 20_000 }).map(nested),
   fc.constantFrom(-1, 0, 1e308, -1e308, 2 ** 53, 0.1, '', ' ', '9.0.0\n', '__proto__', 'constructor', { __proto__: { kind: 'x' } }, [], {}, null, true),
-  fc.dictionary(fc.string(), fc.jsonValue(), { maxKeys: 4 }),
+  fc.dictionary(fc.string({ unit: 'binary' }), anyJson(), { maxKeys: 4 }),
 );
 /** A value of the same kind as `v`: keeps many mutants valid, so that storing them is exercised too. */
 function plausible(v: unknown): fc.Arbitrary<unknown> {
   if (typeof v === 'number') return fc.oneof(fc.integer({ min: 0, max: 3000 }), fc.double({ min: 0, max: 1000, noNaN: true }));
-  if (typeof v === 'string') return fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom('9.0.0', '8.0.0', 'on', 'off', 'default'));
+  if (typeof v === 'string') return fc.oneof(fc.string({ maxLength: 30 }), fc.string({ unit: 'binary', maxLength: 30 }), fc.constantFrom('9.0.0', '8.0.0', 'on', 'off', 'default'));
   if (typeof v === 'boolean') return fc.boolean();
   return nasty;
 }
@@ -88,11 +99,11 @@ test('random and mutated job and gate specs: refused naming fields, or stored an
     }
   };
   await fc.assert(
-    fc.asyncProperty(fc.oneof(fc.jsonValue(), mutated(JOB), mutated(JOB), mutated(JOB)), (input) => check(input, parseJobSpec, (v) => createJob(db, t.url, v))),
+    fc.asyncProperty(fc.oneof(anyJson(), mutated(JOB), mutated(JOB), mutated(JOB)), (input) => check(input, parseJobSpec, (v) => createJob(db, t.url, v))),
     { numRuns: 2000 },
   );
   await fc.assert(
-    fc.asyncProperty(fc.oneof(fc.jsonValue(), mutated(GATE)), (input) => check(input, parseGateSpec, (v) => createGate(db, t.url, v))),
+    fc.asyncProperty(fc.oneof(anyJson(), mutated(GATE)), (input) => check(input, parseGateSpec, (v) => createGate(db, t.url, v))),
     { numRuns: 500 },
   );
   console.log(`# ${stored} specs stored, ${refused} refused`);
@@ -102,6 +113,22 @@ test('random and mutated job and gate specs: refused naming fields, or stored an
   const queued = await db.$queryRaw<{ n: bigint }[]>`SELECT count(DISTINCT key) AS n FROM graphile_worker.jobs`;
   assert.equal(Number(queued[0]!.n), jobs, 'every stored job is queued exactly once');
   assert.deepEqual(await db.job.findUniqueOrThrow({ where: { id: first }, include: { cells: true } }), before, 'a stored job did not change');
+});
+
+test('lone surrogates and deep nesting are refused at their field, without recursion', () => {
+  const r = parseJobSpec({ ...JOB, name: 'a\ud83d', configurations: [{ label: '\udc00x' }] });
+  assertNamed(r, null);
+  assert.deepEqual(
+    r.issues.map((i) => [i.path, i.message]),
+    [
+      ['name', 'must be valid Unicode (it holds a lone UTF-16 surrogate)'],
+      ['configurations.0.label', 'must be valid Unicode (it holds a lone UTF-16 surrogate)'],
+    ],
+  );
+  assert.ok(parseJobSpec({ ...JOB, name: 'a pair 😀 is fine' }).ok);
+  const deep = parseGateSpec({ ...GATE, configuration: nested(200_000) });
+  assertNamed(deep, null);
+  assert.match(deep.issues[0]!.message, /nested deeper than 32 levels/);
 });
 
 test('a NUL character anywhere is refused at its field, as PostgreSQL cannot store it', () => {

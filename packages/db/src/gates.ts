@@ -3,7 +3,7 @@ import { GateEvaluationSchema, JobEnvironmentSchema, gateJobSpec, parseGateSpec,
 import type { Db } from './client';
 import type { Cell, CellResult, Gate, Job, Prisma } from '../generated/prisma/client';
 import { FINISHED_CELL } from './cells';
-import { jobCreateData, newJobId } from './jobs';
+import { isStoredId, jobCreateData, newJobId } from './jobs';
 import { enqueueJobIn, ensureQueue } from './queue';
 import { ColumnParser, type Read } from './read';
 
@@ -39,6 +39,7 @@ function parseGate<Row extends object>(g: { id: string; spec: unknown; evaluatio
 export type StoredGate = Read<GateRow & { job: Pick<Job, 'status' | 'error' | 'cellsTotal'> & { cellsDone: number } }, GateColumns>;
 
 export async function getGate(db: Db, id: string): Promise<StoredGate | null> {
+  if (!isStoredId(id)) return null;
   const g = await db.gate.findUnique({ where: { id }, include: { job: { select: { status: true, error: true, cellsTotal: true } } } });
   if (!g) return null;
   const cellsDone = await db.cell.count({ where: { jobId: g.jobId, ...FINISHED_CELL } });

@@ -9,6 +9,7 @@ export {
   finishJob,
   getJob,
   getJobToRun,
+  isStoredId,
   isCancelRequested,
   listJobs,
   listSucceededJobs,

@@ -21,6 +21,10 @@ import { enqueueJobIn, ensureQueue } from './queue';
 import { ColumnParser, type Read } from './read';
 
 /** Short, URL-safe, unguessable enough for a permanent link. */
+/** What a stored job or gate id can be: anything else (a NUL, %00 decoded, a path) names nothing and never reaches a query. */
+const ID = /^[0-9a-z]{1,40}$/;
+export const isStoredId = (id: string): boolean => ID.test(id);
+
 export function newJobId(): string {
   const alphabet = '0123456789abcdefghijkmnpqrstuvwxyz';
   return [...randomBytes(12)].map((b) => alphabet[b % alphabet.length]).join('');
@@ -81,6 +85,7 @@ export interface Rerun {
 export type StoredJob = Read<JobRow & { gateId: string | null; cellsDone: number; reruns: Rerun[] }, { spec: JobSpec; environment: JobEnvironment | null; cells: StoredCell[] }>;
 
 export async function getJob(db: Db, id: string): Promise<StoredJob | null> {
+  if (!isStoredId(id)) return null;
   const row = await db.job.findUnique({
     where: { id },
     include: {
@@ -141,6 +146,7 @@ export type CancelOutcome = 'cancelled' | 'requested' | 'finished' | 'not-found'
  * were recorded is an admin's to cancel.
  */
 export async function cancelJob(db: Db, id: string, who?: { name: string; admin: boolean }): Promise<CancelOutcome> {
+  if (!isStoredId(id)) return 'not-found';
   if (who && !who.admin) {
     const job = await db.job.findUnique({ where: { id }, select: { createdBy: true } });
     if (!job) return 'not-found';
@@ -185,6 +191,7 @@ export async function rerunJob(
   id: string,
   { refuse = () => [], createdBy = null }: { refuse?: (spec: JobSpec) => FieldIssue[]; createdBy?: string | null } = {},
 ): Promise<RerunOutcome> {
+  if (!isStoredId(id)) return { kind: 'not-found' };
   const old = await db.job.findUnique({ where: { id }, select: { status: true, spec: true, gate: { select: { id: true } } } });
   if (!old) return { kind: 'not-found' };
   if (isUnfinishedJob(old.status)) return { kind: 'unfinished', status: old.status };
@@ -211,6 +218,7 @@ export interface JobToRun {
 }
 
 export async function getJobToRun(db: Db, id: string): Promise<JobToRun | null> {
+  if (!isStoredId(id)) return null;
   const job = await db.job.findUnique({
     where: { id },
     select: { id: true, status: true, cellsTotal: true, spec: true, cells: { select: { id: true, index: true, status: true }, orderBy: { index: 'asc' } } },

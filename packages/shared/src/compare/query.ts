@@ -21,7 +21,13 @@ function tokens(vs: string[]): string[] {
 /** A job id, or a pasted job link (…/jobs/<id>) reduced to its id. */
 function jobIdOf(token: string): string {
   const m = /\/jobs\/([^/?#\s]+)/.exec(token);
-  return m ? decodeURIComponent(m[1]!) : token;
+  if (!m) return token;
+  // A malformed escape (`%25` decoded once is `%`) is simply not an id: the caller names it.
+  try {
+    return decodeURIComponent(m[1]!);
+  } catch {
+    return m[1]!;
+  }
 }
 
 /**

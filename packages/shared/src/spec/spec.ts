@@ -206,21 +206,48 @@ export interface FieldIssue {
 export type ParseResult<T> = { ok: true; value: T } | { ok: false; issues: FieldIssue[] };
 
 const NUL = '\u0000';
+/** A UTF-16 surrogate without its pair. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/** Deeper than any spec: a walk (and zod) never recurses through an attacker's nesting. */
+export const MAX_SPEC_DEPTH = 32;
+
+/** Why a string cannot be stored: PostgreSQL refuses NUL and lone UTF-16 surrogates in text and JSON. */
+function unstorable(s: string): string | null {
+  if (s.includes(NUL)) return 'must not contain the NUL character (\\u0000)';
+  if (s.search(LONE_SURROGATE) >= 0) return 'must be valid Unicode (it holds a lone UTF-16 surrogate)';
+  return null;
+}
 
 /**
- * Strings (and keys) holding the NUL character, which PostgreSQL cannot store in text or JSON: refused
- * up front, field by field, like any other bad value.
+ * Text PostgreSQL cannot store (NUL, lone surrogates, in values and keys) and nesting deeper than
+ * MAX_SPEC_DEPTH: refused up front, field by field, like any other bad value. Iterative, so no input
+ * can exhaust the stack.
  */
-export function nulIssues(input: unknown, path: string[] = []): FieldIssue[] {
+export function nulIssues(input: unknown): FieldIssue[] {
   const at = (p: string[]) => p.join('.') || '(root)';
-  if (typeof input === 'string') return input.includes(NUL) ? [{ path: at(path), message: 'must not contain the NUL character (\\u0000)' }] : [];
-  if (Array.isArray(input)) return input.flatMap((v, i) => nulIssues(v, [...path, String(i)]));
-  if (input && typeof input === 'object') {
-    return Object.entries(input).flatMap(([k, v]) =>
-      k.includes(NUL) ? [{ path: at([...path, k.replaceAll(NUL, '\\u0000')]), message: 'field names must not contain the NUL character (\\u0000)' }] : nulIssues(v, [...path, k]),
-    );
+  const issues: FieldIssue[] = [];
+  const todo: { value: unknown; path: string[] }[] = [{ value: input, path: [] }];
+  while (todo.length > 0) {
+    const { value, path } = todo.pop()!;
+    if (typeof value === 'string') {
+      const why = unstorable(value);
+      if (why) issues.push({ path: at(path), message: why });
+      continue;
+    }
+    if (!value || typeof value !== 'object') continue;
+    if (path.length >= MAX_SPEC_DEPTH) {
+      issues.push({ path: at(path), message: `nested deeper than ${MAX_SPEC_DEPTH} levels` });
+      continue;
+    }
+    const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : Object.entries(value);
+    // Pushed last first, so issues come in the document's order.
+    for (const [k, v] of entries.reverse()) {
+      const why = unstorable(k);
+      if (why) issues.push({ path: at([...path, k.replaceAll(NUL, '\\u0000').replace(LONE_SURROGATE, '\uFFFD')]), message: `field names ${why}` });
+      else todo.push({ value: v, path: [...path, k] });
+    }
   }
-  return [];
+  return issues;
 }
 
 /** Validates a job spec; every bad field is reported with a dotted path (e.g. clients.0.version). */
