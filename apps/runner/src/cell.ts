@@ -109,8 +109,14 @@ export function driverDeadlineMs(spec: JobSpec, concurrency: number): number {
   const perOpMs = Math.max(modeledLatencyMs(spec) ?? 1000, 1) + (spec.workload.thinkTime?.ms ?? 0) * spec.timeScale;
   const opsMs = (ops: number) => Math.ceil(ops / concurrency) * perOpMs * 10;
   const measureMs = spec.workload.durationSeconds !== undefined ? spec.workload.durationSeconds * 1000 * 1.5 : opsMs(opsAt(spec.workload.measuredOps!, concurrency));
-  return Math.round(60_000 + opsMs(opsAt(spec.workload.warmupOps, concurrency)) + measureMs);
+  const bound = 60_000 + opsMs(opsAt(spec.workload.warmupOps, concurrency)) + measureMs;
+  // A target that costs money caps a cell's traffic: start-up gets a minute beyond that, no more.
+  const cap = targetCap(spec.target);
+  return Math.round(cap ? Math.min(bound, cap.ms + 60_000) : bound);
 }
+
+/** How long past its deadline a driver may take to exit by itself before the runner kills it. */
+export const DEADLINE_GRACE_MS = 15_000;
 
 /**
  * Runs a driver process on one cell and reads its protocol lines; the result, or a CellError saying why not.
@@ -127,8 +133,13 @@ export function runDriver(cell: DriverCell, launch: DriverLaunch, hooks: CellHoo
     let badLine: string | undefined;
     const onAbort = () => child.kill('SIGKILL');
     hooks.signal?.addEventListener('abort', onAbort, { once: true });
-    // Backstop in case the driver's own deadline does not fire (e.g. a blocked event loop).
-    const killer = setTimeout(() => child.kill('SIGKILL'), cell.deadlineMs + 15_000);
+    // The hard deadline: a driver whose own deadline does not fire (a blocked event loop, a client
+    // that ignores the cap) is killed, and the cell says so.
+    let overran = false;
+    const killer = setTimeout(() => {
+      overran = true;
+      child.kill('SIGKILL');
+    }, cell.deadlineMs + DEADLINE_GRACE_MS);
 
     child.stderr.on('data', (d: Buffer) => (stderrTail = (stderrTail + d.toString()).slice(-4000)));
     createInterface({ input: child.stdout }).on('line', (line) => {
@@ -154,6 +165,7 @@ export function runDriver(cell: DriverCell, launch: DriverLaunch, hooks: CellHoo
       clearTimeout(killer);
       hooks.signal?.removeEventListener('abort', onAbort);
       if (result) return resolve(result);
+      if (overran) return reject(new CellError(`the runner killed the driver at the cell's hard deadline (${Math.round((cell.deadlineMs + DEADLINE_GRACE_MS) / 1000)} s): it had not ended by itself`));
       const why = stderrTail.trim().split('\n').slice(-5).join('\n') || (badLine ? `unexpected output: ${badLine}` : '');
       reject(new CellError(`driver exited (${signal ?? `code ${code}`}) without a result${why ? `: ${why}` : ''}`));
     });
