@@ -114,6 +114,20 @@ test('the API refuses bad specs field by field and loses nothing stored', async 
   );
   assert.equal(badGateJob.status, 400, "a gate whose job fails validation is the caller's error");
   assert.equal(((await badGateJob.json()) as { error: string }).error, 'the gate makes an invalid job spec');
+  // Bounded work: 400,000 cells are refused before any is planned, a body over the limit before it is parsed.
+  const huge = {
+    ...base,
+    clients: Array.from({ length: 20 }, (_, i) => ({ language: 'node', version: `9.0.${i}` })),
+    configurations: Array.from({ length: 20 }, (_, i) => ({ label: `c${i}` })),
+    concurrency: Array.from({ length: 20 }, (_, i) => i + 1),
+    repeats: 50,
+  };
+  const tooMany = await post(JSON.stringify(huge));
+  assert.equal(tooMany.status, 400);
+  assert.match(JSON.stringify(await tooMany.json()), /plans 400000 cells/);
+  const big = await post(JSON.stringify({ ...base, name: 'x'.repeat(300 * 1024) }));
+  assert.equal(big.status, 413);
+  assert.match(((await big.json()) as { error: string }).error, /larger than this server's limit of 262144 bytes/);
   const settings = await (await api('/settings')).text();
   assert.match(settings, /my-project\/my-instance\/my-db/);
   assert.match(settings, /spanner\.googleapis\.com:443/);

@@ -1,16 +1,39 @@
 import { NextResponse } from 'next/server';
 import { isDatabaseUnreachable } from '@scb/db';
-import { policyIssues } from '@scb/shared/policy';
-import type { FieldIssue, ParseResult } from '@scb/shared/spec';
-import type { Target } from '@scb/shared/targets';
+import { limitIssues, policyIssues } from '@scb/shared/policy';
+import type { FieldIssue, JobSpec, ParseResult } from '@scb/shared/spec';
 import { webPolicy } from './env';
 
 type Refused = { ok: false; response: NextResponse };
 
-/** A request's JSON body, or the 400 answer naming why it is not JSON. */
+/** The body's text, read no further than the operator's limit: null when it is larger. */
+async function boundedText(req: Request, limit: number): Promise<string | null> {
+  const declared = Number(req.headers.get('content-length') ?? 0);
+  if (declared > limit) return null;
+  if (!req.body) return '';
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** A request's JSON body, or the 413 / 400 answer naming why it is not taken. */
 export async function readJsonBody(req: Request): Promise<{ ok: true; body: unknown } | Refused> {
+  const limit = webPolicy().limits.bodyBytes;
+  const text = await boundedText(req, limit);
+  if (text === null) return { ok: false, response: NextResponse.json({ error: `the request body is larger than this server's limit of ${limit} bytes (SCB_MAX_BODY_BYTES)` }, { status: 413 }) };
   try {
-    return { ok: true, body: await req.json() };
+    return { ok: true, body: JSON.parse(text) };
   } catch (e) {
     return {
       ok: false,
@@ -28,9 +51,15 @@ export async function readSpec<T>(req: Request, parse: (body: unknown) => ParseR
   return parsed;
 }
 
-/** The 400 answer for a target that breaks the operator's policy (each rule named), or null when it breaks none. */
-export function refusedByPolicy(target: Target): NextResponse | null {
-  const issues = policyIssues(webPolicy(), target);
+/** Every rule of the operator's policy a job spec breaks: what its target may reach, how many cells it plans. */
+export function policyIssuesOf(spec: JobSpec): FieldIssue[] {
+  const policy = webPolicy();
+  return [...policyIssues(policy, spec.target), ...limitIssues(policy, spec)];
+}
+
+/** The 400 answer for a spec that breaks the operator's policy (each rule named), or null when it breaks none. */
+export function refusedByPolicy(spec: JobSpec): NextResponse | null {
+  const issues = policyIssuesOf(spec);
   return issues.length ? policyResponse(issues) : null;
 }
 

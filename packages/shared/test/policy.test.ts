@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { emulatorHostAllowed, isLoopbackHost, policyFromEnv, policyIssues, spannerEndpointAllowed, type Policy } from '../src/policy/policy';
+import { DEFAULT_LIMITS, emulatorHostAllowed, isLoopbackHost, limitIssues, policyFromEnv, policyIssues, spannerEndpointAllowed, type Policy } from '../src/policy/policy';
 
 const read = (env: Record<string, string>): Policy => {
   const r = policyFromEnv(env);
@@ -79,4 +79,18 @@ test('a malformed policy variable is named with its entry', () => {
     assert.ok(!r.ok);
     assert.match(r.error, error);
   }
+});
+
+test("limits: cells per job counted without planning, defaults and the operator's own", () => {
+  const p = read({});
+  assert.deepEqual(p.limits, DEFAULT_LIMITS);
+  const spec = { pairing: 'cross' as const, clients: new Array(20).fill(0), configurations: new Array(20).fill(0), concurrency: new Array(20).fill(0), repeats: 50 };
+  const issues = limitIssues(p, spec);
+  assert.equal(issues.length, 1);
+  assert.match(issues[0]!.message, /plans 400000 cells .* more than this server's limit of 500 \(SCB_MAX_CELLS_PER_JOB\)/);
+  assert.deepEqual(limitIssues(p, { ...spec, repeats: 1, configurations: [0], concurrency: [0] }), []);
+  assert.deepEqual(limitIssues(read({ SCB_MAX_CELLS_PER_JOB: '20' }), { ...spec, pairing: 'zip', concurrency: [0], repeats: 1 }), []);
+  assert.equal(limitIssues(read({ SCB_MAX_CELLS_PER_JOB: '19' }), { ...spec, pairing: 'zip', concurrency: [0], repeats: 1 }).length, 1);
+  const bad = policyFromEnv({ SCB_MAX_BODY_BYTES: '1kb' });
+  assert.ok(!bad.ok && /SCB_MAX_BODY_BYTES: "1kb" is not a whole number/.test(bad.error));
 });

@@ -50,6 +50,13 @@ export default function SettingsPage() {
         <dt>credentials</dt>
         <dd>each runner's own Application Default Credentials, and only on runners started with SCB_ALLOW_SPANNER=1; never part of a spec</dd>
       </dl>
+      <h2>Limits</h2>
+      <dl className="env" data-testid="policy-limits">
+        <dt>cells per job ({POLICY_VARIABLES.cellsPerJob})</dt>
+        <dd>{p.limits.cellsPerJob}</dd>
+        <dt>request body ({POLICY_VARIABLES.bodyBytes})</dt>
+        <dd>{p.limits.bodyBytes.toLocaleString('en-US')} bytes</dd>
+      </dl>
       <h2>Cloud Spanner emulator</h2>
       <dl className="env" data-testid="policy-emulator">
         <dt>emulator hosts ({POLICY_VARIABLES.emulatorHosts})</dt>

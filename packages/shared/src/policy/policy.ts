@@ -2,6 +2,7 @@
 // the web app (to refuse a spec with a 400 naming the rule) and by every runner (to refuse a job
 // before any connection is made, whoever stored it). Pure: the caller passes the environment.
 import type { FieldIssue } from '../spec/spec';
+import { cellCount } from '../spec/plan';
 import { DEFAULT_SPANNER_ENDPOINT } from '../targets/spanner';
 import type { Target } from '../targets/index';
 
@@ -23,7 +24,20 @@ export interface Policy {
   };
   /** host:port of emulators a spec may name besides loopback ones. */
   emulatorHosts: string[];
+  limits: {
+    /** Cells one job may plan. */
+    cellsPerJob: number;
+    /** Bytes of a request body, checked before it is parsed. */
+    bodyBytes: number;
+  };
 }
+
+/**
+ * The defaults, and why: the largest preset plans 72 cells and a gate 20, so 500 leaves room for any
+ * sweep a person means (about two hours of 15 s cells) and refuses one typo'd into days; the largest
+ * spec here is a few kilobytes, so 256 KB refuses only what is not a spec.
+ */
+export const DEFAULT_LIMITS = { cellsPerJob: 500, bodyBytes: 256 * 1024 };
 
 /** Google's own Cloud Spanner endpoints: global, regional and locational. */
 export const GOOGLE_SPANNER_ENDPOINTS = ['spanner.googleapis.com:443', '*-spanner.googleapis.com:443', 'spanner.*.rep.googleapis.com:443'];
@@ -33,6 +47,8 @@ export const POLICY_VARIABLES = {
   databases: 'SCB_SPANNER_DATABASES',
   endpoints: 'SCB_SPANNER_ENDPOINTS',
   emulatorHosts: 'SCB_EMULATOR_HOSTS',
+  cellsPerJob: 'SCB_MAX_CELLS_PER_JOB',
+  bodyBytes: 'SCB_MAX_BODY_BYTES',
 } as const;
 
 const HOST_PORT = /^([a-z0-9*.-]+):(\d{1,5})$/;
@@ -63,9 +79,16 @@ export function policyFromEnv(env: Record<string, string | undefined>): { ok: tr
   if (!emulatorHosts.ok) return emulatorHosts;
   if (emulatorHosts.entries.some((e) => e.includes('*'))) return { ok: false, error: `${POLICY_VARIABLES.emulatorHosts}: list exact host:port entries, without *` };
   const defaultEndpoints = endpoints.entries.length === 0;
+  const limits = { ...DEFAULT_LIMITS };
+  for (const key of ['cellsPerJob', 'bodyBytes'] as const) {
+    const v = env[POLICY_VARIABLES[key]]?.trim();
+    if (!v) continue;
+    if (!/^\d{1,9}$/.test(v) || Number(v) < 1) return { ok: false, error: `${POLICY_VARIABLES[key]}: "${v}" is not a whole number of at least 1` };
+    limits[key] = Number(v);
+  }
   return {
     ok: true,
-    policy: { spanner: { databases, endpoints: defaultEndpoints ? GOOGLE_SPANNER_ENDPOINTS : endpoints.entries, defaultEndpoints }, emulatorHosts: emulatorHosts.entries },
+    policy: { spanner: { databases, endpoints: defaultEndpoints ? GOOGLE_SPANNER_ENDPOINTS : endpoints.entries, defaultEndpoints }, emulatorHosts: emulatorHosts.entries, limits },
   };
 }
 
@@ -119,6 +142,18 @@ export function policyIssues(policy: Policy, target: Target, at = 'target'): Fie
       return issues;
     }
   }
+}
+
+/** The limits a job spec breaks (its planned cells), at the field to change; empty when it breaks none. */
+export function limitIssues(policy: Policy, spec: Parameters<typeof cellCount>[0]): FieldIssue[] {
+  const cells = cellCount(spec);
+  if (cells <= policy.limits.cellsPerJob) return [];
+  return [
+    {
+      path: 'repeats',
+      message: `the job plans ${cells} cells (${spec.pairing === 'zip' ? 'clients' : 'clients × configurations'} × concurrencies × repeats), more than this server's limit of ${policy.limits.cellsPerJob} (${POLICY_VARIABLES.cellsPerJob}): split it into smaller jobs`,
+    },
+  ];
 }
 
 /** The policy in one sentence per rule, for a job a runner refuses (its page says why). */

@@ -7,6 +7,9 @@ export const FAULT_CODES = ['ABORTED', 'UNAVAILABLE', 'RESOURCE_EXHAUSTED', 'DEA
 export type FaultCode = (typeof FAULT_CODES)[number];
 
 const ms = z.number().min(0).max(600_000);
+/** One fault per RPC kind and code is 28; a schedule of a few dozen phases covers any scenario here. */
+const MAX_FAULTS = 32;
+const MAX_SCHEDULE = 64;
 
 /** A fixed server time in ms, or a lognormal distribution given its p50 and p99. */
 export const LatencySchema = z.union([ms, z.strictObject({ p50: ms, p99: ms }).refine((l) => l.p99 >= l.p50, { message: 'p99 must be at least p50', path: ['p99'] })]);
@@ -31,7 +34,7 @@ export const ScheduleEntrySchema = z
     fromSeconds: z.number().min(0),
     untilSeconds: z.number().min(0).optional(),
     latency: LatencyByKindSchema.optional(),
-    faults: z.array(FaultSchema).optional(),
+    faults: z.array(FaultSchema).max(MAX_FAULTS, `at most ${MAX_FAULTS} faults`).optional(),
   })
   .refine((e) => e.untilSeconds === undefined || e.untilSeconds > e.fromSeconds, { message: 'must be after fromSeconds', path: ['untilSeconds'] });
 
@@ -41,8 +44,8 @@ export const FakeBehaviourSchema = z.strictObject({
   latency: LatencyByKindSchema.default({}),
   /** Multiplies every latency, schedule time and connection age. */
   timeScale: z.number().min(0.01).max(1000).default(1),
-  faults: z.array(FaultSchema).default([]),
-  schedule: z.array(ScheduleEntrySchema).default([]),
+  faults: z.array(FaultSchema).max(MAX_FAULTS, `at most ${MAX_FAULTS} faults`).default([]),
+  schedule: z.array(ScheduleEntrySchema).max(MAX_SCHEDULE, `at most ${MAX_SCHEDULE} schedule entries`).default([]),
   /** Delay before a new client connection is accepted (slow reconnect: DNS, handshake). */
   acceptDelayMs: ms.default(0),
 });

@@ -15,6 +15,12 @@ export interface CellPlan {
  * The cross product client x configuration x concurrency x repeat. Repeats are the outer loop so
  * that machine drift during a job spreads over every combination instead of hitting one.
  */
+/** How many cells planCells makes, without making them: a limit is checked before any planning. */
+export function cellCount(spec: { pairing?: JobSpec['pairing']; clients: readonly unknown[]; configurations: readonly unknown[]; concurrency: readonly unknown[]; repeats: number }): number {
+  const perRepeat = spec.clients.length * spec.concurrency.length * (spec.pairing === 'zip' ? 1 : spec.configurations.length);
+  return perRepeat * spec.repeats;
+}
+
 export function planCells(spec: JobSpec): CellPlan[] {
   const cells: CellPlan[] = [];
   if (spec.pairing === 'zip') {

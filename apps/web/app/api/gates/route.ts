@@ -18,7 +18,7 @@ async function handlePOST(req: Request, _ctx: unknown, who: Identity) {
   // The job the gate runs is validated as any job is: a gate whose overrides make a bad job is the caller's error.
   const job = parseJobSpec(gateJobSpec(parsed.value));
   if (!job.ok) return NextResponse.json({ error: 'the gate makes an invalid job spec', issues: job.issues }, { status: 400 });
-  const refused = refusedByPolicy(job.value.target);
+  const refused = refusedByPolicy(job.value);
   if (refused) return refused;
   let created: { id: string; jobId: string };
   try {

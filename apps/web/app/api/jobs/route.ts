@@ -13,7 +13,7 @@ export const dynamic = 'force-dynamic';
 async function handlePOST(req: Request, _ctx: unknown, who: Identity) {
   const parsed = await readSpec(req, parseJobSpec, 'job spec');
   if (!parsed.ok) return parsed.response;
-  const refused = refusedByPolicy(parsed.value.target);
+  const refused = refusedByPolicy(parsed.value);
   if (refused) return refused;
   const id = await createJob(db(), databaseUrl(), parsed.value, { createdBy: who.name });
   const url = jobUrl(id, publicOrigin());

@@ -3,9 +3,7 @@ import type { Identity } from '@/lib/auth/identity';
 import { NextResponse } from 'next/server';
 import { rerunJob } from '@scb/db';
 import { databaseUrl, db } from '@/lib/db';
-import { policyIssues } from '@scb/shared/policy';
-import { webPolicy } from '@/lib/env';
-import { policyResponse } from '@/lib/http';
+import { policyIssuesOf, policyResponse } from '@/lib/http';
 import { jobUrl, publicOrigin } from '@/lib/jobs';
 
 export const dynamic = 'force-dynamic';
@@ -13,7 +11,7 @@ export const dynamic = 'force-dynamic';
 /** 201 with the new job's id: a finished job is re-run as a new job linked to it; the old one never changes. */
 async function handlePOST(_req: Request, ctx: { params: Promise<{ id: string }> }, who: Identity) {
   const { id } = await ctx.params;
-  const outcome = await rerunJob(db(), databaseUrl(), id, { refuse: (spec) => policyIssues(webPolicy(), spec.target), createdBy: who.name });
+  const outcome = await rerunJob(db(), databaseUrl(), id, { refuse: policyIssuesOf, createdBy: who.name });
   switch (outcome.kind) {
     case 'not-found':
       return NextResponse.json({ error: `no job with id "${id}"` }, { status: 404 });
