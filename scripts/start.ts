@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from '
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { migrate, startEmbeddedPostgres, type EmbeddedDb } from '@scb/db/setup';
+import { keepAlive, migrate, startEmbeddedPostgres, type EmbeddedDb } from '@scb/db/setup';
 import { env as scriptEnv } from './env';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -120,6 +120,8 @@ async function main(): Promise<void> {
   } else {
     embedded = await startEmbeddedPostgres({ dataDir: path.join(DATA_DIR, 'postgres'), port: PG_PORT, log: (l) => log('pg', l) });
     databaseUrl = embedded.url;
+    // The runner is restarted when it dies; so is the database it writes to (its writes are retried meanwhile).
+    keepAlive(embedded, (l) => !stopping && log('pg', l));
     log('start', `embedded PostgreSQL on 127.0.0.1:${PG_PORT}, data in ${path.join(DATA_DIR, 'postgres')}`);
   }
   const applied = await migrate(databaseUrl);

