@@ -219,7 +219,9 @@ test('launch from the form, watch it run, read table and chart, reload the perma
   await page.getByRole('button', { name: 'Copy as Markdown' }).click();
   await page.getByText('Markdown copied').waitFor();
   const md = await page.evaluate(() => navigator.clipboard.readText());
-  assert.match(md, new RegExp(`\\(${stack.baseUrl.replace(/[.:/]/g, '\\$&')}/jobs/${id}\\)`), md);
+  // Links come from the public URL (its default: localhost on the app's port), never from the request.
+  const publicUrl = stack.baseUrl.replace('127.0.0.1', 'localhost');
+  assert.match(md, new RegExp(`\\(${publicUrl.replace(/[.:/]/g, '\\$&')}/jobs/${id}\\)`), md);
   assert.match(md, /\| concurrency \| grpc-gcp on qps \/ p50 \/ p99 \| grpc-gcp off qps \/ p50 \/ p99 \|/);
   const row10 = rows.find((r) => r[0] === '10')!;
   assert.ok(md.includes(`| 10 | ${row10[1]} | ${row10[2]} |`), `the Markdown row matches the page: ${md}`);
@@ -492,7 +494,7 @@ test("the per-second chart marks the fake's schedule changes and draws the fault
   assert.match(await page.getByTestId('fault-marks').innerText(), /Faults injected by the fake: \d+ UNAVAILABLE on query in seconds \d+–\d+/);
   const chart = page.getByTestId('timeline-chart');
   // Recharts draws in the browser after the page loads: wait for the lines before counting them.
-  await chart.locator('.recharts-reference-line').nth(1).waitFor({ timeout: 15_000 });
+  await chart.locator('.recharts-reference-line').nth(1).waitFor({ state: 'attached', timeout: 15_000 });
   assert.equal(await chart.locator('.recharts-reference-line').count(), 2, 'one line where the entry began, one where it ended');
   assert.match(await chart.locator('.recharts-legend-wrapper').innerText(), /faults injected \/ s/);
   // Node 9.0.0 runs on a multiplexed session: its pool figures are all 0, said in a line, not drawn.
