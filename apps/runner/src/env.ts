@@ -1,5 +1,5 @@
 // The runner's environment variables, read and validated once (README, "Configuration").
-import { policyFromEnv, type Policy } from '@scb/shared/policy';
+import { commaList, policyFromEnv, type Policy } from '@scb/shared/policy';
 import { z } from 'zod';
 
 /** Unset and empty are the same: the variable is not given. */
@@ -17,16 +17,7 @@ const RunnerEnvSchema = z.object({
   /** 1: this runner takes jobs against real Cloud Spanner, with the credentials of its own environment. */
   SCB_ALLOW_SPANNER: optional,
   /** Comma-separated labels a job can require of its runner, e.g. perf-lab. */
-  SCB_RUNNER_LABELS: z.preprocess(
-    (v) =>
-      typeof v === 'string'
-        ? v
-            .split(',')
-            .map((s) => s.trim())
-            .filter(Boolean)
-        : [],
-    z.array(z.string().regex(/^[a-z0-9][a-z0-9-]{0,40}$/, 'labels are lower-case letters, digits and hyphens')),
-  ),
+  SCB_RUNNER_LABELS: z.preprocess(commaList, z.array(z.string().regex(/^[a-z0-9][a-z0-9-]{0,40}$/, 'labels are lower-case letters, digits and hyphens'))),
   /** The machine this runner measures on: runners with the same one never measure at once. Default: the host name. */
   SCB_MACHINE: optional,
   /** Milliseconds between heartbeats; a runner silent for 4 of them is taken for dead and its job resumed. */

@@ -1,21 +1,12 @@
 // The web app's environment variables, read and validated once, on first use (not at build time:
 // `next build` imports these modules without a database).
-import { isLoopbackHost, policyFromEnv, type Policy } from '@scb/shared/policy';
+import { commaList, isLoopbackHost, policyFromEnv, type Policy } from '@scb/shared/policy';
 import { z } from 'zod';
 
 /** Unset and empty are the same: the variable is not given. */
 const given = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), schema.optional());
 const onOnly = (name: string) => given(z.literal('on', { error: `${name} is "on" or unset` }));
-const list = z.preprocess(
-  (v) =>
-    typeof v === 'string'
-      ? v
-          .split(',')
-          .map((s) => s.trim())
-          .filter(Boolean)
-      : [],
-  z.array(z.string()),
-);
+const list = z.preprocess(commaList, z.array(z.string()));
 
 const WebEnvSchema = z
   .object({

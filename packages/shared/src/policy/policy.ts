@@ -54,22 +54,25 @@ export const POLICY_VARIABLES = {
 const HOST_PORT = /^([a-z0-9*.-]+):(\d{1,5})$/;
 const ID = /^(\*|[a-z][a-z0-9.:_-]{0,62})$/;
 
-const list = (v: string | undefined) =>
-  (v ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
+/** A comma-separated variable's entries, trimmed; unset or empty is none. Every app reads its lists so. */
+export const commaList = (v: unknown): string[] =>
+  typeof v === 'string'
+    ? v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : [];
 
 /** The policy in the environment, or one sentence naming the variable and entry that is malformed. */
 export function policyFromEnv(env: Record<string, string | undefined>): { ok: true; policy: Policy } | { ok: false; error: string } {
   const databases: DatabaseRule[] = [];
-  for (const entry of list(env[POLICY_VARIABLES.databases])) {
+  for (const entry of commaList(env[POLICY_VARIABLES.databases])) {
     const parts = entry.split('/');
     if (parts.length !== 3 || !parts.every((p) => ID.test(p))) return { ok: false, error: `${POLICY_VARIABLES.databases}: "${entry}" is not project/instance/database (ids, or * for any)` };
     databases.push({ projectId: parts[0]!, instanceId: parts[1]!, databaseId: parts[2]! });
   }
   const hostPorts = (name: string) => {
-    const entries = list(env[name]).map((e) => e.toLowerCase());
+    const entries = commaList(env[name]).map((e) => e.toLowerCase());
     const bad = entries.find((e) => !HOST_PORT.test(e) || Number(e.split(':').pop()) > 65_535);
     return bad === undefined ? { ok: true as const, entries } : { ok: false as const, error: `${name}: "${bad}" is not host:port` };
   };
