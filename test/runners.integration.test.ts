@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { test } from 'node:test';
-import { cancelJob, createJob, listRunners } from '@scb/db';
+import { cancelJob, createJob, enqueueJobIn, listRunners } from '@scb/db';
 import { parseJobSpec, placementFlags, placementProblem } from '@scb/shared';
 import { waitForJob } from './helpers/jobs';
 import { useTestDatabase } from './helpers/postgres';
@@ -151,17 +151,32 @@ test('two runners on one database share the queued jobs: none runs twice, none i
   }
 });
 
-test('placement: a job requiring a label goes to the runner that has it; one no runner can take says why and waits', { timeout: 300_000 }, async () => {
+test('placement: a job requiring a label goes to the runner that has it, even one handed to another; one no runner can take says why and waits', { timeout: 300_000 }, async () => {
   const plain = startRunnerProcess('plain');
-  const lab = startRunnerProcess('lab', { SCB_RUNNER_LABELS: 'perf-lab' });
+  let lab: RunnerProcess | undefined;
   try {
-    await Promise.all([plain, lab].map((r) => r.waitFor(/waiting for jobs/, 60_000)));
-    const labId = (await lab.waitFor(/registered as runner/, 1000)).split(' ').pop();
+    await plain.waitFor(/waiting for jobs/, 60_000);
     const spec = (requirements: object) => {
       const p = parseJobSpec({ ...nodeJob('placed', 1, 1), requirements });
       assert.ok(p.ok, JSON.stringify(!p.ok && p.issues));
       return p.value;
     };
+    // A queue entry without the job's flags (as when a job is queued between a runner reading its
+    // forbidden flags and taking one): the runner that lacks the label gives it back.
+    const strayed = await createJob(t.db, t.url, spec({ labels: ['perf-lab'] }));
+    await t.db.$transaction((tx) => enqueueJobIn(tx, strayed, [], `job:${strayed}:stray`));
+    await plain.waitFor(new RegExp(`job ${strayed}: this runner lacks the label perf-lab; handed back to the queue`), 60_000);
+    assert.equal((await t.db.job.findUniqueOrThrow({ where: { id: strayed } })).status, 'queued');
+    lab = startRunnerProcess('lab', { SCB_RUNNER_LABELS: 'perf-lab' });
+    await lab.waitFor(/waiting for jobs/, 60_000);
+    const labId = (await lab.waitFor(/registered as runner/, 1000)).split(' ').pop();
+    const handed = await waitForJob(t.db, strayed, 120_000, [...plain.lines, ...lab.lines]);
+    assert.equal(handed.status, 'succeeded', handed.error ?? '');
+    assert.equal(handed.runnerId, labId, 'the runner with the label ran the job handed back');
+    assert.deepEqual(
+      handed.cells.map((c) => c.attempts),
+      [1],
+    );
     const ids = [];
     for (let i = 0; i < 3; i++) ids.push(await createJob(t.db, t.url, spec({ labels: ['perf-lab'] })));
     for (const id of ids) {
@@ -176,6 +191,6 @@ test('placement: a job requiring a label goes to the runner that has it; one no 
     assert.match(placementProblem(placementFlags(spec({ minCores: 1024 })), alive) ?? '', /no alive runner can take this job: the closest one \(of 2\) lacks at least 1024 cores/);
     assert.equal(await cancelJob(t.db, huge), 'cancelled');
   } finally {
-    await Promise.all([stopRunner(plain), stopRunner(lab)]);
+    await Promise.all([plain, ...(lab ? [lab] : [])].map(stopRunner));
   }
 });

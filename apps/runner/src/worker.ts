@@ -1,6 +1,6 @@
 import { Logger, run, type Runner } from 'graphile-worker';
 import os from 'node:os';
-import { queuedFlags, RUN_JOB_TASK, withHostLock, type Db } from '@scb/db';
+import { handBackJob, queuedFlags, queuedJobFlags, RUN_JOB_TASK, withHostLock, type Db } from '@scb/db';
 import { missingFor } from '@scb/shared';
 import { env } from './env';
 import { evaluateGateOfJob, evaluatePendingGates } from './gate';
@@ -36,6 +36,12 @@ export async function startRunner(db: Db, databaseUrl: string, log: (line: strin
     taskList: {
       [RUN_JOB_TASK]: async (payload) => {
         const { jobId } = payload as { jobId: string };
+        const flags = await queuedJobFlags(db, jobId);
+        const lacking = (flags ?? []).map((f) => missingFor(f, presence.offer)).filter((m) => m !== null);
+        if (flags && lacking.length) {
+          await handBackJob(db, jobId, flags);
+          return log(`job ${jobId}: this runner lacks ${lacking.join(', ')}; handed back to the queue`);
+        }
         try {
           // Two runners on one machine never measure at once.
           await withHostLock(databaseUrl, machine, () => runJob(db, jobId, { log, signal: abort.signal, presence }));

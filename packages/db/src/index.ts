@@ -9,6 +9,8 @@ export {
   finishJob,
   getJob,
   getJobToRun,
+  handBackJob,
+  queuedJobFlags,
   isStoredId,
   isCancelRequested,
   listJobs,

@@ -71,6 +71,23 @@ export async function createJob(db: Db, databaseUrl: string, spec: JobSpec, auth
   return id;
 }
 
+/**
+ * The placement flags of a queued job, for a runner to check before it starts it: graphile-worker reads
+ * a runner's forbidden flags and then takes a job, so a job queued in between may need what it lacks.
+ * Null when the job is no longer queued.
+ */
+export async function queuedJobFlags(db: Db, jobId: string): Promise<string[] | null> {
+  const job = await db.job.findUnique({ where: { id: jobId }, select: { status: true, spec: true } });
+  if (job?.status !== 'queued') return null;
+  const parsed = parseJobSpec(job.spec);
+  return parsed.ok ? placementFlags(parsed.value) : [];
+}
+
+/** Queues a job again, untouched, for a runner that has what it needs (the one that took it lacks something). */
+export async function handBackJob(db: Db, jobId: string, flags: string[]): Promise<void> {
+  await db.$transaction(async (tx) => enqueueJobIn(tx, jobId, flags, `job:${jobId}:handed-back:${newJobId()}`));
+}
+
 /** A job's plain columns. */
 export type JobRow = Omit<Job, 'spec' | 'environment'>;
 
