@@ -50,6 +50,8 @@ before(async () => {
       SCB_AUTH_PROXY_HEADER: 'x-auth-user',
       SCB_AUTH_PROXY_ADDRESSES: PROXY,
       SCB_ADMINS: 'root@example.com',
+      // Low, so that one identity reaches it with jobs no runner takes.
+      SCB_MAX_QUEUED_JOBS: '3',
       // Gates below run against Cloud Spanner, which the policy allows and this runner refuses at once: no cell is measured.
       SCB_SPANNER_DATABASES: 'my-project/my-instance/my-db',
     },
@@ -215,6 +217,37 @@ test('cross-site writes are refused before anything is stored, whoever the calle
   assert.equal(cancel.status, 415);
   assert.equal(await jobCount(), before);
   matrix.push(`token, cross-site: text/plain ${textPlain.status}, form ${form.status}, foreign Origin ${foreign.status}, Sec-Fetch-Site cross-site ${site.status}`);
+});
+
+test('one identity may have SCB_MAX_QUEUED_JOBS jobs queued or running; the next is refused with 429 until one ends', async () => {
+  const busy: Caller = { name: 'busy-bot', headers: { authorization: `Bearer ${tokenCli('create', 'busy-bot').stdout}` } };
+  const other: Caller = { name: 'other-bot', headers: { authorization: `Bearer ${tokenCli('create', 'other-bot').stdout}` } };
+  const ids: string[] = [];
+  for (let i = 0; i < 3; i++) {
+    const r = await post(busy, '/api/jobs', JOB);
+    assert.equal(r.status, 201, JSON.stringify(r.body));
+    ids.push(r.body.id as string);
+  }
+  for (const [route, body] of [
+    ['/api/jobs', JOB],
+    ['/api/gates', GATE],
+  ] as const) {
+    const refused = await post(busy, route, body);
+    assert.equal(refused.status, 429, route);
+    assert.match(String(refused.body.error), /you have 3 jobs queued or running, this server's limit per identity is 3 \(SCB_MAX_QUEUED_JOBS\)/);
+  }
+  assert.equal((await post(other, '/api/jobs', JOB)).status, 201, 'the limit is per identity');
+  assert.equal((await post(busy, `/api/jobs/${ids[0]}/cancel`)).status, 200);
+  assert.equal((await post(busy, `/api/jobs/${ids[0]}/rerun`)).status, 201, 'a cancelled job no longer counts');
+  assert.equal((await post(busy, `/api/jobs/${ids[0]}/rerun`)).status, 429, 'a re-run is a new job too');
+  // Concurrent posts of one identity cannot overshoot the limit.
+  assert.equal((await post(busy, `/api/jobs/${ids[1]}/cancel`)).status, 200);
+  const burst = await Promise.all(Array.from({ length: 8 }, () => post(busy, '/api/jobs', JOB)));
+  assert.deepEqual(burst.map((r) => r.status).sort(), [201, 429, 429, 429, 429, 429, 429, 429]);
+  const settings = (await request('GET', '/settings', {})).body.text as string;
+  assert.match(settings, /per identity \((<!-- -->)?SCB_MAX_QUEUED_JOBS(<!-- -->)?\)<\/dt><dd>3<\/dd>/);
+  for (const j of (await request('GET', '/api/jobs', {})).body.jobs as { id: string; status: string; createdBy: string }[])
+    if (j.status === 'queued' && ['busy-bot', 'other-bot'].includes(j.createdBy)) await post(j.createdBy === 'busy-bot' ? busy : other, `/api/jobs/${j.id}/cancel`);
 });
 
 test('links come from SCB_PUBLIC_URL, never from forwarded headers', async () => {

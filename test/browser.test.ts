@@ -5,6 +5,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { chromium, type Browser } from 'playwright-core';
+import { estimateJobSeconds, parseJobSpec, PRESETS } from '@scb/shared';
 import { startStack, type Stack } from './helpers/stack';
 
 const ARTIFACTS = path.resolve(process.env.SCB_TEST_ARTIFACTS ?? 'test-artifacts');
@@ -125,6 +126,9 @@ test('the API refuses bad specs field by field and loses nothing stored', async 
   const tooMany = await post(JSON.stringify(huge));
   assert.equal(tooMany.status, 400);
   assert.match(JSON.stringify(await tooMany.json()), /plans 400000 cells/);
+  const long = await post(JSON.stringify({ ...base, concurrency: [1, 2, 3, 4, 5], workload: { durationSeconds: 3600 } }));
+  assert.equal(long.status, 400);
+  assert.match(JSON.stringify(await long.json()), /workload.durationSeconds.*estimated to run 30\d minutes, more than this server's limit of 240 \(SCB_MAX_JOB_MINUTES\)/);
   const big = await post(JSON.stringify({ ...base, name: 'x'.repeat(300 * 1024) }));
   assert.equal(big.status, 413);
   assert.match(((await big.json()) as { error: string }).error, /larger than this server's limit of 262144 bytes/);
@@ -143,6 +147,11 @@ test('launch from the form, watch it run, read table and chart, reload the perma
   assert.equal(await page.inputValue('#language'), 'java');
   assert.deepEqual(await page.locator('#versions').evaluate((s: HTMLSelectElement) => [...s.selectedOptions].map((o) => o.value).sort()), ['6.104.0', '6.105.0']);
   assert.equal(await page.inputValue('#warmupOps-min'), '500');
+  // The estimate before submit is the one the API's limit checks.
+  const burst = parseJobSpec(PRESETS.find((p) => p.id === 'affinity-burst')!.spec);
+  assert.ok(burst.ok);
+  const estimate = page.getByTestId('estimate');
+  assert.match((await estimate.textContent()) ?? '', new RegExp(`about ${Math.ceil(estimateJobSeconds(burst.value) / 60)} minutes for 72 cell\\(s\\).*limit: 240 minutes`));
   await page.selectOption('#preset', '');
   await page.fill('#name', 'browser test job');
   // The versions come from the npm registry, newest first; 9.0.0 is the default choice.
@@ -151,7 +160,12 @@ test('launch from the form, watch it run, read table and chart, reload the perma
   await page.fill('#concurrency', '10, 20');
   await page.fill('#latencyMs', '20');
   await page.fill('#warmupOps', '50');
+  await page.fill('#measureValue', '3600');
+  await page.fill('#concurrency', '1, 2, 3, 4, 5');
+  await page.getByText(/more than this server's limit of 240 minutes/).waitFor({ timeout: 5000 });
+  await page.fill('#concurrency', '10, 20');
   await page.fill('#measureValue', '2');
+  assert.match((await estimate.textContent()) ?? '', /run time: under a minute for 4 cell\(s\)/);
   await page.screenshot({ path: path.join(ARTIFACTS, 'new-job.png'), fullPage: true });
   await page.click('button[type=submit]');
 

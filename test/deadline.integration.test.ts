@@ -7,7 +7,7 @@ import { DEADLINE_GRACE_MS, driverDeadlineMs, runDriver } from '../apps/runner/s
 
 test('a driver that ignores its deadline is killed by the runner, and the cell says why', { timeout: 60_000 }, async () => {
   // A process that speaks no protocol and never exits: only the runner can end it.
-  const launch = { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] };
+  const launch = { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'], dir: process.cwd() };
   const t0 = Date.now();
   await assert.rejects(runDriver({ deadlineMs: 1000 } as DriverCell, launch), /the runner killed the driver at the cell's hard deadline \(16 s\): it had not ended by itself/);
   const took = Date.now() - t0;

@@ -156,6 +156,31 @@ test('Node and Java over TLS with Application Default Credentials; the cost cap 
   assert.ok(c.result!.count + c.result!.errorCount <= 80, `${c.result!.count} measured after 20 warm-up ops under a cap of 100`);
   assert.ok(c.result!.elapsedMs < 5000, `${c.result!.elapsedMs} ms: the cap, not the 10 s, ended it`);
 
+  // A job-wide budget of 250 operations over four cells capped at 100 each: the third gets what is
+  // left (50), the fourth does not run, and the job says what it spent.
+  const budgeted = await stack.runSpec(
+    {
+      clients: [{ language: 'node', version: '9.0.0' }],
+      configurations: [{ label: 'default' }],
+      concurrency: [5],
+      repeats: 4,
+      workload: { warmupOps: 20, durationSeconds: 10 },
+      target: target({ maxOpsPerCell: 100, maxOpsPerJob: 250, maxSecondsPerJob: 600 }),
+    },
+    300_000,
+  );
+  const [b1, b2, b3, b4] = budgeted.cells;
+  for (const c of [b1!, b2!, b3!]) {
+    assert.equal(c.status, 'succeeded', c.error ?? '');
+    assert.equal(c.result!.capped, 'ops');
+  }
+  assert.ok(b3!.result!.count + b3!.result!.errorCount <= 30, `${b3!.result!.count} measured after 20 warm-up ops within the 50 left`);
+  assert.equal(b4!.status, 'failed');
+  assert.match(b4!.error!, /^the job's Cloud Spanner budget is spent \(250 of 250 operations, \d+ of 600 s\): this cell did not run$/);
+  const spent = budgeted.spent as { ops: number; seconds: number } | null;
+  assert.equal(spent?.ops, 250);
+  assert.ok(spent!.seconds > 0 && spent!.seconds < 600);
+
   console.log(`# token requests to the loopback token server: ${creds.tokenRequests()}`);
   // Nothing of the key or the token anywhere a user or an operator reads.
   const stored = await stack.db.$queryRawUnsafe<{ t: string }[]>(
@@ -165,12 +190,13 @@ test('Node and Java over TLS with Application Default Credentials; the cost cap 
   const web = await import('../apps/web/lib/jobs');
   const { jobMarkdown } = await import('@scb/shared');
   const views = await Promise.all(
-    [job.id, capped.id].map(async (id) => {
+    [job.id, capped.id, budgeted.id].map(async (id) => {
       const v = await web.getJob(id);
       assert.ok(v && !web.isInvalidJob(v));
       return JSON.stringify(v) + JSON.stringify(web.csvRows(v)) + jobMarkdown({ id, url: `http://x/jobs/${id}`, spec: v.spec, environment: v.environment, cells: web.tableCells(v) });
     }),
   );
+  assert.match(views[2]!, /"spent":\{"ops":250,"seconds":[\d.]+\}/, 'the job page is given what was spent');
   assert.match(views.join(''), /Cloud Spanner projects\/bench-project\/instances\/bench-instance\/databases\/bench-db/, 'the Markdown names the database');
   for (const [where, text] of [
     ['runner log', stack.logs.join('\n')],

@@ -52,9 +52,9 @@ export interface CellHooks {
  * Runs one cell: a fresh target (so no connection of an earlier cell is counted), a fresh driver
  * process with a fresh client, and the target's per-connection accounting where it has one.
  */
-export async function runCell(spec: JobSpec, plan: CellPlan, launch: DriverLaunch, hooks: CellHooks = {}): Promise<CellOutcome> {
+/** `cap`: the cell's cost cap where a job-wide budget lowered the target's own. */
+export async function runCell(spec: JobSpec, plan: CellPlan, launch: DriverLaunch, hooks: CellHooks = {}, cap = targetCap(spec.target)): Promise<CellOutcome> {
   const target = await startTarget(spec, plan);
-  const cap = targetCap(spec.target);
   try {
     const cell: DriverCell = {
       endpoint: target.endpoint,

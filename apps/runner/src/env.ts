@@ -10,6 +10,11 @@ const RunnerEnvSchema = z.object({
   DATABASE_URL: optional,
   /** Where client versions are installed; default `.cache/` in the checkout. */
   SCB_CACHE_DIR: optional,
+  /**
+   * The install cache's cap in GB (decimals allowed), checked after each job: Go's build caches go
+   * first, then installed versions least recently used. Java's jars stay in Maven's own ~/.m2.
+   */
+  SCB_CACHE_MAX_GB: z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.coerce.number().positive().max(100_000).default(10)),
   /** The commit a job records as where it ran; default `git rev-parse HEAD` of the checkout. */
   SCB_GIT_COMMIT: optional,
   /** The Cloud Spanner emulator binary (emulator_main); default: PATH, then the Google Cloud SDK's places. */

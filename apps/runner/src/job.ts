@@ -1,5 +1,5 @@
-import { clientText, isFinishedCell, planCells } from '@scb/shared';
-import { failCell, getJobToRun, markCellRunning, recordClientVersion, storeCellProgress, storeCellResult, type CellWrite, type Db } from '@scb/db';
+import { capWithinBudget, clientText, isFinishedCell, opsAt, opsStarted, planCells, targetBudget, targetCap } from '@scb/shared';
+import { failCell, getJobToRun, markCellRunning, recordClientVersion, storeCellProgress, storeCellResult, storeJobSpent, type CellWrite, type Db } from '@scb/db';
 import { ClientInstallError, prepareDriver, type DriverLaunch } from '@scb/languages';
 import { watchForStop } from './cancel';
 import { runCell, CellError } from './cell';
@@ -61,13 +61,19 @@ export async function runJob(db: Db, jobId: string, hooks: JobHooks): Promise<vo
   const stop = watchForStop(db, jobId, hooks.signal);
   const runnerId = hooks.presence?.runnerId ?? null;
   // Another runner took the job up (this one's heartbeat lapsed): leave it alone, write nothing more.
+  let taken = false;
   const lost = (write: CellWrite) => {
     if (write !== 'lost') return false;
+    taken = true;
     stop.dispose();
     hooks.log(`job ${jobId}: taken up by another runner while this one ran it; leaving it`);
     return true;
   };
   let succeeded = finished.filter((c) => c.status === 'succeeded').length;
+  // Cloud Spanner: the job-wide budget lowers each cell's cap to what is left, and ends the job when spent.
+  const budget = targetBudget(spec.target);
+  const cellCap = targetCap(spec.target);
+  let spent = job.spent;
   for (const cell of cells) {
     if (stop.signal.aborted) break;
     if (isFinishedCell(cell.status)) continue;
@@ -78,14 +84,24 @@ export async function runJob(db: Db, jobId: string, hooks: JobHooks): Promise<vo
     if (lost(started)) return;
     if (started === 'finished') continue; // the job ended meanwhile (a cancel): its end below says how
     hooks.log(`${label}: started`);
+    const startedAt = Date.now();
+    const cap = budget && cellCap ? capWithinBudget(cellCap, budget, spent) : cellCap;
     try {
+      if (cap && 'spent' in cap) throw new CellError(cap.spent);
       const launch = await launchFor(plan.client, (l) => hooks.log(`${label}: ${l}`)).catch((e: Error) => {
         throw new CellError(e.message);
       });
-      const out = await runCell(spec, plan, launch, {
-        signal: stop.signal,
-        onProgress: (p) => void storeCellProgress(db, cell.id, p).catch(() => {}),
-      });
+      const out = await runCell(
+        spec,
+        plan,
+        launch,
+        {
+          signal: stop.signal,
+          onProgress: (p) => void storeCellProgress(db, cell.id, p).catch(() => {}),
+        },
+        cap,
+      );
+      if (budget && cap) spent = { ops: spent.ops + opsStarted(out.result, opsAt(spec.workload.warmupOps, plan.concurrency), cap), seconds: spent.seconds };
       const result = cellResultOf(out);
       if (lost(await untilStored(() => storeCellResult(db, cell.id, result, runnerId), hooks.log, `${label}: result`))) return;
       succeeded++;
@@ -97,6 +113,13 @@ export async function runJob(db: Db, jobId: string, hooks: JobHooks): Promise<vo
       const message = e instanceof CellError ? e.message : redactEnvironment(`unexpected runner error: ${(e as Error).message}`);
       if (lost(await untilStored(() => failCell(db, cell.id, message, runnerId), hooks.log, `${label}: failure`))) return;
       hooks.log(`${label}: failed: ${message}`);
+    } finally {
+      // A cell's seconds count from its start to its end, a failed one's too.
+      if (budget && !taken && !(cap && 'spent' in cap)) {
+        spent = { ...spent, seconds: spent.seconds + (Date.now() - startedAt) / 1000 };
+        const now = spent;
+        await untilStored(() => storeJobSpent(db, jobId, now), hooks.log, `${label}: budget`);
+      }
     }
   }
   stop.dispose();

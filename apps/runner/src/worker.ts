@@ -1,11 +1,13 @@
 import { Logger, run, type Runner } from 'graphile-worker';
 import os from 'node:os';
 import { handBackJob, queuedFlags, queuedJobFlags, RUN_JOB_TASK, withHostLock, type Db } from '@scb/db';
+import { trimClientCache } from '@scb/languages';
 import { missingFor } from '@scb/shared';
 import { env } from './env';
 import { evaluateGateOfJob, evaluatePendingGates } from './gate';
 import { runJob } from './job';
 import { startPresence } from './presence';
+import { CACHE_DIR } from './paths';
 
 export interface RunnerHandle {
   runnerId: string;
@@ -43,8 +45,14 @@ export async function startRunner(db: Db, databaseUrl: string, log: (line: strin
           return log(`job ${jobId}: this runner lacks ${lacking.join(', ')}; handed back to the queue`);
         }
         try {
-          // Two runners on one machine never measure at once.
-          await withHostLock(databaseUrl, machine, () => runJob(db, jobId, { log, signal: abort.signal, presence }));
+          // Two runners on one machine never measure at once; the cache is trimmed while none installs.
+          await withHostLock(databaseUrl, machine, async () => {
+            try {
+              await runJob(db, jobId, { log, signal: abort.signal, presence });
+            } finally {
+              trimCache(log);
+            }
+          });
         } finally {
           presence.busy(null);
           await evaluateGateOfJob(db, jobId, log).catch((e) => log(`gate of job ${jobId}: evaluation failed: ${(e as Error).message}`));
@@ -60,4 +68,16 @@ export async function startRunner(db: Db, databaseUrl: string, log: (line: strin
       await presence.stop('stopped');
     },
   };
+}
+
+const gb = (bytes: number) => `${(bytes / 1e9).toFixed(2)} GB`;
+
+/** Keeps the install cache under SCB_CACHE_MAX_GB, saying what it removed. */
+function trimCache(log: (line: string) => void): void {
+  try {
+    const t = trimClientCache(CACHE_DIR, env.SCB_CACHE_MAX_GB * 1e9);
+    if (t.removed.length) log(`install cache was ${gb(t.bytesBefore)}, over SCB_CACHE_MAX_GB=${env.SCB_CACHE_MAX_GB}: removed ${t.removed.map((e) => e.name).join(', ')}; now ${gb(t.bytesAfter)}`);
+  } catch (e) {
+    log(`install cache: could not trim it: ${(e as Error).message}`);
+  }
 }

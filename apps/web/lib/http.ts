@@ -1,6 +1,6 @@
 import { NextResponse } from 'next/server';
-import { isDatabaseUnreachable } from '@scb/db';
-import { limitIssues, policyIssues } from '@scb/shared/policy';
+import { isDatabaseUnreachable, QueueFullError } from '@scb/db';
+import { limitIssues, policyIssues, queueLimitRefusal } from '@scb/shared/policy';
 import type { FieldIssue, JobSpec, ParseResult } from '@scb/shared/spec';
 import { webPolicy } from './env';
 
@@ -61,6 +61,19 @@ export function policyIssuesOf(spec: JobSpec): FieldIssue[] {
 export function refusedByPolicy(spec: JobSpec): NextResponse | null {
   const issues = policyIssuesOf(spec);
   return issues.length ? policyResponse(issues) : null;
+}
+
+/**
+ * Stores a job (or gate) under the identity's limit of jobs queued or running: the 429 answer when
+ * it is reached. Local mode has one user and no limit.
+ */
+export async function underQueueLimit<T>(who: { name: string; kind: string }, store: (maxUnfinished: number | undefined) => Promise<T>): Promise<{ ok: true; value: T } | Refused> {
+  try {
+    return { ok: true, value: await store(who.kind === 'local' ? undefined : webPolicy().limits.queuedJobsPerIdentity) };
+  } catch (e) {
+    if (!(e instanceof QueueFullError)) throw e;
+    return { ok: false, response: NextResponse.json({ error: queueLimitRefusal(webPolicy(), e.unfinished) }, { status: 429, headers: { 'retry-after': '60' } }) };
+  }
 }
 
 export function policyResponse(issues: FieldIssue[]): NextResponse {

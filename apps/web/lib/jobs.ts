@@ -8,6 +8,7 @@ import type { TableCell } from '@scb/shared/table';
 import type { LatencySummary } from '@scb/shared/stats';
 import type { ProgressMessage, TimelinePoint } from '@scb/shared/protocol';
 import type { CellEvent, CellOperations, JobEnvironment } from '@scb/shared/stored';
+import type { BudgetSpent } from '@scb/shared/budget';
 import { countJobs, getJob as readJob, listJobs as readJobs, type StoredCell } from '@scb/db';
 import { db } from './db';
 import { webEnv } from './env';
@@ -25,6 +26,8 @@ export interface JobView {
   error: string | null;
   spec: JobSpec;
   environment: JobEnvironment | null;
+  /** On Cloud Spanner: what its cells spent of the job-wide budget. */
+  spent: BudgetSpent | null;
   cellsTotal: number;
   cellsDone: number;
   /** Times the job was taken up again after its runner died. */
@@ -168,6 +171,7 @@ export async function getJob(id: string): Promise<JobView | InvalidJob | null> {
     error: job.error,
     spec: job.spec,
     environment: job.environment,
+    spent: job.spent,
     cellsTotal: job.cellsTotal,
     gateId: job.gateId,
     createdBy: job.createdBy,

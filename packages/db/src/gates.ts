@@ -3,18 +3,24 @@ import { GateEvaluationSchema, JobEnvironmentSchema, gateJobSpec, parseGateSpec,
 import type { Db } from './client';
 import type { Cell, CellResult, Gate, Job, Prisma } from '../generated/prisma/client';
 import { FINISHED_CELL } from './cells';
-import { isStoredId, jobCreateData, newJobId } from './jobs';
+import { checkUnfinishedIn, isStoredId, jobCreateData, newJobId, type Author } from './jobs';
 import { enqueueJobIn, ensureQueue } from './queue';
 import { ColumnParser, type Read } from './read';
 
 /** Stores a validated gate with the job that runs it and queues the job: all of it or none. */
-export async function createGate(db: Db, databaseUrl: string, gate: GateSpec, createdBy: string | null = null): Promise<{ id: string; jobId: string }> {
+export async function createGate(
+  db: Db,
+  databaseUrl: string,
+  gate: GateSpec,
+  { createdBy = null, maxUnfinished }: Pick<Author, 'createdBy' | 'maxUnfinished'> = {},
+): Promise<{ id: string; jobId: string }> {
   const spec = parseJobSpec(gateJobSpec(gate));
   if (!spec.ok) throw new Error(`the gate makes an invalid job: ${spec.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`);
   const id = newJobId();
   const jobId = newJobId();
   await ensureQueue(databaseUrl);
   await db.$transaction(async (tx) => {
+    await checkUnfinishedIn(tx, { createdBy, maxUnfinished });
     await tx.job.create({ data: jobCreateData(jobId, spec.value, { createdBy }) });
     await tx.gate.create({ data: { id, jobId, spec: gate as Prisma.InputJsonObject, createdBy } });
     await enqueueJobIn(tx, jobId, placementFlags(spec.value));

@@ -17,6 +17,8 @@ export {
   listSucceededJobs,
   markJobRunning,
   newJobId,
+  QueueFullError,
+  storeJobSpent,
   rerunJob,
   type CancelOutcome,
   type Rerun,

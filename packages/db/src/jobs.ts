@@ -2,9 +2,13 @@
 // transitions the runner makes.
 import { randomBytes } from 'node:crypto';
 import {
+  BudgetSpentSchema,
+  NOTHING_SPENT,
+  type BudgetSpent,
   JobEnvironmentSchema,
   isFinishedCell,
   isUnfinishedJob,
+  UNFINISHED_JOB_STATUSES,
   type FieldIssue,
   parseJobSpec,
   parseStored,
@@ -35,6 +39,29 @@ export function newJobId(): string {
 export interface Author {
   createdBy?: string | null;
   rerunOf?: string | null;
+  /** The most jobs `createdBy` may have queued or running; the new one is refused at that many (QueueFullError). */
+  maxUnfinished?: number;
+}
+
+/** The author already has as many jobs queued or running as they may: nothing was stored. */
+export class QueueFullError extends Error {
+  constructor(
+    readonly unfinished: number,
+    readonly limit: number,
+  ) {
+    super(`${unfinished} jobs queued or running, the limit is ${limit}`);
+  }
+}
+
+/**
+ * In the transaction that stores a job: refuses it when its author is at their limit. One author's
+ * concurrent posts wait on each other (a transaction-scoped advisory lock), so the limit is exact.
+ */
+export async function checkUnfinishedIn(tx: Prisma.TransactionClient, { createdBy, maxUnfinished }: Author): Promise<void> {
+  if (maxUnfinished === undefined || !createdBy) return;
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`scb-unfinished:${createdBy}`}))`;
+  const unfinished = await tx.job.count({ where: { createdBy, status: { in: [...UNFINISHED_JOB_STATUSES] } } });
+  if (unfinished >= maxUnfinished) throw new QueueFullError(unfinished, maxUnfinished);
 }
 
 export function jobCreateData(id: string, spec: JobSpec, { rerunOf = null, createdBy = null }: Author = {}) {
@@ -65,6 +92,7 @@ export async function createJob(db: Db, databaseUrl: string, spec: JobSpec, auth
   const id = newJobId();
   await ensureQueue(databaseUrl);
   await db.$transaction(async (tx) => {
+    await checkUnfinishedIn(tx, author);
     await tx.job.create({ data: jobCreateData(id, spec, author) });
     await enqueueJobIn(tx, id, placementFlags(spec));
   });
@@ -89,7 +117,7 @@ export async function handBackJob(db: Db, jobId: string, flags: string[]): Promi
 }
 
 /** A job's plain columns. */
-export type JobRow = Omit<Job, 'spec' | 'environment'>;
+export type JobRow = Omit<Job, 'spec' | 'environment' | 'spent'>;
 
 /** A later job that re-ran this one. */
 export interface Rerun {
@@ -99,7 +127,10 @@ export interface Rerun {
 }
 
 /** A job with its cells (by index), their results and channels (by connection), its gate and its re-runs. */
-export type StoredJob = Read<JobRow & { gateId: string | null; cellsDone: number; reruns: Rerun[] }, { spec: JobSpec; environment: JobEnvironment | null; cells: StoredCell[] }>;
+export type StoredJob = Read<
+  JobRow & { gateId: string | null; cellsDone: number; reruns: Rerun[] },
+  { spec: JobSpec; environment: JobEnvironment | null; spent: BudgetSpent | null; cells: StoredCell[] }
+>;
 
 export async function getJob(db: Db, id: string): Promise<StoredJob | null> {
   if (!isStoredId(id)) return null;
@@ -112,11 +143,12 @@ export async function getJob(db: Db, id: string): Promise<StoredJob | null> {
     },
   });
   if (!row) return null;
-  const { spec, environment, cells, gate, ...plain } = row;
+  const { spec, environment, spent, cells, gate, ...plain } = row;
   const p = new ColumnParser();
   const parsed = {
     spec: p.take('spec', parseJobSpec(spec)),
     environment: p.take('environment', parseStored(JobEnvironmentSchema.nullable(), environment)),
+    spent: p.take('spent', parseStored(BudgetSpentSchema.nullable(), spent)),
     cells: cells.map((c, i) => parseCell(c, p, `cells.${i}`)),
   };
   return p.row(`stored job ${id}`, { ...plain, gateId: gate?.id ?? null, cellsDone: cells.filter((c) => isFinishedCell(c.status)).length }, parsed);
@@ -131,7 +163,7 @@ export async function listJobs(db: Db, page: { limit?: number; offset?: number; 
     orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
     take: page.limit ?? 100,
     skip: page.offset ?? 0,
-    omit: { environment: true },
+    omit: { environment: true, spent: true },
   });
   const done = await db.cell.groupBy({ by: ['jobId'], where: { jobId: { in: jobs.map((j) => j.id) }, ...FINISHED_CELL }, _count: { _all: true } });
   const doneBy = new Map(done.map((d) => [d.jobId, d._count._all]));
@@ -141,8 +173,8 @@ export async function listJobs(db: Db, page: { limit?: number; offset?: number; 
   });
 }
 
-export async function countJobs(db: Db, createdBy?: string): Promise<number> {
-  return db.job.count({ where: createdBy === undefined ? {} : { createdBy } });
+export async function countJobs(db: Db, createdBy?: string, only?: 'unfinished'): Promise<number> {
+  return db.job.count({ where: { ...(createdBy === undefined ? {} : { createdBy }), ...(only ? { status: { in: [...UNFINISHED_JOB_STATUSES] } } : {}) } });
 }
 
 /** The newest succeeded jobs with their specs, newest first. */
@@ -206,7 +238,7 @@ export async function rerunJob(
   db: Db,
   databaseUrl: string,
   id: string,
-  { refuse = () => [], createdBy = null }: { refuse?: (spec: JobSpec) => FieldIssue[]; createdBy?: string | null } = {},
+  { refuse = () => [], createdBy = null, maxUnfinished }: { refuse?: (spec: JobSpec) => FieldIssue[] } & Pick<Author, 'createdBy' | 'maxUnfinished'> = {},
 ): Promise<RerunOutcome> {
   if (!isStoredId(id)) return { kind: 'not-found' };
   const old = await db.job.findUnique({ where: { id }, select: { status: true, spec: true, gate: { select: { id: true } } } });
@@ -218,7 +250,7 @@ export async function rerunJob(
   if (!spec.ok) return { kind: 'invalid', issues: spec.issues };
   const refused = refuse(spec.value);
   if (refused.length > 0) return { kind: 'refused', issues: refused };
-  return { kind: 'created', id: await createJob(db, databaseUrl, spec.value, { rerunOf: id, createdBy }) };
+  return { kind: 'created', id: await createJob(db, databaseUrl, spec.value, { rerunOf: id, createdBy, maxUnfinished }) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -231,6 +263,8 @@ export interface JobToRun {
   status: Job['status'];
   cellsTotal: number;
   spec: ParseResult<JobSpec>;
+  /** What its cells spent of a Cloud Spanner budget so far (a resumed job goes on from there). */
+  spent: BudgetSpent;
   cells: { id: number; index: number; status: Cell['status'] }[];
 }
 
@@ -238,9 +272,16 @@ export async function getJobToRun(db: Db, id: string): Promise<JobToRun | null> 
   if (!isStoredId(id)) return null;
   const job = await db.job.findUnique({
     where: { id },
-    select: { id: true, status: true, cellsTotal: true, spec: true, cells: { select: { id: true, index: true, status: true }, orderBy: { index: 'asc' } } },
+    select: { id: true, status: true, cellsTotal: true, spec: true, spent: true, cells: { select: { id: true, index: true, status: true }, orderBy: { index: 'asc' } } },
   });
-  return job && { ...job, spec: parseJobSpec(job.spec) };
+  if (!job) return null;
+  const spent = BudgetSpentSchema.safeParse(job.spent);
+  return { ...job, spec: parseJobSpec(job.spec), spent: spent.success ? spent.data : NOTHING_SPENT };
+}
+
+/** What the running job's cells spent of its Cloud Spanner budget, after each cell. */
+export async function storeJobSpent(db: Db, id: string, spent: BudgetSpent): Promise<void> {
+  await db.job.updateMany({ where: { id, status: 'running' }, data: { spent: spent as unknown as Prisma.InputJsonObject } });
 }
 
 /** Marks a queued job running, with where it runs; false when it is no longer queued (cancelled meanwhile). */

@@ -2,8 +2,10 @@ import { compareSemver, SEMVER, type Client, type Language } from '@scb/shared/s
 import { go } from './go/index';
 import { java } from './java/index';
 import { node } from './node/index';
+import { enforceCacheCap, markUsed, type Eviction } from './cache';
 import type { DriverLaunch, InstallContext, LanguagePlugin } from './plugin';
 
+export { bytesUnder, enforceCacheCap, type CacheEntry, type Eviction } from './cache';
 export { ClientInstallError, RegistryError, type DriverLaunch, type InstallContext, type LanguagePlugin } from './plugin';
 
 /** Every client language the runner can drive; adding one is adding its folder and a line here. */
@@ -30,8 +32,19 @@ export function newestFirst(versions: string[]): string[] {
  * Installs the client version on first use and says how to start its driver.
  * Throws ClientInstallError with a message for the user.
  */
-export function prepareDriver(client: Client, ctx: { cacheDir: string; log: (line: string) => void }): Promise<DriverLaunch> {
-  return LANGUAGE_PLUGINS[client.language].install(client, installContext(client.language, ctx));
+export async function prepareDriver(client: Client, ctx: { cacheDir: string; log: (line: string) => void }): Promise<DriverLaunch> {
+  const launch = await LANGUAGE_PLUGINS[client.language].install(client, installContext(client.language, ctx));
+  markUsed(launch.dir);
+  return launch;
+}
+
+/** Brings the install cache under its cap (SCB_CACHE_MAX_GB): every language's build caches, then versions least recently used. */
+export function trimClientCache(cacheDir: string, maxBytes: number): Eviction {
+  return enforceCacheCap(
+    cacheDir,
+    maxBytes,
+    Object.values(LANGUAGE_PLUGINS).flatMap((p) => p.buildCaches ?? []),
+  );
 }
 
 export function installContext(language: Language, ctx: { cacheDir: string; log?: (line: string) => void }): InstallContext {

@@ -4,6 +4,8 @@ import type { Client, Language } from '@scb/shared';
 export interface DriverLaunch {
   command: string;
   args: string[];
+  /** The installed client's folder under <cacheDir>/clients: stamped on each use for the cache's eviction. */
+  dir: string;
 }
 
 export interface InstallContext {
@@ -26,6 +28,8 @@ export interface LanguagePlugin {
   listVersions(): Promise<string[]>;
   /** Installs the client (its version, and what else the language pins) on first use; throws ClientInstallError with a sentence for the user. */
   install(client: Client, ctx: InstallContext): Promise<DriverLaunch>;
+  /** Folders under the cache the language keeps only to build versions faster: removed first when the cache is over its cap. */
+  buildCaches?: string[];
 }
 
 /** A failure the user can act on; its message is shown as is on the cell. */

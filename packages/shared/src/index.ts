@@ -30,3 +30,4 @@ export * from './gate/gate-markdown';
 export * from './stored';
 export * from './spec/placement';
 export * from './policy/policy';
+export * from './results/budget';

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DEFAULT_LIMITS, emulatorHostAllowed, isLoopbackHost, limitIssues, policyFromEnv, policyIssues, spannerEndpointAllowed, type Policy } from '../src/policy/policy';
+import { DEFAULT_LIMITS, emulatorHostAllowed, isLoopbackHost, limitIssues, policyFromEnv, policyIssues, queueLimitRefusal, spannerEndpointAllowed, type Policy } from '../src/policy/policy';
+import { estimateJobSeconds } from '../src/spec/estimate';
+import { PRESETS } from '../src/spec/presets';
+import { parseJobSpec } from '../src/spec/spec';
 
 const read = (env: Record<string, string>): Policy => {
   const r = policyFromEnv(env);
@@ -81,16 +84,58 @@ test('a malformed policy variable is named with its entry', () => {
   }
 });
 
+/** A parsed spec stretched to n clients, m configurations, k concurrencies and r repeats (a limit is checked before parsing such a size would be). */
+function sized(n: number, m: number, k: number, r: number, pairing: 'cross' | 'zip' = 'cross') {
+  const p = parseJobSpec({
+    clients: Array.from({ length: Math.min(n, 2) }, () => ({ language: 'node', version: '9.0.0' })),
+    configurations: [{ label: 'a' }, { label: 'b' }].slice(0, Math.min(m, 2)),
+    concurrency: [10],
+    workload: { durationSeconds: 3 },
+    ...(pairing === 'zip' ? { pairing, configurations: [{ label: 'a' }, { label: 'b' }].slice(0, Math.min(n, 2)) } : {}),
+  });
+  assert.ok(p.ok, JSON.stringify(!p.ok && p.issues));
+  const s = p.value;
+  return { ...s, clients: new Array(n).fill(s.clients[0]), configurations: new Array(pairing === 'zip' ? n : m).fill(s.configurations[0]), concurrency: new Array(k).fill(10), repeats: r };
+}
+
 test("limits: cells per job counted without planning, defaults and the operator's own", () => {
   const p = read({});
   assert.deepEqual(p.limits, DEFAULT_LIMITS);
-  const spec = { pairing: 'cross' as const, clients: new Array(20).fill(0), configurations: new Array(20).fill(0), concurrency: new Array(20).fill(0), repeats: 50 };
-  const issues = limitIssues(p, spec);
+  const issues = limitIssues(p, sized(20, 20, 20, 50));
   assert.equal(issues.length, 1);
   assert.match(issues[0]!.message, /plans 400000 cells .* more than this server's limit of 500 \(SCB_MAX_CELLS_PER_JOB\)/);
-  assert.deepEqual(limitIssues(p, { ...spec, repeats: 1, configurations: [0], concurrency: [0] }), []);
-  assert.deepEqual(limitIssues(read({ SCB_MAX_CELLS_PER_JOB: '20' }), { ...spec, pairing: 'zip', concurrency: [0], repeats: 1 }), []);
-  assert.equal(limitIssues(read({ SCB_MAX_CELLS_PER_JOB: '19' }), { ...spec, pairing: 'zip', concurrency: [0], repeats: 1 }).length, 1);
+  assert.deepEqual(limitIssues(p, sized(20, 1, 1, 1)), []);
+  assert.deepEqual(limitIssues(read({ SCB_MAX_CELLS_PER_JOB: '20' }), sized(20, 20, 1, 1, 'zip')), []);
+  assert.equal(limitIssues(read({ SCB_MAX_CELLS_PER_JOB: '19' }), sized(20, 20, 1, 1, 'zip')).length, 1);
   const bad = policyFromEnv({ SCB_MAX_BODY_BYTES: '1kb' });
   assert.ok(!bad.ok && /SCB_MAX_BODY_BYTES: "1kb" is not a whole number/.test(bad.error));
+});
+
+test('limits: the estimated run time, every preset within the default, and queued jobs per identity', () => {
+  const p = read({});
+  // 400 Node cells of 3 s against the fake at 65 ms: (5 s start + 1 s fake + 1.3 s warm-up + 3 s) each.
+  const long = sized(20, 20, 1, 1);
+  assert.equal(estimateJobSeconds(long), Math.ceil(400 * (5 + 1 + 0.065 * 20 + 3)));
+  assert.deepEqual(limitIssues(p, long), [], `${estimateJobSeconds(long)} s is within 240 minutes`);
+  const hour = { ...long, workload: { ...long.workload, durationSeconds: 60 } };
+  const refused = limitIssues(p, hour);
+  assert.equal(refused.length, 1);
+  assert.equal(refused[0]!.path, 'workload.durationSeconds');
+  assert.match(refused[0]!.message, /estimated to run 449 minutes, more than this server's limit of 240 \(SCB_MAX_JOB_MINUTES\)/);
+  assert.deepEqual(limitIssues(read({ SCB_MAX_JOB_MINUTES: '449' }), hour), []);
+  // Go starts faster than Node; think time and the emulator's set-up count.
+  const go = { ...long, clients: long.clients.map(() => ({ language: 'go' as const, version: '1.96.1' })) };
+  assert.ok(estimateJobSeconds(go) < estimateJobSeconds(long));
+  assert.ok(estimateJobSeconds({ ...long, target: { kind: 'emulator' } as typeof long.target }) > estimateJobSeconds(long), 'a fresh emulator per cell');
+  assert.ok(estimateJobSeconds({ ...long, workload: { ...long.workload, thinkTime: { ms: 100, distribution: 'fixed' } } }) > estimateJobSeconds(long));
+  for (const preset of PRESETS) {
+    const parsed = parseJobSpec(preset.spec);
+    assert.ok(parsed.ok);
+    const minutes = estimateJobSeconds(parsed.value) / 60;
+    console.log(`# preset ${preset.id}: estimated ${minutes.toFixed(1)} min`);
+    assert.ok(minutes * 3 < DEFAULT_LIMITS.jobMinutes, `preset ${preset.id}: ${minutes.toFixed(1)} min`);
+  }
+  assert.equal(queueLimitRefusal(p, 19), null);
+  assert.match(queueLimitRefusal(p, 20) ?? '', /20 jobs queued or running, this server's limit per identity is 20 \(SCB_MAX_QUEUED_JOBS\)/);
+  assert.equal(queueLimitRefusal(read({ SCB_MAX_QUEUED_JOBS: '100' }), 20), null);
 });

@@ -56,6 +56,10 @@ export default function SettingsPage() {
         <dd>{p.limits.cellsPerJob}</dd>
         <dt>request body ({POLICY_VARIABLES.bodyBytes})</dt>
         <dd>{p.limits.bodyBytes.toLocaleString('en-US')} bytes</dd>
+        <dt>estimated run time per job ({POLICY_VARIABLES.jobMinutes})</dt>
+        <dd>{p.limits.jobMinutes} minutes</dd>
+        <dt>jobs queued or running per identity ({POLICY_VARIABLES.queuedJobsPerIdentity})</dt>
+        <dd>{p.limits.queuedJobsPerIdentity}</dd>
       </dl>
       <h2>Cloud Spanner emulator</h2>
       <dl className="env" data-testid="policy-emulator">

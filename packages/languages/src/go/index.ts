@@ -7,4 +7,6 @@ export const go: LanguagePlugin = {
   packageName: GO_PACKAGE,
   listVersions: goVersions,
   install: (client, ctx) => ensureGoClient(client, ctx),
+  // goEnv's module and build caches: every installed version keeps its own driver binary.
+  buildCaches: ['go/mod', 'go/build'],
 };

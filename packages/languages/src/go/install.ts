@@ -66,7 +66,7 @@ async function build(client: Client, ctx: InstallContext): Promise<DriverLaunch>
   for (const f of sources) key.update(f).update(readFileSync(path.join(GO_DRIVER_DIR, f)));
   key.update(writeClientDefaults.toString()).update(writePoolStats.toString());
   const hash = key.digest('hex');
-  const launch: DriverLaunch = { command: binary, args: [] };
+  const launch: DriverLaunch = { command: binary, args: [], dir };
   if (existsSync(marker) && existsSync(binary) && readFileSync(marker, 'utf8').trim() === hash) return launch;
 
   const module = goModuleOf(client.version);

@@ -44,7 +44,7 @@ async function install(version: string, ctx: InstallContext): Promise<JavaClient
   const key = driverHash(sources);
   const client = (): JavaClient => {
     const classpath = [classes, readFileSync(classpathFile, 'utf8').trim()].join(path.delimiter);
-    return { version, classpath, command: 'java', args: ['-cp', classpath, 'bench.JavaDriver'] };
+    return { version, classpath, command: 'java', args: ['-cp', classpath, 'bench.JavaDriver'], dir };
   };
   // Reuse the cache unless the driver changed or a jar it lists is gone (e.g. ~/.m2 was cleared).
   if (existsSync(marker) && readFileSync(marker, 'utf8').trim() === key && jarsPresent(classpathFile)) return client();

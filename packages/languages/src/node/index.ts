@@ -13,6 +13,6 @@ export const node: LanguagePlugin = {
   async install(client, ctx) {
     const clientDir = await ensureNodeClient(client.version, ctx);
     // The driver loads the client from that version's own folder, given as its one argument.
-    return { command: process.execPath, args: ['--import', 'tsx', DRIVER, clientDir] };
+    return { command: process.execPath, args: ['--import', 'tsx', DRIVER, clientDir], dir: clientDir };
   },
 };

@@ -27,10 +27,11 @@ export async function ensureNodeClient(version: string, ctx: InstallContext): Pr
   ctx.log(`installing ${NODE_PACKAGE}@${version} into ${dir}`);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  // Own package.json so npm does not walk up into this repo's workspaces.
+  // Own package.json so npm does not walk up into this repo's workspaces. No install scripts: a
+  // published package runs no code on the runner until its driver starts.
   writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'scb-client-cache', private: true }) + '\n');
   try {
-    await run(NPM, ['install', '--prefix', dir, '--no-audit', '--no-fund', '--no-package-lock', '--save-exact', `${NODE_PACKAGE}@${version}`], {
+    await run(NPM, ['install', '--prefix', dir, '--ignore-scripts', '--no-audit', '--no-fund', '--no-package-lock', '--save-exact', `${NODE_PACKAGE}@${version}`], {
       cwd: dir,
       maxBuffer: 16 * 1024 * 1024,
       timeout: 10 * 60_000,

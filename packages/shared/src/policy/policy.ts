@@ -3,6 +3,7 @@
 // before any connection is made, whoever stored it). Pure: the caller passes the environment.
 import type { FieldIssue } from '../spec/spec';
 import { cellCount } from '../spec/plan';
+import { estimateJobSeconds } from '../spec/estimate';
 import { DEFAULT_SPANNER_ENDPOINT } from '../targets/spanner';
 import type { Target } from '../targets/index';
 
@@ -29,15 +30,22 @@ export interface Policy {
     cellsPerJob: number;
     /** Bytes of a request body, checked before it is parsed. */
     bodyBytes: number;
+    /** Minutes a job may be estimated to run (estimateJobSeconds). */
+    jobMinutes: number;
+    /** Jobs one identity may have queued or running at once (gates' jobs included). */
+    queuedJobsPerIdentity: number;
   };
 }
 
 /**
  * The defaults, and why: the largest preset plans 72 cells and a gate 20, so 500 leaves room for any
  * sweep a person means (about two hours of 15 s cells) and refuses one typo'd into days; the largest
- * spec here is a few kilobytes, so 256 KB refuses only what is not a spec.
+ * spec here is a few kilobytes, so 256 KB refuses only what is not a spec. Four hours of estimated run
+ * time is several times the longest preset and keeps a runner from being held for a night by one job;
+ * 20 queued jobs is a release's worth of gates (three scenarios on each of a few versions) while one
+ * identity's loop cannot fill the queue every runner serves.
  */
-export const DEFAULT_LIMITS = { cellsPerJob: 500, bodyBytes: 256 * 1024 };
+export const DEFAULT_LIMITS = { cellsPerJob: 500, bodyBytes: 256 * 1024, jobMinutes: 240, queuedJobsPerIdentity: 20 };
 
 /** Google's own Cloud Spanner endpoints: global, regional and locational. */
 export const GOOGLE_SPANNER_ENDPOINTS = ['spanner.googleapis.com:443', '*-spanner.googleapis.com:443', 'spanner.*.rep.googleapis.com:443'];
@@ -49,6 +57,8 @@ export const POLICY_VARIABLES = {
   emulatorHosts: 'SCB_EMULATOR_HOSTS',
   cellsPerJob: 'SCB_MAX_CELLS_PER_JOB',
   bodyBytes: 'SCB_MAX_BODY_BYTES',
+  jobMinutes: 'SCB_MAX_JOB_MINUTES',
+  queuedJobsPerIdentity: 'SCB_MAX_QUEUED_JOBS',
 } as const;
 
 const HOST_PORT = /^([a-z0-9*.-]+):(\d{1,5})$/;
@@ -83,7 +93,7 @@ export function policyFromEnv(env: Record<string, string | undefined>): { ok: tr
   if (emulatorHosts.entries.some((e) => e.includes('*'))) return { ok: false, error: `${POLICY_VARIABLES.emulatorHosts}: list exact host:port entries, without *` };
   const defaultEndpoints = endpoints.entries.length === 0;
   const limits = { ...DEFAULT_LIMITS };
-  for (const key of ['cellsPerJob', 'bodyBytes'] as const) {
+  for (const key of ['cellsPerJob', 'bodyBytes', 'jobMinutes', 'queuedJobsPerIdentity'] as const) {
     const v = env[POLICY_VARIABLES[key]]?.trim();
     if (!v) continue;
     if (!/^\d{1,9}$/.test(v) || Number(v) < 1) return { ok: false, error: `${POLICY_VARIABLES[key]}: "${v}" is not a whole number of at least 1` };
@@ -147,16 +157,34 @@ export function policyIssues(policy: Policy, target: Target, at = 'target'): Fie
   }
 }
 
-/** The limits a job spec breaks (its planned cells), at the field to change; empty when it breaks none. */
-export function limitIssues(policy: Policy, spec: Parameters<typeof cellCount>[0]): FieldIssue[] {
+/** The limits a job spec breaks (its planned cells, its estimated run time), at the field to change; empty when it breaks none. */
+export function limitIssues(policy: Policy, spec: Parameters<typeof estimateJobSeconds>[0]): FieldIssue[] {
   const cells = cellCount(spec);
-  if (cells <= policy.limits.cellsPerJob) return [];
+  if (cells > policy.limits.cellsPerJob) {
+    // Counted first: an estimate walks the clients and concurrencies, which this bounds.
+    return [
+      {
+        path: 'repeats',
+        message: `the job plans ${cells} cells (${spec.pairing === 'zip' ? 'clients' : 'clients × configurations'} × concurrencies × repeats), more than this server's limit of ${policy.limits.cellsPerJob} (${POLICY_VARIABLES.cellsPerJob}): split it into smaller jobs`,
+      },
+    ];
+  }
+  const minutes = Math.ceil(estimateJobSeconds(spec) / 60);
+  if (minutes <= policy.limits.jobMinutes) return [];
   return [
     {
-      path: 'repeats',
-      message: `the job plans ${cells} cells (${spec.pairing === 'zip' ? 'clients' : 'clients × configurations'} × concurrencies × repeats), more than this server's limit of ${policy.limits.cellsPerJob} (${POLICY_VARIABLES.cellsPerJob}): split it into smaller jobs`,
+      path: spec.workload.durationSeconds !== undefined ? 'workload.durationSeconds' : 'workload.measuredOps',
+      message: `the job is estimated to run ${minutes} minutes, more than this server's limit of ${policy.limits.jobMinutes} (${POLICY_VARIABLES.jobMinutes}): measure less per cell or split it into smaller jobs`,
     },
   ];
+}
+
+/** Why an identity may not queue another job now, or null when it may. */
+export function queueLimitRefusal(policy: Policy, queuedOrRunning: number): string | null {
+  const limit = policy.limits.queuedJobsPerIdentity;
+  return queuedOrRunning < limit
+    ? null
+    : `you have ${queuedOrRunning} jobs queued or running, this server's limit per identity is ${limit} (${POLICY_VARIABLES.queuedJobsPerIdentity}): wait for some to finish or cancel them`;
 }
 
 /** The policy in one sentence per rule, for a job a runner refuses (its page says why). */

@@ -3,3 +3,5 @@ export * from './spec';
 export * from './semver';
 export * from './configuration';
 export * from './languages';
+export * from './estimate';
+export { cellCount } from './plan';

@@ -25,6 +25,8 @@ const NODE_MULTIPLEXED = 'the Cloud Spanner emulator hands out no multiplexed se
 export const emulatorTarget: TargetKind<EmulatorTarget> = {
   // The emulator is CPU-bound, not a latency model: there is no ideal line.
   modeledLatencyMs: () => null,
+  // A fresh emulator per cell: its start and the instance, database and table it is given.
+  estimate: { setupSeconds: 10, operationMs: 5 },
   normalize: (t) => t,
   // The emulator advertises no MAX_CONCURRENT_STREAMS; the tap can.
   streamLimit: (t) => t.network?.maxConcurrentStreams ?? null,

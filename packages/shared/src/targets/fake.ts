@@ -24,6 +24,8 @@ const DEFAULT_SERVER = FakeServerSchema.parse({});
 
 export const fakeTarget: TargetKind<FakeTarget> = {
   modeledLatencyMs: (t, timeScale) => t.latencyMs * timeScale,
+  // The fake starts on a worker thread in well under a second.
+  estimate: { setupSeconds: 1, operationMs: 65 },
   // A target without `server` runs the fake's defaults: spell them out so both compare equal.
   normalize: (t) => ({ ...t, server: t.server ?? DEFAULT_SERVER }),
   streamLimit: (t) => t.server?.maxConcurrentStreams ?? DEFAULT_SERVER.maxConcurrentStreams ?? 100,

@@ -3,13 +3,13 @@ import type { Client, Configuration } from '../spec/spec';
 import { emulatorTarget, EmulatorTargetSchema } from './emulator';
 import { fakeTarget, FakeTargetSchema } from './fake';
 import { spannerTarget, SpannerTargetSchema } from './spanner';
-import type { TargetKind } from './kind';
+import type { JobBudget, TargetKind } from './kind';
 
 export { FakeServerSchema, type FakeTarget } from './fake';
 export type { EmulatorTarget } from './emulator';
 export { NetworkSchema, type Network } from './network';
 export { DEFAULT_SPANNER_ENDPOINT, type SpannerTarget } from './spanner';
-export type { TargetKind } from './kind';
+export type { JobBudget, TargetKind } from './kind';
 
 /** Where a job's cells run. One schema per kind, discriminated by `kind`. */
 export const TargetSchema = z.discriminatedUnion('kind', [FakeTargetSchema, EmulatorTargetSchema, SpannerTargetSchema]);
@@ -32,9 +32,19 @@ export function normalizeTarget(target: Target): Target {
   return kindOf(target).normalize(target);
 }
 
+/** What the run-time estimate assumes of a target: its set-up per cell and an operation's time. */
+export function targetEstimate(target: Target): { setupSeconds: number; operationMs: number } {
+  return kindOf(target).estimate;
+}
+
 /** Streams per connection the target allows at once; null where it sets no limit. */
 export function streamLimit(target: Target): number | null {
   return kindOf(target).streamLimit(target);
+}
+
+/** The job-wide budget on the target, where it has one (real Spanner). */
+export function targetBudget(target: Target): JobBudget | null {
+  return kindOf(target).budget?.(target) ?? null;
 }
 
 /** The cost cap of each cell on the target, where it has one (real Spanner). */

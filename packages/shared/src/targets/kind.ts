@@ -4,11 +4,22 @@ import type { Client, Configuration } from '../spec/spec';
  * What pages, statistics and the runner know of a target kind without running it. Each kind has
  * its schema and one of these in its own file (targets/<kind>.ts); index.ts lists them.
  */
+/** What a whole job may spend on a target that costs money. */
+export interface JobBudget {
+  ops: number | null;
+  seconds: number | null;
+}
+
 export interface TargetKind<T> {
   /** Server time of one data RPC after the time scale where the target models it (the fake); null where it does not. */
   modeledLatencyMs(target: T, timeScale: number): number | null;
   /** The target with its defaults spelled out, so that equal scenarios have equal keys. */
   normalize(target: T): T;
+  /**
+   * For the run-time estimate only: seconds to bring the target up for a cell, and the time of an
+   * operation where the target models none (a guess, not a measurement of the target).
+   */
+  estimate: { setupSeconds: number; operationMs: number };
   /** The streams a connection may carry at once, where the target imposes a limit (the fake: like Spanner's front end); null where it does not. */
   streamLimit(target: T): number | null;
   /** The target in words, for setup lines. */
@@ -17,6 +28,8 @@ export interface TargetKind<T> {
   refuse?(client: Client, configuration: Configuration): { option: string; message: string } | null;
   /** The cost cap every cell's driver enforces on this target (real Spanner); absent where there is none. */
   cap?(target: T): { ops: number; ms: number };
+  /** The job-wide budget the runner enforces across cells (real Spanner); null parts are unbounded. */
+  budget?(target: T): JobBudget;
   /** The configuration a cell runs on this kind of target: a stated change, stored with the cell. */
   adjust?(client: Client, configuration: Configuration): Configuration;
 }

@@ -22,6 +22,10 @@ export const SpannerTargetSchema = z.strictObject({
   maxOpsPerCell: z.number({ error: 'required on Cloud Spanner: the most operations one cell may run (a cost cap)' }).int().min(1).max(10_000_000),
   /** Cost cap, required on real Spanner: seconds a cell may issue operations for. */
   maxSecondsPerCell: z.number({ error: 'required on Cloud Spanner: the most seconds one cell may run operations (a cost cap)' }).min(1).max(3600),
+  /** Job-wide budget: operations all cells together may start; the runner stops the job there. */
+  maxOpsPerJob: z.number().int().min(1).max(1_000_000_000).optional(),
+  /** Job-wide budget: seconds all cells together may take, start to end; the runner stops the job there. */
+  maxSecondsPerJob: z.number().min(1).max(86_400).optional(),
 });
 export type SpannerTarget = z.output<typeof SpannerTargetSchema>;
 
@@ -29,10 +33,13 @@ export const DEFAULT_SPANNER_ENDPOINT = 'spanner.googleapis.com:443';
 
 export const spannerTarget: TargetKind<SpannerTarget> = {
   modeledLatencyMs: () => null,
+  // Sessions and the table probe; an operation a few milliseconds in one region.
+  estimate: { setupSeconds: 5, operationMs: 10 },
   normalize: (t) => ({ ...t, endpoint: t.endpoint ?? DEFAULT_SPANNER_ENDPOINT }),
   // Spanner's front end allows 100 streams per HTTP/2 connection.
   streamLimit: () => 100,
   describe: (t) =>
     `Cloud Spanner projects/${t.projectId}/instances/${t.instanceId}/databases/${t.databaseId}${t.endpoint && t.endpoint !== DEFAULT_SPANNER_ENDPOINT ? ` at ${t.endpoint}` : ''}, at most ${t.maxOpsPerCell} operations and ${t.maxSecondsPerCell} s per cell`,
   cap: (t) => ({ ops: t.maxOpsPerCell, ms: t.maxSecondsPerCell * 1000 }),
+  budget: (t) => ({ ops: t.maxOpsPerJob ?? null, seconds: t.maxSecondsPerJob ?? null }),
 };

@@ -5,7 +5,7 @@ import { createGate } from '@scb/db';
 import { gateJobSpec, parseGateSpec } from '@scb/shared/gate';
 import { parseJobSpec } from '@scb/shared/spec';
 import { databaseUrl, db } from '@/lib/db';
-import { readSpec, refusedByPolicy } from '@/lib/http';
+import { readSpec, refusedByPolicy, underQueueLimit } from '@/lib/http';
 import { gateUrl, listGates } from '@/lib/gates';
 import { jobUrl, publicOrigin } from '@/lib/jobs';
 
@@ -20,13 +20,9 @@ async function handlePOST(req: Request, _ctx: unknown, who: Identity) {
   if (!job.ok) return NextResponse.json({ error: 'the gate makes an invalid job spec', issues: job.issues }, { status: 400 });
   const refused = refusedByPolicy(job.value);
   if (refused) return refused;
-  let created: { id: string; jobId: string };
-  try {
-    created = await createGate(db(), databaseUrl(), parsed.value, who.name);
-  } catch (e) {
-    return NextResponse.json({ error: `the gate could not be stored or queued: ${(e as Error).message}` }, { status: 503 });
-  }
-  const { id, jobId } = created;
+  const stored = await underQueueLimit(who, (maxUnfinished) => createGate(db(), databaseUrl(), parsed.value, { createdBy: who.name, maxUnfinished }));
+  if (!stored.ok) return stored.response;
+  const { id, jobId } = stored.value;
   const origin = publicOrigin();
   const url = gateUrl(id, origin);
   return NextResponse.json({ id, url, jobId, jobUrl: jobUrl(jobId, origin) }, { status: 201, headers: { Location: url } });

@@ -4,7 +4,7 @@ import { NextResponse } from 'next/server';
 import { createJob } from '@scb/db';
 import { parseJobSpec } from '@scb/shared/spec';
 import { databaseUrl, db } from '@/lib/db';
-import { readSpec, refusedByPolicy } from '@/lib/http';
+import { readSpec, refusedByPolicy, underQueueLimit } from '@/lib/http';
 import { jobUrl, listJobs, publicOrigin } from '@/lib/jobs';
 
 export const dynamic = 'force-dynamic';
@@ -15,7 +15,9 @@ async function handlePOST(req: Request, _ctx: unknown, who: Identity) {
   if (!parsed.ok) return parsed.response;
   const refused = refusedByPolicy(parsed.value);
   if (refused) return refused;
-  const id = await createJob(db(), databaseUrl(), parsed.value, { createdBy: who.name });
+  const stored = await underQueueLimit(who, (maxUnfinished) => createJob(db(), databaseUrl(), parsed.value, { createdBy: who.name, maxUnfinished }));
+  if (!stored.ok) return stored.response;
+  const id = stored.value;
   const url = jobUrl(id, publicOrigin());
   return NextResponse.json({ id, url }, { status: 201, headers: { Location: url } });
 }

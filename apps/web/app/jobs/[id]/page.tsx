@@ -5,7 +5,8 @@ import { notFound } from 'next/navigation';
 import { clientText, describeConfiguration, describeOperations, OPERATIONS } from '@scb/shared/spec';
 import { isUnfinishedJob } from '@scb/shared/status';
 import { buildResultTable, formatEntry, formatMs, formatOps, formatPercent, formatQps, formatUtc } from '@scb/shared/table';
-import { describeTarget, idealQps, modeledLatencyMs, streamLimit } from '@scb/shared/targets';
+import { describeTarget, idealQps, modeledLatencyMs, streamLimit, targetBudget } from '@scb/shared/targets';
+import { budgetWords, NOTHING_SPENT } from '@scb/shared/budget';
 import { AutoRefresh } from '@/components/AutoRefresh';
 import { CellCharts } from '@/components/CellCharts';
 import { ClientServerCharts, LatencyChart, QpsChart, type ClientServerSeries, type LatencyPoint, type QpsPoint } from '@/components/ConcurrencyCharts';
@@ -220,6 +221,7 @@ export default async function JobPage({ params }: Params) {
   const latency = modeledLatencyMs(job.spec);
   const hasResults = job.cells.some((c) => c.result);
   const env = job.environment;
+  const budget = targetBudget(job.spec.target);
 
   return (
     <>
@@ -240,6 +242,9 @@ export default async function JobPage({ params }: Params) {
         )}
         {job.cancelledBy && <span data-testid="cancelled-by"> · cancel asked by {job.cancelledBy}</span>}
       </p>
+      {budget && (
+        <p data-testid="budget">Cloud Spanner budget: spent {budgetWords(budget, job.spent ?? NOTHING_SPENT)} (operations started, warm-up included; seconds from each cell's start to its end).</p>
+      )}
       {job.gateId && (
         <p>
           This job runs the cells of release gate <Link href={`/gates/${job.gateId}`}>{job.gateId}</Link>: its verdict and reasons are there.

@@ -2,7 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import { useEffect, useMemo, useState } from 'react';
-import { LANGUAGE_INFO, LANGUAGES, OPERATIONS, parseJobSpec, refusedOption, type FieldIssue, type JobSpecInput, type Language, type Operation } from '@scb/shared/spec';
+import { cellCount, estimateJobSeconds, LANGUAGE_INFO, LANGUAGES, OPERATIONS, parseJobSpec, refusedOption, type FieldIssue, type JobSpecInput, type Language, type Operation } from '@scb/shared/spec';
 import { PRESETS, type Preset } from '@scb/shared/presets';
 import { canonicalJson } from '@scb/shared/canonical-json';
 
@@ -251,7 +251,21 @@ function RunnerNumber({ id, label, value, onChange }: { id: string; label: strin
   return <input type="number" id={id} aria-label={label} value={value} min={1} style={{ width: '5em' }} onChange={(e) => onChange(e.target.value)} />;
 }
 
-export function NewJobForm() {
+/** The estimate before submit: the operator's limit refuses a job estimated above it. */
+function Estimate({ spec, limitMinutes }: { spec: unknown; limitMinutes: number }) {
+  const parsed = parseJobSpec(spec);
+  if (!parsed.ok) return null;
+  const minutes = estimateJobSeconds(parsed.value) / 60;
+  const over = minutes > limitMinutes;
+  return (
+    <p className={over ? 'issues' : 'hint'} data-testid="estimate">
+      Estimated run time: {minutes < 1 ? 'under a minute' : `about ${Math.ceil(minutes)} minutes`} for {cellCount(parsed.value)} cell(s), client installs not counted
+      {over ? `: more than this server's limit of ${limitMinutes} minutes (see /settings)` : ` (this server's limit: ${limitMinutes} minutes)`}.
+    </p>
+  );
+}
+
+export function NewJobForm({ limitMinutes }: { limitMinutes: number }) {
   const router = useRouter();
   const [form, setForm] = useState<FormState>(INITIAL);
   const [issues, setIssues] = useState<FieldIssue[]>([]);
@@ -612,6 +626,7 @@ export function NewJobForm() {
             ))}
           </ul>
         )}
+        <Estimate spec={jsonOnly?.spec ?? spec} limitMinutes={limitMinutes} />
         <button type="submit" disabled={busy}>
           {busy ? 'Submitting…' : 'Run benchmark'}
         </button>

@@ -1,5 +1,9 @@
 import type { Metadata } from 'next';
+import { webPolicy } from '@/lib/env';
 import { NewJobForm } from './NewJobForm';
+
+// The operator's limits are read when the page is asked for, not when it is built.
+export const dynamic = 'force-dynamic';
 
 export const metadata: Metadata = { title: 'New job' };
 
@@ -8,7 +12,7 @@ export default function NewJobPage() {
     <>
       <h1>New benchmark job</h1>
       <p className="muted">Each cell (client × configuration × concurrency × repeat) runs in a fresh driver process with a fresh client against its own fresh fake Spanner server.</p>
-      <NewJobForm />
+      <NewJobForm limitMinutes={webPolicy().limits.jobMinutes} />
     </>
   );
 }

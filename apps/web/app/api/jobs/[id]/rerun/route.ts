@@ -3,7 +3,7 @@ import type { Identity } from '@/lib/auth/identity';
 import { NextResponse } from 'next/server';
 import { rerunJob } from '@scb/db';
 import { databaseUrl, db } from '@/lib/db';
-import { policyIssuesOf, policyResponse } from '@/lib/http';
+import { policyIssuesOf, policyResponse, underQueueLimit } from '@/lib/http';
 import { jobUrl, publicOrigin } from '@/lib/jobs';
 
 export const dynamic = 'force-dynamic';
@@ -11,7 +11,9 @@ export const dynamic = 'force-dynamic';
 /** 201 with the new job's id: a finished job is re-run as a new job linked to it; the old one never changes. */
 async function handlePOST(_req: Request, ctx: { params: Promise<{ id: string }> }, who: Identity) {
   const { id } = await ctx.params;
-  const outcome = await rerunJob(db(), databaseUrl(), id, { refuse: policyIssuesOf, createdBy: who.name });
+  const stored = await underQueueLimit(who, (maxUnfinished) => rerunJob(db(), databaseUrl(), id, { refuse: policyIssuesOf, createdBy: who.name, maxUnfinished }));
+  if (!stored.ok) return stored.response;
+  const outcome = stored.value;
   switch (outcome.kind) {
     case 'not-found':
       return NextResponse.json({ error: `no job with id "${id}"` }, { status: 404 });
