@@ -17,12 +17,8 @@ export function bytesUnder(root: string): number {
   const stack = [root];
   while (stack.length) {
     const p = stack.pop()!;
-    let s;
-    try {
-      s = lstatSync(p);
-    } catch {
-      continue;
-    }
+    const s = lstatSync(p, { throwIfNoEntry: false });
+    if (!s) continue;
     if (s.isDirectory()) for (const name of readdirSync(p)) stack.push(path.join(p, name));
     else total += s.size;
   }
