@@ -37,7 +37,7 @@ test('a Node 9.0.0 job runs through the queue against the fake and stores every 
     assert.equal(cell.status, 'succeeded', `cell ${cell.index}: ${cell.error}`);
     const r = cell.result!;
     assert.ok(r, `cell ${cell.index} has a result`);
-    assertThroughput(`C=${cell.concurrency} ${cell.configLabel}`, r, idealQps(cell.concurrency, 65), env.cores, 0.4);
+    assertThroughput(`C=${cell.concurrency} ${cell.configLabel}`, r, cell.concurrency, idealQps(cell.concurrency, 65));
     assert.ok(r.p50Ms >= 65 && r.p50Ms < 65 * 3, `p50 ${r.p50Ms} ms is near the fake's 65 ms`);
     assert.ok(r.p99Ms >= r.p50Ms && r.maxMs >= r.p99Ms);
     assert.equal(r.errorCount, 0);
@@ -152,7 +152,6 @@ test('three languages in one job: Go (newest and 1.33.0, and 0.37.0 on another g
     },
     1_100_000,
   );
-  const cores = (job.environment as { cores: number }).cores;
   assert.equal(job.status, 'succeeded', `job error: ${job.error}; log:\n${logs.join('\n')}`);
   const client = (c: (typeof job.cells)[number]) => `${c.clientLanguage} ${c.clientVersion}${c.clientGrpcVersion ? ` grpc ${c.clientGrpcVersion}` : ''}`;
   for (const cell of job.cells) {
@@ -163,7 +162,7 @@ test('three languages in one job: Go (newest and 1.33.0, and 0.37.0 on another g
     }
     assert.equal(cell.status, 'succeeded', `${client(cell)} C=${cell.concurrency}: ${cell.error}`);
     const r = cell.result!;
-    assertThroughput(`${client(cell)} C=${cell.concurrency}`, r, idealQps(cell.concurrency, 50), cores, 0.4);
+    assertThroughput(`${client(cell)} C=${cell.concurrency}`, r, cell.concurrency, idealQps(cell.concurrency, 50));
     assert.ok(r.p50Ms >= 50, `${client(cell)}: p50 ${r.p50Ms}`);
     assert.equal(countedBy(cell.channels, 'fake').rpcs, r.serverRpcs, `${client(cell)}: channel stats add up to the RPCs served`);
   }

@@ -64,7 +64,15 @@ test('a Node driver whose event loop saturates is client-bound', { timeout: 300_
   // No server time: every loop of the client runs back to back, so its one thread is the limit.
   const r = await nodeCell(0, 50, 3);
   const v = judgeCell(r, cores);
-  assert.equal(v.kind, 'client-bound', `${verdictReasons(v)} ${figures(r)}`);
+  // On 2 cores a saturated driver leaves little room: where other processes took the rest, the machine
+  // is named first (harness-bound wins), and the driver's loop still among the limits.
+  if (v.kind === 'harness-bound') {
+    console.log(`# the machine was busy beside the saturated driver: ${verdictReasons(v)} ${figures(r)}`);
+    assert.ok(
+      v.limits.some((l) => l.name === 'machineOther' || l.name === 'machineBusy'),
+      verdictReasons(v),
+    );
+  } else assert.equal(v.kind, 'client-bound', `${verdictReasons(v)} ${figures(r)}`);
   assert.ok(
     v.limits.some((l) => l.name === 'driverLoop'),
     verdictReasons(v),

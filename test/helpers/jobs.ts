@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
 import { createDb, createJob, releaseQueue, type Db } from '@scb/db';
-import { judgeCell, parseJobSpec, verdictReasons, type SaturationFigures } from '@scb/shared';
+import { parseJobSpec } from '@scb/shared';
 import { startRunner, type RunnerHandle } from '../../apps/runner/src/worker';
 import { startTestDatabase, type TestDatabase } from './postgres';
 
@@ -63,14 +63,16 @@ export function countedBy<C extends { source: string; rpcs: number }>(channels: 
 }
 
 /**
- * Throughput against the ideal C/L: never above it, and at least `floor` of it only where the verdict
- * says the cell measured the client (a busy machine is named in the log instead of failing the test).
- * Keep the floor low: Node 9.0.0 at C=50 reaches 55-81% of the ideal here depending on the day, judged
- * clean each time; a driver that serialised its calls would sit at 1/C.
+ * Throughput against two things measured in the same cell, never a share of the ideal (a slow day of
+ * this 2-core machine moved Node 9.0.0 at C=50 from 81% to 38% of it, judged clean):
+ * - never above the ideal C/L;
+ * - Little's law for a closed loop (qps = C / mean latency) with the mean bounded by the percentiles
+ *   (at most 1% of calls above p99, none above max): agents that sat idle, or calls run one at a time,
+ *   fall far below it. The slack covers calls still in flight when the phase ended.
  */
-export function assertThroughput(what: string, r: SaturationFigures & { qps: number }, ideal: number, cores: number, floor: number) {
+export function assertThroughput(what: string, r: { qps: number; p99Ms: number; maxMs: number }, concurrency: number, ideal: number) {
   assert.ok(r.qps <= 1.05 * ideal, `${what}: qps ${r.qps.toFixed(0)} above the ideal ${ideal.toFixed(0)}`);
-  const verdict = judgeCell(r, cores);
-  if (verdict.kind === 'clean') assert.ok(r.qps >= floor * ideal, `${what}: qps ${r.qps.toFixed(0)} under ${floor * 100}% of the ideal ${ideal.toFixed(0)}, judged clean`);
-  else console.log(`# ${what}: qps ${r.qps.toFixed(0)} of ${ideal.toFixed(0)}, ${verdict.kind}: ${verdictReasons(verdict)}`);
+  const meanAtMostMs = 0.99 * r.p99Ms + 0.01 * r.maxMs;
+  const busy = concurrency / (meanAtMostMs / 1000);
+  assert.ok(r.qps >= 0.85 * busy, `${what}: qps ${r.qps.toFixed(0)} under 85% of C / (mean latency at most ${meanAtMostMs.toFixed(1)} ms) = ${busy.toFixed(0)}: agents sat idle`);
 }
