@@ -491,8 +491,10 @@ test("the per-second chart marks the fake's schedule changes and draws the fault
       clients: [{ language: 'node', version: '9.0.0' }],
       configurations: [{ label: 'client default' }],
       concurrency: [10],
-      target: { kind: 'fake', latencyMs: 5, server: { schedule: [{ fromSeconds: 3, untilSeconds: 4, latency: { query: 100 }, faults: [{ kind: 'query', code: 'UNAVAILABLE', ratio: 0.2 }] }] } },
-      workload: { operation: 'select1', warmupOps: 50, durationSeconds: 5 },
+      // The schedule counts from the fake's start: it begins late enough that the driver, started on a
+      // busy machine (CI once took over 3 s), is already measuring.
+      target: { kind: 'fake', latencyMs: 5, server: { schedule: [{ fromSeconds: 8, untilSeconds: 9, latency: { query: 100 }, faults: [{ kind: 'query', code: 'UNAVAILABLE', ratio: 0.2 }] }] } },
+      workload: { operation: 'select1', warmupOps: 50, durationSeconds: 10 },
     }),
   });
   assert.equal(res.status, 201);
