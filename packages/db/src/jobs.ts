@@ -173,8 +173,8 @@ export async function listJobs(db: Db, page: { limit?: number; offset?: number; 
   });
 }
 
-export async function countJobs(db: Db, createdBy?: string, only?: 'unfinished'): Promise<number> {
-  return db.job.count({ where: { ...(createdBy === undefined ? {} : { createdBy }), ...(only ? { status: { in: [...UNFINISHED_JOB_STATUSES] } } : {}) } });
+export async function countJobs(db: Db, createdBy?: string): Promise<number> {
+  return db.job.count({ where: createdBy === undefined ? {} : { createdBy } });
 }
 
 /** The newest succeeded jobs with their specs, newest first. */
