@@ -101,7 +101,10 @@ export async function runJob(db: Db, jobId: string, hooks: JobHooks): Promise<vo
         },
         cap,
       );
-      if (budget && cap) spent = { ops: spent.ops + opsStarted(out.result, opsAt(spec.workload.warmupOps, plan.concurrency), cap), seconds: spent.seconds };
+      if (budget && cap) {
+        const ops = opsStarted(out.result, opsAt(spec.workload.warmupOps, plan.concurrency), cap);
+        spent = { ...spent, ops: spent.ops + ops, sessions: spent.sessions + (out.result.sessionsCreated ?? 0) };
+      }
       const result = cellResultOf(out);
       if (lost(await untilStored(() => storeCellResult(db, cell.id, result, runnerId), hooks.log, `${label}: result`))) return;
       succeeded++;

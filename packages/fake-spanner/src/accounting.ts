@@ -28,6 +28,8 @@ export interface FakeStats {
   /** RPCs that carried credentials (an authorization header): real Spanner's path, in tests. */
   rpcsWithCredentials: number;
   rpcsByMethod: Record<string, number>;
+  /** Sessions created: one per CreateSession, each of a BatchCreateSessions answer. */
+  sessionsCreated: number;
   connections: ConnectionStat[];
   /** Server-side time applied per RPC kind. */
   latency: Partial<Record<RpcKind, KindLatency>>;
@@ -57,6 +59,7 @@ export class Accounting {
   private rpcsByMethod: Record<string, number> = {};
   private totalRpcs = 0;
   private rpcsWithCredentials = 0;
+  private sessionsCreated = 0;
   private since = Date.now();
   private latency = new Map<RpcKind, Histogram>();
   private added = newLatencyHistogram();
@@ -136,6 +139,10 @@ export class Accounting {
     else this.faultsBySecond.set(key, { second, rpc: kind, code, count: 1 });
   }
 
+  sessionCreated(): void {
+    this.sessionsCreated++;
+  }
+
   snapshot(): Omit<FakeStats, 'schedule'> {
     const latency: FakeStats['latency'] = {};
     for (const [kind, h] of this.latency) latency[kind] = kindLatency(h);
@@ -144,6 +151,7 @@ export class Accounting {
       totalRpcs: this.totalRpcs,
       rpcsWithCredentials: this.rpcsWithCredentials,
       rpcsByMethod: { ...this.rpcsByMethod },
+      sessionsCreated: this.sessionsCreated,
       connections: [...this.byPeer.values()].map((c) => ({ ...c, rpcsByMethod: { ...c.rpcsByMethod } })),
       latency,
       added: this.added.totalCount ? kindLatency(this.added) : null,
@@ -160,6 +168,7 @@ export class Accounting {
     this.rpcsByMethod = {};
     this.totalRpcs = 0;
     this.rpcsWithCredentials = 0;
+    this.sessionsCreated = 0;
     this.since = Date.now();
     this.latency = new Map();
     this.added = newLatencyHistogram();

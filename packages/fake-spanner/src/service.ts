@@ -112,6 +112,7 @@ export function spannerHandlers(ctx: ServiceContext): grpc.UntypedServiceImpleme
   function newSession(database: string, multiplexed: boolean) {
     const s = { name: `${database}/sessions/${randomBytes(9).toString('base64url')}`, multiplexed, createTime: timestampNow() };
     sessions.set(s.name, s);
+    accounting.sessionCreated();
     return s;
   }
 

@@ -42,9 +42,10 @@ export const DriverCellSchema = z.strictObject({
   operations: z.array(OperationMixEntrySchema).min(1),
   /**
    * A cost cap (real Spanner): no operation starts once `ops` operations (warm-up and measured) have
-   * started, nor `ms` after the first one started; the phase in progress ends there.
+   * started, nor `ms` after the first one started, nor once the client has created `sessions` sessions
+   * (where a job-wide budget bounds them); the phase in progress ends there.
    */
-  cap: z.strictObject({ ops: z.number().int().min(1), ms: z.number().min(1) }).optional(),
+  cap: z.strictObject({ ops: z.number().int().min(1), ms: z.number().min(1), sessions: z.number().int().min(1).optional() }).optional(),
   /** The driver exits by itself at this many ms after start, result or not. */
   deadlineMs: z.number().min(1000),
 });
@@ -108,7 +109,12 @@ export const ResultMessageSchema = OperationResultSchema.extend({
    */
   clientChannels: z.array(z.object({ channel: z.number().int(), rpcs: z.number().int(), peakInFlight: z.number().int() })).optional(),
   /** Which cost cap ended the cell early, if one did. */
-  capped: z.enum(['ops', 'time']).optional(),
+  capped: z.enum(['ops', 'time', 'sessions']).optional(),
+  /**
+   * Sessions the client created on the server during the cell, from its start: one per CreateSession,
+   * each session of a BatchCreateSessions answer. Every driver counts them (a gRPC interceptor or hook).
+   */
+  sessionsCreated: z.number().int().min(0).optional(),
   /** The same per operation kind of the mix; they add up to the totals above. */
   operations: z.partialRecord(z.enum(OPERATIONS), OperationResultSchema),
 });

@@ -8,6 +8,7 @@ import type { Client, Configuration } from '../spec/spec';
 export interface JobBudget {
   ops: number | null;
   seconds: number | null;
+  sessions: number | null;
 }
 
 export interface TargetKind<T> {

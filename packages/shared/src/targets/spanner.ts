@@ -26,6 +26,8 @@ export const SpannerTargetSchema = z.strictObject({
   maxOpsPerJob: z.number().int().min(1).max(1_000_000_000).optional(),
   /** Job-wide budget: seconds all cells together may take, start to end; the runner stops the job there. */
   maxSecondsPerJob: z.number().min(1).max(86_400).optional(),
+  /** Job-wide budget: sessions all cells' clients together may create; the runner stops the job there. */
+  maxSessionsPerJob: z.number().int().min(1).max(1_000_000).optional(),
 });
 export type SpannerTarget = z.output<typeof SpannerTargetSchema>;
 
@@ -41,5 +43,5 @@ export const spannerTarget: TargetKind<SpannerTarget> = {
   describe: (t) =>
     `Cloud Spanner projects/${t.projectId}/instances/${t.instanceId}/databases/${t.databaseId}${t.endpoint && t.endpoint !== DEFAULT_SPANNER_ENDPOINT ? ` at ${t.endpoint}` : ''}, at most ${t.maxOpsPerCell} operations and ${t.maxSecondsPerCell} s per cell`,
   cap: (t) => ({ ops: t.maxOpsPerCell, ms: t.maxSecondsPerCell * 1000 }),
-  budget: (t) => ({ ops: t.maxOpsPerJob ?? null, seconds: t.maxSecondsPerJob ?? null }),
+  budget: (t) => ({ ops: t.maxOpsPerJob ?? null, seconds: t.maxSecondsPerJob ?? null, sessions: t.maxSessionsPerJob ?? null }),
 };

@@ -243,7 +243,9 @@ export default async function JobPage({ params }: Params) {
         {job.cancelledBy && <span data-testid="cancelled-by"> · cancel asked by {job.cancelledBy}</span>}
       </p>
       {budget && (
-        <p data-testid="budget">Cloud Spanner budget: spent {budgetWords(budget, job.spent ?? NOTHING_SPENT)} (operations started, warm-up included; seconds from each cell's start to its end).</p>
+        <p data-testid="budget">
+          Cloud Spanner budget: spent {budgetWords(budget, job.spent ?? NOTHING_SPENT)} (operations started, warm-up included; seconds from each cell's start to its end; sessions the clients created).
+        </p>
       )}
       {job.gateId && (
         <p>
@@ -380,7 +382,11 @@ export default async function JobPage({ params }: Params) {
               </td>
               <td className="num">
                 {c.result ? formatQps(c.result.qps) : ''}
-                {c.result?.capped && <div className="hint">ended by the cost cap on {c.result.capped === 'ops' ? 'operations' : 'seconds'}</div>}
+                {c.result?.capped && (
+                  <div className="hint">
+                    ended by the cost cap on {({ ops: 'operations', time: 'seconds', sessions: 'sessions created' } as Record<string, string>)[c.result.capped] ?? c.result.capped}
+                  </div>
+                )}
                 {c.result?.warmStart && !c.result.warmStart.warm && (
                   <div className="warn" title="the warm-up was too short: the first measured window ran at another rate than the rest">
                     not warm: {formatQps(c.result.warmStart.firstRate)}/s first, {formatQps(c.result.warmStart.medianRate)}/s after

@@ -38,10 +38,12 @@ type Endpoint struct {
 	TLSRootsFile string `json:"tlsRootsFile"`
 }
 
-// Cap: no operation starts once Ops have started in all, nor Ms after the first one.
+// Cap: no operation starts once Ops have started in all, nor Ms after the first one, nor once the
+// client has created Sessions sessions (nil: not bounded).
 type Cap struct {
-	Ops int64   `json:"ops"`
-	Ms  float64 `json:"ms"`
+	Ops      int64   `json:"ops"`
+	Ms       float64 `json:"ms"`
+	Sessions *int64  `json:"sessions"`
 }
 
 type Database struct {

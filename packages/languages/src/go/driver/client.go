@@ -158,7 +158,7 @@ func setupClient(cell *Cell) (*clientSetup, error) {
 	}
 	// Every version takes these (grpc-go has had both since before 1.17); later ones chain their own after.
 	s.opts = append(s.opts,
-		option.WithGRPCDialOption(grpc.WithUnaryInterceptor(timingUnary)),
+		option.WithGRPCDialOption(grpc.WithUnaryInterceptor(driverUnary)),
 		option.WithGRPCDialOption(grpc.WithStreamInterceptor(timingStream)))
 	return s, nil
 }

@@ -137,13 +137,14 @@ type loadRunner struct {
 	cap   *costCap
 }
 
-// costCap is the cell's cost cap over both phases: operations started in all, time since the start.
+// costCap is the cell's cost cap over both phases: operations started in all, time since the start,
+// sessions created.
 type costCap struct {
 	limit   *Cap
 	started atomic.Int64
 	t0      time.Time
 	mu      sync.Mutex
-	hit     string // "ops" or "time" once the cap stopped the cell
+	hit     string // "ops", "time" or "sessions" once the cap stopped the cell
 }
 
 func newCostCap(limit *Cap) *costCap { return &costCap{limit: limit, t0: time.Now()} }
@@ -158,6 +159,8 @@ func (c *costCap) take() bool {
 		reason = "ops"
 	} else if sinceMs(c.t0) >= c.limit.Ms {
 		reason = "time"
+	} else if c.limit.Sessions != nil && sessionsCreated.Load() >= *c.limit.Sessions {
+		reason = "sessions"
 	} else {
 		return true
 	}
@@ -178,6 +181,7 @@ func (r *loadRunner) run(load Load) *resultMessage {
 	r.cap.mu.Lock()
 	result.Capped = r.cap.hit
 	r.cap.mu.Unlock()
+	result.SessionsCreated = sessionsCreated.Load()
 	return result
 }
 

@@ -48,8 +48,10 @@ type resultMessage struct {
 	Timeline   []timelinePoint            `json:"timeline"`
 	CPUMs      float64                    `json:"cpuMs"`
 	Operations map[string]operationResult `json:"operations"`
-	// "ops" or "time" when the cost cap ended the cell early.
+	// "ops", "time" or "sessions" when the cost cap ended the cell early.
 	Capped string `json:"capped,omitempty"`
+	// Sessions the client created from its start (sessions.go).
+	SessionsCreated int64 `json:"sessionsCreated"`
 }
 
 type kindStats struct {

@@ -6,6 +6,7 @@ export interface Metadata {
 }
 interface Listener {
   onReceiveMetadata(metadata: Metadata): void;
+  onReceiveMessage(message: unknown): void;
   onReceiveStatus(status: unknown): void;
 }
 interface Call {
@@ -13,23 +14,27 @@ interface Call {
 }
 export type GrpcJs = { Channel: { prototype: { createCall(...args: unknown[]): Call } } };
 
-/** What a hook does with one call: when it starts, and before the client's listener hears of it. */
+/**
+ * What a hook does with one call: when it starts, and before the client's listener hears of it. At
+ * the channel a message is still its serialized bytes.
+ */
 export interface CallHooks {
   onStart?(): void;
   onReceiveMetadata?(metadata: Metadata): void;
+  onReceiveMessage?(message: Buffer): void;
   onReceiveStatus?(status: unknown): void;
 }
 
 /**
  * From here on, `hook` sees every call as it is created (in the creating caller's async context) with
- * its channel, and may return what to do with it.
+ * its channel and method path, and may return what to do with it.
  */
-export function onEveryCall(grpc: GrpcJs, hook: (channel: object) => CallHooks | undefined): void {
+export function onEveryCall(grpc: GrpcJs, hook: (channel: object, method: string) => CallHooks | undefined): void {
   const proto = grpc.Channel.prototype;
   const createCall = proto.createCall;
   proto.createCall = function (this: object, ...args: unknown[]) {
     const call = createCall.apply(this, args);
-    const hooks = hook(this);
+    const hooks = hook(this, String(args[0]));
     if (!hooks) return call;
     const start = call.start;
     call.start = function (this: Call, metadata, listener) {
@@ -39,6 +44,10 @@ export function onEveryCall(grpc: GrpcJs, hook: (channel: object) => CallHooks |
       wrapped.onReceiveMetadata = function (received) {
         hooks.onReceiveMetadata?.(received);
         listener.onReceiveMetadata.call(this, received);
+      };
+      wrapped.onReceiveMessage = function (message) {
+        if (Buffer.isBuffer(message)) hooks.onReceiveMessage?.(message);
+        listener.onReceiveMessage.call(this, message);
       };
       wrapped.onReceiveStatus = function (status) {
         hooks.onReceiveStatus?.(status);

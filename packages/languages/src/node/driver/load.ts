@@ -57,28 +57,39 @@ export function mixPicker(mix: OperationMixEntry[], random = Math.random): () =>
 }
 
 /** The warm-up, then the measured phase, of the cell's load; language-neutral parts of a Node driver. */
-export async function runPhases(cell: DriverCell, operations: Record<OperationKind, Operation>, emit: Emit, pool?: () => Record<string, number>): Promise<ResultMessage> {
+export async function runPhases(
+  cell: DriverCell,
+  operations: Record<OperationKind, Operation>,
+  emit: Emit,
+  pool?: () => Record<string, number>,
+  sessionsCreated: () => number = () => 0,
+): Promise<ResultMessage> {
   const pick = mixPicker(cell.operations);
   const load = cell.load;
-  const cap = new Cap(cell.cap);
+  const cap = new Cap(cell.cap, sessionsCreated);
   if (load.warmupOps > 0) await runPhase('warmup', load, { ops: load.warmupOps }, pick, operations, emit, cap);
   const measured = load.measuredOps !== undefined ? { ops: load.measuredOps } : { ms: load.durationMs! };
   const result = await runPhase('measure', load, measured, pick, operations, emit, cap, pool);
-  return cap.hit ? { ...result, capped: cap.hit } : result;
+  const counted = { ...result, sessionsCreated: sessionsCreated() };
+  return cap.hit ? { ...counted, capped: cap.hit } : counted;
 }
 
-/** The cell's cost cap over both phases: operations started in all, and time since the first. */
+/** The cell's cost cap over both phases: operations started in all, time since the first, sessions created. */
 export class Cap {
-  hit: 'ops' | 'time' | undefined;
+  hit: 'ops' | 'time' | 'sessions' | undefined;
   private started = 0;
   private t0: number | undefined;
-  constructor(private readonly limit: DriverCell['cap']) {}
+  constructor(
+    private readonly limit: DriverCell['cap'],
+    private readonly sessionsCreated: () => number = () => 0,
+  ) {}
   /** Claims one operation; false once the cap is reached. */
   take(): boolean {
     if (!this.limit) return true;
     this.t0 ??= performance.now();
     if (this.started >= this.limit.ops) this.hit ??= 'ops';
     else if (performance.now() - this.t0 >= this.limit.ms) this.hit ??= 'time';
+    else if (this.limit.sessions !== undefined && this.sessionsCreated() >= this.limit.sessions) this.hit ??= 'sessions';
     else {
       this.started++;
       return true;

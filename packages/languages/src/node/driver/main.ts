@@ -10,6 +10,7 @@ import { OPERATIONS, type Operation } from './operations';
 import { nodeClientSetup, UnsupportedOption } from './options';
 import { poolSampler } from './pool';
 import { readServerTiming } from './server-timing';
+import { countSessions } from './sessions';
 
 function emit(m: object): void {
   process.stdout.write(JSON.stringify(m) + '\n');
@@ -62,12 +63,13 @@ async function main(): Promise<void> {
   Object.assign(process.env, setup.env);
   const clientChannels = countChannels(grpc);
   readServerTiming(grpc);
+  const sessionsCreated = countSessions(grpc);
   emit({ type: 'progress', phase: 'connecting', done: 0, elapsedMs: 0, qps: 0 });
   const spanner = new Spanner(setup.clientOptions);
   const database = spanner.instance(cell.database.instanceId).database(cell.database.databaseId, setup.poolOptions);
   const operations = Object.fromEntries(cell.operations.map((o) => [o.kind, OPERATIONS[o.kind](database)])) as Record<OperationKind, Operation>;
 
-  const result = await runPhases(cell, operations, emit, poolSampler(database));
+  const result = await runPhases(cell, operations, emit, poolSampler(database), sessionsCreated);
   emit({ ...result, clientChannels: clientChannels() });
   // @google-cloud/spanner 7.21's close() may never resolve: give it a moment, then leave anyway.
   await Promise.race([Promise.resolve(database.close()).catch(() => {}), new Promise((r) => setTimeout(r, 1000))]);

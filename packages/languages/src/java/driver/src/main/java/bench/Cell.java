@@ -29,8 +29,11 @@ record Cell(
    */
   record Endpoint(String host, int port, String security, String tlsRootsFile) {}
 
-  /** A cost cap over both phases: operations started in all, and ms since the first started. */
-  record Cap(long ops, double ms) {}
+  /**
+   * A cost cap over both phases: operations started in all, ms since the first started, and sessions
+   * the client may create (null: not bounded).
+   */
+  record Cap(long ops, double ms, Long sessions) {}
 
   record Database(String projectId, String instanceId, String databaseId) {}
 
@@ -71,7 +74,8 @@ record Cell(
     Cap cap = null;
     if (o.has("cap") && !o.get("cap").isJsonNull()) {
       JsonObject c = o.getAsJsonObject("cap");
-      cap = new Cap(required(c, "ops").getAsLong(), required(c, "ms").getAsDouble());
+      Long sessions = c.has("sessions") && !c.get("sessions").isJsonNull() ? c.get("sessions").getAsLong() : null;
+      cap = new Cap(required(c, "ops").getAsLong(), required(c, "ms").getAsDouble(), sessions);
     }
     return new Cell(
         new Endpoint(required(endpoint, "host").getAsString(), required(endpoint, "port").getAsInt(), security, roots),

@@ -58,7 +58,7 @@ final class ClientFactory {
         SpannerOptions.newBuilder()
             .setProjectId(cell.database().projectId())
             .setHost((tls ? "https://" : "http://") + endpoint.host() + ":" + endpoint.port())
-            .setChannelConfigurator(builder -> (tls ? builder : builder.usePlaintext()).intercept(counts, new ServerTiming()));
+            .setChannelConfigurator(builder -> (tls ? builder : builder.usePlaintext()).intercept(counts, new ServerTiming(), new SessionCount()));
     // TLS keeps the client's default: Application Default Credentials from the environment.
     if (!tls) b.setCredentials(NoCredentials.getInstance());
     // The cell says where to connect: an inherited SPANNER_EMULATOR_HOST (even empty) would replace

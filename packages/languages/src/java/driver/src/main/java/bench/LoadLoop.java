@@ -191,6 +191,7 @@ final class LoadLoop {
     if (load.warmupOps() > 0) new Phase("warmup", load.warmupOps(), null).run();
     JsonObject result = new Phase("measure", load.measuredOps(), load.durationMs()).run();
     if (capped.get() != null) result.addProperty("capped", capped.get());
+    result.addProperty("sessionsCreated", SessionCount.created());
     return result;
   }
 
@@ -208,6 +209,10 @@ final class LoadLoop {
     }
     if (now - capStartNanos.get() >= (long) (cap.ms() * 1_000_000)) {
       capped.compareAndSet(null, "time");
+      return false;
+    }
+    if (cap.sessions() != null && SessionCount.created() >= cap.sessions()) {
+      capped.compareAndSet(null, "sessions");
       return false;
     }
     return true;
