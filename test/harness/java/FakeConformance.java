@@ -26,7 +26,7 @@ import java.util.logging.Logger;
 /**
  * Runs the real google-cloud-spanner client through every transaction kind against one endpoint
  * (normally the bundled fake), to prove the fake serves the Java client: the Java twin of
- * test/fake-node-client.test.ts. Reads {"host", "port", "version", "scenario", "deadlineMs"?} on
+ * test/integration/fake-node-client.test.ts. Reads {"host", "port", "version", "scenario", "deadlineMs"?} on
  * stdin, prints one JSON line with what it observed, exits 0; on failure the reason is the last
  * stderr line and the exit code is 2 (3 when the deadline is reached).
  *

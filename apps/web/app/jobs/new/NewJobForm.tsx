@@ -548,22 +548,24 @@ export function NewJobForm({ limitMinutes }: { limitMinutes: number }) {
 
       <span className="field">Operations</span>
       <div data-testid="operation-weights">
-        {OPERATIONS.map((o) => (
-          <label key={o} style={{ marginRight: '1rem' }}>
-            {o}{' '}
-            <input
-              type="number"
-              id={`weight-${o}`}
-              aria-label={`${o} weight`}
-              value={form.weights[o]}
-              min={0}
-              step="any"
-              placeholder="0"
-              style={{ width: '4.5em' }}
-              onChange={(e) => set({ weights: { ...form.weights, [o]: e.target.value } })}
-            />
-          </label>
-        ))}
+        <div className="pairs">
+          {OPERATIONS.map((o) => (
+            <label key={o}>
+              {o}
+              <input
+                type="number"
+                id={`weight-${o}`}
+                aria-label={`${o} weight`}
+                value={form.weights[o]}
+                min={0}
+                step="any"
+                placeholder="0"
+                style={{ width: '4.5em' }}
+                onChange={(e) => set({ weights: { ...form.weights, [o]: e.target.value } })}
+              />
+            </label>
+          ))}
+        </div>
         <span className="hint">
           Each agent picks an operation with probability weight / sum of weights; empty or 0 leaves it out. select1 alone is the classic closed loop. readOnlyTxn runs the leaderboard join in a
           read-only transaction, readWriteTxn reads a player and inserts a score with the commit timestamp, pointRead reads a player by key.
@@ -599,16 +601,27 @@ export function NewJobForm({ limitMinutes }: { limitMinutes: number }) {
         Runner
       </label>
       <div data-testid="runner-requirements">
-        at least <RunnerNumber id="minCores" label="minimum cores" value={form.runner.minCores} onChange={(minCores) => set({ runner: { ...form.runner, minCores } })} /> cores,{' '}
-        <RunnerNumber id="minMemoryGiB" label="minimum memory GiB" value={form.runner.minMemoryGiB} onChange={(minMemoryGiB) => set({ runner: { ...form.runner, minMemoryGiB } })} /> GiB, labels{' '}
-        <input
-          type="text"
-          id="runnerLabels"
-          aria-label="runner labels"
-          value={form.runner.labels}
-          placeholder="perf-lab"
-          onChange={(e) => set({ runner: { ...form.runner, labels: e.target.value } })}
-        />
+        <div className="pairs">
+          <label htmlFor="minCores">
+            at least this many cores
+            <RunnerNumber id="minCores" label="minimum cores" value={form.runner.minCores} onChange={(minCores) => set({ runner: { ...form.runner, minCores } })} />
+          </label>
+          <label htmlFor="minMemoryGiB">
+            at least this much memory, GiB
+            <RunnerNumber id="minMemoryGiB" label="minimum memory GiB" value={form.runner.minMemoryGiB} onChange={(minMemoryGiB) => set({ runner: { ...form.runner, minMemoryGiB } })} />
+          </label>
+          <label>
+            labels, comma separated
+            <input
+              type="text"
+              id="runnerLabels"
+              aria-label="runner labels"
+              value={form.runner.labels}
+              placeholder="perf-lab"
+              onChange={(e) => set({ runner: { ...form.runner, labels: e.target.value } })}
+            />
+          </label>
+        </div>
         <span className="hint">
           Only a runner with all of these takes the job (labels are its <code>SCB_RUNNER_LABELS</code>); empty asks nothing. The job page says when no live runner can take it. See{' '}
           <a href="/runners">runners</a>.

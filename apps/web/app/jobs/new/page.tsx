@@ -11,7 +11,10 @@ export default function NewJobPage() {
   return (
     <>
       <h1>New benchmark job</h1>
-      <p className="muted">Each cell (client × configuration × concurrency × repeat) runs in a fresh driver process with a fresh client against its own fresh fake Spanner server.</p>
+      <p className="muted">
+        Each cell (client × configuration × concurrency × repeat) runs in a fresh driver process with a fresh client against the job's target: a fresh fake Spanner server of its own, the Cloud Spanner
+        emulator, or Cloud Spanner.
+      </p>
       <NewJobForm limitMinutes={webPolicy().limits.jobMinutes} />
     </>
   );

@@ -1,0 +1,246 @@
+// The fake as a product: a raw grpc-js client (no Spanner library) checks its answers and accounting.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import * as grpc from '@grpc/grpc-js';
+import { startFakeSpanner, startFakeSpannerThread, type FakeSpanner } from '../../src/index';
+import { spannerService } from '../../src/proto';
+
+const Client = grpc.makeClientConstructor(spannerService(), 'Spanner') as unknown as new (addr: string, creds: grpc.ChannelCredentials, opts?: object) => any;
+const DB = 'projects/p/instances/i/databases/d';
+
+let fake: FakeSpanner;
+before(async () => {
+  fake = await startFakeSpanner({ latencyMs: 20 });
+});
+after(() => fake.stop());
+
+// A private subchannel pool gives each client its own HTTP/2 connection.
+const connect = () => new Client(`${fake.host}:${fake.port}`, grpc.credentials.createInsecure(), { 'grpc.use_local_subchannel_pool': 1 });
+const unary = (c: any, method: string, req: object, md = new grpc.Metadata()) => new Promise<any>((resolve, reject) => c[method](req, md, (e: Error | null, r: any) => (e ? reject(e) : resolve(r))));
+const stream = (c: any, req: object) =>
+  new Promise<{ parts: any[]; headers: grpc.Metadata | undefined }>((resolve, reject) => {
+    const parts: any[] = [];
+    let headers: grpc.Metadata | undefined;
+    const call = c.ExecuteStreamingSql(req);
+    call.on('metadata', (m: grpc.Metadata) => (headers = m));
+    call.on('data', (d: any) => parts.push(d));
+    call.on('error', reject);
+    call.on('end', () => resolve({ parts, headers }));
+  });
+
+test('sessions, SELECT 1 on both query RPCs, and server-timing', async () => {
+  const c = connect();
+  const mux = await unary(c, 'CreateSession', { database: DB, session: { multiplexed: true } });
+  assert.ok(mux.name.startsWith(`${DB}/sessions/`));
+  assert.equal(mux.multiplexed, true);
+  const batch = await unary(c, 'BatchCreateSessions', { database: DB, sessionCount: 3 });
+  assert.equal(batch.session.length, 3);
+  assert.equal(new Set(batch.session.map((s: any) => s.name)).size, 3);
+  assert.equal((await unary(c, 'GetSession', { name: mux.name })).name, mux.name);
+
+  const rs = await unary(c, 'ExecuteSql', { session: mux.name, sql: 'SELECT 1' });
+  assert.equal(rs.metadata.rowType.fields[0].type.code, 'INT64');
+  assert.equal(rs.rows[0].values[0].stringValue, '1');
+
+  const t0 = Date.now();
+  const { parts, headers } = await stream(c, { session: mux.name, sql: 'SELECT 1' });
+  assert.ok(Date.now() - t0 >= 19, 'the configured latency is applied');
+  assert.equal(parts.length, 1);
+  assert.equal(parts[0].values[0].stringValue, '1');
+  assert.equal(headers?.get('server-timing')[0], 'gfet4t7; dur=20');
+  c.close();
+});
+
+test('an unknown statement is INVALID_ARGUMENT naming the statement', async () => {
+  const c = connect();
+  await assert.rejects(unary(c, 'ExecuteSql', { session: `${DB}/sessions/x`, sql: 'SELECT * FROM Nope' }), (e: any) => {
+    assert.equal(e.code, grpc.status.INVALID_ARGUMENT);
+    assert.match(e.details, /unknown statement: SELECT \* FROM Nope/);
+    return true;
+  });
+  await assert.rejects(stream(c, { session: `${DB}/sessions/x`, sql: 'DELETE FROM x' }), (e: any) => e.code === grpc.status.INVALID_ARGUMENT);
+  c.close();
+});
+
+test('accounting: RPCs and peak in-flight per connection; reset forgets', async () => {
+  fake.resetStats();
+  const a = connect();
+  const b = connect();
+  await Promise.all(Array.from({ length: 7 }, () => stream(a, { session: 's', sql: 'SELECT 1' })));
+  await Promise.all(Array.from({ length: 3 }, () => stream(b, { session: 's', sql: 'SELECT 1' })));
+  const s = fake.stats();
+  assert.equal(s.totalRpcs, 10);
+  assert.deepEqual(s.connections.map((c) => c.rpcs).sort(), [3, 7]);
+  assert.deepEqual(s.connections.map((c) => c.peakInFlight).sort(), [3, 7]);
+  assert.ok(s.connections.every((c) => c.inFlight === 0));
+  assert.notEqual(s.connections[0].peer, s.connections[1].peer);
+  fake.resetStats();
+  assert.equal(fake.stats().totalRpcs, 0);
+  assert.equal(fake.stats().connections.length, 0);
+  a.close();
+  b.close();
+});
+
+test('150 concurrent calls on one connection: at most 100 streams in flight', async () => {
+  const slow = await startFakeSpanner({ latencyMs: 300 });
+  try {
+    const c = new Client(`${slow.host}:${slow.port}`, grpc.credentials.createInsecure(), { 'grpc.use_local_subchannel_pool': 1 });
+    await Promise.all(Array.from({ length: 150 }, () => stream(c, { session: 's', sql: 'SELECT 1' })));
+    const s = slow.stats();
+    assert.equal(s.connections.length, 1);
+    assert.equal(s.connections[0].rpcs, 150);
+    assert.equal(s.connections[0].peakInFlight, 100);
+    c.close();
+  } finally {
+    await slow.stop();
+  }
+});
+
+test('ABORTED carries google.rpc.RetryInfo with the configured delay', async () => {
+  const f = await startFakeSpanner({ faults: [{ kind: 'commit', code: 'ABORTED', ratio: 1, retryDelayMs: 1500 }] });
+  try {
+    const c = new Client(`${f.host}:${f.port}`, grpc.credentials.createInsecure(), { 'grpc.use_local_subchannel_pool': 1 });
+    await assert.rejects(unary(c, 'Commit', { session: 's', singleUseTransaction: { readWrite: {} }, mutations: [] }), (e: any) => {
+      assert.equal(e.code, grpc.status.ABORTED);
+      // RetryInfo { retry_delay: Duration { seconds: 1, nanos: 500000000 } }
+      const info: Buffer = e.metadata.get('google.rpc.retryinfo-bin')[0];
+      assert.deepEqual([...info], [0x0a, 0x08, 0x08, 0x01, 0x10, 0x80, 0xca, 0xb5, 0xee, 0x01]);
+      assert.ok(e.metadata.get('grpc-status-details-bin')[0].includes(Buffer.from('google.rpc.RetryInfo')));
+      return true;
+    });
+    assert.deepEqual(f.stats().faults, { commit: { ABORTED: 1 } });
+    c.close();
+  } finally {
+    await f.stop();
+  }
+});
+
+test('a schedule switches faults on and off while running', async () => {
+  const f = await startFakeSpanner({ schedule: [{ fromSeconds: 0, untilSeconds: 0.4, faults: [{ kind: 'query', code: 'UNAVAILABLE', ratio: 1 }] }] });
+  try {
+    const c = new Client(`${f.host}:${f.port}`, grpc.credentials.createInsecure(), { 'grpc.use_local_subchannel_pool': 1 });
+    f.resetStats(); // the schedule's clock starts here
+    await assert.rejects(unary(c, 'ExecuteSql', { session: 's', sql: 'SELECT 1' }), (e: any) => e.code === grpc.status.UNAVAILABLE);
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal((await unary(c, 'ExecuteSql', { session: 's', sql: 'SELECT 1' })).rows.length, 1);
+    assert.deepEqual(f.stats().faults, { query: { UNAVAILABLE: 1 } });
+    c.close();
+  } finally {
+    await f.stop();
+  }
+});
+
+test('lognormal latency: the server-side histogram has the configured median and tail', async () => {
+  const f = await startFakeSpanner({ latency: { query: { p50: 10, p99: 60 } } });
+  try {
+    const c = new Client(`${f.host}:${f.port}`, grpc.credentials.createInsecure(), { 'grpc.use_local_subchannel_pool': 1 });
+    await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        for (let i = 0; i < 25; i++) await unary(c, 'ExecuteSql', { session: 's', sql: 'SELECT 1' });
+      }),
+    );
+    const q = f.stats().latency.query!;
+    assert.equal(q.count, 500);
+    assert.ok(q.p50Ms > 8 && q.p50Ms < 12.5, `p50 ${q.p50Ms}`);
+    assert.ok(q.p99Ms > 35 && q.p99Ms < 100, `p99 ${q.p99Ms}`);
+    c.close();
+  } finally {
+    await f.stop();
+  }
+});
+
+test('an accept delay holds new connections back', async () => {
+  const f = await startFakeSpanner({ acceptDelayMs: 400 });
+  try {
+    const c = new Client(`${f.host}:${f.port}`, grpc.credentials.createInsecure(), { 'grpc.use_local_subchannel_pool': 1 });
+    const t0 = Date.now();
+    await unary(c, 'ExecuteSql', { session: 's', sql: 'SELECT 1' });
+    assert.ok(Date.now() - t0 >= 390, `first call took ${Date.now() - t0} ms`);
+    const t1 = Date.now();
+    await unary(c, 'ExecuteSql', { session: 's', sql: 'SELECT 1' });
+    assert.ok(Date.now() - t1 < 200, 'the open connection is not delayed again');
+    c.close();
+  } finally {
+    await f.stop();
+  }
+});
+
+test('admin API: stats, reset, live config changes, and bad input named field by field', async () => {
+  const { startAdmin } = await import('../../src/index');
+  const f = await startFakeSpanner({ latencyMs: 1 });
+  const admin = await startAdmin(f);
+  const url = `http://127.0.0.1:${admin.port}`;
+  try {
+    const c = new Client(`${f.host}:${f.port}`, grpc.credentials.createInsecure(), { 'grpc.use_local_subchannel_pool': 1 });
+    await unary(c, 'ExecuteSql', { session: 's', sql: 'SELECT 1' });
+    const stats = await (await fetch(`${url}/stats`)).json();
+    assert.equal(stats.totalRpcs, 1);
+    assert.equal(stats.connections[0].rpcsByMethod.ExecuteSql, 1);
+
+    const bad = await fetch(`${url}/config`, { method: 'PATCH', body: JSON.stringify({ faults: [{ kind: 'everything', code: 'ABORTED', ratio: -0.5 }], color: 'red' }) });
+    assert.equal(bad.status, 400);
+    const body = await bad.json();
+    assert.deepEqual(body.issues.map((i: any) => i.path).sort(), ['color', 'faults.0.kind', 'faults.0.ratio']);
+    assert.match(body.issues.find((i: any) => i.path === 'faults.0.ratio').message, /between 0 and 1/);
+    assert.deepEqual(f.config().faults, [], 'a bad request changes nothing');
+
+    const ok = await fetch(`${url}/config`, { method: 'PATCH', body: JSON.stringify({ latency: { query: 150 } }) });
+    assert.equal(ok.status, 200);
+    const t0 = Date.now();
+    await unary(c, 'ExecuteSql', { session: 's', sql: 'SELECT 1' });
+    assert.ok(Date.now() - t0 >= 145, 'the new latency applies at once');
+
+    assert.equal((await fetch(`${url}/reset`, { method: 'POST' })).status, 200);
+    assert.equal((await (await fetch(`${url}/stats`)).json()).totalRpcs, 0);
+    assert.equal((await fetch(`${url}/nope`)).status, 404);
+    c.close();
+  } finally {
+    await admin.stop();
+    await f.stop();
+  }
+});
+
+/** Sends 10 SELECT 1 and blocks this thread for 150 ms while they are in flight. */
+async function stallDuringTenRpcs(c: InstanceType<typeof Client>): Promise<void> {
+  const calls = Array.from({ length: 10 }, () => unary(c, 'ExecuteSql', { session: 's', sql: 'SELECT 1' }));
+  await new Promise((r) => setTimeout(r, 5));
+  const until = performance.now() + 150;
+  while (performance.now() < until);
+  await Promise.all(calls);
+}
+
+test("the fake's own added time: every RPC is measured, and a blocked event loop shows in it", async () => {
+  const f = await startFakeSpanner({ latencyMs: 20 });
+  try {
+    const c = new Client(`${f.host}:${f.port}`, grpc.credentials.createInsecure(), { 'grpc.use_local_subchannel_pool': 1 });
+    for (let i = 0; i < 10; i++) await unary(c, 'ExecuteSql', { session: 's', sql: 'SELECT 1' });
+    const quiet = f.stats().added!;
+    assert.equal(quiet.count, 10, 'one measurement per RPC');
+    // The fake shares this process: block its loop while 10 RPCs wait out their 20 ms.
+    await stallDuringTenRpcs(c);
+    const busy = f.stats().added!;
+    assert.equal(busy.count, 20);
+    assert.ok(busy.maxMs >= 100, `a 150 ms stall during 20 ms RPCs adds at least 100 ms to some (max ${busy.maxMs} ms)`);
+    assert.ok(busy.p99Ms > quiet.p99Ms, `${busy.p99Ms} vs ${quiet.p99Ms}`);
+    c.close();
+  } finally {
+    await f.stop();
+  }
+});
+
+test('on its own worker thread the fake does not wait for a stall of the thread that started it', async () => {
+  const f = await startFakeSpannerThread({ latencyMs: 20 });
+  try {
+    const c = new Client(`${f.host}:${f.port}`, grpc.credentials.createInsecure(), { 'grpc.use_local_subchannel_pool': 1 });
+    for (let i = 0; i < 5; i++) await unary(c, 'ExecuteSql', { session: 's', sql: 'SELECT 1' });
+    // The same stall as above, in this thread: the fake answers on time, only this thread reads late.
+    await stallDuringTenRpcs(c);
+    const s = await f.stats();
+    assert.equal(s.totalRpcs, 15);
+    assert.equal(s.added!.count, 15);
+    assert.ok(s.added!.maxMs < 100, `the fake added at most ${s.added!.maxMs} ms`);
+    c.close();
+  } finally {
+    await f.stop();
+  }
+});

@@ -1,0 +1,251 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { bootstrapRatioOfMedians, evaluateGate, gateJobSpec, gateSetupLine, judgeMetric, parseGateSpec, parseJobSpec, planCells, type GateSample, type JudgeOptions } from '../../src/index';
+
+const judge = (o: Partial<JudgeOptions> & Pick<JudgeOptions, 'baseline' | 'candidate'>) =>
+  judgeMetric({ metric: 'qps', concurrency: 400, allowedPct: 10, confidence: 0.9, worstRepeat: false, worstRepeatCount: 2, ...o });
+
+// Per-repeat qps with about 1.5% noise around 600.
+const steady = [598, 604, 591, 607, 596];
+
+test('a clear qps regression fails, with the change, its interval and the metric in the reason', () => {
+  const j = judge({ baseline: steady, candidate: [231, 250, 244, 262, 239] });
+  assert.equal(j.verdict, 'fail');
+  assert.ok(j.changePct < -55 && j.changePct > -65, `${j.changePct}`);
+  assert.ok(j.ciPct[1] < -50, `interval ${j.ciPct}`);
+  assert.match(j.reason, /^qps at C=400 fell 59% \(90% CI −\d+%\.\.−\d+%; median 244 qps vs 598 qps\), more than the allowed 10%$/);
+});
+
+test('a clear improvement passes: only the worse direction counts', () => {
+  const qps = judge({ baseline: steady, candidate: steady.map((v) => v * 1.5) });
+  assert.equal(qps.verdict, 'pass');
+  assert.ok(qps.changePct > 45);
+  const p99 = judge({ metric: 'p99Ms', allowedPct: 20, baseline: [700, 720, 760, 710, 730], candidate: [350, 360, 340, 370, 355] });
+  assert.equal(p99.verdict, 'pass');
+  assert.match(p99.reason, /^p99 at C=400 changed −51%/);
+});
+
+test('pure noise passes an A/A comparison', () => {
+  const j = judge({ baseline: steady, candidate: [601, 593, 606, 599, 590] });
+  assert.equal(j.verdict, 'pass');
+  assert.ok(Math.abs(j.changePct) < 2);
+  assert.ok(j.ciPct[0] > -10 && j.ciPct[1] < 10, `${j.ciPct}`);
+});
+
+test('a small but real change within the allowed one passes; a noisy arm is inconclusive', () => {
+  const small = judge({ baseline: steady, candidate: steady.map((v) => v * 0.95) });
+  assert.equal(small.verdict, 'pass', small.reason);
+  const noisy = judge({ baseline: steady, candidate: [300, 900, 610, 450, 750] });
+  assert.equal(noisy.verdict, 'inconclusive', noisy.reason);
+  assert.match(noisy.reason, /too noisy/);
+});
+
+test('too few repeats are inconclusive, never pass or fail', () => {
+  const j = judge({ baseline: [600, 601], candidate: [100, 120] });
+  assert.equal(j.verdict, 'inconclusive');
+  assert.match(j.reason, /too few repeats .*2 baseline, 2 candidate; at least 3 each/);
+});
+
+test('a regression in only some repeats fails through the worst-repeat test, not the median test', () => {
+  const candidate = [590, 232, 601, 401, 597]; // two of five cold starts collapse
+  const off = judge({ baseline: steady, candidate });
+  assert.notEqual(off.verdict, 'fail', 'the median alone hides it');
+  const on = judge({ baseline: steady, candidate, worstRepeat: true, worstRepeatCount: 1 });
+  assert.equal(on.verdict, 'fail');
+  assert.equal(on.worst?.beyond, 2);
+  assert.match(on.reason, /^qps at C=400 was more than 10% below the baseline's worst repeat \(591 qps\) in 2 of 5 candidate repeats \(worst 232 qps, −61%\)$/);
+  // One collapsed repeat of five fails by default; asking for two leaves it inconclusive (the
+  // median's interval reaches the collapse), never pass.
+  const once = [590, 232, 601, 604, 597];
+  assert.equal(judge({ baseline: steady, candidate: once, worstRepeat: true, worstRepeatCount: 1 }).verdict, 'fail');
+  const twoNeeded = judge({ baseline: steady, candidate: once, worstRepeat: true, worstRepeatCount: 2 });
+  assert.equal(twoNeeded.worst?.verdict, 'pass');
+  assert.equal(twoNeeded.verdict, 'inconclusive');
+});
+
+test('noise is kept out of the worst-repeat test by the margin, not by luck', () => {
+  // Every candidate repeat below the baseline's worst (591), none by more than 10%: a pass.
+  const j = judge({ baseline: steady, candidate: [585, 580, 578, 589, 583], worstRepeat: true, worstRepeatCount: 1 });
+  assert.equal(j.worst?.verdict, 'pass');
+  assert.equal(j.worst?.beyond, 0);
+  assert.equal(j.worst?.bound, 591 * 0.9);
+  assert.equal(j.verdict, 'pass', j.reason);
+  // Latency: the bound is 20% above the baseline's worst p99.
+  const p99 = judge({ metric: 'p99Ms', allowedPct: 20, baseline: [700, 720, 770, 690, 710], candidate: [760, 780, 790, 900, 740], worstRepeat: true, worstRepeatCount: 1 });
+  assert.equal(p99.worst?.bound, 770 * 1.2);
+  assert.equal(p99.worst?.verdict, 'pass');
+  const p99Bad = judge({ metric: 'p99Ms', allowedPct: 20, baseline: [700, 720, 770, 690, 710], candidate: [760, 1816, 700, 710, 740], worstRepeat: true, worstRepeatCount: 1 });
+  assert.equal(p99Bad.verdict, 'fail');
+  assert.match(p99Bad.reason, /p99 at C=400 was more than 20% above the baseline's worst repeat \(770 ms\) in 1 of 5 candidate repeats \(worst 1816 ms, \+136%\)/);
+});
+
+test('the bootstrap interval is reproducible and contains the point estimate', () => {
+  const b = [10, 11, 12, 13, 14];
+  const c = [12, 13, 14, 15, 16];
+  const a = bootstrapRatioOfMedians(b, c, 0.9);
+  assert.deepEqual(bootstrapRatioOfMedians(b, c, 0.9), a);
+  assert.ok(a[0] <= (14 / 12 - 1) * 100 && (14 / 12 - 1) * 100 <= a[1], `${a}`);
+  const wide = bootstrapRatioOfMedians(b, c, 0.99);
+  assert.ok(wide[0] <= a[0] && wide[1] >= a[1]);
+});
+
+test('a gate fails when any metric at any concurrency fails and says which', () => {
+  const samples: GateSample[] = [];
+  for (let repeat = 1; repeat <= 5; repeat++) {
+    for (const concurrency of [50, 400]) {
+      const noise = 1 + (repeat - 3) / 200;
+      samples.push({ arm: 'baseline', concurrency, repeat, qps: concurrency * 1.5 * noise, p50Ms: 65 * noise, p99Ms: 90 * noise, errorPct: 0 });
+      const slow = concurrency === 400 ? 3 : 1;
+      samples.push({ arm: 'candidate', concurrency, repeat, qps: (concurrency * 1.5 * noise) / slow, p50Ms: 65 * slow * noise, p99Ms: 90 * slow * noise, errorPct: 0 });
+    }
+  }
+  const criteria = { qpsDropPct: 10, p50RisePct: 20, p99RisePct: 20, confidence: 0.9, worstRepeat: false, worstRepeatCount: 2, errorRisePts: 1 };
+  const e = evaluateGate(samples, { criteria, concurrency: [50, 400] });
+  assert.equal(e.verdict, 'fail');
+  assert.equal(e.metrics.length, 6);
+  assert.deepEqual(
+    e.metrics.filter((m) => m.verdict === 'fail').map((m) => `${m.metric}@${m.concurrency}`),
+    ['qps@400', 'p50Ms@400', 'p99Ms@400'],
+  );
+  assert.equal(e.reasons.length, 3);
+  assert.match(e.reasons[0], /^qps at C=400 fell 67%/);
+  const aa = evaluateGate(
+    samples.filter((s) => s.arm === 'baseline').flatMap((s) => [s, { ...s, arm: 'candidate' as const }]),
+    { criteria, concurrency: [50, 400] },
+  );
+  assert.equal(aa.verdict, 'pass');
+  // A concurrency with no candidate result is inconclusive there; the failing one still fails the gate.
+  const missing = evaluateGate(
+    samples.filter((s) => !(s.arm === 'candidate' && s.concurrency === 50)),
+    { criteria: { ...criteria }, concurrency: [50, 400] },
+  );
+  assert.equal(missing.verdict, 'fail');
+  assert.equal(missing.metrics.find((m) => m.concurrency === 50)?.verdict, 'inconclusive');
+  // With nothing failing, a concurrency without results leaves the gate inconclusive.
+  const onlyMissing = evaluateGate(
+    samples.filter((s) => s.concurrency === 50 && s.arm === 'baseline'),
+    { criteria, concurrency: [50] },
+  );
+  assert.equal(onlyMissing.verdict, 'inconclusive');
+});
+
+test('a candidate whose calls fail fails the gate even when its successes are fast', () => {
+  const samples: GateSample[] = [];
+  for (let repeat = 1; repeat <= 5; repeat++) {
+    samples.push({ arm: 'baseline', concurrency: 50, repeat, qps: 700, p50Ms: 65, p99Ms: 90, errorPct: repeat === 2 ? 0.5 : 0 });
+    samples.push({ arm: 'candidate', concurrency: 50, repeat, qps: 700, p50Ms: 65, p99Ms: 90, errorPct: repeat === 4 ? 30 : 1.2 });
+  }
+  const criteria = { qpsDropPct: 10, p50RisePct: 20, p99RisePct: 20, confidence: 0.9, worstRepeat: false, worstRepeatCount: 1, errorRisePts: 1 };
+  const e = evaluateGate(samples, { criteria, concurrency: [50] });
+  assert.equal(e.verdict, 'fail');
+  assert.deepEqual(e.reasons, ['errors at C=50: up to 30% of calls failed in 1 of 5 candidate repeats (baseline at most 0.5%; allowed 1 percentage point more)']);
+  // 1.2% against a worst of 0.5% is within the allowed point.
+  assert.equal(
+    evaluateGate(
+      samples.filter((s) => !(s.arm === 'candidate' && s.repeat === 4)),
+      { criteria, concurrency: [50] },
+    ).verdict,
+    'pass',
+  );
+});
+
+test('a baseline median of zero is inconclusive with a reason, not NaN', () => {
+  const j = judge({ metric: 'p50Ms', allowedPct: 20, baseline: [0, 0, 0], candidate: [65, 66, 64] });
+  assert.equal(j.verdict, 'inconclusive');
+  assert.match(j.reason, /baseline's median is 0\.00 ms, so no ratio can be formed/);
+});
+
+test('a gate spec names bad fields and becomes an interleaved job of fresh cells', () => {
+  const bad = parseGateSpec({ scenario: 'nope', language: 'java', baseline: '6.104', candidate: 'latest', repeats: 0 });
+  assert.equal(bad.ok, false);
+  if (!bad.ok) assert.deepEqual(bad.issues.map((i) => i.path).sort(), ['baseline', 'candidate', 'repeats', 'scenario']);
+
+  const g = parseGateSpec({ scenario: 'affinity-burst', language: 'java', baseline: '6.104.0', candidate: '6.104.0', candidateConfiguration: { grpcGcp: 'on' } });
+  assert.ok(g.ok);
+  if (!g.ok) return;
+  assert.equal(g.value.repeats, 10, "the burst scenario's own default");
+  assert.equal(g.value.criteria.worstRepeat, true, 'on by default for a burst scenario');
+  assert.equal(g.value.criteria.qpsDropPct, 10);
+  assert.equal(g.value.criteria.worstRepeatCount, 1);
+  const job = parseJobSpec(gateJobSpec(g.value));
+  assert.ok(job.ok);
+  if (!job.ok) return;
+  const cells = planCells(job.value);
+  assert.equal(cells.length, 20);
+  assert.deepEqual(
+    cells.slice(0, 4).map((c) => `${c.arm} r${c.repeat}`),
+    ['baseline r1', 'candidate r1', 'baseline r2', 'candidate r2'],
+  );
+  // Labels say what the options are, so the across-versions chart never shows "baseline" as a configuration.
+  assert.deepEqual(
+    cells.slice(0, 2).map((c) => c.configuration.label),
+    ['numChannels=32', 'grpcGcp=on, numChannels=32'],
+  );
+  assert.equal(cells[0].configuration.numChannels, 32);
+  assert.equal(cells[0].configuration.grpcGcp, 'default');
+  assert.equal(cells[1].configuration.grpcGcp, 'on');
+
+  const steady = parseGateSpec({ scenario: 'steady-select1', language: 'node', baseline: '9.0.0', candidate: '9.0.0' });
+  assert.ok(steady.ok && steady.value.criteria.worstRepeat === false && steady.value.repeats === 5);
+  // An arm's options override only what they set: grpc-gcp stays as configured for both arms.
+  const layered = parseGateSpec({
+    scenario: 'steady-select1',
+    language: 'java',
+    baseline: '6.104.0',
+    candidate: '6.105.0',
+    configuration: { grpcGcp: 'on' },
+    candidateConfiguration: { numChannels: 8 },
+  });
+  assert.ok(layered.ok);
+  if (layered.ok) {
+    const cfgs = parseJobSpec(gateJobSpec(layered.value));
+    assert.ok(cfgs.ok && cfgs.value.configurations[1].grpcGcp === 'on' && cfgs.value.configurations[1].numChannels === 8);
+  }
+  const undecidable = parseGateSpec({ scenario: 'steady-select1', language: 'node', baseline: '9.0.0', candidate: '9.0.0', repeats: 2, criteria: { worstRepeatCount: 4 } });
+  assert.ok(!undecidable.ok);
+  if (!undecidable.ok) assert.deepEqual(undecidable.issues.map((i) => i.path).sort(), ['criteria.worstRepeatCount', 'repeats']);
+  const tooMany = parseGateSpec({ scenario: 'steady-select1', language: 'node', baseline: '9.0.0', candidate: '9.0.0', criteria: { worstRepeatCount: 6 } });
+  assert.ok(!tooMany.ok && tooMany.issues[0].path === 'criteria.worstRepeatCount' && /at most the repeats per arm \(5\)/.test(tooMany.issues[0].message));
+  const zipMismatch = parseJobSpec({ ...gateJobSpec(g.value), configurations: [{ label: 'x' }] });
+  assert.ok(!zipMismatch.ok && zipMismatch.issues.some((i) => i.path === 'configurations' && /one configuration per client/.test(i.message)));
+  // An A/A gate: the same client and options in both arms, told apart by the arm only.
+  const aa = parseJobSpec(gateJobSpec(steady.ok ? steady.value : (undefined as never)));
+  assert.ok(aa.ok, JSON.stringify(!aa.ok && aa.issues));
+  const noArms = parseJobSpec({ ...gateJobSpec(steady.value), arms: undefined });
+  assert.ok(!noArms.ok && noArms.issues.some((i) => i.path === 'configurations' && /same client, configuration label and arm/.test(i.message)));
+  const crossArms = parseJobSpec({ ...gateJobSpec(steady.value), pairing: 'cross' });
+  assert.ok(!crossArms.ok && crossArms.issues.some((i) => i.path === 'arms'));
+
+  // Go has no grpc-gcp: refused at the layer that asks for it.
+  const goOn = parseGateSpec({ scenario: 'steady-select1', language: 'go', baseline: '1.33.0', candidate: '1.96.1', candidateConfiguration: { grpcGcp: 'on' } });
+  assert.ok(!goOn.ok && goOn.issues.map((i) => i.path).join() === 'candidateConfiguration.grpcGcp', JSON.stringify(!goOn.ok && goOn.issues));
+  const goOk = parseGateSpec({ scenario: 'steady-select1', language: 'go', baseline: '1.33.0', candidate: '1.96.1' });
+  assert.ok(goOk.ok && parseJobSpec(gateJobSpec(goOk.value)).ok);
+});
+
+test("a gate judges the scenario's operation kind while its workload runs it, or one the gate names from the mix", () => {
+  const base = { scenario: 'abort-backoff', language: 'go', baseline: '1.96.1', candidate: '1.96.1' };
+  const own = parseGateSpec(base);
+  assert.ok(own.ok && own.value.operation === 'readWriteTxn');
+  assert.match(gateSetupLine(own.value), /judged on readWriteTxn/);
+  // A workload without that kind: the cell total, unless the gate names a kind of its mix.
+  const select1 = parseGateSpec({ ...base, workload: { operation: 'select1', durationSeconds: 2 } });
+  assert.ok(select1.ok && select1.value.operation === undefined);
+  const mix = {
+    mix: [
+      { operation: 'select1', weight: 3 },
+      { operation: 'pointRead', weight: 1 },
+    ],
+    durationSeconds: 2,
+  };
+  const named = parseGateSpec({ ...base, workload: mix, operation: 'pointRead' });
+  assert.ok(named.ok && named.value.operation === 'pointRead');
+  const absent = parseGateSpec({ ...base, workload: mix, operation: 'readOnlyTxn' });
+  assert.ok(!absent.ok);
+  assert.deepEqual(absent.issues, [{ path: 'operation', message: "is not in the workload's mix (select1, pointRead)" }]);
+  const unknown = parseGateSpec({ ...base, operation: 'delete' });
+  assert.ok(!unknown.ok && unknown.issues[0]!.path === 'operation');
+  // The steady scenarios have no kind of their own.
+  const steady = parseGateSpec({ ...base, scenario: 'steady-select1' });
+  assert.ok(steady.ok && steady.value.operation === undefined);
+});

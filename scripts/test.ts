@@ -1,0 +1,135 @@
+// `npm test`: lint, then every test file in three tiers chosen by folder, one file at a time
+// (benchmarks must not overlap on 2 cores), with one PostgreSQL cluster for the whole run.
+// - unit: `test/unit/` folders, no processes of their own;
+// - integration: `test/integration/` folders: PostgreSQL, the fake, the drivers;
+// - e2e: `test/e2e/`: the browser and the start command.
+// `npm test -- unit` (or integration, e2e) runs one tier.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { migrate, startEmbeddedPostgres } from '@scb/db/setup';
+import { freePort } from '../apps/runner/src/net';
+import { TEST_CLUSTER_ENV, TEST_TEMPLATE } from '../test/helpers/postgres';
+
+const TIERS = ['unit', 'integration', 'e2e'] as const;
+type Tier = (typeof TIERS)[number];
+
+function testFiles(): Map<Tier, string[]> {
+  const byTier = new Map<Tier, string[]>(TIERS.map((t) => [t, []]));
+  const stray: string[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      if (name === 'node_modules' || name.startsWith('.')) continue;
+      const p = path.join(dir, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (name.endsWith('.test.ts')) {
+        const tier = TIERS.find((t) => p.split(path.sep).includes(t));
+        if (tier) byTier.get(tier)!.push(p);
+        else stray.push(p);
+      }
+    }
+  };
+  for (const root of ['packages', 'apps', 'test']) walk(root);
+  if (stray.length) {
+    console.error(`test files outside a tier folder (test/unit, test/integration or test/e2e): ${stray.join(', ')}`);
+    process.exit(1);
+  }
+  for (const files of byTier.values()) files.sort();
+  return byTier;
+}
+
+function lint(): void {
+  // Biome is an optional dependency for linux-x64 (the registry serves no other platform's binary).
+  const biome = path.join('node_modules', '@biomejs', `cli-${process.platform}-${process.arch}`, 'biome');
+  if (!existsSync(biome)) {
+    console.log(`lint skipped: no Biome binary for ${process.platform}-${process.arch} installed`);
+    return;
+  }
+  const r = spawnSync(biome, ['ci', '--colors=off', '.'], { stdio: 'inherit' });
+  if (r.status !== 0) {
+    console.error('lint or format check failed: `npm run format` fixes what it can');
+    process.exit(r.status ?? 1);
+  }
+}
+
+interface TierRun {
+  tier: Tier;
+  files: number;
+  pass: number;
+  fail: number;
+  skipped: number;
+  seconds: number;
+  status: number;
+}
+
+/** Runs one tier's files through node's test runner, echoing its output and reading its summary. */
+function runTier(tier: Tier, files: string[], env: NodeJS.ProcessEnv): Promise<TierRun> {
+  const t0 = Date.now();
+  const counts = { pass: 0, fail: 0, skipped: 0 };
+  const args = ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=spec', ...files];
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env });
+  let rest = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    process.stdout.write(chunk);
+    const lines = (rest + chunk.toString('utf8')).split('\n');
+    rest = lines.pop()!;
+    for (const line of lines) {
+      const m = /^ℹ (pass|fail|skipped) (\d+)$/.exec(line.trim());
+      if (m) counts[m[1] as keyof typeof counts] = Number(m[2]);
+    }
+  });
+  return new Promise((resolve) => child.on('exit', (code) => resolve({ tier, files: files.length, ...counts, seconds: (Date.now() - t0) / 1000, status: code ?? 1 })));
+}
+
+/** One embedded cluster for the run, with the migrated template every test database is copied from. */
+async function startCluster() {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'scb-test-cluster-'));
+  const db = await startEmbeddedPostgres({ dataDir: path.join(dir, 'data'), port: await freePort(), database: TEST_TEMPLATE });
+  await migrate(db.url);
+  return {
+    adminUrl: db.url.replace(new RegExp(`/${TEST_TEMPLATE}$`), '/postgres'),
+    async stop() {
+      await db.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  const only = process.argv.slice(2).filter((a) => a !== '--');
+  const unknown = only.filter((a) => !(TIERS as readonly string[]).includes(a));
+  if (unknown.length) {
+    console.error(`unknown tier ${unknown.join(', ')}: the tiers are ${TIERS.join(', ')}`);
+    process.exit(2);
+  }
+  lint();
+  const files = testFiles();
+  const t0 = Date.now();
+  const cluster = await startCluster();
+  console.log(`# one PostgreSQL cluster for the run, ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', [TEST_CLUSTER_ENV]: cluster.adminUrl };
+  const runs: TierRun[] = [];
+  try {
+    for (const tier of TIERS) {
+      if (only.length && !only.includes(tier)) continue;
+      console.log(`\n== ${tier}: ${files.get(tier)!.length} files`);
+      runs.push(await runTier(tier, files.get(tier)!, env));
+    }
+  } finally {
+    await cluster.stop();
+  }
+  console.log('\n# tier         files  passed  failed  skipped  seconds');
+  for (const r of runs) {
+    console.log(
+      `# ${r.tier.padEnd(12)} ${String(r.files).padStart(5)} ${String(r.pass).padStart(7)} ${String(r.fail).padStart(7)} ${String(r.skipped).padStart(8)} ${r.seconds.toFixed(0).padStart(8)}`,
+    );
+  }
+  const sum = (k: 'pass' | 'fail' | 'skipped') => runs.reduce((a, r) => a + r[k], 0);
+  // A tier whose runner failed without a failing test (a file that did not load) still fails the run.
+  const failed = sum('fail') + runs.filter((r) => r.status !== 0 && r.fail === 0).length;
+  console.log(`${sum('pass')} passed, ${failed} failed, ${sum('skipped')} skipped`);
+  process.exit(failed > 0 ? 1 : 0);
+}
+
+await main();

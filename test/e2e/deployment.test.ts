@@ -1,0 +1,149 @@
+// The README's "Deploying for a team", followed as written: Debian's PostgreSQL server (`apt-get install
+// postgresql`, its own cluster here), the web app in production mode with auth on and a runner
+// (`npm start` with DATABASE_URL and HOST), a second runner on another machine name (`npm run runner`),
+// and a token that queues a job and a release gate (the gate CLI) end to end.
+import assert from 'node:assert/strict';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { freePort } from '../helpers/postgres';
+import { startStack, type Stack } from '../helpers/stack';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const PASSWORD = 'bench-deploy-password';
+
+/** Debian's server binaries (package postgresql): /usr/lib/postgresql/<major>/bin. */
+function debianPostgres(): string {
+  const base = '/usr/lib/postgresql';
+  const majors = existsSync(base) ? readdirSync(base).filter((d) => existsSync(path.join(base, d, 'bin', 'initdb'))) : [];
+  assert.ok(majors.length > 0, "Debian's PostgreSQL server is not installed: apt-get install postgresql (.ci/run does)");
+  return path.join(base, majors.sort((a, b) => Number(b) - Number(a))[0]!, 'bin');
+}
+
+/** PostgreSQL refuses to run as root: as root, its commands run as Debian's `postgres` user. */
+function asServerUser(command: string, args: string[]) {
+  const [cmd, argv] = process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', command, ...args]] : [command, args];
+  const r = spawnSync(cmd, argv, { encoding: 'utf8' });
+  assert.equal(r.status, 0, `${command} ${args.join(' ')}: ${r.stderr}${r.stdout}`);
+}
+
+let dir: string;
+let bin: string;
+let databaseUrl: string;
+let stack: Stack;
+let second: ChildProcess | undefined;
+const secondLines: string[] = [];
+
+before(async () => {
+  bin = debianPostgres();
+  dir = mkdtempSync(path.join(os.tmpdir(), 'scb-deploy-'));
+  chmodSync(dir, 0o755);
+  const data = path.join(dir, 'data');
+  const pwfile = path.join(dir, 'pw');
+  writeFileSync(pwfile, `${PASSWORD}\n`);
+  if (process.getuid?.() === 0) {
+    const pg = spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' });
+    const [uid, gid] = [Number(pg.stdout.trim()), Number(spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).stdout.trim())];
+    chownSync(dir, uid, gid);
+    chownSync(pwfile, uid, gid);
+  }
+  // A password over TCP, as a server on another machine would have.
+  asServerUser(path.join(bin, 'initdb'), ['-D', data, '-U', 'bench', `--pwfile=${pwfile}`, '--auth-host=scram-sha-256', '--auth-local=peer', '-E', 'UTF8', '--no-instructions']);
+  const port = await freePort();
+  asServerUser(path.join(bin, 'pg_ctl'), ['-D', data, '-l', path.join(dir, 'server.log'), '-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`, 'start']);
+  const created = spawnSync(path.join(bin, 'createdb'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'bench', 'bench'], { env: { ...process.env, PGPASSWORD: PASSWORD }, encoding: 'utf8' });
+  assert.equal(created.status, 0, created.stderr);
+  databaseUrl = `postgresql://bench:${PASSWORD}@127.0.0.1:${port}/bench`;
+  // The web app and a runner: `npm start` on the external database, in team mode.
+  stack = await startStack({ databaseUrl, env: { SCB_AUTH: 'on', SCB_MACHINE: 'machine-a', SCB_PUBLIC_URL: 'https://bench.example.com' } });
+  // A second runner, as on another machine.
+  second = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'apps/runner/src/main.ts')], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: databaseUrl, SCB_MACHINE: 'machine-b', SCB_ALLOW_SPANNER: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  for (const s of [second.stdout!, second.stderr!]) s.on('data', (c) => secondLines.push(String(c)));
+});
+
+after(async () => {
+  if (process.env.SCB_TEST_DUMP) writeFileSync(process.env.SCB_TEST_DUMP, `${stack?.output.join('\n')}\n--- second runner\n${secondLines.join('')}`);
+  second?.kill('SIGTERM');
+  await stack?.stop();
+  if (bin && dir)
+    spawnSync(
+      process.getuid?.() === 0 ? 'runuser' : path.join(bin, 'pg_ctl'),
+      process.getuid?.() === 0 ? ['-u', 'postgres', '--', path.join(bin, 'pg_ctl'), '-D', path.join(dir, 'data'), '-m', 'fast', 'stop'] : ['-D', path.join(dir, 'data'), '-m', 'fast', 'stop'],
+    );
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+async function api(p: string, init: RequestInit = {}) {
+  const res = await fetch(stack.baseUrl + p, init);
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+/** A command of the README, run without blocking this process (its HTTP connections stay served). */
+function cli(script: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts', script), ...args], { cwd: ROOT, env: { ...stack.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (c) => (stdout += c));
+  child.stderr!.on('data', (c) => (stderr += c));
+  return new Promise((resolve) => child.on('exit', (status) => resolve({ status, stdout, stderr })));
+}
+
+test("team deployment on Debian's PostgreSQL: two runners on two machines, auth on, a token's job and gate end to end", { timeout: 900_000 }, async () => {
+  // Both runners registered on the shared database, each on its own machine.
+  let runners: { machine?: string; host: string; alive: boolean; languages: string[] }[] = [];
+  for (let i = 0; i < 120 && runners.filter((r) => r.alive).length < 2; i++) {
+    await new Promise((r) => setTimeout(r, 1000));
+    runners = (await api('/api/runners')).body.runners as typeof runners;
+  }
+  assert.equal(runners.filter((r) => r.alive).length, 2, `runners: ${JSON.stringify(runners)}\n${secondLines.join('')}`);
+
+  const job = {
+    name: 'deployment check',
+    clients: [{ language: 'node', version: '9.0.0' }],
+    configurations: [{ label: 'default' }],
+    concurrency: [2, 4],
+    workload: { warmupOps: 20, measuredOps: 100 },
+    target: { kind: 'fake', latencyMs: 5 },
+  };
+  const post = (token?: string) =>
+    api('/api/jobs', { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(job) });
+  assert.equal((await post()).status, 401, 'team mode: no write without an identity');
+
+  const token = await cli('token.ts', ['create', 'release-ci'], { DATABASE_URL: databaseUrl });
+  assert.equal(token.status, 0, token.stderr);
+  const created = await post(token.stdout.trim());
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  assert.equal(created.body.url, `https://bench.example.com/jobs/${created.body.id}`, 'links come from SCB_PUBLIC_URL');
+
+  // The gate CLI against the running server, with the token: it waits for the verdict.
+  const gate = await cli(
+    'gate.ts',
+    ['--server', stack.baseUrl, '--client', 'node', '--baseline', '9.0.0', '--candidate', '9.0.0', '--scenario', 'steady-select1', '--repeats', '3', '--concurrency', '2', '--timeout', '10'],
+    { SCB_TOKEN: token.stdout.trim() },
+  );
+  assert.ok(gate.status === 0 || gate.status === 2, `gate exit ${gate.status}: ${gate.stderr}`);
+  assert.match(gate.stdout + gate.stderr, /https:\/\/bench\.example\.com\/gates\/[0-9a-z]+/);
+
+  let stored: Record<string, unknown> = {};
+  for (let i = 0; i < 300; i++) {
+    stored = (await api(`/api/jobs/${created.body.id}`)).body;
+    if (!['queued', 'running'].includes(stored.status as string)) break;
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  assert.equal(stored.status, 'succeeded', JSON.stringify(stored.error));
+  assert.equal(stored.createdBy, 'release-ci');
+  const gates = (await api('/api/gates')).body.gates as { createdBy: string; verdict: string | null }[];
+  assert.ok(
+    gates.some((g) => g.createdBy === 'release-ci' && g.verdict !== null),
+    JSON.stringify(gates),
+  );
+  const alive = ((await api('/api/runners')).body.runners as { machine?: string; alive: boolean }[]).filter((r) => r.alive);
+  assert.equal(alive.length, 2, 'both runners are still there');
+});

@@ -1,0 +1,238 @@
+// A release gate end to end: `npm run gate` against `npm start`'s stack, through the queue, with the
+// Node client against the fake, where the candidate's configuration is slower on purpose: grpc-gcp
+// off is one HTTP/2 connection capped at 100 streams, so at C=150 a third of the calls queue.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser } from 'playwright-core';
+import { startStack, type Stack } from '../helpers/stack';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const ARTIFACTS = path.resolve(process.env.SCB_TEST_ARTIFACTS ?? 'test-artifacts');
+let stack: Stack;
+
+before(async () => {
+  stack = await startStack();
+});
+
+after(async () => {
+  if (stack) await stack.stop();
+});
+
+const api = (p: string, init?: RequestInit) => fetch(stack.baseUrl + p, init);
+
+/** `npm run gate -- ...` as CI runs it; resolves with its exit code and output. */
+function gateCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/gate.ts'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+// Small: 3 repeats, 650 ms queries (time scale 10, so the client is far from CPU-bound), 3 s each.
+const slowCandidate = {
+  name: 'test gate: grpc-gcp off at C=150',
+  scenario: 'steady-select1',
+  language: 'node',
+  baseline: '9.0.0',
+  candidate: '9.0.0',
+  configuration: { grpcGcp: 'on' },
+  candidateConfiguration: { grpcGcp: 'off' },
+  repeats: 3,
+  concurrency: [150],
+  timeScale: 10,
+  workload: { warmupOps: 150, durationSeconds: 3 },
+};
+
+test('bad gates are refused field by field, by the API and the CLI', async () => {
+  const bad = await api('/api/gates', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ scenario: 'x', language: 'node', baseline: '9.0.0', candidate: '9; rm -rf /', repeats: 0 }),
+  });
+  assert.equal(bad.status, 400);
+  const body = (await bad.json()) as { error: string; issues: { path: string }[] };
+  assert.equal(body.error, 'invalid gate spec');
+  assert.deepEqual(body.issues.map((i) => i.path).sort(), ['candidate', 'repeats', 'scenario']);
+  assert.equal((await api('/api/gates/nope')).status, 404);
+
+  const cli = await gateCli(['--server', stack.baseUrl, '--client', 'node', '--baseline', '9.0.0', '--candidate', 'latest']);
+  assert.equal(cli.code, 2);
+  assert.match(cli.stderr, /--candidate \(candidate\): must be a plain semver/);
+  assert.doesNotMatch(cli.stderr, /\n\s+at /, 'no stack trace');
+  assert.equal(((await (await api('/api/gates')).json()) as { gates: unknown[] }).gates.length, 0, 'nothing was queued');
+});
+
+test('a gate whose candidate is slower fails through the queue, naming the metric; CLI exit 1', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'scb-gate-'));
+  const specFile = path.join(dir, 'gate.json');
+  writeFileSync(specFile, JSON.stringify(slowCandidate));
+  const cli = await gateCli(['--server', stack.baseUrl, '--spec', specFile]);
+  assert.equal(cli.code, 1, `exit code 1 on fail:\n${cli.stderr}\n${cli.stdout}`);
+
+  // Progress: one line per finished cell, interleaved arms.
+  const cellLines = cli.stderr.split('\n').filter((l) => /^\s+\[\d+\/6/.test(l));
+  assert.equal(cellLines.length, 6, cli.stderr);
+  assert.deepEqual(
+    cellLines.map((l) => /\] (\w+) /.exec(l)![1]),
+    ['baseline', 'candidate', 'baseline', 'candidate', 'baseline', 'candidate'],
+  );
+  const link = /gate (\w+): (http\S+\/gates\/\w+)/.exec(cli.stderr);
+  assert.ok(link, cli.stderr);
+  const id = link[1];
+
+  // The Markdown summary names the failing metric with its change and interval.
+  assert.match(cli.stdout, /\*\*Verdict: FAIL\*\*/);
+  assert.match(cli.stdout, /- qps at C=150 fell \d+% \(90% CI −\d+%\.\.−\d+%; median \d+ qps vs \d+ qps\), more than the allowed 10%/);
+  assert.match(cli.stdout, /\| qps \| 150 \| \d+ \| \d+ \| −\d+% \|/);
+
+  // The API: status, verdict, reasons, the per-metric evaluation, links to its job.
+  const gate = (await (await api(`/api/gates/${id}`)).json()) as {
+    status: string;
+    verdict: string;
+    reasons: string[];
+    evaluation: { metrics: { metric: string; verdict: string; baseline: number[]; candidate: number[]; changePct: number }[] };
+    jobs: { id: string; url: string }[];
+  };
+  assert.equal(gate.status, 'finished');
+  assert.equal(gate.verdict, 'fail');
+  assert.ok(
+    gate.reasons.some((r) => r.startsWith('qps at C=150 fell')),
+    gate.reasons.join('\n'),
+  );
+  const qps = gate.evaluation.metrics.find((m) => m.metric === 'qps')!;
+  assert.equal(qps.verdict, 'fail');
+  assert.equal(qps.baseline.length, 3);
+  assert.equal(qps.candidate.length, 3);
+  // One connection at 100 streams vs the pool: at most 100/150 of the baseline's throughput.
+  assert.ok(qps.changePct < -20 && qps.changePct > -50, `qps change ${qps.changePct}%`);
+  assert.ok(Math.max(...qps.candidate) < Math.min(...qps.baseline), `${qps.candidate} vs ${qps.baseline}`);
+  assert.equal(gate.jobs.length, 1);
+  const job = (await (await api(`/api/jobs/${gate.jobs[0].id}`)).json()) as {
+    status: string;
+    cells: { arm: string; configuration: { label: string; grpcGcp: string }; channelSummary: { used: number } }[];
+  };
+  assert.equal(job.status, 'succeeded');
+  for (const c of job.cells) {
+    assert.equal(c.configuration.label, c.arm === 'candidate' ? 'grpcGcp=off' : 'grpcGcp=on', 'arms are labelled by their options');
+    if (c.arm === 'candidate') assert.equal(c.channelSummary.used, 1, 'grpc-gcp off: one connection');
+    else assert.ok(c.channelSummary.used > 1, 'grpc-gcp on: a pool');
+  }
+
+  // The pages: history with its badge, the gate page with verdict, table, charts and Markdown.
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const browser: Browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await page.goto(`${stack.baseUrl}/gates`);
+    const row = page.locator('[data-testid=gates-table] tr', { hasText: id });
+    assert.equal(await row.locator('[data-testid=verdict]').innerText(), 'FAIL');
+    // The launch form names a bad field and queues nothing.
+    await page.locator('form[aria-label="new gate"] input[name=baseline]').fill('6.104');
+    await page.locator('form[aria-label="new gate"] button[type=submit]').click();
+    assert.match(await page.locator('form[aria-label="new gate"] [role=alert]').innerText(), /baseline: must be a plain semver/);
+    assert.equal(await page.locator('[data-testid=gates-table] tbody tr').count(), 1);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'gates.png'), fullPage: true });
+    await row.locator(`a[href="/gates/${id}"]`).click();
+    await page.waitForURL(`**/gates/${id}`);
+    assert.equal(await page.locator('h1 [data-testid=verdict]').innerText(), 'FAIL');
+    assert.match(await page.locator('[data-testid=reasons]').innerText(), /qps at C=150 fell/);
+    const qpsRow = page.locator('[data-testid=gate-table] tr[data-metric="qps-150"]');
+    assert.match(await qpsRow.innerText(), /fail/i);
+    await page.locator('[data-testid=gate-charts] .recharts-bar-rectangle').first().waitFor();
+    assert.match((await page.locator('[data-testid=markdown]').textContent()) ?? '', /\*\*Verdict: FAIL\*\*/);
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.baseUrl });
+    await page.getByRole('button', { name: 'Copy as Markdown' }).click();
+    await page.getByText('Markdown copied').waitFor();
+    const md = await page.evaluate(() => navigator.clipboard.readText());
+    assert.match(md, /\*\*Verdict: FAIL\*\*[\s\S]*- qps at C=150 fell[\s\S]*\/gates\//);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'gate-page.png'), fullPage: true });
+  } finally {
+    await browser.close();
+  }
+});
+
+test('a gate judged on one operation kind of a mix compares that kind, not the cell total', { timeout: 600_000 }, async () => {
+  const spec = {
+    name: 'test gate: readWriteTxn of a mix',
+    scenario: 'abort-backoff',
+    language: 'node',
+    baseline: '9.0.0',
+    candidate: '9.0.0',
+    repeats: 3,
+    workload: {
+      mix: [
+        { operation: 'select1', weight: 1 },
+        { operation: 'readWriteTxn', weight: 1 },
+      ],
+      warmupOps: 50,
+      durationSeconds: 2,
+    },
+  };
+  const refused = await api('/api/gates', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...spec, operation: 'pointRead' }) });
+  assert.equal(refused.status, 400);
+  const issues = ((await refused.json()) as { issues: { path: string; message: string }[] }).issues;
+  assert.deepEqual(
+    issues.map((i) => `${i.path}: ${i.message}`),
+    ["operation: is not in the workload's mix (select1, readWriteTxn)"],
+  );
+
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'scb-gate-'));
+  const specFile = path.join(dir, 'gate.json');
+  writeFileSync(specFile, JSON.stringify(spec));
+  const cli = await gateCli(['--server', stack.baseUrl, '--spec', specFile]);
+  // Aborts make this target noisy (5% of queries, Node waits seconds on some): any verdict will do, an error will not.
+  assert.match(cli.stdout, /\*\*Verdict: (PASS|FAIL|INCONCLUSIVE)\*\*/, `${cli.stderr}\n${cli.stdout}`);
+  // The scenario's own kind, readWriteTxn, is judged: the setup line says so.
+  assert.match(cli.stdout, /judged on readWriteTxn/);
+  const id = /gate (\w+): http/.exec(cli.stderr)![1];
+  const gate = (await (await api(`/api/gates/${id}`)).json()) as {
+    evaluation: { metrics: { metric: string; baseline: number[]; candidate: number[] }[] };
+    jobs: { id: string }[];
+  };
+  const job = (await (await api(`/api/jobs/${gate.jobs[0]!.id}`)).json()) as {
+    cells: { arm: string; concurrency: number; result: { p50Ms: number; operations: Record<string, { p50Ms: number }> } }[];
+  };
+  const p50 = gate.evaluation.metrics.find((m) => m.metric === 'p50Ms')!;
+  const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
+  for (const arm of ['baseline', 'candidate'] as const) {
+    const cells = job.cells.filter((c) => c.arm === arm);
+    assert.deepEqual(sorted(p50[arm]), sorted(cells.map((c) => c.result.operations.readWriteTxn!.p50Ms)), `${arm}: the readWriteTxn p50 of every repeat`);
+    // A read-write transaction takes several RPCs, SELECT 1 one: the total is not what was judged.
+    for (const c of cells) assert.ok(c.result.operations.readWriteTxn!.p50Ms > c.result.operations.select1!.p50Ms, 'readWriteTxn is the slower kind');
+  }
+
+  // The versions chart picks a kind of the scenario's mix too.
+  type View = {
+    selection: { operation: string | null };
+    options: { scenarios: { key: string; operations: string[] }[]; operations: string[] };
+    chart: { axis: string; series: { points: ({ values: { value: number }[] } | null)[] }[] };
+  };
+  const all = (await (await api('/api/versions-chart?language=node')).json()) as View;
+  const scenario = all.options.scenarios.find((s) => s.operations.includes('readWriteTxn'))!;
+  const chart = async (operation: string) => {
+    const res = await api(`/api/versions-chart?language=node&scenario=${scenario.key}&metric=p50&concurrency=${job.cells[0]!.concurrency}&operation=${operation}`);
+    return { status: res.status, body: (await res.json()) as View & { issues?: { path: string; message: string }[] } };
+  };
+  const rw = await chart('readWriteTxn');
+  assert.equal(rw.status, 200);
+  assert.equal(rw.body.selection.operation, 'readWriteTxn');
+  assert.deepEqual(rw.body.options.operations, ['select1', 'readWriteTxn']);
+  assert.match(rw.body.chart.axis, /^readWriteTxn p50/);
+  const charted = rw.body.chart.series.flatMap((s) => s.points.flatMap((p) => p?.values.map((v) => v.value) ?? []));
+  assert.deepEqual(sorted(charted), sorted(job.cells.map((c) => c.result.operations.readWriteTxn!.p50Ms)));
+  const missing = await chart('pointRead');
+  assert.equal(missing.status, 400);
+  assert.match(missing.body.issues![0]!.message, /pointRead is not in this scenario's workload \(select1, readWriteTxn\)/);
+});

@@ -1,0 +1,140 @@
+// The driver protocol is the one contract between the runner and the client languages: the same
+// cells on the same fake through every language's driver (every entry of LANGUAGE_PLUGINS, so a new
+// language is covered the day it is added) must report counts equal to the RPCs the fake served,
+// timelines that add up, and HDR histograms the runner decodes, in total and per operation kind.
+// Needs npm, Maven and Go (first resolutions and builds take minutes, then the client cache is reused).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { startFakeSpanner } from '@scb/fake-spanner';
+import { LANGUAGE_PLUGINS, prepareDriver } from '@scb/languages';
+import { OPERATIONS as OPERATION_KINDS, decodeHistogram, summarize, type Language, type OperationKind, type ProgressMessage } from '@scb/shared';
+import { runDriver } from '../../apps/runner/src/cell';
+import { CACHE_DIR } from '../../apps/runner/src/paths';
+import { defaultCellOn, type Budget } from '../helpers/cells';
+
+/** A version of each language's client that this machine's registries serve. */
+const VERSIONS: Record<Language, string> = { node: '9.0.0', java: '6.123.0', go: '1.96.1' };
+/** The data RPC select1 costs on the fake, exactly one per operation. */
+const SELECT1_RPC = 'ExecuteStreamingSql';
+const LATENCY_MS = 5;
+
+async function conformingRun(language: Language, budget: Budget, concurrency: number) {
+  const client = { language, version: VERSIONS[language] };
+  const launch = await prepareDriver(client, { cacheDir: CACHE_DIR, log: () => {} });
+  const fake = await startFakeSpanner({ latencyMs: LATENCY_MS });
+  try {
+    const cell = defaultCellOn(fake, client, budget, concurrency);
+    const progress: ProgressMessage[] = [];
+    const result = await runDriver(cell, launch, { onProgress: (p) => progress.push(p) });
+    return { cell, result, progress, stats: fake.stats(), scores: fake.store.table('Scores').rows.size };
+  } finally {
+    await fake.stop();
+  }
+}
+
+for (const language of Object.keys(LANGUAGE_PLUGINS) as Language[]) {
+  test(`${language} driver: counts equal the RPCs the fake served, timeline and histograms add up`, { timeout: 10 * 60_000 }, async () => {
+    const { result, progress, stats } = await conformingRun(language, { warmupOps: 60, measuredOps: 400 }, 10);
+    assert.deepEqual(result.errors, {});
+    assert.equal(result.count, 400, 'every measured operation is counted once');
+    // Warm-up and measured operations each cost one data RPC on the fake, no more, no less.
+    assert.equal(stats.rpcsByMethod[SELECT1_RPC], 460, JSON.stringify(stats.rpcsByMethod));
+    assert.equal(
+      stats.connections.reduce((a, c) => a + c.rpcs, 0),
+      stats.totalRpcs,
+      'connections add up to the RPCs served',
+    );
+
+    const total = decodeHistogram(result.histogram);
+    assert.equal(total.totalCount, result.count, 'the histogram holds every measured operation');
+    const summary = summarize(total, result.elapsedMs);
+    assert.ok(summary.p50Ms >= LATENCY_MS, `p50 ${summary.p50Ms} ms is at least the fake's ${LATENCY_MS} ms`);
+    assert.ok(summary.maxMs >= summary.p99Ms && summary.p99Ms >= summary.p50Ms);
+
+    assert.deepEqual(Object.keys(result.operations), ['select1'], 'one entry per operation kind of the mix');
+    // A one-event-loop driver reports its loop; the others run on threads and do not.
+    if (language === 'node') assert.ok(result.eventLoop && result.eventLoop.utilization > 0 && result.eventLoop.utilization <= 1 && result.eventLoop.delayP99Ms >= 0, JSON.stringify(result.eventLoop));
+    else assert.equal(result.eventLoop, undefined);
+    const select1 = result.operations.select1!;
+    assert.equal(select1.count, result.count);
+    assert.deepEqual(select1.errors, {});
+    assert.equal(decodeHistogram(select1.histogram).totalCount, select1.count);
+
+    assert.equal(
+      result.timeline.reduce((a, p) => a + p.count, 0),
+      result.count,
+      'the timeline adds up to the count',
+    );
+    assert.equal(
+      result.timeline.reduce((a, p) => a + p.errors, 0),
+      0,
+    );
+    result.timeline.forEach((p, i) => assert.equal(p.second, i + 1, 'seconds are numbered from 1'));
+    assert.ok(result.cpuMs > 0 && result.elapsedMs > 0);
+
+    assert.ok(
+      progress.some((p) => p.phase === 'warmup'),
+      'progress during the warm-up',
+    );
+    const last = progress.filter((p) => p.phase === 'measure').at(-1);
+    assert.equal(last?.done, 400, 'the last progress line of the measured phase has every operation done');
+  });
+
+  test(`${language} driver: a measured phase by time has a timeline whose buckets cover the phase`, { timeout: 10 * 60_000 }, async () => {
+    const { result } = await conformingRun(language, { warmupOps: 20, durationSeconds: 2.5 }, 5);
+    assert.ok(result.elapsedMs >= 2500, `ran ${result.elapsedMs} ms of 2500`);
+    assert.ok(result.timeline.length >= 2 && result.timeline.length <= 4, `${result.timeline.length} buckets`);
+    const covered = result.timeline.reduce((a, p) => a + (p.ms ?? 0), 0);
+    assert.ok(Math.abs(covered - result.elapsedMs) <= 0.05 * result.elapsedMs, `buckets cover ${covered} ms of ${result.elapsedMs} ms`);
+    assert.ok(
+      result.timeline.slice(0, -1).every((p) => p.ms! > 900 && p.ms! < 1200),
+      'full buckets are about a second',
+    );
+    assert.equal(
+      result.timeline.reduce((a, p) => a + p.count, 0),
+      result.count,
+    );
+    assert.equal(result.operations.select1?.count, result.count);
+  });
+
+  test(`${language} driver: a timed phase ends on time though agents think past its end`, { timeout: 10 * 60_000 }, async () => {
+    // 1 s of think time in a 1.5 s phase: each agent runs one operation at about 1 s, then its next
+    // think time is cut at 1.5 s and that operation is not run.
+    const { result } = await conformingRun(language, { warmupOps: 0, durationSeconds: 1.5, thinkTime: { ms: 1000, distribution: 'fixed' } }, 4);
+    // Timers may fire a fraction of a ms early.
+    assert.ok(result.elapsedMs >= 1490 && result.elapsedMs < 1800, `the phase took ${result.elapsedMs} ms of 1500`);
+    assert.equal(result.count, 4, 'one operation per agent');
+  });
+
+  test(`${language} driver: agents run a weighted mix of every operation with think time; per-kind results add up`, { timeout: 10 * 60_000 }, async () => {
+    const weights: Record<OperationKind, number> = { select1: 1, readOnlyTxn: 4, readWriteTxn: 2, pointRead: 3 };
+    const mix = OPERATION_KINDS.map((operation) => ({ operation, weight: weights[operation] }));
+    const thinkMs = 20;
+    const concurrency = 8;
+    const { result, scores, stats } = await conformingRun(language, { warmupOps: 40, measuredOps: 800, mix, thinkTime: { ms: thinkMs, distribution: 'exponential' } }, concurrency);
+    assert.deepEqual(result.errors, {}, JSON.stringify(result.errors));
+    assert.equal(result.count, 800);
+    // Every kind ran, in about its share of the mix (binomial: 5 standard deviations), and the kinds add up.
+    const total = Object.values(weights).reduce((a, w) => a + w, 0);
+    let sum = 0;
+    for (const kind of OPERATION_KINDS) {
+      const r = result.operations[kind];
+      assert.ok(r, `${kind} has its own result`);
+      const p = weights[kind] / total;
+      const sd = Math.sqrt(800 * p * (1 - p));
+      assert.ok(Math.abs(r.count - 800 * p) <= 5 * sd, `${kind}: ${r.count} of 800, expected ${(800 * p).toFixed(0)} ± ${(5 * sd).toFixed(0)}`);
+      assert.equal(decodeHistogram(r.histogram).totalCount, r.count);
+      sum += r.count;
+    }
+    assert.equal(sum, result.count, 'the kinds add up to the total');
+    // Each committed read-write transaction left its score in the fake's store, warm-up included.
+    assert.ok(scores >= result.operations.readWriteTxn!.count, `${scores} scores stored, ${result.operations.readWriteTxn!.count} measured transactions`);
+    assert.ok((stats.rpcsByMethod.Commit ?? 0) >= scores, JSON.stringify(stats.rpcsByMethod));
+    // The think time paces the agents: no faster than concurrency / (think + latency), where one
+    // operation is at least one RPC of the fake's latency.
+    const ceiling = (concurrency * 1000) / (thinkMs + LATENCY_MS);
+    const qps = (result.count * 1000) / result.elapsedMs;
+    assert.ok(qps <= ceiling * 1.15, `${qps.toFixed(0)} qps with ${thinkMs} ms think time, above the ceiling of ${ceiling.toFixed(0)}`);
+    assert.ok(qps >= ceiling * 0.2, `${qps.toFixed(0)} qps: the agents barely ran (ceiling ${ceiling.toFixed(0)})`);
+  });
+}

@@ -1,0 +1,95 @@
+// The client/server latency split, end to end through the runner: the fake's own time per operation
+// kind beside what the driver measured. With a known latency and nothing in the client's way the gap is
+// small; with the server allowing two streams per connection, the client queues and the gap is the
+// queueing, while the server's time stays the latency it applies.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { OperationSummarySchema, latencySplit } from '@scb/shared';
+import { useRunner } from '../helpers/jobs';
+
+const { runSpec } = useRunner();
+const LATENCY_MS = 20;
+
+const spec = (maxConcurrentStreams: number) => ({
+  clients: [{ language: 'node', version: '9.0.0' }],
+  configurations: [{ label: 'grpc-gcp off', grpcGcp: 'off' }],
+  concurrency: [10],
+  target: { kind: 'fake', latencyMs: LATENCY_MS, server: { maxConcurrentStreams } },
+  workload: {
+    mix: [
+      { operation: 'select1', weight: 3 },
+      { operation: 'readWriteTxn', weight: 1 },
+    ],
+    warmupOps: 100,
+    durationSeconds: 3,
+  },
+});
+
+async function operationsOf(maxConcurrentStreams: number) {
+  const job = await runSpec(spec(maxConcurrentStreams), 300_000);
+  assert.equal(job.status, 'succeeded', job.error ?? '');
+  const ops = job.cells[0]!.result!.operations as Record<string, unknown>;
+  return {
+    select1: OperationSummarySchema.parse(ops.select1),
+    readWriteTxn: OperationSummarySchema.parse(ops.readWriteTxn),
+  };
+}
+
+test('the server side of each operation kind is the latency the fake applied; the gap is what the client adds', { timeout: 600_000 }, async () => {
+  const free = await operationsOf(100);
+  // select1 is one RPC; a read-write transaction is a query, an insert and a commit (a begin too where the client does not inline it).
+  assert.ok(Math.abs(free.select1.server!.rpcsPerOp - 1) < 0.1, `select1: ${free.select1.server!.rpcsPerOp} RPCs per operation`);
+  assert.ok(free.readWriteTxn.server!.rpcsPerOp >= 2.9 && free.readWriteTxn.server!.rpcsPerOp <= 4.1, `readWriteTxn: ${free.readWriteTxn.server!.rpcsPerOp} RPCs per operation`);
+  for (const o of [free.select1, free.readWriteTxn]) {
+    assert.ok(o.server!.p50Ms >= LATENCY_MS && o.server!.p50Ms < LATENCY_MS + 5, `the server's p50 per RPC is its latency: ${o.server!.p50Ms} ms`);
+    const split = latencySplit(o)!;
+    assert.ok(o.p50Ms >= split.serverP50Ms, `the client sees at least the server's time: ${o.p50Ms} vs ${split.serverP50Ms}`);
+  }
+  const freeGap = latencySplit(free.select1)!;
+  assert.ok(freeGap.gapShare < 0.5, `nothing in the client's way: gap ${freeGap.gapP50Ms} ms of ${free.select1.p50Ms} ms`);
+  console.log(`# 100 streams: select1 client p50 ${free.select1.p50Ms} ms, server ${freeGap.serverP50Ms} ms, gap ${freeGap.gapP50Ms.toFixed(1)} ms`);
+
+  // Two streams on the one connection: 10 agents queue in the client; the server's time does not move.
+  const queued = await operationsOf(2);
+  const q = latencySplit(queued.select1)!;
+  assert.ok(queued.select1.server!.p50Ms < LATENCY_MS + 5, `the server's time per RPC stays its latency: ${queued.select1.server!.p50Ms} ms`);
+  assert.ok(q.gapShare > 0.6 && q.gapP50Ms > 3 * freeGap.gapP50Ms, `queued for streams: gap ${q.gapP50Ms} ms of ${queued.select1.p50Ms} ms (free: ${freeGap.gapP50Ms} ms)`);
+  console.log(`# 2 streams: select1 client p50 ${queued.select1.p50Ms} ms, server ${q.serverP50Ms} ms, gap ${q.gapP50Ms.toFixed(1)} ms (${(q.gapShare * 100).toFixed(0)}%)`);
+});
+
+test('each driver reads the server-timing header of its operations: per RPC the latency the fake applied, background RPCs left out', { timeout: 900_000 }, async () => {
+  const job = await runSpec(
+    {
+      clients: [
+        { language: 'node', version: '9.0.0' },
+        { language: 'java', version: '6.123.0' },
+        { language: 'go', version: '1.96.1' },
+        // A session pool that prepares write sessions in the background (WriteSessions 0.2 by default).
+        { language: 'go', version: '1.33.0' },
+      ],
+      configurations: [{ label: 'client default' }],
+      concurrency: [4],
+      target: { kind: 'fake', latencyMs: LATENCY_MS },
+      workload: { ...spec(100).workload, warmupOps: 50, durationSeconds: 2 },
+    },
+    900_000,
+  );
+  assert.equal(job.status, 'succeeded', job.error ?? '');
+  for (const c of job.cells) {
+    const name = `${c.clientLanguage} ${c.clientVersion}`;
+    assert.equal(c.status, 'succeeded', `${name}: ${c.error}`);
+    const ops = c.result!.operations as Record<string, unknown>;
+    const select1 = OperationSummarySchema.parse(ops.select1);
+    const rw = OperationSummarySchema.parse(ops.readWriteTxn);
+    console.log(`# ${name}: header select1 ${JSON.stringify(select1.serverTiming)}, readWriteTxn ${JSON.stringify(rw.serverTiming)}; fake's own ${JSON.stringify(rw.server)}`);
+    for (const o of [select1, rw]) {
+      assert.ok(o.serverTiming, `${name}: the header was read`);
+      // The fake sends the latency it applied, rounded to the ms.
+      assert.ok(Math.abs(o.serverTiming.p50Ms - LATENCY_MS) <= 1, `${name}: header p50 per RPC ${o.serverTiming.p50Ms} ms`);
+    }
+    assert.ok(Math.abs(select1.serverTiming!.rpcsPerOp - 1) < 0.1, `${name}: select1 ${select1.serverTiming!.rpcsPerOp} RPCs per operation`);
+    assert.ok(rw.serverTiming!.rpcsPerOp >= 2.9 && rw.serverTiming!.rpcsPerOp <= 4.1, `${name}: readWriteTxn ${rw.serverTiming!.rpcsPerOp} RPCs per operation`);
+    // What the fake attributes by statement includes what the client does on its own; the header does not.
+    assert.ok(rw.serverTiming!.rpcsPerOp <= rw.server!.rpcsPerOp + 0.01, `${name}: header ${rw.serverTiming!.rpcsPerOp} vs the fake's ${rw.server!.rpcsPerOp} RPCs per operation`);
+  }
+});

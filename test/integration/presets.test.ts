@@ -1,0 +1,142 @@
+// The field scenario presets, each run end to end in a small form (fewer clients, cells and seconds)
+// through the runner against the fake, showing the effect it is named for.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { CellEventsSchema, CellTimelineSchema, OperationSummarySchema, SCENARIO_PRESETS, latencySplit, type JobSpecInput } from '@scb/shared';
+import { useRunner } from '../helpers/jobs';
+
+const { runSpec, logs } = useRunner();
+
+function preset(id: string): JobSpecInput {
+  const p = SCENARIO_PRESETS.find((x) => x.id === id);
+  assert.ok(p, id);
+  return structuredClone(p.spec);
+}
+
+type Job = Awaited<ReturnType<typeof runSpec>>;
+const summary = (cell: Job['cells'][number], kind: string) => OperationSummarySchema.parse((cell.result!.operations as Record<string, unknown>)[kind]);
+
+/** The preset with some of its client/configuration pairs only (presets that pair them). */
+function only(spec: JobSpecInput, ...pairs: number[]): JobSpecInput {
+  return { ...spec, clients: pairs.map((i) => spec.clients[i]!), configurations: pairs.map((i) => spec.configurations![i]!) };
+}
+
+async function run(spec: JobSpecInput): Promise<Job> {
+  const job = await runSpec(spec, 900_000);
+  assert.equal(job.status, 'succeeded', `${job.error}\n${logs.slice(-30).join('\n')}`);
+  for (const c of job.cells) assert.equal(c.status, 'succeeded', `${c.clientLanguage} ${c.clientVersion} ${c.configLabel}: ${c.error}`);
+  return job;
+}
+
+test('session-pool-exhaustion: past what 100 sessions serve, qps stops growing and the gap climbs while the server stays flat', { timeout: 900_000 }, async () => {
+  const spec = only(preset('session-pool-exhaustion'), 0);
+  spec.concurrency = [20, 400];
+  spec.workload.durationSeconds = 5;
+  const job = await run(spec);
+  const [low, high] = job.cells.map((c) => ({ c: c.concurrency, qps: c.result!.qps, ro: summary(c, 'readOnlyTxn') }));
+  const lowSplit = latencySplit(low!.ro)!;
+  const highSplit = latencySplit(high!.ro)!;
+  console.log(
+    `# C=20: ${low!.qps.toFixed(0)} qps, readOnlyTxn client p50 ${low!.ro.p50Ms.toFixed(0)} ms, server ${lowSplit.serverP50Ms.toFixed(0)} ms; ` +
+      `C=400: ${high!.qps.toFixed(0)} qps, client p50 ${high!.ro.p50Ms.toFixed(0)} ms, server ${highSplit.serverP50Ms.toFixed(0)} ms`,
+  );
+  // 20 times the agents, far less than 20 times the throughput.
+  assert.ok(high!.qps < 0.75 * 20 * low!.qps, `qps ${low!.qps} -> ${high!.qps}`);
+  // The server's time per RPC stays what the fake applies (35 ms x time scale 4).
+  for (const s of [low!.ro, high!.ro]) assert.ok(s.server!.p50Ms >= 140 && s.server!.p50Ms < 170, `server p50 per RPC ${s.server!.p50Ms}`);
+  assert.ok(highSplit.gapShare > 0.35 && highSplit.gapShare > lowSplit.gapShare + 0.2, `gap ${lowSplit.gapShare} -> ${highSplit.gapShare}`);
+  // The pool's own figures, sampled every second in the driver: pinned at its maximum of 100 in use.
+  const inUse = job.cells.map((c) => CellTimelineSchema.parse(c.result!.timeline).map((t) => t.pool?.num_in_use_sessions ?? Number.NaN));
+  console.log(`# sessions in use per second: C=20 ${inUse[0]!.join(', ')}; C=400 ${inUse[1]!.join(', ')}`);
+  assert.ok(Math.max(...inUse[0]!) < 60, `C=20: at most ${Math.max(...inUse[0]!)} sessions in use`);
+  // The last bucket closes once every operation has ended: nothing is in use then.
+  const full = inUse[1]!.slice(0, -1).sort((a, b) => a - b);
+  assert.ok(full[Math.floor(full.length / 2)]! >= 80, `C=400: sessions in use ${inUse[1]!.join(', ')}`);
+});
+
+test('session-pool-exhaustion on Node 9.0.0 and Java 6.104.0 with their pools: 100 sessions in use, callers waiting for one', { timeout: 900_000 }, async () => {
+  const spec = only(preset('session-pool-exhaustion'), 1, 2);
+  spec.concurrency = [400];
+  spec.workload.durationSeconds = 5;
+  const job = await run(spec);
+  const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  // Each client's own names: Node's pool getters, Java's SessionPool accessors.
+  const names = { node: { inUse: 'borrowed', open: 'size' }, java: { inUse: 'in_use', open: 'total' } } as const;
+  for (const cell of job.cells) {
+    const name = names[cell.clientLanguage as keyof typeof names];
+    const ro = summary(cell, 'readOnlyTxn');
+    const split = latencySplit(ro)!;
+    const pool = CellTimelineSchema.parse(cell.result!.timeline).map((t) => t.pool);
+    console.log(
+      `# ${cell.clientLanguage} ${cell.clientVersion} C=400: ${cell.result!.qps.toFixed(0)} qps, readOnlyTxn client p50 ${ro.p50Ms.toFixed(0)} ms, server ${split.serverP50Ms.toFixed(0)} ms; ` +
+        `in use ${pool.map((p) => p?.[name.inUse]).join(', ')}; waiting ${pool.map((p) => p?.waiting).join(', ')}`,
+    );
+    const full = pool.slice(0, -1);
+    assert.ok(full.length >= 3 && full.every((p) => p !== undefined), `${cell.clientLanguage}: a pool sample every second`);
+    assert.ok(median(full.map((p) => p![name.inUse]!)) >= 80, `${cell.clientLanguage}: sessions in use near the maximum of 100`);
+    assert.ok(Math.max(...full.map((p) => p![name.open]!)) <= 100, `${cell.clientLanguage}: never more than 100 sessions`);
+    assert.ok(median(full.map((p) => p!.waiting!)) >= 50, `${cell.clientLanguage}: callers waiting for a session`);
+    assert.ok(split.gapShare > 0.35, `${cell.clientLanguage}: gap ${split.gapShare}`);
+  }
+});
+
+test('abort-backoff: an aborted streaming query costs cloud.google.com/go 0.35.0 its 1 s default; a client that reads RetryInfo does not wait', { timeout: 900_000 }, async () => {
+  const spec = preset('abort-backoff');
+  spec.clients = [
+    { language: 'go', version: '0.35.0', grpcVersion: '1.17.0' },
+    { language: 'go', version: '1.96.1' },
+  ];
+  spec.workload.durationSeconds = 6;
+  const job = await run(spec);
+  const [old, now] = job.cells.map((c) => summary(c, 'readWriteTxn'));
+  console.log(`# readWriteTxn p99: go 0.35.0 ${old!.p99Ms.toFixed(0)} ms, go 1.96.1 ${now!.p99Ms.toFixed(0)} ms`);
+  assert.ok(old!.p99Ms >= 900, `0.35.0 p99 ${old!.p99Ms}`);
+  assert.ok(now!.p99Ms < 400, `1.96.1 p99 ${now!.p99Ms}`);
+  // The aborts are the fake's doing: its injected faults are marked per second of each cell.
+  for (const c of job.cells) {
+    const aborted = CellEventsSchema.parse(c.result!.events)!.flatMap((e) => (e.kind === 'faults-injected' && e.code === 'ABORTED' ? [e.count] : []));
+    console.log(`# ${c.clientVersion}: ABORTED injected per second ${aborted.join(', ')}`);
+    assert.ok(aborted.length >= 3, `${c.clientVersion}: faults marked in ${aborted.length} seconds`);
+  }
+});
+
+test('hourly-reconnect: every connection reset at its age stalls requests for about the accept delay', { timeout: 900_000 }, async () => {
+  const spec = preset('hourly-reconnect');
+  spec.clients = [{ language: 'node', version: '9.0.0' }];
+  spec.workload.durationSeconds = 9;
+  if (spec.target?.kind === 'fake') spec.target.server = { ...spec.target.server, maxConnectionAgeMs: 3000 };
+  const job = await run(spec);
+  const timeline = CellTimelineSchema.parse(job.cells[0]!.result!.timeline);
+  const p99s = timeline.map((t) => t.p99Ms).sort((a, b) => a - b);
+  console.log(`# per-second p99 (ms): ${timeline.map((t) => t.p99Ms.toFixed(0)).join(', ')}`);
+  assert.ok(p99s.at(-1)! >= 700, `the worst second's p99 ${p99s.at(-1)} ms`);
+  // The fake's accounting marks the resets on the timeline: the worst second lies between a closed
+  // connection and the second after its replacement opened (the stalled calls end there).
+  const events = CellEventsSchema.parse(job.cells[0]!.result!.events)!;
+  console.log(`# connection events (ms into the measured phase): ${events.map((e) => `${e.kind.replace('connection-', '')} ${e.atMs}`).join(', ')}`);
+  const worst = timeline.findIndex((t) => t.p99Ms === p99s.at(-1)) + 1;
+  const second = (ms: number) => Math.floor(ms / 1000) + 1;
+  const resets = events.flatMap((e) => {
+    if (e.kind !== 'connection-closed') return [];
+    const opened = events.find((o) => o.kind === 'connection-opened' && o.atMs >= e.atMs);
+    return [{ closed: second(e.atMs), opened: opened ? second(opened.atMs) : timeline.length }];
+  });
+  assert.ok(resets.length >= 2, 'a reset about every 3 s');
+  assert.ok(
+    resets.some((r) => worst >= r.closed && worst <= r.opened + 1),
+    `worst second ${worst}; resets (closed..opened second) ${resets.map((r) => `${r.closed}..${r.opened}`).join(', ')}`,
+  );
+  assert.ok(p99s[Math.floor(p99s.length / 2)]! < 300, `the median second's p99 ${p99s[Math.floor(p99s.length / 2)]} ms`);
+});
+
+test('slow-session-creation: the first second of a cold client waits for its 600 ms sessions, later ones do not', { timeout: 900_000 }, async () => {
+  const spec = preset('slow-session-creation');
+  spec.workload.durationSeconds = 3;
+  const job = await run(spec);
+  for (const c of job.cells) {
+    const timeline = CellTimelineSchema.parse(c.result!.timeline);
+    console.log(`# go ${c.clientVersion} ${c.configLabel}: per-second p99 ${timeline.map((t) => t.p99Ms.toFixed(0)).join(', ')} ms`);
+    assert.ok(timeline[0]!.p99Ms >= 550, `${c.clientVersion} ${c.configLabel}: first second p99 ${timeline[0]!.p99Ms}`);
+    assert.ok(timeline.at(-1)!.p99Ms < 200, `${c.clientVersion} ${c.configLabel}: last second p99 ${timeline.at(-1)!.p99Ms}`);
+  }
+});

@@ -1,0 +1,178 @@
+// The whole runner chain, every part real: embedded PostgreSQL, migrations, graphile-worker queue,
+// the fake Spanner server, and @google-cloud/spanner 9.0.0 in a driver process per cell.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { idealQps } from '@scb/shared';
+import { assertThroughput, countedBy, useRunner } from '../helpers/jobs';
+
+const stack = useRunner();
+const { logs, runSpec } = stack;
+
+/** What the runner learned installing each version of a language: [version, ok], in version order. */
+async function installOutcomes(language: string) {
+  return (await stack.db.clientVersion.findMany({ where: { language }, orderBy: { version: 'asc' } })).map((v) => [v.version, v.ok]);
+}
+
+test('a Node 9.0.0 job runs through the queue against the fake and stores every cell', { timeout: 300_000 }, async () => {
+  const job = await runSpec(
+    {
+      clients: [{ language: 'node', version: '9.0.0' }],
+      configurations: [
+        { label: 'grpc-gcp on', grpcGcp: 'on' },
+        { label: 'grpc-gcp off', grpcGcp: 'off' },
+      ],
+      concurrency: [10, 50],
+      target: { kind: 'fake', latencyMs: 65 },
+      // Node needs thousands of operations to run warm (README, "Warm start"): max(500, 100 × C).
+      workload: { warmupOps: { min: 500, perConcurrency: 100 }, durationSeconds: 3 },
+    },
+    240_000,
+  );
+
+  assert.equal(job.status, 'succeeded', `job error: ${job.error}; log:\n${logs.join('\n')}`);
+  assert.equal(job.cells.length, 4);
+  const env = job.environment as { cores: number; node: string };
+  assert.ok(env.cores >= 1 && env.node.startsWith('v'), 'the job records where it ran');
+  for (const cell of job.cells) {
+    assert.equal(cell.status, 'succeeded', `cell ${cell.index}: ${cell.error}`);
+    const r = cell.result!;
+    assert.ok(r, `cell ${cell.index} has a result`);
+    assertThroughput(`C=${cell.concurrency} ${cell.configLabel}`, r, cell.concurrency, idealQps(cell.concurrency, 65));
+    assert.ok(r.p50Ms >= 65 && r.p50Ms < 65 * 3, `p50 ${r.p50Ms} ms is near the fake's 65 ms`);
+    assert.ok(r.p99Ms >= r.p50Ms && r.maxMs >= r.p99Ms);
+    assert.equal(r.errorCount, 0);
+    // The channel stats account for every RPC the cell's own fake served (the fake counts them all)...
+    assert.ok(r.serverRpcs !== null, 'the fake target counts RPCs');
+    const fake = countedBy(cell.channels, 'fake');
+    assert.equal(fake.rpcs, r.serverRpcs);
+    assert.equal(countedBy(cell.channels, 'client').rpcs, r.serverRpcs, 'the client counted the RPCs the fake served');
+    // ...which is every query the driver ran (warm-up and measured) plus the session calls.
+    const warm = Math.max(500, 100 * cell.concurrency);
+    assert.ok(r.serverRpcs >= r.count + warm, `server saw ${r.serverRpcs} RPCs, driver measured ${r.count} + ${warm} warm-up`);
+    assert.ok(r.serverRpcs <= r.count + warm + 5, `server saw ${r.serverRpcs} RPCs, more than the driver ran`);
+    assert.ok(r.driverLoopUtilization !== null && r.driverLoopUtilization > 0 && r.driverLoopUtilization <= 1, `Node's event loop: ${r.driverLoopUtilization}`);
+    // The fake measured its own added time on every RPC it served.
+    assert.ok(r.targetAddedP50Ms !== null && r.targetAddedP99Ms !== null && r.targetAddedP99Ms >= r.targetAddedP50Ms && r.targetAddedP50Ms > 0, `${r.targetAddedP50Ms} / ${r.targetAddedP99Ms}`);
+    // The fake's thread and the machine were measured while the cell measured: the verdict's figures.
+    assert.ok(r.targetLoopUtilization !== null && r.targetLoopUtilization > 0 && r.targetLoopUtilization < 1, `fake's loop: ${r.targetLoopUtilization}`);
+    assert.ok(r.machineBusyShare !== null && r.machineRunnerShare !== null && r.machineBusyShare >= r.machineRunnerShare, `machine ${r.machineBusyShare}, runner ${r.machineRunnerShare}`);
+    assert.ok(fake.channels.every((c) => c.peakInFlight <= 100));
+    assert.ok(fake.channels.some((c) => c.peakInFlight >= 1));
+    if (cell.configLabel === 'grpc-gcp off') assert.equal(fake.channels.filter((c) => c.rpcs > 0).length, 1, 'grpc-gcp off is one HTTP/2 connection');
+    assert.ok(r.cpuMs > 0, 'the driver reports its CPU time');
+    // Per-second buckets add up to the measured count; each knows its length (the last is partial).
+    const timeline = r.timeline as { count: number; ms: number }[];
+    assert.equal(
+      timeline.reduce((a, t) => a + t.count, 0),
+      r.count,
+    );
+    assert.ok(timeline.length >= 3 && timeline.every((t) => t.ms > 0 && t.ms < 1500), JSON.stringify(timeline));
+  }
+});
+
+test('a version the registry does not list fails only its own cells', { timeout: 300_000 }, async () => {
+  const job = await runSpec(
+    {
+      clients: [
+        { language: 'node', version: '9.0.0' },
+        { language: 'node', version: '0.0.1' },
+      ],
+      configurations: [{ label: 'default', grpcGcp: 'default' }],
+      concurrency: [5],
+      target: { kind: 'fake', latencyMs: 5 },
+      workload: { warmupOps: 10, measuredOps: 200 },
+    },
+    240_000,
+  );
+  assert.equal(job.status, 'succeeded');
+  const [good, bad] = job.cells;
+  assert.equal(good.status, 'succeeded');
+  assert.equal(good.result!.count, 200);
+  assert.equal(bad.status, 'failed');
+  assert.match(bad.error!, /@google-cloud\/spanner@0\.0\.1 is not published on the npm registry/);
+});
+
+test('a Java job: an old and a new version run, CPU and channels are stored, an unresolvable version fails only its cells', { timeout: 600_000 }, async () => {
+  const job = await runSpec(
+    {
+      clients: [
+        { language: 'java', version: '6.104.0' },
+        { language: 'java', version: '6.123.0' },
+        { language: 'java', version: '6.110.0' },
+      ],
+      configurations: [{ label: 'client default' }],
+      concurrency: [20],
+      target: { kind: 'fake', latencyMs: 50 },
+      workload: { warmupOps: 100, durationSeconds: 2 },
+    },
+    540_000,
+  );
+  assert.equal(job.status, 'succeeded', `job error: ${job.error}; log:\n${logs.join('\n')}`);
+  const byVersion = new Map(job.cells.map((c) => [c.clientVersion, c]));
+  for (const v of ['6.104.0', '6.123.0']) {
+    const cell = byVersion.get(v)!;
+    assert.equal(cell.status, 'succeeded', `${v}: ${cell.error}`);
+    const r = cell.result!;
+    assert.ok(r.qps >= 0.4 * idealQps(20, 50) && r.qps <= 1.05 * idealQps(20, 50), `${v}: qps ${r.qps}`);
+    assert.ok(r.p50Ms >= 50, `${v}: p50 ${r.p50Ms}`);
+    assert.ok(r.cpuMs > 0);
+    assert.ok(r.serverRpcs !== null, 'the fake target counts RPCs');
+    assert.equal(countedBy(cell.channels, 'fake').rpcs, r.serverRpcs);
+    // The client's count ends with its result; a session pool's DeleteSession calls on close come after.
+    const mine = countedBy(cell.channels, 'client').rpcs;
+    assert.ok(mine <= r.serverRpcs && mine >= r.count + 100, `${v}: the client counted ${mine} RPCs, the fake ${r.serverRpcs}, for ${r.count} + 100 operations`);
+    assert.ok(r.serverRpcs >= r.count + 100);
+  }
+  const bad = byVersion.get('6.110.0')!;
+  assert.equal(bad.status, 'failed');
+  assert.match(bad.error!, /Maven could not resolve .*6\.110\.0/);
+  assert.deepEqual(await installOutcomes('java'), [
+    ['6.104.0', true],
+    ['6.110.0', false],
+    ['6.123.0', true],
+  ]);
+});
+
+test('three languages in one job: Go (newest and 1.33.0, and 0.37.0 on another grpc-go), Java and Node; a Go version the proxy lacks fails only its cells', { timeout: 1_200_000 }, async () => {
+  const job = await runSpec(
+    {
+      clients: [
+        { language: 'go', version: '1.96.1' },
+        { language: 'go', version: '1.33.0' },
+        { language: 'go', version: '0.37.0', grpcVersion: '1.17.0' },
+        { language: 'java', version: '6.123.0' },
+        { language: 'node', version: '9.0.0' },
+        { language: 'go', version: '1.999.0' },
+      ],
+      configurations: [{ label: 'client default' }],
+      concurrency: [10, 50],
+      target: { kind: 'fake', latencyMs: 50 },
+      // Enough warm-up for the JVM's JIT at C=50 (20 calls per worker).
+      workload: { warmupOps: { min: 200, perConcurrency: 20 }, durationSeconds: 2 },
+    },
+    1_100_000,
+  );
+  assert.equal(job.status, 'succeeded', `job error: ${job.error}; log:\n${logs.join('\n')}`);
+  const client = (c: (typeof job.cells)[number]) => `${c.clientLanguage} ${c.clientVersion}${c.clientGrpcVersion ? ` grpc ${c.clientGrpcVersion}` : ''}`;
+  for (const cell of job.cells) {
+    if (cell.clientVersion === '1.999.0') {
+      assert.equal(cell.status, 'failed');
+      assert.match(cell.error!, /^cloud\.google\.com\/go\/spanner v1\.999\.0 is not published on the Go module proxy/);
+      continue;
+    }
+    assert.equal(cell.status, 'succeeded', `${client(cell)} C=${cell.concurrency}: ${cell.error}`);
+    const r = cell.result!;
+    assertThroughput(`${client(cell)} C=${cell.concurrency}`, r, cell.concurrency, idealQps(cell.concurrency, 50));
+    assert.ok(r.p50Ms >= 50, `${client(cell)}: p50 ${r.p50Ms}`);
+    assert.equal(countedBy(cell.channels, 'fake').rpcs, r.serverRpcs, `${client(cell)}: channel stats add up to the RPCs served`);
+  }
+  assert.equal(job.cells.filter((c) => c.clientGrpcVersion === '1.17.0').length, 2, 'the pinned build is a client of its own');
+  // Builds against a pinned grpc-go are not what the launch form lists as a published version.
+  assert.deepEqual(await installOutcomes('go'), [
+    ['1.33.0', true],
+    ['1.96.1', true],
+    ['1.999.0', false],
+  ]);
+  const env = (await stack.db.job.findUniqueOrThrow({ where: { id: job.id } })).environment as { go?: string };
+  assert.match(env.go ?? '', /^go1\.\d+/, 'the job records the Go toolchain it ran with');
+});

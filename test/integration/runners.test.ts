@@ -1,0 +1,196 @@
+// Many runners on one queue, as separate runner processes on one real PostgreSQL: they share the
+// queued jobs without running one twice, never measure at the same time on one host, and a runner
+// killed with SIGKILL in the middle of a cell has its job resumed by another from that cell, the
+// cells already stored left exactly as they were.
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { test } from 'node:test';
+import { cancelJob, createJob, enqueueJobIn, listRunners } from '@scb/db';
+import { parseJobSpec, placementFlags, placementProblem } from '@scb/shared';
+import { waitForJob } from '../helpers/jobs';
+import { useTestDatabase } from '../helpers/postgres';
+
+const t = useTestDatabase();
+const HEARTBEAT_MS = 500;
+
+interface RunnerProcess {
+  child: ChildProcess;
+  lines: string[];
+  /** Resolves when a line matches. */
+  waitFor(re: RegExp, timeoutMs: number): Promise<string>;
+}
+
+function startRunnerProcess(name: string, env: Record<string, string> = {}): RunnerProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/runner/src/main.ts'], {
+    env: { ...process.env, DATABASE_URL: t.url, SCB_HEARTBEAT_MS: String(HEARTBEAT_MS), SCB_RUNNER_LABELS: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: string[] = [];
+  const waiters: { re: RegExp; resolve: (l: string) => void }[] = [];
+  for (const s of [child.stdout!, child.stderr!]) {
+    createInterface({ input: s }).on('line', (l) => {
+      lines.push(`${name}: ${l}`);
+      for (const w of waiters.filter((w) => w.re.test(l))) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(l);
+      }
+    });
+  }
+  return {
+    child,
+    lines,
+    waitFor: (re, timeoutMs) =>
+      new Promise((resolve, reject) => {
+        const found = lines.find((l) => re.test(l));
+        if (found) return resolve(found);
+        const timer = setTimeout(() => reject(new Error(`${name}: no line like ${re} within ${timeoutMs} ms:\n${lines.join('\n')}`)), timeoutMs);
+        waiters.push({
+          re,
+          resolve: (l) => {
+            clearTimeout(timer);
+            resolve(l);
+          },
+        });
+      }),
+  };
+}
+
+async function stopRunner(r: RunnerProcess): Promise<void> {
+  if (r.child.exitCode !== null || r.child.signalCode !== null) return;
+  const exited = new Promise((resolve) => r.child.once('exit', resolve));
+  r.child.kill('SIGTERM');
+  await exited;
+}
+
+const nodeJob = (name: string, cells: number, seconds: number) => {
+  const p = parseJobSpec({
+    name,
+    clients: [{ language: 'node', version: '9.0.0' }],
+    configurations: [{ label: 'default' }],
+    concurrency: Array.from({ length: cells }, (_, i) => 5 + i),
+    workload: { warmupOps: 20, durationSeconds: seconds },
+    target: { kind: 'fake', latencyMs: 5 },
+  });
+  assert.ok(p.ok);
+  return p.value;
+};
+
+test('a runner killed mid-cell: another resumes its job from that cell; stored cells do not change; the cell ran again', { timeout: 600_000 }, async () => {
+  const runners = [startRunnerProcess('A'), startRunnerProcess('B')];
+  try {
+    await Promise.all(runners.map((r) => r.waitFor(/waiting for jobs/, 60_000)));
+    const idOf = await Promise.all(runners.map(async (r) => (await r.waitFor(/registered as runner/, 1000)).split(' ').pop()!));
+    const id = await createJob(t.db, t.url, nodeJob('resume me', 3, 3));
+    // The runner that took the job is killed while its second cell measures; the other takes over.
+    for (;;) {
+      const c = await t.db.cell.findFirst({ where: { jobId: id, index: 1 } });
+      if (c?.status === 'running' && (c.progress as { phase?: string } | null)?.phase === 'measure') break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const { runnerId } = await t.db.job.findUniqueOrThrow({ where: { id } });
+    const [a, b] = idOf[0] === runnerId ? runners : [runners[1]!, runners[0]!];
+    const stored = await t.db.cell.findFirstOrThrow({ where: { jobId: id, index: 0 }, include: { result: true, channels: true } });
+    assert.equal(stored.status, 'succeeded');
+    a!.child.kill('SIGKILL');
+    const killedAt = Date.now();
+    await b!.waitFor(new RegExp(`job ${id}: runner \\S+ stopped heartbeating`), 30_000);
+    const noticedMs = Date.now() - killedAt;
+    await b!.waitFor(new RegExp(`job ${id}: running 2 cells \\(resumed: 1 already finished\\)`), 30_000);
+    const resumedMs = Date.now() - killedAt;
+    const job = await waitForJob(t.db, id, 300_000, [...a!.lines, ...b!.lines]);
+    console.log(`# SIGKILL to the lapse noticed: ${noticedMs} ms; to the job running again: ${resumedMs} ms (heartbeat ${HEARTBEAT_MS} ms, lapse 4 beats)`);
+    assert.equal(job.status, 'succeeded', job.error ?? '');
+    assert.ok(
+      job.cells.every((c) => c.status === 'succeeded'),
+      JSON.stringify(job.cells.map((c) => [c.status, c.error])),
+    );
+    assert.equal(job.resumes, 1);
+    assert.deepEqual(
+      job.cells.map((c) => c.attempts),
+      [1, 2, 1],
+      'the interrupted cell ran twice, the others once',
+    );
+    const after = await t.db.cell.findFirstOrThrow({ where: { jobId: id, index: 0 }, include: { result: true, channels: true } });
+    assert.deepEqual(after, stored, 'the cell stored before the kill is exactly as it was');
+    const registered = await listRunners(t.db, HEARTBEAT_MS * 4);
+    const dead = registered.find((r) => r.id === runnerId);
+    assert.ok(dead && !dead.alive && dead.stopReason === 'its heartbeat lapsed', JSON.stringify(registered));
+    assert.ok(noticedMs < HEARTBEAT_MS * 4 + 3000, `noticed after ${noticedMs} ms`);
+  } finally {
+    await Promise.all(runners.map(stopRunner));
+  }
+});
+
+test('two runners on one database share the queued jobs: none runs twice, none is lost, and they never measure at once on one host', { timeout: 600_000 }, async () => {
+  const a = startRunnerProcess('A');
+  const b = startRunnerProcess('B');
+  try {
+    await Promise.all([a.waitFor(/waiting for jobs/, 60_000), b.waitFor(/waiting for jobs/, 60_000)]);
+    const ids = [];
+    for (let i = 0; i < 4; i++) ids.push(await createJob(t.db, t.url, nodeJob(`shared ${i}`, 1, 1)));
+    const jobs = [];
+    for (const id of ids) jobs.push(await waitForJob(t.db, id, 300_000, [...a.lines, ...b.lines]));
+    for (const j of jobs) {
+      assert.equal(j.status, 'succeeded', j.error ?? '');
+      assert.deepEqual(
+        j.cells.map((c) => c.attempts),
+        [1],
+      );
+    }
+    const runnersUsed = new Set(jobs.map((j) => j.runnerId));
+    assert.equal(runnersUsed.size, 2, `both runners took jobs: ${[...runnersUsed].join(', ')}`);
+    // One host: the jobs' cells ran one after another, never overlapping.
+    const spans = jobs.map((j) => [j.cells[0]!.startedAt!.getTime(), j.cells[0]!.finishedAt!.getTime()] as const).sort((x, y) => x[0] - y[0]);
+    for (let i = 1; i < spans.length; i++) assert.ok(spans[i]![0] >= spans[i - 1]![1], `cells overlapped on one host: ${JSON.stringify(spans)}`);
+    const alive = (await listRunners(t.db, HEARTBEAT_MS * 4)).filter((r) => r.alive);
+    assert.ok(alive.length >= 2);
+    assert.ok(alive.every((r) => r.languages.includes('node') && r.cores > 0));
+  } finally {
+    await Promise.all([stopRunner(a), stopRunner(b)]);
+  }
+});
+
+test('placement: a job requiring a label goes to the runner that has it, even one handed to another; one no runner can take says why and waits', { timeout: 300_000 }, async () => {
+  const plain = startRunnerProcess('plain');
+  let lab: RunnerProcess | undefined;
+  try {
+    await plain.waitFor(/waiting for jobs/, 60_000);
+    const spec = (requirements: object) => {
+      const p = parseJobSpec({ ...nodeJob('placed', 1, 1), requirements });
+      assert.ok(p.ok, JSON.stringify(!p.ok && p.issues));
+      return p.value;
+    };
+    // A queue entry without the job's flags (as when a job is queued between a runner reading its
+    // forbidden flags and taking one): the runner that lacks the label gives it back.
+    const strayed = await createJob(t.db, t.url, spec({ labels: ['perf-lab'] }));
+    await t.db.$transaction((tx) => enqueueJobIn(tx, strayed, [], `job:${strayed}:stray`));
+    await plain.waitFor(new RegExp(`job ${strayed}: this runner lacks the label perf-lab; handed back to the queue`), 60_000);
+    assert.equal((await t.db.job.findUniqueOrThrow({ where: { id: strayed } })).status, 'queued');
+    lab = startRunnerProcess('lab', { SCB_RUNNER_LABELS: 'perf-lab' });
+    await lab.waitFor(/waiting for jobs/, 60_000);
+    const labId = (await lab.waitFor(/registered as runner/, 1000)).split(' ').pop();
+    const handed = await waitForJob(t.db, strayed, 120_000, [...plain.lines, ...lab.lines]);
+    assert.equal(handed.status, 'succeeded', handed.error ?? '');
+    assert.equal(handed.runnerId, labId, 'the runner with the label ran the job handed back');
+    assert.deepEqual(
+      handed.cells.map((c) => c.attempts),
+      [1],
+    );
+    const ids = [];
+    for (let i = 0; i < 3; i++) ids.push(await createJob(t.db, t.url, spec({ labels: ['perf-lab'] })));
+    for (const id of ids) {
+      const job = await waitForJob(t.db, id, 120_000, [...plain.lines, ...lab.lines]);
+      assert.equal(job.status, 'succeeded', job.error ?? '');
+      assert.equal(job.runnerId, labId, 'only the runner with the label took it');
+    }
+    const huge = await createJob(t.db, t.url, spec({ minCores: 1024 }));
+    await new Promise((r) => setTimeout(r, 3000));
+    assert.equal((await t.db.job.findUniqueOrThrow({ where: { id: huge } })).status, 'queued', 'no runner took it');
+    const alive = (await listRunners(t.db, HEARTBEAT_MS * 4)).filter((r) => r.alive);
+    assert.match(placementProblem(placementFlags(spec({ minCores: 1024 })), alive) ?? '', /no alive runner can take this job: the closest one \(of 2\) lacks at least 1024 cores/);
+    assert.equal(await cancelJob(t.db, huge), 'cancelled');
+  } finally {
+    await Promise.all([plain, ...(lab ? [lab] : [])].map(stopRunner));
+  }
+});

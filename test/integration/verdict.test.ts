@@ -1,0 +1,114 @@
+// Every cell says which process limited it. Real cells, run as the runner runs them (a fresh fake
+// thread and a Node 9.0.0 driver process each): a quiet one is clean, one whose client loop is made to
+// saturate is client-bound, one beside processes that keep every core busy is harness-bound; and a
+// gate whose cells were harness-bound is inconclusive, never pass or fail.
+import assert from 'node:assert/strict';
+import { fork, type ChildProcess } from 'node:child_process';
+import os from 'node:os';
+import { test } from 'node:test';
+import { createGate, finishJob, getGate, markCellRunning, markJobRunning, storeCellResult, type CellResultInput } from '@scb/db';
+import { prepareDriver } from '@scb/languages';
+import { judgeCell, parseGateSpec, parseJobSpec, planCells, verdictReasons } from '@scb/shared';
+import { runCell } from '../../apps/runner/src/cell';
+import { cellResultOf } from '../../apps/runner/src/cell-result';
+import { evaluateGateOfJob } from '../../apps/runner/src/gate';
+import { CACHE_DIR } from '../../apps/runner/src/paths';
+import { useTestDatabase } from '../helpers/postgres';
+
+const cores = os.availableParallelism();
+const t = useTestDatabase();
+
+/** One Node 9.0.0 cell on the fake, measured for `seconds`, with `hogs` busy-loop processes beside it. */
+async function nodeCell(latencyMs: number, concurrency: number, seconds: number, hogs = 0): Promise<CellResultInput> {
+  const parsed = parseJobSpec({
+    clients: [{ language: 'node', version: '9.0.0' }],
+    configurations: [{ label: 'client default' }],
+    concurrency: [concurrency],
+    target: { kind: 'fake', latencyMs },
+    workload: { warmupOps: 200, durationSeconds: seconds },
+  });
+  assert.ok(parsed.ok);
+  const [plan] = planCells(parsed.value);
+  const launch = await prepareDriver(plan!.client, { cacheDir: CACHE_DIR, log: () => {} });
+  const busy: ChildProcess[] = Array.from({ length: hogs }, () => fork('-e', ['for(;;){}'], { execArgv: [], stdio: 'ignore' }));
+  try {
+    return cellResultOf(await runCell(parsed.value, plan!, launch));
+  } finally {
+    for (const b of busy) b.kill('SIGKILL');
+  }
+}
+
+const figures = (r: CellResultInput) =>
+  JSON.stringify({
+    driverCpu: r.cpuMs / r.elapsedMs / cores,
+    driverLoop: r.driverLoopUtilization,
+    fakeLoop: r.targetLoopUtilization,
+    fakeAdded: [r.targetAddedP50Ms, r.targetAddedP99Ms],
+    machine: [r.machineBusyShare, r.machineRunnerShare, r.machineLoad1],
+  });
+
+let harnessBound: CellResultInput;
+
+test('a quiet cell is clean, and every process in its loop was measured while it measured', { timeout: 300_000 }, async () => {
+  const r = await nodeCell(65, 10, 3);
+  const v = judgeCell(r, cores);
+  assert.equal(v.kind, 'clean', `${verdictReasons(v)} ${figures(r)}`);
+  for (const [name, value] of Object.entries({ driverLoop: r.driverLoopUtilization, fakeLoop: r.targetLoopUtilization, machineBusy: r.machineBusyShare, runner: r.machineRunnerShare })) {
+    assert.ok(value != null && value > 0 && value < 1, `${name} is a share in (0, 1): ${figures(r)}`);
+  }
+  assert.ok(r.machineBusyShare! >= r.machineRunnerShare!, `the machine's CPU includes the runner's: ${figures(r)}`);
+  assert.ok(r.targetLoopDelayP99Ms != null && r.targetLoopDelayP99Ms >= 0);
+});
+
+test('a Node driver whose event loop saturates is client-bound', { timeout: 300_000 }, async () => {
+  // No server time: every loop of the client runs back to back, so its one thread is the limit.
+  const r = await nodeCell(0, 50, 3);
+  const v = judgeCell(r, cores);
+  // On 2 cores a saturated driver leaves little room: where other processes took the rest, the machine
+  // is named first (harness-bound wins), and the driver's loop still among the limits.
+  if (v.kind === 'harness-bound') {
+    console.log(`# the machine was busy beside the saturated driver: ${verdictReasons(v)} ${figures(r)}`);
+    assert.ok(
+      v.limits.some((l) => l.name === 'machineOther' || l.name === 'machineBusy'),
+      verdictReasons(v),
+    );
+  } else assert.equal(v.kind, 'client-bound', `${verdictReasons(v)} ${figures(r)}`);
+  assert.ok(
+    v.limits.some((l) => l.name === 'driverLoop'),
+    verdictReasons(v),
+  );
+});
+
+test('a cell beside processes that keep every core busy is harness-bound, naming the machine', { timeout: 300_000 }, async () => {
+  harnessBound = await nodeCell(65, 10, 3, cores);
+  const v = judgeCell(harnessBound, cores);
+  assert.equal(v.kind, 'harness-bound', `${verdictReasons(v)} ${figures(harnessBound)}`);
+  assert.ok(
+    v.limits.some((l) => l.process === 'machine'),
+    verdictReasons(v),
+  );
+  assert.match(verdictReasons(v), /other processes used \d+% of the machine|machine \d+% busy/);
+});
+
+test('a gate whose cells were harness-bound is inconclusive, whatever its numbers say', { timeout: 60_000 }, async () => {
+  assert.ok(harnessBound, 'the harness-bound cell of the test before');
+  const spec = parseGateSpec({ scenario: 'steady-select1', language: 'node', baseline: '9.0.0', candidate: '9.0.0', repeats: 3, concurrency: [10] });
+  assert.ok(spec.ok);
+  const { id, jobId } = await createGate(t.db, t.url, spec.value);
+  await markJobRunning(t.db, jobId, { host: os.hostname(), cores });
+  const cells = await t.db.cell.findMany({ where: { jobId }, orderBy: { index: 'asc' } });
+  // Equal arms measured on a saturated machine: without the verdicts this gate would pass.
+  for (const c of cells) {
+    await markCellRunning(t.db, c.id);
+    await storeCellResult(t.db, c.id, { ...harnessBound, channels: [] });
+  }
+  await finishJob(t.db, jobId, { status: 'succeeded', error: null });
+  await evaluateGateOfJob(t.db, jobId, () => {});
+  const g = await getGate(t.db, id);
+  assert.ok(g?.ok && g.evaluation);
+  assert.equal(g.verdict, 'inconclusive', JSON.stringify(g.evaluation.reasons));
+  assert.ok(
+    g.evaluation.reasons.some((r) => /6 of 6 cells were harness-bound and left out \(first: baseline 9\.0\.0 C=10 repeat 1: .*machine/.test(r)),
+    JSON.stringify(g.evaluation.reasons),
+  );
+});
