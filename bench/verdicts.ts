@@ -1,4 +1,4 @@
-// `npm run bench:verdicts`: the measurements behind the verdict thresholds (README, "Verdicts"). Cells
+// `npm run bench:verdicts`: the measurements behind the verdict thresholds (docs/verdicts.md). Cells
 // run the way the runner runs them (a fresh fake thread and driver process each) and print, per cell,
 // what every process in the loop did while measuring, next to how far the cell fell from the ideal:
 //   1. Node 9.0.0 at 65 ms, concurrency rising until its one event loop saturates;

@@ -1,5 +1,5 @@
 // The scripts' environment variables (npm start, db:migrate, gate), read and validated once
-// (README, "Configuration"). A bad value stops the script with one sentence naming the variable.
+// (docs/configuration.md). A bad value stops the script with one sentence naming the variable.
 import { z } from 'zod';
 
 /** Unset and empty are the same: the variable is not given. */

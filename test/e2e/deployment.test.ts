@@ -1,4 +1,4 @@
-// The README's "Deploying for a team", followed as written: Debian's PostgreSQL server (`apt-get install
+// docs/deploying.md, "Deploying for a team", followed as written: Debian's PostgreSQL server (`apt-get install
 // postgresql`, its own cluster here), the web app in production mode with auth on and a runner
 // (`npm start` with DATABASE_URL and HOST), a second runner on another machine name (`npm run runner`),
 // and a token that queues a job and a release gate (the gate CLI) end to end.

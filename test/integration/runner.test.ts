@@ -23,7 +23,7 @@ test('a Node 9.0.0 job runs through the queue against the fake and stores every 
       ],
       concurrency: [10, 50],
       target: { kind: 'fake', latencyMs: 65 },
-      // Node needs thousands of operations to run warm (README, "Warm start"): max(500, 100 × C).
+      // Node needs thousands of operations to run warm (docs/verdicts.md, "Warm start"): max(500, 100 × C).
       workload: { warmupOps: { min: 500, perConcurrency: 100 }, durationSeconds: 3 },
     },
     240_000,

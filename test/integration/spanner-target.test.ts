@@ -210,7 +210,7 @@ test('Node and Java over TLS with Application Default Credentials; the cost cap 
 test('every driver counts the sessions its client created; a job-wide budget of sessions stops the job', { timeout: 600_000 }, async () => {
   // Each client with its default (a multiplexed session) and with a pool of 25 regular sessions, which
   // come in BatchCreateSessions answers (Node and Java) or CreateSession calls.
-  const spec = (client: { language: string }, over: object = {}, repeats = 1) => ({
+  const spec = (client: { language: string; version: string }, over: object = {}, repeats = 1) => ({
     clients: [client],
     // Go 1.33.0 has no multiplexed sessions to turn off.
     configurations: [{ label: 'default' }, { label: 'pool of 25', ...(client.language === 'go' ? {} : { multiplexedSessions: false }), sessionPool: { minSessions: 25 } }],

@@ -1,4 +1,4 @@
-// The runner's environment variables, read and validated once (README, "Configuration").
+// The runner's environment variables, read and validated once (docs/configuration.md).
 import { commaList, policyFromEnv, type Policy } from '@scb/shared/policy';
 import { z } from 'zod';
 

@@ -147,7 +147,7 @@ export function CellCharts({ cells, streamLimit }: { cells: CellChartData[]; str
   );
 }
 
-/** The client's session pool per second, where its driver could read it (README, "Session pool figures"). */
+/** The client's session pool per second, where its driver could read it (docs/job-spec.md, "Session pool figures"). */
 function PoolChart({ timeline }: { timeline: CellChartData['timeline'] }) {
   const names = [...new Set(timeline.flatMap((t) => Object.keys(t.pool ?? {})))].sort();
   if (!names.length) return null;

@@ -20,7 +20,7 @@ const USAGE = `usage: fake-spanner [options]
   --accept-delay D            hold new connections back this long (slow reconnect)
   --abort-commits R           abort this share (0..1) of commits with ABORTED + RetryInfo
   --abort-retry-delay D       the RetryInfo delay for aborts (default 0)
-  --config FILE               a JSON fake configuration (README: "Fake Spanner"); flags override it
+  --config FILE               a JSON fake configuration (docs/fake-spanner.md); flags override it
 Durations: 65ms, 1.5s, 2m, or a number of ms.`;
 
 function fail(message: string): never {

@@ -70,7 +70,7 @@ export const TimelinePointSchema = z.object({
   ms: z.number().optional(),
   /**
    * The client's session pool at the end of the second, by the client's own names, where it exposes
-   * them in-process (README, "Session pool figures": Go's OpenCensus pool views, Node's
+   * them in-process (docs/job-spec.md, "Session pool figures": Go's OpenCensus pool views, Node's
    * `database.pool_`, Java's SessionPool).
    */
   pool: z.record(z.string(), z.number()).optional(),

@@ -20,7 +20,7 @@ export default function SettingsPage() {
     <>
       <h1>Settings</h1>
       <p className="muted">
-        What a job spec may make a runner reach, as this server's operator set it in the environment (README, "Configuration"). A spec that breaks a rule is refused naming it; every runner checks its
+        What a job spec may make a runner reach, as this server's operator set it in the environment (docs/configuration.md). A spec that breaks a rule is refused naming it; every runner checks its
         own copy before connecting anywhere.
       </p>
       <h2>Access</h2>

@@ -50,7 +50,7 @@ export const DEFAULT_LIMITS = { cellsPerJob: 500, bodyBytes: 256 * 1024, jobMinu
 /** Google's own Cloud Spanner endpoints: global, regional and locational. */
 export const GOOGLE_SPANNER_ENDPOINTS = ['spanner.googleapis.com:443', '*-spanner.googleapis.com:443', 'spanner.*.rep.googleapis.com:443'];
 
-/** The variables the policy is read from (README, "Configuration"). */
+/** The variables the policy is read from (docs/configuration.md). */
 export const POLICY_VARIABLES = {
   databases: 'SCB_SPANNER_DATABASES',
   endpoints: 'SCB_SPANNER_ENDPOINTS',

@@ -1,6 +1,6 @@
 // Which process limited a cell, judged from what was measured while it measured. A harness-bound
 // cell's numbers are not about the client and must not be compared; a client-bound cell's qps is a
-// property of the client on this machine. Thresholds are justified in README ("Verdicts").
+// property of the client on this machine. Thresholds are justified in docs/verdicts.md.
 import { CPU_BOUND_SHARE, cpuShare } from './channels';
 
 export const VERDICTS = ['clean', 'client-bound', 'harness-bound'] as const;

@@ -30,7 +30,7 @@ export function affinityBurstSpec(o: AffinityBurstOptions): JobSpecInput {
     configurations,
     concurrency: o.concurrency ?? [50, 100, 200, 400],
     // Instant session creation: in probes here 6.105.0 collapsed in 6 of 13 cold starts with it and
-    // in 1 of 6 with 65 ms sessions (README, "The affinity-burst scenario").
+    // in 1 of 6 with 65 ms sessions (docs/scenarios.md, "Affinity burst").
     target: { kind: 'fake', latencyMs: 65 },
     workload: { operation: 'select1', warmupOps: { min: 500, perConcurrency: 4 }, measuredOps: { min: 2000, perConcurrency: 30 } },
     repeats: o.repeats ?? 3,
@@ -67,7 +67,7 @@ const BASE_PRESETS: Preset[] = [
       concurrency: [10, 50, 100],
       target: { kind: 'fake', latencyMs: 65 },
       // Node's JIT warms by operations run: after max(200, 20×C) the first measured second still ran
-      // 21% below the rest at C=50; after 5,000 it was within the warm-start check (README).
+      // 21% below the rest at C=50; after 5,000 it was within the warm-start check (docs/verdicts.md, "Warm start").
       workload: { operation: 'select1', warmupOps: { min: 500, perConcurrency: 100 }, durationSeconds: 4 },
       repeats: 1,
       timeScale: 1,
@@ -95,7 +95,7 @@ const BASE_PRESETS: Preset[] = [
 ];
 
 /**
- * The field scenarios (README, "Scenario presets"): each reproduces the shape of a public write-up,
+ * The field scenarios (docs/scenarios.md): each reproduces the shape of a public write-up,
  * time-scaled to run on a small machine in minutes.
  */
 const CASE_STUDY_POOL = { minSessions: 40, maxSessions: 100, maxIdle: 20 };
