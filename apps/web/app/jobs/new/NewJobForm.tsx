@@ -472,7 +472,8 @@ export function NewJobForm({ limitMinutes }: { limitMinutes: number }) {
         </select>
         {form.targetKind === 'emulator' && (
           <span className="hint">
-            A fresh emulator per cell, provisioned by the runner; it is CPU-bound (about 3 ms of CPU per query: near 300 queries per second on a 2-core machine), not a latency model. Node cells run with regular sessions.
+            A fresh emulator per cell, provisioned by the runner; it is CPU-bound (about 3 ms of CPU per query: near 300 queries per second on a 2-core machine), not a latency model. Node cells run
+            with regular sessions.
           </span>
         )}
         {form.targetKind === 'spanner' && (
