@@ -56,7 +56,7 @@ for (let j = 0; j < JOBS; j++) {
       createdAt: created,
       startedAt: created,
       finishedAt: created,
-      environment: { host: 'seed', cores: 2, node: process.version, java: '17', commit: null },
+      environment: { host: 'seed', cores: 2, toolchains: { node: process.version, java: '17' }, commit: null },
       cells: {
         create: parsed.value.concurrency.flatMap((c, ci) =>
           parsed.value.configurations.map((cfg, k) => ({

@@ -31,8 +31,8 @@ test('a Node 9.0.0 job runs through the queue against the fake and stores every 
 
   assert.equal(job.status, 'succeeded', `job error: ${job.error}; log:\n${logs.join('\n')}`);
   assert.equal(job.cells.length, 4);
-  const env = job.environment as { cores: number; node: string };
-  assert.ok(env.cores >= 1 && env.node.startsWith('v'), 'the job records where it ran');
+  const env = job.environment as { cores: number; toolchains: { node: string } };
+  assert.ok(env.cores >= 1 && env.toolchains.node.startsWith('v'), 'the job records where it ran');
   for (const cell of job.cells) {
     assert.equal(cell.status, 'succeeded', `cell ${cell.index}: ${cell.error}`);
     const r = cell.result!;
@@ -173,6 +173,6 @@ test('three languages in one job: Go (newest and 1.33.0, and 0.37.0 on another g
     ['1.96.1', true],
     ['1.999.0', false],
   ]);
-  const env = (await stack.db.job.findUniqueOrThrow({ where: { id: job.id } })).environment as { go?: string };
-  assert.match(env.go ?? '', /^go1\.\d+/, 'the job records the Go toolchain it ran with');
+  const env = (await stack.db.job.findUniqueOrThrow({ where: { id: job.id } })).environment as { toolchains: { go?: string } };
+  assert.match(env.toolchains.go ?? '', /^go1\.\d+/, 'the job records the Go toolchain it ran with');
 });

@@ -1,6 +1,8 @@
 import { execFile } from 'node:child_process';
 import os from 'node:os';
 import { promisify } from 'node:util';
+import { detectToolchains } from '@scb/languages';
+import type { Language } from '@scb/shared';
 import { env } from './env';
 import { REPO_ROOT } from './paths';
 import { emulatorVersion } from './targets/emulator/binary';
@@ -13,9 +15,8 @@ export type Environment = {
   cpuModel: string;
   memoryGiB: number;
   platform: string;
-  node: string;
-  java: string | null;
-  go: string | null;
+  /** Each client language's toolchain on this machine (its version), null where it is missing. */
+  toolchains: Record<Language, string | null>;
   /** The Cloud Spanner emulator this runner starts for emulator jobs, where its version is known. */
   emulator: string | null;
   commit: string | null;
@@ -23,37 +24,17 @@ export type Environment = {
 
 /** Where a job ran: numbers without their machine are not comparable. */
 export async function describeEnvironment(): Promise<Environment> {
-  const [java, go, commit] = await Promise.all([javaVersion(), goVersion(), gitCommit()]);
+  const [toolchains, commit] = await Promise.all([detectToolchains(), gitCommit()]);
   return {
     host: os.hostname(),
     cores: os.availableParallelism(),
     cpuModel: os.cpus()[0]?.model ?? 'unknown',
     memoryGiB: Math.round(os.totalmem() / 2 ** 30),
     platform: `${os.platform()} ${os.release()} ${os.arch()}`,
-    node: process.version,
-    java,
-    go,
+    toolchains,
     emulator: emulatorVersion(),
     commit,
   };
-}
-
-async function javaVersion(): Promise<string | null> {
-  try {
-    const { stderr, stdout } = await run('java', ['-version'], { timeout: 10_000 });
-    return (stderr || stdout).match(/version "([^"]+)"/)?.[1] ?? null;
-  } catch {
-    return null;
-  }
-}
-
-async function goVersion(): Promise<string | null> {
-  try {
-    const { stdout } = await run('go', ['env', 'GOVERSION'], { timeout: 10_000, env: { ...process.env, GOTOOLCHAIN: 'local' } });
-    return stdout.trim() || null;
-  } catch {
-    return null;
-  }
 }
 
 async function gitCommit(): Promise<string | null> {

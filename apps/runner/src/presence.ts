@@ -3,7 +3,7 @@
 // heartbeat lapsed (they died, or lost their machine or network).
 import os from 'node:os';
 import { heartbeat, markRunnerStopped, registerRunner, resumeLapsedJobs, type Db } from '@scb/db';
-import type { RunnerOffer } from '@scb/shared';
+import type { Language, RunnerOffer } from '@scb/shared';
 import { env } from './env';
 import { describeEnvironment } from './environment';
 import { findEmulatorBinary } from './targets/emulator/binary';
@@ -29,7 +29,7 @@ export async function startPresence(db: Db, log: (line: string) => void, onLost:
   const offer: RunnerOffer = {
     cores: e.cores,
     memoryGiB: e.memoryGiB,
-    languages: ['node', ...(e.java ? ['java'] : []), ...(e.go ? ['go'] : [])],
+    languages: (Object.keys(e.toolchains) as Language[]).filter((l) => e.toolchains[l] !== null),
     emulator: findEmulatorBinary() !== null,
     spanner: env.SCB_ALLOW_SPANNER === '1',
     labels: env.SCB_RUNNER_LABELS,

@@ -11,6 +11,13 @@ export { ClientInstallError, RegistryError, type DriverLaunch, type InstallConte
 /** Every client language the runner can drive; adding one is adding its folder and a line here. */
 export const LANGUAGE_PLUGINS: Record<Language, LanguagePlugin> = { node, java, go };
 
+/** Each language's toolchain on this machine: its version, or null where it is missing. */
+export async function detectToolchains(): Promise<Record<Language, string | null>> {
+  const plugins = Object.values(LANGUAGE_PLUGINS);
+  const versions = await Promise.all(plugins.map((p) => p.toolchain()));
+  return Object.fromEntries(plugins.map((p, i) => [p.language, versions[i]!])) as Record<Language, string | null>;
+}
+
 const TTL_MS = 3_600_000;
 const listed = new Map<Language, { at: number; versions: string[] }>();
 

@@ -1,3 +1,5 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import type { Client, Language } from '@scb/shared';
 
 /** How to start a driver process for one installed client version: spawn(command, args), cell on stdin. */
@@ -30,6 +32,23 @@ export interface LanguagePlugin {
   install(client: Client, ctx: InstallContext): Promise<DriverLaunch>;
   /** Folders under the cache the language keeps only to build versions faster: removed first when the cache is over its cap. */
   buildCaches?: string[];
+  /**
+   * The version of the toolchain this machine has for the language, or null where it is missing: a
+   * runner offers only the languages whose toolchain it has, and records the versions with each job.
+   */
+  toolchain(): Promise<string | null>;
+}
+
+const run = promisify(execFile);
+
+/** A tool's version from what `command args` prints (stdout, else stderr); null where it is missing or says nothing. */
+export async function toolVersion(command: string, args: string[], read: (output: string) => string | null | undefined, env?: NodeJS.ProcessEnv): Promise<string | null> {
+  try {
+    const { stdout, stderr } = await run(command, args, { timeout: 10_000, ...(env ? { env } : {}) });
+    return read(stdout.trim() || stderr) || null;
+  } catch {
+    return null;
+  }
 }
 
 /** A failure the user can act on; its message is shown as is on the cell. */

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { GATE_METRICS, type GateEvaluation } from './gate/gate-stats';
 import { OperationResultSchema, TimelinePointSchema } from './protocol';
-import { OPERATIONS, toFieldIssues, type FieldIssue, type ParseResult } from './spec/spec';
+import { LANGUAGES, OPERATIONS, toFieldIssues, type FieldIssue, type Language, type ParseResult } from './spec/spec';
 
 /** Where a job ran (Job.environment), as the runner records it; rows written by hand may lack fields. */
 export const JobEnvironmentSchema = z.looseObject({
@@ -14,13 +14,21 @@ export const JobEnvironmentSchema = z.looseObject({
   cpuModel: z.string().optional(),
   memoryGiB: z.number().optional(),
   platform: z.string().optional(),
-  node: z.string().optional(),
-  java: z.string().nullable().optional(),
-  go: z.string().nullable().optional(),
+  /** Each client language's toolchain version, null where the runner had none. */
+  toolchains: z.record(z.string(), z.string().nullable()).optional(),
   emulator: z.string().nullable().optional(),
   commit: z.string().nullable().optional(),
 });
 export type JobEnvironment = z.output<typeof JobEnvironmentSchema>;
+
+/**
+ * The toolchains a job ran with, by language: `toolchains`, or for rows stored before it, the
+ * language-named fields they had.
+ */
+export function toolchainsOf(env: JobEnvironment): Partial<Record<Language, string | null>> {
+  const legacy = LANGUAGES.filter((l) => typeof env[l] === 'string' || env[l] === null).map((l) => [l, env[l] as string | null]);
+  return { ...Object.fromEntries(legacy), ...env.toolchains };
+}
 
 /** CellResult.errors: failed operations by gRPC code name. */
 export const CellErrorsSchema = OperationResultSchema.shape.errors;

@@ -1,4 +1,4 @@
-import type { LanguagePlugin } from '../plugin';
+import { toolVersion, type LanguagePlugin } from '../plugin';
 import { ensureGoClient } from './install';
 import { GO_PACKAGE, goVersions } from './registry';
 
@@ -9,4 +9,6 @@ export const go: LanguagePlugin = {
   install: (client, ctx) => ensureGoClient(client, ctx),
   // goEnv's module and build caches: every installed version keeps its own driver binary.
   buildCaches: ['go/mod', 'go/build'],
+  // The local toolchain, never one GOTOOLCHAIN would download.
+  toolchain: () => toolVersion('go', ['env', 'GOVERSION'], (out) => out.trim(), { ...process.env, GOTOOLCHAIN: 'local' }),
 };

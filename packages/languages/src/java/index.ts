@@ -1,4 +1,4 @@
-import type { LanguagePlugin } from '../plugin';
+import { toolVersion, type LanguagePlugin } from '../plugin';
 import { ensureJavaClient } from './install';
 import { JAVA_ARTIFACT, mavenVersions } from './registry';
 
@@ -7,4 +7,6 @@ export const java: LanguagePlugin = {
   packageName: JAVA_ARTIFACT,
   listVersions: mavenVersions,
   install: (client, ctx) => ensureJavaClient(client.version, ctx),
+  // `java -version` writes to stderr: `openjdk version "17.0.12" 2024-07-16`.
+  toolchain: () => toolVersion('java', ['-version'], (out) => out.match(/version "([^"]+)"/)?.[1]),
 };

@@ -15,4 +15,6 @@ export const node: LanguagePlugin = {
     // The driver loads the client from that version's own folder, given as its one argument.
     return { command: process.execPath, args: ['--import', 'tsx', DRIVER, clientDir], dir: clientDir };
   },
+  // The driver runs on the runner's own Node.
+  toolchain: async () => process.version,
 };

@@ -18,7 +18,7 @@ export interface MarkdownJob {
   id: string;
   url: string;
   spec: JobSpec;
-  environment: { cores?: number; host?: string; node?: string; java?: string | null; emulator?: string | null; commit?: string | null } | null;
+  environment: { cores?: number; host?: string; emulator?: string | null; commit?: string | null } | null;
   cells: TableCell[];
 }
 

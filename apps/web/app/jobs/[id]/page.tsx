@@ -1,8 +1,10 @@
 import { readingLocked } from '@/lib/auth/guard';
 import type { Metadata } from 'next';
+import { Fragment } from 'react';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { clientText, describeConfiguration, describeOperations, OPERATIONS } from '@scb/shared/spec';
+import { clientText, describeConfiguration, describeOperations, LANGUAGE_INFO, LANGUAGES, OPERATIONS } from '@scb/shared/spec';
+import { toolchainsOf } from '@scb/shared/stored';
 import { isUnfinishedJob } from '@scb/shared/status';
 import { buildResultTable, formatEntry, formatMs, formatOps, formatPercent, formatQps, formatUtc } from '@scb/shared/table';
 import { describeTarget, idealQps, modeledLatencyMs, streamLimit, targetBudget } from '@scb/shared/targets';
@@ -484,12 +486,12 @@ export default async function JobPage({ params }: Params) {
           <dd>{env.memoryGiB} GiB</dd>
           <dt>platform</dt>
           <dd>{env.platform}</dd>
-          <dt>Node</dt>
-          <dd>{env.node}</dd>
-          <dt>Java</dt>
-          <dd>{env.java ?? 'not found'}</dd>
-          <dt>Go</dt>
-          <dd>{env.go ?? 'not found'}</dd>
+          {LANGUAGES.map((l) => (
+            <Fragment key={l}>
+              <dt>{LANGUAGE_INFO[l].title}</dt>
+              <dd>{toolchainsOf(env)[l] ?? 'not found'}</dd>
+            </Fragment>
+          ))}
           <dt>Cloud Spanner emulator</dt>
           <dd>{env.emulator ?? 'not found'}</dd>
           <dt>commit</dt>
