@@ -1,4 +1,4 @@
-import { capWithinBudget, clientText, isFinishedCell, opsAt, opsStarted, planCells, targetBudget, targetCap } from '@scb/shared';
+import { capWithinBudget, type CellPlan, clientText, isFinishedCell, opsAt, opsStarted, targetBudget, targetCap } from '@scb/shared';
 import { failCell, getJobToRun, markCellRunning, recordClientVersion, storeCellProgress, storeCellResult, storeJobSpent, type CellWrite, type Db } from '@scb/db';
 import { ClientInstallError, prepareDriver, type DriverLaunch } from '@scb/languages';
 import { watchForStop } from './cancel';
@@ -36,11 +36,14 @@ export async function runJob(db: Db, jobId: string, hooks: JobHooks): Promise<vo
   const finished = job.cells.filter((c) => isFinishedCell(c.status));
   hooks.log(`job ${jobId}: running ${job.cellsTotal - finished.length} cells${finished.length ? ` (resumed: ${finished.length} already finished)` : ''}`);
 
+  // The cells as planned when the job was created: a stored row that no longer parses fails the job.
+  const unplanned = job.cells.flatMap((c) => (c.plan.ok ? [] : c.plan.issues));
+  if (unplanned.length) return failInvalidJob(db, jobId, unplanned);
   const cells = job.cells;
-  const plans = planCells(spec);
+  const planOf = (c: (typeof cells)[number]) => (c.plan as Extract<typeof c.plan, { ok: true }>).value;
   // One installation per client version per job; its outcome is remembered for the launch form.
   const launches = new Map<string, Promise<DriverLaunch>>();
-  const launchFor = (client: (typeof plans)[number]['client'], log: (l: string) => void) => {
+  const launchFor = (client: CellPlan['client'], log: (l: string) => void) => {
     const key = clientText(client);
     let p = launches.get(key);
     if (!p) {
@@ -78,7 +81,7 @@ export async function runJob(db: Db, jobId: string, hooks: JobHooks): Promise<vo
     if (stop.signal.aborted) break;
     if (isFinishedCell(cell.status)) continue;
     hooks.presence?.busy(jobId, cell.index);
-    const plan = plans[cell.index];
+    const plan = planOf(cell);
     const label = `job ${jobId} cell ${cell.index + 1}/${cells.length} (${clientText(plan.client)}, ${plan.configuration.label}, C=${plan.concurrency}, repeat ${plan.repeat})`;
     const started = await untilStored(() => markCellRunning(db, cell.id, runnerId), hooks.log, `${label}: start`);
     if (lost(started)) return;

@@ -2,7 +2,11 @@
 // transitions the runner makes.
 import { randomBytes } from 'node:crypto';
 import {
+  ARMS,
   BudgetSpentSchema,
+  type CellPlan,
+  ClientSchema,
+  ConfigurationSchema,
   NOTHING_SPENT,
   type BudgetSpent,
   JobEnvironmentSchema,
@@ -17,6 +21,7 @@ import {
   type JobEnvironment,
   type JobSpec,
   type ParseResult,
+  toFieldIssues,
 } from '@scb/shared';
 import type { Db } from './client';
 import type { Cell, Job, Prisma } from '../generated/prisma/client';
@@ -62,6 +67,21 @@ export async function checkUnfinishedIn(tx: Prisma.TransactionClient, { createdB
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`scb-unfinished:${createdBy}`}))`;
   const unfinished = await tx.job.count({ where: { createdBy, status: { in: [...UNFINISHED_JOB_STATUSES] } } });
   if (unfinished >= maxUnfinished) throw new QueueFullError(unfinished, maxUnfinished);
+}
+
+/** A cell's plan from its stored row: the cells are planned once, when the job is created, and run from these rows. */
+export function planOfCell(c: Pick<Cell, 'index' | 'clientLanguage' | 'clientVersion' | 'clientGrpcVersion' | 'config' | 'concurrency' | 'repeat' | 'arm'>): ParseResult<CellPlan> {
+  const client = ClientSchema.safeParse({ language: c.clientLanguage, version: c.clientVersion, ...(c.clientGrpcVersion ? { grpcVersion: c.clientGrpcVersion } : {}) });
+  const configuration = ConfigurationSchema.safeParse(c.config);
+  const arm = ARMS.find((a) => a === c.arm);
+  const under = (base: string, issues: FieldIssue[]) => issues.map((i) => ({ ...i, path: `cells[${c.index}].${base}${i.path === '(root)' ? '' : `.${i.path}`}` }));
+  const issues = [
+    ...(client.success ? [] : under('client', toFieldIssues(client.error))),
+    ...(configuration.success ? [] : under('config', toFieldIssues(configuration.error))),
+    ...(c.arm !== null && !arm ? [{ path: `cells[${c.index}].arm`, message: `must be one of ${ARMS.join(', ')}` }] : []),
+  ];
+  if (!client.success || !configuration.success || issues.length) return { ok: false, issues };
+  return { ok: true, value: { index: c.index, client: client.data, configuration: configuration.data, concurrency: c.concurrency, repeat: c.repeat, ...(arm ? { arm } : {}) } };
 }
 
 export function jobCreateData(id: string, spec: JobSpec, { rerunOf = null, createdBy = null }: Author = {}) {
@@ -265,18 +285,30 @@ export interface JobToRun {
   spec: ParseResult<JobSpec>;
   /** What its cells spent of a Cloud Spanner budget so far (a resumed job goes on from there). */
   spent: BudgetSpent;
-  cells: { id: number; index: number; status: Cell['status'] }[];
+  /** Each cell's plan as stored when the job was created. */
+  cells: { id: number; index: number; status: Cell['status']; plan: ParseResult<CellPlan> }[];
 }
 
 export async function getJobToRun(db: Db, id: string): Promise<JobToRun | null> {
   if (!isStoredId(id)) return null;
   const job = await db.job.findUnique({
     where: { id },
-    select: { id: true, status: true, cellsTotal: true, spec: true, spent: true, cells: { select: { id: true, index: true, status: true }, orderBy: { index: 'asc' } } },
+    select: {
+      id: true,
+      status: true,
+      cellsTotal: true,
+      spec: true,
+      spent: true,
+      cells: {
+        select: { id: true, index: true, status: true, clientLanguage: true, clientVersion: true, clientGrpcVersion: true, config: true, concurrency: true, repeat: true, arm: true },
+        orderBy: { index: 'asc' },
+      },
+    },
   });
   if (!job) return null;
   const spent = BudgetSpentSchema.safeParse(job.spent);
-  return { ...job, spec: parseJobSpec(job.spec), spent: spent.success ? spent.data : NOTHING_SPENT };
+  const cells = job.cells.map((c) => ({ id: c.id, index: c.index, status: c.status, plan: planOfCell(c) }));
+  return { ...job, cells, spec: parseJobSpec(job.spec), spent: spent.success ? spent.data : NOTHING_SPENT };
 }
 
 /** What the running job's cells spent of its Cloud Spanner budget, after each cell. */
