@@ -63,7 +63,7 @@ public final class JavaDriver {
 
     Map<String, Operations.Operation> operations = new LinkedHashMap<>();
     for (Cell.MixEntry m : cell.operations()) operations.computeIfAbsent(m.kind(), k -> Operations.of(k, client));
-    try (LoadLoop.Shape shape = LoadLoop.shape(cell.load(), daemon("load"))) {
+    try (Shape shape = Shape.of(cell.load(), daemon("load"))) {
       JsonObject result = new LoadLoop(shape, ticker, out, cell.operations(), operations, cell.cap(), PoolSampler.of(client))
           .run(cell.load());
       result.add("clientChannels", channels.toJson());

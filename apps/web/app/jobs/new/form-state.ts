@@ -1,0 +1,156 @@
+// The launch form's state, pure: its defaults, the form as a JobSpec and a spec as the form. The form
+// and its tests share it; nothing here renders.
+import { OPERATIONS, parseJobSpec, type JobSpecInput, type Language, type Operation } from '@scb/shared/spec';
+import type { Preset } from '@scb/shared/presets';
+import { canonicalJson } from '@scb/shared/canonical-json';
+
+export type Ops = number | { min: number; perConcurrency: number };
+export type ConfigKey = 'on' | 'off' | 'default' | 'dynamic';
+
+export interface FormState {
+  name: string;
+  language: Language;
+  versions: string[];
+  concurrency: string;
+  configs: Record<ConfigKey, boolean>;
+  numChannels: string;
+  targetKind: 'fake' | 'emulator' | 'spanner';
+  /** Emulator only: host:port of one already running; empty starts a fresh one per cell. */
+  emulatorHost: string;
+  /** Cloud Spanner only: the database, an optional endpoint and the cost caps per cell. */
+  spanner: { projectId: string; instanceId: string; databaseId: string; endpoint: string; maxOpsPerCell: number; maxSecondsPerCell: number };
+  latencyMs: number;
+  timeScale: number;
+  warmup: Ops;
+  measure: { kind: 'seconds'; seconds: number } | { kind: 'ops'; ops: Ops };
+  /** Each operation's weight in the agents' mix, as typed; empty or 0 leaves it out. */
+  weights: Record<Operation, string>;
+  think: { ms: number; distribution: 'fixed' | 'exponential' };
+  repeats: number;
+  /** What the runner that takes the job must have; empty fields ask nothing. */
+  runner: { minCores: string; minMemoryGiB: string; labels: string };
+}
+
+export const CONFIGS: { key: ConfigKey; label: string; hint?: string }[] = [
+  { key: 'on', label: 'grpc-gcp on' },
+  { key: 'off', label: 'grpc-gcp off' },
+  { key: 'default', label: 'client default' },
+  { key: 'dynamic', label: 'dynamic channel pool', hint: 'Java only; it takes effect only when numChannels is not set, so numChannels is not applied to it.' },
+];
+
+export const INITIAL: FormState = {
+  name: '',
+  language: 'node',
+  versions: ['9.0.0'],
+  concurrency: '10, 50, 100',
+  configs: { on: true, off: true, default: false, dynamic: false },
+  numChannels: '',
+  targetKind: 'fake',
+  emulatorHost: '',
+  spanner: { projectId: '', instanceId: '', databaseId: '', endpoint: '', maxOpsPerCell: 20_000, maxSecondsPerCell: 60 },
+  latencyMs: 65,
+  timeScale: 1,
+  warmup: 200,
+  measure: { kind: 'seconds', seconds: 5 },
+  weights: { select1: '1', readOnlyTxn: '', readWriteTxn: '', pointRead: '' },
+  think: { ms: 0, distribution: 'fixed' },
+  repeats: 1,
+  runner: { minCores: '', minMemoryGiB: '', labels: '' },
+};
+
+/** The form's state as a JobSpec (the API and this form validate it with the same schema). */
+export function toSpec(f: FormState): JobSpecInput {
+  const numChannels = f.numChannels.trim() === '' ? undefined : Number(f.numChannels);
+  const configurations = CONFIGS.filter((c) => f.configs[c.key]).map((c) =>
+    c.key === 'dynamic' ? { label: c.label, grpcGcp: 'on' as const, dynamicChannelPool: true } : { label: c.label, grpcGcp: c.key, ...(numChannels !== undefined ? { numChannels } : {}) },
+  );
+  return {
+    ...(f.name.trim() ? { name: f.name.trim() } : {}),
+    clients: f.versions.map((version) => ({ language: f.language, version })),
+    configurations,
+    concurrency: f.concurrency
+      .split(/[\s,]+/)
+      .filter(Boolean)
+      .map(Number),
+    target: targetOf(f),
+    workload: {
+      ...operationsOf(f),
+      warmupOps: f.warmup,
+      ...(f.measure.kind === 'seconds' ? { durationSeconds: f.measure.seconds } : { measuredOps: f.measure.ops }),
+    },
+    repeats: f.repeats,
+    timeScale: f.timeScale,
+    ...requirementsOf(f.runner),
+  };
+}
+
+/**
+ * The weights as the workload's operation: one kind alone is `operation`, several a `mix`; none is
+ * an empty mix, which the schema names. Think time only when set.
+ */
+function operationsOf(f: FormState): Pick<JobSpecInput['workload'], 'operation' | 'mix' | 'thinkTime'> {
+  const mix = OPERATIONS.filter((o) => f.weights[o].trim() !== '' && Number(f.weights[o]) !== 0).map((operation) => ({ operation, weight: Number(f.weights[operation]) }));
+  const think = f.think.ms !== 0 ? { thinkTime: f.think } : {};
+  return mix.length === 1 ? { operation: mix[0]!.operation, ...think } : { mix, ...think };
+}
+
+/** The runner fields as `requirements` (left out when all are empty); bad numbers are the schema's to name. */
+function requirementsOf(r: FormState['runner']): Pick<JobSpecInput, 'requirements'> {
+  const labels = r.labels.split(/[\s,]+/).filter(Boolean);
+  const requirements = {
+    ...(r.minCores.trim() ? { minCores: Number(r.minCores) } : {}),
+    ...(r.minMemoryGiB.trim() ? { minMemoryGiB: Number(r.minMemoryGiB) } : {}),
+    ...(labels.length ? { labels } : {}),
+  };
+  return Object.keys(requirements).length ? { requirements } : {};
+}
+
+function targetOf(f: FormState): JobSpecInput['target'] {
+  if (f.targetKind === 'emulator') return { kind: 'emulator', ...(f.emulatorHost.trim() ? { emulatorHost: f.emulatorHost.trim() } : {}) };
+  if (f.targetKind === 'fake') return { kind: 'fake', latencyMs: f.latencyMs };
+  const { endpoint, ...s } = f.spanner;
+  return { kind: 'spanner', ...s, projectId: s.projectId.trim(), instanceId: s.instanceId.trim(), databaseId: s.databaseId.trim(), ...(endpoint.trim() ? { endpoint: endpoint.trim() } : {}) };
+}
+
+/** Whether the fields above show all of a preset (a scenario's mix, faults or pool need the JSON). */
+export function fitsFields(p: Preset): boolean {
+  const direct = parseJobSpec(p.spec);
+  const viaFields = parseJobSpec(toSpec(fromSpec(p.spec)));
+  return direct.ok && viaFields.ok && canonicalJson(direct.value) === canonicalJson(viaFields.value);
+}
+
+/** A preset's spec as form state (what the fields can show of it). */
+export function fromSpec(spec: JobSpecInput): FormState {
+  const cfgs = spec.configurations;
+  const w = spec.workload;
+  return {
+    name: spec.name ?? '',
+    language: spec.clients[0].language,
+    versions: spec.clients.map((c) => c.version),
+    concurrency: spec.concurrency.join(', '),
+    configs: {
+      on: cfgs.some((c) => c.grpcGcp === 'on' && !c.dynamicChannelPool),
+      off: cfgs.some((c) => c.grpcGcp === 'off'),
+      default: cfgs.some((c) => (c.grpcGcp ?? 'default') === 'default'),
+      dynamic: cfgs.some((c) => c.dynamicChannelPool),
+    },
+    numChannels: String(cfgs.find((c) => c.numChannels !== undefined)?.numChannels ?? ''),
+    targetKind: spec.target?.kind ?? 'fake',
+    emulatorHost: spec.target?.kind === 'emulator' ? (spec.target.emulatorHost ?? '') : '',
+    spanner: spec.target?.kind === 'spanner' ? { ...spec.target, endpoint: spec.target.endpoint ?? '' } : INITIAL.spanner,
+    latencyMs: spec.target?.kind === 'fake' ? (spec.target.latencyMs ?? 65) : 65,
+    timeScale: spec.timeScale ?? 1,
+    warmup: w.warmupOps ?? 200,
+    measure: w.durationSeconds !== undefined ? { kind: 'seconds', seconds: w.durationSeconds } : { kind: 'ops', ops: w.measuredOps ?? 1000 },
+    weights: Object.fromEntries(
+      OPERATIONS.map((o) => [o, String((w.mix ?? [{ operation: w.operation ?? 'select1', weight: 1 }]).find((m) => m.operation === o)?.weight ?? '')]),
+    ) as FormState['weights'],
+    think: { ms: w.thinkTime?.ms ?? 0, distribution: w.thinkTime?.distribution ?? 'fixed' },
+    repeats: spec.repeats ?? 1,
+    runner: {
+      minCores: String(spec.requirements?.minCores ?? ''),
+      minMemoryGiB: String(spec.requirements?.minMemoryGiB ?? ''),
+      labels: (spec.requirements?.labels ?? []).join(', '),
+    },
+  };
+}

@@ -1,0 +1,25 @@
+package bench;
+
+import java.util.concurrent.ThreadFactory;
+import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
+
+/**
+ * A load shape: how operations are issued until a phase's budget is used up. `take` claims one
+ * operation of the budget and is false once it is spent; `runOne` runs one operation of the mix and
+ * records it (it never throws). One implementation per shape of the protocol; see {@link #of}.
+ */
+interface Shape extends AutoCloseable {
+  /** Issues operations while `take` grants them; returns once every issued operation is done. */
+  void run(BooleanSupplier take, Runnable runOne, LongSupplier untilEndNanos) throws InterruptedException;
+
+  /** Releases the shape's threads; called once, after the last phase. */
+  @Override
+  void close();
+
+  /** The shape of the cell's load, its threads made by `threads`. */
+  static Shape of(Cell.Load load, ThreadFactory threads) {
+    if (load instanceof Cell.ClosedLoad closed) return new ClosedLoop(closed.concurrency(), closed.thinkTime(), threads);
+    throw new IllegalArgumentException("no load shape for " + load);
+  }
+}
