@@ -2,10 +2,7 @@
 
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { CompareChartGroup } from '@scb/shared/compare';
-
-// Colour-blind-safe palette (Okabe-Ito), the same order as the job page's chart; ideal lines are grey and dashed.
-const COLORS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000'];
-const IDEAL = '#8c959f';
+import { REFERENCE_COLOR, SERIES_COLORS } from './chart-colors';
 
 export interface ChartSeries {
   key: string;
@@ -47,9 +44,11 @@ function qpsLines({ group, series, idealLatencyMs }: { group: CompareChartGroup;
       <Tooltip formatter={qpsText} itemSorter="dataKey" />
       <Legend verticalAlign="top" itemSorter={null} />
       {series.map((s, i) => (
-        <Line key={s.key} dataKey={s.key} name={s.label} stroke={COLORS[i % COLORS.length]} strokeWidth={i === 0 ? 3 : 2} connectNulls isAnimationActive={false} />
+        <Line key={s.key} dataKey={s.key} name={s.label} stroke={SERIES_COLORS[i % SERIES_COLORS.length]} strokeWidth={i === 0 ? 3 : 2} connectNulls isAnimationActive={false} />
       ))}
-      {idealLatencyMs !== null && <Line dataKey="ideal" name={`ideal (concurrency / ${msText(idealLatencyMs)} ms)`} stroke={IDEAL} strokeDasharray="6 4" dot={false} isAnimationActive={false} />}
+      {idealLatencyMs !== null && (
+        <Line dataKey="ideal" name={`ideal (concurrency / ${msText(idealLatencyMs)} ms)`} stroke={REFERENCE_COLOR} strokeDasharray="6 4" dot={false} isAnimationActive={false} />
+      )}
     </LineChart>
   );
 }
@@ -71,9 +70,9 @@ function p99Lines({ group, series, idealLatencyMs }: { group: CompareChartGroup;
       />
       <Tooltip formatter={msText} itemSorter="dataKey" />
       <Legend verticalAlign="top" itemSorter={null} />
-      {idealLatencyMs !== null && <ReferenceLine y={idealLatencyMs} stroke={IDEAL} strokeDasharray="6 4" strokeWidth={1.5} />}
+      {idealLatencyMs !== null && <ReferenceLine y={idealLatencyMs} stroke={REFERENCE_COLOR} strokeDasharray="6 4" strokeWidth={1.5} />}
       {series.map((s, i) => (
-        <Line key={s.key} dataKey={s.key} name={s.label} stroke={COLORS[i % COLORS.length]} strokeWidth={i === 0 ? 3 : 2} connectNulls isAnimationActive={false} />
+        <Line key={s.key} dataKey={s.key} name={s.label} stroke={SERIES_COLORS[i % SERIES_COLORS.length]} strokeWidth={i === 0 ? 3 : 2} connectNulls isAnimationActive={false} />
       ))}
     </LineChart>
   );
@@ -91,9 +90,9 @@ function bars({ data, series, reference, unit }: { data: CompareChartGroup['qps'
       <YAxis tickFormatter={tickText} label={{ value: unit === 'qps' ? 'queries per second' : 'p99 latency, ms', angle: -90, position: 'insideLeft', offset: -5 }} />
       <Tooltip formatter={text} itemSorter="dataKey" />
       <Legend verticalAlign="top" itemSorter={null} />
-      {reference !== null && <ReferenceLine y={reference} stroke={IDEAL} strokeDasharray="6 4" strokeWidth={1.5} ifOverflow="extendDomain" />}
+      {reference !== null && <ReferenceLine y={reference} stroke={REFERENCE_COLOR} strokeDasharray="6 4" strokeWidth={1.5} ifOverflow="extendDomain" />}
       {series.map((s, i) => (
-        <Bar key={s.key} dataKey={s.key} name={s.label} fill={COLORS[i % COLORS.length]} maxBarSize={90} isAnimationActive={false} />
+        <Bar key={s.key} dataKey={s.key} name={s.label} fill={SERIES_COLORS[i % SERIES_COLORS.length]} maxBarSize={90} isAnimationActive={false} />
       ))}
     </BarChart>
   );

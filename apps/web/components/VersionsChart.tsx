@@ -5,9 +5,7 @@ import { CartesianGrid, ComposedChart, ErrorBar, Legend, Line, ReferenceLine, Re
 // Types only: the chart model is built on the server.
 import type { ChartData } from '@scb/shared/trend';
 import { VERDICTS, type VerdictKind } from '@scb/shared/verdict';
-
-// Colour-blind-safe palette (Okabe-Ito), as in QpsChart.
-const COLORS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000'];
+import { REFERENCE_COLOR, SERIES_COLORS } from './chart-colors';
 
 type Point = NonNullable<ChartData['series'][number]['points'][number]>;
 interface MedianDatum {
@@ -153,7 +151,7 @@ export function VersionsChart({ model }: { model: ChartData }) {
             />
             <Tooltip content={<MedianTip unit={unit} />} cursor={false} shared={false} active={onRepeat ? false : undefined} />
             <Legend verticalAlign="top" />
-            {model.reference && <ReferenceLine y={model.reference.value} stroke="#8c959f" strokeDasharray="6 4" label={{ value: refText, position: 'right', fill: '#59636e', fontSize: 12 }} />}
+            {model.reference && <ReferenceLine y={model.reference.value} stroke={REFERENCE_COLOR} strokeDasharray="6 4" label={{ value: refText, position: 'right', fill: '#59636e', fontSize: 12 }} />}
             <RepeatDots dots={dots} radius={dotRadius} unit={unit} configurations={configurations} onHover={setOnRepeat} />
             {series.map((s, i) => (
               <Line
@@ -161,14 +159,14 @@ export function VersionsChart({ model }: { model: ChartData }) {
                 name={s.configuration}
                 data={medians[i]}
                 dataKey="median"
-                stroke={COLORS[i % COLORS.length]}
+                stroke={SERIES_COLORS[i % SERIES_COLORS.length]}
                 strokeWidth={2.5}
-                dot={{ r: 5, fill: COLORS[i % COLORS.length], stroke: '#fff', strokeWidth: 1.5 }}
+                dot={{ r: 5, fill: SERIES_COLORS[i % SERIES_COLORS.length], stroke: '#fff', strokeWidth: 1.5 }}
                 activeDot={{ r: 7, stroke: '#fff', strokeWidth: 2 }}
                 connectNulls
                 isAnimationActive={false}
               >
-                <ErrorBar dataKey="err" width={6} strokeWidth={1.5} stroke={COLORS[i % COLORS.length]} direction="y" isAnimationActive={false} />
+                <ErrorBar dataKey="err" width={6} strokeWidth={1.5} stroke={SERIES_COLORS[i % SERIES_COLORS.length]} direction="y" isAnimationActive={false} />
               </Line>
             ))}
           </ComposedChart>
@@ -209,7 +207,10 @@ const RepeatDots = memo(function RepeatDots({
   const area = usePlotArea();
   const [hover, setHover] = useState<number | null>(null);
   const circles = useMemo(
-    () => (xScale && yScale ? dots.map((d, i) => <circle key={i} data-dot={i} cx={xScale(d.x)} cy={yScale(d.value)} r={radius} fill={COLORS[d.series % COLORS.length]} fillOpacity={0.45} />) : null),
+    () =>
+      xScale && yScale
+        ? dots.map((d, i) => <circle key={i} data-dot={i} cx={xScale(d.x)} cy={yScale(d.value)} r={radius} fill={SERIES_COLORS[d.series % SERIES_COLORS.length]} fillOpacity={0.45} />)
+        : null,
     [dots, radius, xScale, yScale],
   );
   if (!xScale || !yScale || !circles) return null;

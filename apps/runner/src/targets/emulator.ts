@@ -1,4 +1,4 @@
-import type { EmulatorTarget } from '@scb/shared';
+import { type EmulatorTarget, PLAYERS } from '@scb/shared';
 import { CellError } from '../cell-error';
 import { findEmulatorBinary, missingEmulatorMessage } from './emulator/binary';
 import { startEmulatorProcess } from './emulator/process';
@@ -8,7 +8,6 @@ import { startTap, type TapBehaviour } from './tap';
 import type { StartedTarget, TargetPlugin } from './target';
 
 const NAMES = { projectId: 'bench-project', instanceId: 'bench-instance', databaseId: 'bench-db' };
-const SEED_PLAYERS = 1000;
 
 /**
  * The official Cloud Spanner emulator: a fresh process per cell (no session of an earlier cell
@@ -22,7 +21,7 @@ export const emulator: TargetPlugin<EmulatorTarget> = {
       const at = target.emulatorHost.lastIndexOf(':');
       const host = target.emulatorHost.slice(0, at);
       const port = Number(target.emulatorHost.slice(at + 1));
-      await provision(host, port, NAMES, SEED_PLAYERS).catch((e: Error) => {
+      await provision(host, port, NAMES, PLAYERS).catch((e: Error) => {
         throw new CellError(`the emulator at ${target.emulatorHost} could not be provisioned: ${e.message}`);
       });
       return tapped(host, port, behaviour, undefined, async () => {});
@@ -31,7 +30,7 @@ export const emulator: TargetPlugin<EmulatorTarget> = {
     if (!binary) throw new CellError(missingEmulatorMessage());
     const proc = await startEmulatorProcess(binary);
     try {
-      await provision('127.0.0.1', proc.port, NAMES, SEED_PLAYERS);
+      await provision('127.0.0.1', proc.port, NAMES, PLAYERS);
     } catch (e) {
       await proc.stop();
       throw new CellError(`the emulator could not be provisioned: ${(e as Error).message}`);

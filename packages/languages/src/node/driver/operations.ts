@@ -1,4 +1,5 @@
 import type { OperationKind } from '@scb/shared/protocol';
+import { PLAYERS } from '@scb/shared/spec';
 
 export type Operation = () => Promise<unknown>;
 
@@ -6,8 +7,6 @@ export type Operation = () => Promise<unknown>;
 const LEADERBOARD = 'SELECT * FROM Players p JOIN Scores s ON p.PlayerId = s.PlayerId WHERE p.PlayerId = @Id ORDER BY s.Score DESC LIMIT 10';
 const PLAYER = 'SELECT PlayerId, PlayerName FROM Players WHERE PlayerId = @playerId';
 const INSERT_SCORE = 'INSERT INTO Scores (PlayerId, Timestamp, Score) VALUES (@playerId, PENDING_COMMIT_TIMESTAMP(), @score)';
-/** PLAYERS of packages/shared: the targets seed Players 1..1000. */
-const PLAYERS = 1000;
 const playerId = () => String(1 + Math.floor(Math.random() * PLAYERS));
 
 /** How each operation kind of the protocol runs on a @google-cloud/spanner Database; one entry per kind. */
