@@ -1,3 +1,4 @@
+import { SQL } from '@scb/shared/catalogue';
 import type { Column, Mutation, Row, Store, Value } from './store';
 
 export type StatementOutcome =
@@ -57,12 +58,12 @@ function need(params: Record<string, Value>, name: string): Value {
 export class StatementParamError extends Error {}
 
 /** The leaderboard query of the session pool case study, as every driver sends it. */
-export const LEADERBOARD_SQL = 'SELECT * FROM Players p JOIN Scores s ON p.PlayerId = s.PlayerId WHERE p.PlayerId = @Id ORDER BY s.Score DESC LIMIT 10';
+export const LEADERBOARD_SQL = SQL.leaderboard;
 
 /** `SELECT 1` and the leaderboard statements the scenarios use. */
 export function defaultStatements(): StatementRegistry {
   const r = new StatementRegistry();
-  r.putResult('SELECT 1', [{ name: '', type: 'INT64' }], [['1']], 'select1');
+  r.putResult(SQL.select1, [{ name: '', type: 'INT64' }], [['1']], 'select1');
   // readOnlyTxn's leaderboard query: a player joined with their ten best scores.
   r.put(
     LEADERBOARD_SQL,
@@ -76,7 +77,7 @@ export function defaultStatements(): StatementRegistry {
     'readOnlyTxn',
   );
   r.put(
-    'SELECT PlayerId, PlayerName FROM Players WHERE PlayerId = @playerId',
+    SQL.player,
     (p, store) => ({
       kind: 'rows',
       ...store.read('Players', ['PlayerId', 'PlayerName'], [[String(need(p, 'playerId'))]]),
@@ -84,7 +85,7 @@ export function defaultStatements(): StatementRegistry {
     'readWriteTxn',
   );
   r.put(
-    'INSERT INTO Scores (PlayerId, Timestamp, Score) VALUES (@playerId, PENDING_COMMIT_TIMESTAMP(), @score)',
+    SQL.insertScore,
     (p) => ({
       kind: 'dml',
       rowCount: 1,

@@ -9,6 +9,7 @@ export * from './spec/scenario';
 export * from './spec/scenario-key';
 export * from './targets/index';
 export * from './protocol';
+export { LEADERBOARD_DDL, PLAYER_COLUMNS, SQL } from './catalogue';
 export * from './format';
 export * from './canonical-json';
 export * from './results/stats';

@@ -18,8 +18,7 @@ export const OPERATIONS = ['select1', 'readOnlyTxn', 'readWriteTxn', 'pointRead'
 export type Operation = (typeof OPERATIONS)[number];
 /** The tables each operation reads or writes: a real Spanner database must have them (we create none there). */
 export const OPERATION_TABLES: Record<Operation, string[]> = { select1: [], readOnlyTxn: ['Players', 'Scores'], readWriteTxn: ['Scores'], pointRead: ['Players'] };
-/** PlayerIds the operations pick from, uniformly: the fake and the emulator seed Players 1..PLAYERS. */
-export const PLAYERS = 1000;
+export { PLAYERS } from '../catalogue';
 
 /**
  * The Go client's two homes: its own module from v1.0.0 on, the monorepo cloud.google.com/go before

@@ -3,12 +3,8 @@
 import { Spanner, v1 } from '@google-cloud/spanner';
 import { grpc } from 'google-gax';
 import type { DriverCell } from '@scb/shared';
+import { LEADERBOARD_DDL } from '@scb/shared/catalogue';
 
-/** The leaderboard of the session pool case study; the fake serves the same tables. */
-export const LEADERBOARD_DDL = [
-  'CREATE TABLE Players (PlayerId INT64 NOT NULL, PlayerName STRING(MAX)) PRIMARY KEY (PlayerId)',
-  'CREATE TABLE Scores (PlayerId INT64 NOT NULL, Timestamp TIMESTAMP NOT NULL OPTIONS (allow_commit_timestamp=true), Score INT64) PRIMARY KEY (PlayerId, Timestamp)',
-];
 const ALREADY_EXISTS = 6;
 
 type Names = DriverCell['database'];
@@ -39,7 +35,7 @@ export async function provision(host: string, port: number, names: Names, seedPl
       .catch(ignoreExisting);
     const databases = spanner.getDatabaseAdminClient();
     const created = await databases
-      .createDatabase({ parent: databases.instancePath(names.projectId, names.instanceId), createStatement: `CREATE DATABASE \`${names.databaseId}\``, extraStatements: LEADERBOARD_DDL })
+      .createDatabase({ parent: databases.instancePath(names.projectId, names.instanceId), createStatement: `CREATE DATABASE \`${names.databaseId}\``, extraStatements: [...LEADERBOARD_DDL] })
       .then(([op]) => op.promise().then(() => true))
       .catch(ignoreExisting);
     if (created && seedPlayers > 0) {

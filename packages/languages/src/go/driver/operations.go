@@ -14,16 +14,8 @@ import (
 // Operation runs one operation: returns when it is done, an error when it failed.
 type Operation func(ctx context.Context) error
 
-var select1 = spanner.Statement{SQL: "SELECT 1"}
-
-// The statements the fake knows by text (packages/fake-spanner/src/statements.ts); Node and Java send the same.
-const (
-	leaderboardSQL = "SELECT * FROM Players p JOIN Scores s ON p.PlayerId = s.PlayerId WHERE p.PlayerId = @Id ORDER BY s.Score DESC LIMIT 10"
-	playerSQL      = "SELECT PlayerId, PlayerName FROM Players WHERE PlayerId = @playerId"
-	insertScoreSQL = "INSERT INTO Scores (PlayerId, Timestamp, Score) VALUES (@playerId, PENDING_COMMIT_TIMESTAMP(), @score)"
-	// players is PLAYERS of packages/shared: the targets seed Players 1..1000.
-	players = 1000
-)
+// The statements and data are the catalogue's (contract_gen.go): the fake knows them by text.
+var select1 = spanner.Statement{SQL: sqlSelect1}
 
 func playerID() int64 { return 1 + rand.Int63n(players) }
 
@@ -41,7 +33,7 @@ var operations = map[string]func(c *spanner.Client) Operation{
 		return func(ctx context.Context) error {
 			tx := c.ReadOnlyTransaction()
 			defer tx.Close()
-			return tx.Query(ctx, spanner.Statement{SQL: leaderboardSQL, Params: map[string]interface{}{"Id": playerID()}}).Do(drain)
+			return tx.Query(ctx, spanner.Statement{SQL: sqlLeaderboard, Params: map[string]interface{}{"Id": playerID()}}).Do(drain)
 		}
 	},
 	// A read-write transaction: read the player (a streaming query, what an abort hits), insert a score
@@ -50,10 +42,10 @@ var operations = map[string]func(c *spanner.Client) Operation{
 		return func(ctx context.Context) error {
 			_, err := c.ReadWriteTransaction(ctx, func(ctx context.Context, tx *spanner.ReadWriteTransaction) error {
 				id := playerID()
-				if err := tx.Query(ctx, spanner.Statement{SQL: playerSQL, Params: map[string]interface{}{"playerId": id}}).Do(drain); err != nil {
+				if err := tx.Query(ctx, spanner.Statement{SQL: sqlPlayer, Params: map[string]interface{}{"playerId": id}}).Do(drain); err != nil {
 					return err
 				}
-				_, err := tx.Update(ctx, spanner.Statement{SQL: insertScoreSQL, Params: map[string]interface{}{"playerId": id, "score": rand.Int63n(100000)}})
+				_, err := tx.Update(ctx, spanner.Statement{SQL: sqlInsertScore, Params: map[string]interface{}{"playerId": id, "score": rand.Int63n(100000)}})
 				return err
 			})
 			return err
@@ -62,7 +54,7 @@ var operations = map[string]func(c *spanner.Client) Operation{
 	// A single-use read of one Players row by key.
 	"pointRead": func(c *spanner.Client) Operation {
 		return func(ctx context.Context) error {
-			_, err := c.Single().ReadRow(ctx, "Players", spanner.Key{playerID()}, []string{"PlayerId", "PlayerName"})
+			_, err := c.Single().ReadRow(ctx, "Players", spanner.Key{playerID()}, playerColumns)
 			return err
 		}
 	},

@@ -5,9 +5,7 @@ import com.google.cloud.spanner.Key;
 import com.google.cloud.spanner.ReadOnlyTransaction;
 import com.google.cloud.spanner.ResultSet;
 import com.google.cloud.spanner.Statement;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
@@ -23,19 +21,11 @@ final class Operations {
     void run() throws Exception;
   }
 
-  private static final Statement SELECT1 = Statement.of("SELECT 1");
-  // The statements the fake knows by text (packages/fake-spanner/src/statements.ts); Node and Go send the same.
-  private static final String LEADERBOARD =
-      "SELECT * FROM Players p JOIN Scores s ON p.PlayerId = s.PlayerId WHERE p.PlayerId = @Id ORDER BY s.Score DESC LIMIT 10";
-  private static final String PLAYER = "SELECT PlayerId, PlayerName FROM Players WHERE PlayerId = @playerId";
-  private static final String INSERT_SCORE =
-      "INSERT INTO Scores (PlayerId, Timestamp, Score) VALUES (@playerId, PENDING_COMMIT_TIMESTAMP(), @score)";
-  private static final List<String> PLAYER_COLUMNS = Arrays.asList("PlayerId", "PlayerName");
-  /** PLAYERS of packages/shared: the targets seed Players 1..1000. */
-  private static final int PLAYERS = 1000;
+  // The statements and data are the catalogue's (Contract, generated): the fake knows them by text.
+  private static final Statement SELECT1 = Statement.of(Contract.SQL_SELECT1);
 
   private static long playerId() {
-    return 1 + ThreadLocalRandom.current().nextInt(PLAYERS);
+    return 1 + ThreadLocalRandom.current().nextInt(Contract.PLAYERS);
   }
 
   private static void drain(ResultSet rs) {
@@ -62,7 +52,7 @@ final class Operations {
         client ->
             () -> {
               try (ReadOnlyTransaction tx = client.readOnlyTransaction()) {
-                drain(tx.executeQuery(Statement.newBuilder(LEADERBOARD).bind("Id").to(playerId()).build()));
+                drain(tx.executeQuery(Statement.newBuilder(Contract.SQL_LEADERBOARD).bind("Id").to(playerId()).build()));
               }
             });
     // A read-write transaction: read the player (a streaming query, what an abort hits), insert a score
@@ -76,9 +66,9 @@ final class Operations {
                     .run(
                         tx -> {
                           long id = playerId();
-                          drain(tx.executeQuery(Statement.newBuilder(PLAYER).bind("playerId").to(id).build()));
+                          drain(tx.executeQuery(Statement.newBuilder(Contract.SQL_PLAYER).bind("playerId").to(id).build()));
                           tx.executeUpdate(
-                              Statement.newBuilder(INSERT_SCORE)
+                              Statement.newBuilder(Contract.SQL_INSERT_SCORE)
                                   .bind("playerId")
                                   .to(id)
                                   .bind("score")
@@ -87,7 +77,7 @@ final class Operations {
                           return null;
                         }));
     // A single-use read of one Players row by key.
-    KINDS.put("pointRead", client -> () -> client.singleUse().readRow("Players", Key.of(playerId()), PLAYER_COLUMNS));
+    KINDS.put("pointRead", client -> () -> client.singleUse().readRow("Players", Key.of(playerId()), Contract.PLAYER_COLUMNS));
   }
 
   private Operations() {}
