@@ -7,16 +7,17 @@ import { clientText, describeConfiguration, describeOperations, LANGUAGE_INFO, L
 import { toolchainsOf } from '@scb/shared/stored';
 import { isUnfinishedJob } from '@scb/shared/status';
 import { buildResultTable, formatEntry, formatMs, formatOps, formatPercent, formatQps, formatUtc } from '@scb/shared/table';
-import { describeTarget, idealQps, modeledLatencyMs, streamLimit, targetBudget } from '@scb/shared/targets';
+import { describeTarget, modeledLatencyMs, streamLimit, targetBudget } from '@scb/shared/targets';
 import { budgetWords, NOTHING_SPENT } from '@scb/shared/budget';
 import { AutoRefresh } from '@/components/AutoRefresh';
 import { CellCharts } from '@/components/CellCharts';
-import { ClientServerCharts, LatencyChart, QpsChart, type ClientServerSeries, type LatencyPoint, type QpsPoint } from '@/components/ConcurrencyCharts';
+import { ClientServerCharts, LatencyChart, QpsChart } from '@/components/ConcurrencyCharts';
 import { latencySplit } from '@scb/shared/split';
 import { StatusBadge } from '@/components/StatusBadge';
 import { jobMarkdown, setupLine } from '@scb/shared/markdown';
 import { JobActions } from '@/components/JobActions';
 import { pageMetadata } from '@/lib/metadata';
+import { chartData, clientServerData, hasOperationKinds, latencyData } from '@/lib/job-charts';
 import { getJob, isInvalidJob, jobUrl, publicOrigin, tableCells, type CellView, type InvalidJob, type JobView } from '@/lib/jobs';
 import { TableHead } from '@/components/TableHead';
 import { CellVerdictMark } from '@/components/CellVerdictMark';
@@ -35,27 +36,6 @@ export async function generateMetadata({ params }: Params): Promise<Metadata> {
   const description = isInvalidJob(job) ? job.invalid : setupLine(job);
   const url = jobUrl(job.id, publicOrigin());
   return pageMetadata({ title, description, url });
-}
-
-function chartData(job: JobView, columns: string[], rows: ReturnType<typeof buildResultTable>['rows']): QpsPoint[] {
-  const latency = modeledLatencyMs(job.spec);
-  return rows.map((r) => {
-    const p: QpsPoint = { concurrency: r.concurrency, ideal: latency === null ? null : idealQps(r.concurrency, latency) };
-    columns.forEach((col, i) => (p[col] = r.entries[i] && r.entries[i]!.repeats > 0 ? r.entries[i]!.qps : null));
-    return p;
-  });
-}
-
-function latencyData(columns: string[], rows: ReturnType<typeof buildResultTable>['rows']): LatencyPoint[] {
-  return rows.map((r) => {
-    const p: LatencyPoint = { concurrency: r.concurrency };
-    columns.forEach((col, i) => {
-      const e = r.entries[i];
-      p[`${col} p50`] = e && e.repeats > 0 ? e.p50Ms : null;
-      p[`${col} p99`] = e && e.repeats > 0 ? e.p99Ms : null;
-    });
-    return p;
-  });
 }
 
 function Progress({ job }: { job: JobView }) {
@@ -89,46 +69,6 @@ function Progress({ job }: { job: JobView }) {
 /** The options a configuration sets beyond its label. */
 function configurationText(c: CellView): string {
   return describeConfiguration(c.configuration);
-}
-
-/** Whether there is more per operation kind than the cells table shows: a mix, or the server's side of the split. */
-function hasOperationKinds(job: JobView): boolean {
-  return job.cells.some((c) => Object.entries(c.result?.operations ?? {}).some(([k, o]) => k !== 'select1' || o?.server || o?.serverTiming));
-}
-
-/**
- * Per operation kind and column (client and configuration): client p50 / p99 beside the server's per
- * operation, over concurrency, the mean over repeats. Kinds without the server's side are left out.
- */
-function clientServerData(job: JobView): ClientServerSeries[] {
-  const out: ClientServerSeries[] = [];
-  for (const kind of OPERATIONS) {
-    const byColumn = new Map<string, Map<number, { client50: number[]; client99: number[]; server50: number[]; server99: number[] }>>();
-    for (const c of job.cells) {
-      const o = c.result?.operations?.[kind];
-      const split = o && latencySplit(o);
-      if (!o || !split) continue;
-      const column = `${clientText(c.client)} · ${c.configuration.label}`;
-      const byC = byColumn.get(column) ?? new Map();
-      byColumn.set(column, byC);
-      const v = byC.get(c.concurrency) ?? { client50: [], client99: [], server50: [], server99: [] };
-      byC.set(c.concurrency, v);
-      v.client50.push(o.p50Ms);
-      v.client99.push(o.p99Ms);
-      v.server50.push(split.serverP50Ms);
-      v.server99.push(split.serverP99Ms);
-    }
-    const mean = (xs: number[]) => xs.reduce((a, x) => a + x, 0) / xs.length;
-    for (const [column, byC] of byColumn) {
-      out.push({
-        title: `${kind} · ${column}`,
-        points: [...byC]
-          .sort(([a], [b]) => a - b)
-          .map(([concurrency, v]) => ({ concurrency, clientP50: mean(v.client50), clientP99: mean(v.client99), serverP50: mean(v.server50), serverP99: mean(v.server99) })),
-      });
-    }
-  }
-  return out;
 }
 
 /** Every cell's result per operation kind of the mix, in mix order. */
