@@ -33,7 +33,7 @@ test('session-pool-exhaustion: past what 100 sessions serve, qps stops growing a
   spec.concurrency = [20, 400];
   spec.workload.durationSeconds = 5;
   const job = await run(spec);
-  const [low, high] = job.cells.map((c) => ({ c: c.concurrency, qps: c.result!.qps, ro: summary(c, 'readOnlyTxn') }));
+  const [low, high] = job.cells.map((c) => ({ c: c.concurrency, qps: c.result!.qps, ro: summary(c, 'readOnlyTxn'), addedP99Ms: c.result!.targetAddedP99Ms! }));
   const lowSplit = latencySplit(low!.ro)!;
   const highSplit = latencySplit(high!.ro)!;
   console.log(
@@ -42,8 +42,11 @@ test('session-pool-exhaustion: past what 100 sessions serve, qps stops growing a
   );
   // 20 times the agents, far less than 20 times the throughput.
   assert.ok(high!.qps < 0.75 * 20 * low!.qps, `qps ${low!.qps} -> ${high!.qps}`);
-  // The server's time per RPC stays what the fake applies (35 ms x time scale 4).
-  for (const s of [low!.ro, high!.ro]) assert.ok(s.server!.p50Ms >= 140 && s.server!.p50Ms < 170, `server p50 per RPC ${s.server!.p50Ms}`);
+  // The server's time per RPC stays what the fake applies (35 ms x time scale 4), plus the fake's own
+  // time as the same cell measured it (0.5 ms: the histograms' rounding), however long the client queues.
+  for (const { ro, addedP99Ms } of [low!, high!]) {
+    assert.ok(ro.server!.p50Ms >= 140 && ro.server!.p50Ms <= 140 + addedP99Ms + 0.5, `server p50 per RPC ${ro.server!.p50Ms} (the fake added up to ${addedP99Ms} ms at p99)`);
+  }
   assert.ok(highSplit.gapShare > 0.35 && highSplit.gapShare > lowSplit.gapShare + 0.2, `gap ${lowSplit.gapShare} -> ${highSplit.gapShare}`);
   // The pool's own figures, sampled every second in the driver: pinned at its maximum of 100 in use.
   const inUse = job.cells.map((c) => CellTimelineSchema.parse(c.result!.timeline).map((t) => t.pool?.num_in_use_sessions ?? Number.NaN));
@@ -91,7 +94,8 @@ test('abort-backoff: an aborted streaming query costs cloud.google.com/go 0.35.0
   const [old, now] = job.cells.map((c) => summary(c, 'readWriteTxn'));
   console.log(`# readWriteTxn p99: go 0.35.0 ${old!.p99Ms.toFixed(0)} ms, go 1.96.1 ${now!.p99Ms.toFixed(0)} ms`);
   assert.ok(old!.p99Ms >= 900, `0.35.0 p99 ${old!.p99Ms}`);
-  assert.ok(now!.p99Ms < 400, `1.96.1 p99 ${now!.p99Ms}`);
+  // Beside it in the same job: well under the wait that 0.35.0's p99 carries.
+  assert.ok(now!.p99Ms < old!.p99Ms / 2, `1.96.1 p99 ${now!.p99Ms}, 0.35.0 ${old!.p99Ms}`);
   // The aborts are the fake's doing: its injected faults are marked per second of each cell.
   for (const c of job.cells) {
     const aborted = CellEventsSchema.parse(c.result!.events)!.flatMap((e) => (e.kind === 'faults-injected' && e.code === 'ABORTED' ? [e.count] : []));
@@ -126,7 +130,8 @@ test('hourly-reconnect: every connection reset at its age stalls requests for ab
     resets.some((r) => worst >= r.closed && worst <= r.opened + 1),
     `worst second ${worst}; resets (closed..opened second) ${resets.map((r) => `${r.closed}..${r.opened}`).join(', ')}`,
   );
-  assert.ok(p99s[Math.floor(p99s.length / 2)]! < 300, `the median second's p99 ${p99s[Math.floor(p99s.length / 2)]} ms`);
+  // Most seconds see no reset: the median second's p99 is well under the worst's.
+  assert.ok(p99s[Math.floor(p99s.length / 2)]! < p99s.at(-1)! / 2, `the median second's p99 ${p99s[Math.floor(p99s.length / 2)]} ms, the worst ${p99s.at(-1)} ms`);
 });
 
 test('slow-session-creation: the first second of a cold client waits for its 600 ms sessions, later ones do not', { timeout: 900_000 }, async () => {
@@ -137,6 +142,7 @@ test('slow-session-creation: the first second of a cold client waits for its 600
     const timeline = CellTimelineSchema.parse(c.result!.timeline);
     console.log(`# go ${c.clientVersion} ${c.configLabel}: per-second p99 ${timeline.map((t) => t.p99Ms.toFixed(0)).join(', ')} ms`);
     assert.ok(timeline[0]!.p99Ms >= 550, `${c.clientVersion} ${c.configLabel}: first second p99 ${timeline[0]!.p99Ms}`);
-    assert.ok(timeline.at(-1)!.p99Ms < 200, `${c.clientVersion} ${c.configLabel}: last second p99 ${timeline.at(-1)!.p99Ms}`);
+    // The last second waits for no session: well under the first.
+    assert.ok(timeline.at(-1)!.p99Ms < timeline[0]!.p99Ms / 2, `${c.clientVersion} ${c.configLabel}: last second p99 ${timeline.at(-1)!.p99Ms}, first ${timeline[0]!.p99Ms}`);
   }
 });

@@ -116,7 +116,9 @@ test('a runner killed mid-cell: another resumes its job from that cell; stored c
     const registered = await listRunners(t.db, HEARTBEAT_MS * 4);
     const dead = registered.find((r) => r.id === runnerId);
     assert.ok(dead && !dead.alive && dead.stopReason === 'its heartbeat lapsed', JSON.stringify(registered));
-    assert.ok(noticedMs < HEARTBEAT_MS * 4 + 3000, `noticed after ${noticedMs} ms`);
+    // The lapse the test configured (4 beats of 500 ms), not the default's 20 s, noticed it: within a
+    // few lapses, however busy the machine.
+    assert.ok(noticedMs < 4 * (HEARTBEAT_MS * 4), `noticed after ${noticedMs} ms`);
   } finally {
     await Promise.all(runners.map(stopRunner));
   }

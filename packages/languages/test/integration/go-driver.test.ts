@@ -146,14 +146,16 @@ test('go 1.96.1: the cost cap counts warm-up and measured operations together, o
     assert.equal(byOps.capped, 'ops');
     assert.ok(byOps.count + errorCount(byOps) <= 50, `${byOps.count} ${JSON.stringify(byOps.errors)}`);
     assert.equal(byOps.count, 50, 'the operations in flight at the cap finish and count');
-    assert.ok(byOps.elapsedMs < 4000, `${byOps.elapsedMs} ms`);
+    assert.ok(byOps.elapsedMs < 5000, `${byOps.elapsedMs} ms: the cap, not the 5 s phase, ended it`);
     assert.equal(fake.stats().rpcsByMethod.ExecuteStreamingSql, 150, 'not one operation started past the cap');
 
     const byTime = await runDriver(cell({ warmupOps: 0, durationMs: 10_000 }, { ops: 1_000_000, ms: 1500 }), launch);
     t.diagnostic(`ops cap: ${byOps.count} measured in ${Math.round(byOps.elapsedMs)} ms; time cap: ${byTime.count} in ${Math.round(byTime.elapsedMs)} ms`);
     assert.equal(byTime.capped, 'time');
-    assert.ok(byTime.elapsedMs > 1400 && byTime.elapsedMs < 3000, `${byTime.elapsedMs} ms`);
-    assert.ok(byTime.count > 100 && errorCount(byTime) === 0, `${byTime.count} ${JSON.stringify(byTime.errors)}`);
+    assert.ok(byTime.elapsedMs > 1400 && byTime.elapsedMs < 10_000, `${byTime.elapsedMs} ms: not before the 1.5 s cap, and the cap, not the 10 s phase, ended it`);
+    // The agents ran until the cap: every second of it, the partial last one too, has operations.
+    const perSecond = byTime.timeline.map((p) => p.count);
+    assert.ok(perSecond.length >= 2 && perSecond.every((n) => n > 0) && errorCount(byTime) === 0, `${perSecond.join(', ')} ${JSON.stringify(byTime.errors)}`);
   } finally {
     await fake.stop();
   }

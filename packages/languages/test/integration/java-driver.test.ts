@@ -122,7 +122,11 @@ for (const version of ['6.104.0', '6.123.0']) {
       assert.ok(r.count > 0);
       assert.deepEqual(r.errors, {});
       assert.equal(r.capped, undefined, 'no cap, no capped');
-      assert.ok(qps >= 0.4 * ideal && qps <= 1.05 * ideal, `qps ${qps} vs ideal ${ideal}`);
+      // Never above the ideal C/L; and, by Little's law for the closed loop, near C / mean latency, the
+      // mean bounded by this run's percentiles (as test/helpers/jobs.ts assertThroughput): idle agents fall far below.
+      const meanAtMostMs = (0.99 * h.getValueAtPercentile(99) + 0.01 * h.maxValue) / 1000;
+      const busy = (cell.load.concurrency * 1000) / meanAtMostMs;
+      assert.ok(qps <= 1.05 * ideal && qps >= 0.85 * busy, `qps ${qps} vs ideal ${ideal}, ${busy.toFixed(0)} by C / mean latency at most ${meanAtMostMs.toFixed(1)} ms`);
       assert.equal(h.totalCount, r.count, 'the histogram holds every successful op');
       assert.ok(p50Ms >= LATENCY_MS, `p50 ${p50Ms} ms >= the fake's ${LATENCY_MS} ms`);
       assert.equal(
@@ -239,7 +243,7 @@ for (const version of ['6.123.0', '6.104.0']) {
       assert.equal(byOps.capped, 'ops');
       assert.ok(byOps.count + errorCount(byOps) <= 50, `${byOps.count} ${JSON.stringify(byOps.errors)}`);
       assert.equal(byOps.count, 50, 'the operations in flight at the cap finish and count');
-      assert.ok(byOps.elapsedMs < 4000, `${byOps.elapsedMs} ms`);
+      assert.ok(byOps.elapsedMs < 5000, `${byOps.elapsedMs} ms: the cap, not the 5 s phase, ended it`);
       assert.equal(queries, 150, 'not one operation started past the cap');
 
       const timeCell = cellFor(fake.port, version, { cap: { ops: 1_000_000, ms: 1500 } }, { concurrency: 10, warmupOps: 0, durationMs: 10_000 });
@@ -250,7 +254,7 @@ for (const version of ['6.123.0', '6.104.0']) {
         `${version}: ops cap: ${byOps.count} measured in ${Math.round(byOps.elapsedMs)} ms, ${queries} queries; time cap: ${byTime.count} in ${Math.round(byTime.elapsedMs)} ms, per bucket ${byTime.timeline.map((p) => `${p.count}/${Math.round(p.ms ?? 1000)}ms`).join(' ')}`,
       );
       assert.equal(byTime.capped, 'time');
-      assert.ok(byTime.elapsedMs > 1400 && byTime.elapsedMs < 3000, `${byTime.elapsedMs} ms`);
+      assert.ok(byTime.elapsedMs > 1400 && byTime.elapsedMs < 10_000, `${byTime.elapsedMs} ms: not before the 1.5 s cap, and the cap, not the 10 s phase, ended it`);
       // No warm-up: the JVM is cold and the client starts its sessions in the first second, so few.
       assert.ok(byTime.count > 0 && errorCount(byTime) === 0, `${byTime.count} ${JSON.stringify(byTime.errors)}`);
     } finally {
