@@ -1,7 +1,7 @@
 import { Logger, run, type Runner } from 'graphile-worker';
 import os from 'node:os';
 import { handBackJob, queuedFlags, queuedJobFlags, RUN_JOB_TASK, withHostLock, type Db } from '@scb/db';
-import { trimClientCache } from '@scb/languages';
+import { preparedDrivers, trimClientCache } from '@scb/languages';
 import { missingFor } from '@scb/shared';
 import { env } from './env';
 import { evaluateGateOfJob, evaluatePendingGates } from './gate';
@@ -45,12 +45,15 @@ export async function startRunner(db: Db, databaseUrl: string, log: (line: strin
           return log(`job ${jobId}: this runner lacks ${lacking.join(', ')}; handed back to the queue`);
         }
         try {
-          // Two runners on one machine never measure at once; the cache is trimmed while none installs.
+          // Two runners on one machine never measure at once; the cache is trimmed while none installs,
+          // after a job that prepared a driver (walking a few GB of cache takes a few hundred ms: a job
+          // refused or failed before its first cell leaves the cache as it was).
           await withHostLock(databaseUrl, machine, async () => {
+            const before = preparedDrivers();
             try {
               await runJob(db, jobId, { log, signal: abort.signal, presence });
             } finally {
-              trimCache(log);
+              if (preparedDrivers() !== before) trimCache(log);
             }
           });
         } finally {

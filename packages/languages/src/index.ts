@@ -40,12 +40,20 @@ export function newestFirst(versions: string[]): string[] {
  * Throws ClientInstallError with a message for the user.
  */
 export async function prepareDriver(client: Client, ctx: { cacheDir: string; log: (line: string) => void }): Promise<DriverLaunch> {
+  prepared++;
   const launch = await LANGUAGE_PLUGINS[client.language].install(client, installContext(client.language, ctx));
   markUsed(launch.dir);
   return launch;
 }
 
 /** Brings the install cache under its cap (SCB_CACHE_MAX_GB): every language's build caches, then versions least recently used. */
+let prepared = 0;
+
+/** How many drivers this process has prepared (installed, or found installed): the cache changes only with them. */
+export function preparedDrivers(): number {
+  return prepared;
+}
+
 export function trimClientCache(cacheDir: string, maxBytes: number): Eviction {
   return enforceCacheCap(
     cacheDir,
