@@ -39,8 +39,7 @@ export async function runJob(db: Db, jobId: string, hooks: JobHooks): Promise<vo
   // The cells as planned when the job was created: a stored row that no longer parses fails the job.
   const unplanned = job.cells.flatMap((c) => (c.plan.ok ? [] : c.plan.issues));
   if (unplanned.length) return failInvalidJob(db, jobId, unplanned);
-  const cells = job.cells;
-  const planOf = (c: (typeof cells)[number]) => (c.plan as Extract<typeof c.plan, { ok: true }>).value;
+  const cells = job.cells.flatMap((c) => (c.plan.ok ? [{ ...c, plan: c.plan.value }] : []));
   // One installation per client version per job; its outcome is remembered for the launch form.
   const launches = new Map<string, Promise<DriverLaunch>>();
   const launchFor = (client: CellPlan['client'], log: (l: string) => void) => {
@@ -81,7 +80,7 @@ export async function runJob(db: Db, jobId: string, hooks: JobHooks): Promise<vo
     if (stop.signal.aborted) break;
     if (isFinishedCell(cell.status)) continue;
     hooks.presence?.busy(jobId, cell.index);
-    const plan = planOf(cell);
+    const plan = cell.plan;
     const label = `job ${jobId} cell ${cell.index + 1}/${cells.length} (${clientText(plan.client)}, ${plan.configuration.label}, C=${plan.concurrency}, repeat ${plan.repeat})`;
     const started = await untilStored(() => markCellRunning(db, cell.id, runnerId), hooks.log, `${label}: start`);
     if (lost(started)) return;

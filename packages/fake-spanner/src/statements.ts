@@ -57,16 +57,13 @@ function need(params: Record<string, Value>, name: string): Value {
 
 export class StatementParamError extends Error {}
 
-/** The leaderboard query of the session pool case study, as every driver sends it. */
-export const LEADERBOARD_SQL = SQL.leaderboard;
-
 /** `SELECT 1` and the leaderboard statements the scenarios use. */
 export function defaultStatements(): StatementRegistry {
   const r = new StatementRegistry();
   r.putResult(SQL.select1, [{ name: '', type: 'INT64' }], [['1']], 'select1');
   // readOnlyTxn's leaderboard query: a player joined with their ten best scores.
   r.put(
-    LEADERBOARD_SQL,
+    SQL.leaderboard,
     (p, store) => {
       const id = String(need(p, 'Id'));
       const player = store.read('Players', ['PlayerId', 'PlayerName'], [[id]]);

@@ -1,14 +1,15 @@
 // The fake's store and the statements the scenario operations send: real rows, not canned answers.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { LEADERBOARD_SQL, defaultStatements } from '../../src/statements';
+import { SQL } from '@scb/shared/catalogue';
+import { defaultStatements } from '../../src/statements';
 import { leaderboardStore } from '../../src/store';
 
 const score = (player: number, ts: string, value: number) => ({ op: 'insert' as const, table: 'Scores', columns: ['PlayerId', 'Timestamp', 'Score'], values: [[String(player), ts, String(value)]] });
 
 test('the leaderboard query joins a player with their ten best scores, from the rows committed', () => {
   const store = leaderboardStore(5);
-  const leaderboard = defaultStatements().get(LEADERBOARD_SQL)!;
+  const leaderboard = defaultStatements().get(SQL.leaderboard)!;
   assert.ok(leaderboard, 'registered under the SQL text the drivers send');
   assert.deepEqual(leaderboard({ Id: '3' }, store), { kind: 'rows', columns: [...store.table('Players').columns, ...store.table('Scores').columns], rows: [] });
   for (let i = 0; i < 15; i++) store.apply([score(3, `2026-01-01T00:00:${String(i).padStart(2, '0')}.000001Z`, (i * 7) % 15), score(4, `2026-01-01T00:00:0${i % 10}.00000${i}Z`, 100)]);
