@@ -1,4 +1,4 @@
-import type { FieldIssue } from '@scb/shared/spec';
+import type { FieldIssue } from '@scb/shared/job';
 import { scenarioKey } from '@scb/shared/scenario-key';
 import { buildComparison, compareJobIds, findMissingCompared, parseCompareQuery, type CompareSelection, type Comparison } from '@scb/shared/compare';
 import { listSucceededJobs } from '@scb/db';

@@ -1,7 +1,7 @@
 import type { GateSpec } from '@scb/shared/gate';
 import type { GateEvaluation } from '@scb/shared/gate-stats';
 import type { MarkdownGate } from '@scb/shared/gate-markdown';
-import { optionText, type FieldIssue } from '@scb/shared/spec';
+import { optionText, type FieldIssue } from '@scb/shared/job';
 import { isUnfinishedJob } from '@scb/shared/status';
 import { countGates, getGate as readGate, listGates as readGates } from '@scb/db';
 import { db } from './db';

@@ -1,7 +1,7 @@
 import { NextResponse } from 'next/server';
 import { isDatabaseUnreachable, QueueFullError } from '@scb/db';
 import { limitIssues, policyIssues, queueLimitRefusal } from '@scb/shared/policy';
-import type { FieldIssue, JobSpec, ParseResult } from '@scb/shared/spec';
+import type { FieldIssue, JobSpec, ParseResult } from '@scb/shared/job';
 import { webPolicy } from './env';
 
 type Refused = { ok: false; response: NextResponse };

@@ -1,7 +1,7 @@
 // What the job page charts, computed from a job's view: qps and latency over concurrency per column,
 // the client/server split per operation kind. Pure: the page renders what these return.
 import type { ClientServerSeries, LatencyPoint, QpsPoint } from '@/components/ConcurrencyCharts';
-import { clientText, OPERATIONS } from '@scb/shared/spec';
+import { clientText, OPERATIONS } from '@scb/shared/job';
 import { latencySplit } from '@scb/shared/split';
 import type { buildResultTable } from '@scb/shared/table';
 import { idealQps, modeledLatencyMs } from '@scb/shared/targets';

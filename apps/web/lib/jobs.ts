@@ -1,4 +1,4 @@
-import type { FieldIssue, JobSpec } from '@scb/shared/spec';
+import type { FieldIssue, JobSpec } from '@scb/shared/job';
 import { placementFlags, placementProblem } from '@scb/shared/placement';
 import { CHANNEL_SOURCES, cpuShare, shownChannels, summarizeChannels, type ChannelSource, type ChannelSummary } from '@scb/shared/channels';
 import { judgeCell, verdictReasons, type CellVerdict } from '@scb/shared/verdict';

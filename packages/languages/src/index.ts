@@ -1,4 +1,4 @@
-import { compareSemver, SEMVER, type Client, type Language } from '@scb/shared/spec';
+import { compareSemver, SEMVER, type Client, type Language } from '@scb/shared/job';
 import { go } from './go/index';
 import { java } from './java/index';
 import { node } from './node/index';

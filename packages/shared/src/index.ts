@@ -1,12 +1,12 @@
 // Everything of @scb/shared in one import, for Node code (the runner, the driver, scripts, tests).
 // Browser code imports the subpaths instead: this barrel includes the scenario key, which needs Node.
-export * from './spec/index';
-export * from './spec/workload';
-export * from './spec/plan';
-export * from './spec/fake-config';
-export * from './spec/presets';
-export * from './spec/scenario';
-export * from './spec/scenario-key';
+export * from './job/index';
+export * from './job/workload';
+export * from './job/plan';
+export * from './job/fake-config';
+export * from './job/presets';
+export * from './job/scenario';
+export * from './job/scenario-key';
 export * from './targets/index';
 export * from './protocol';
 export { LEADERBOARD_DDL, PLAYER_COLUMNS, SQL } from './catalogue';
@@ -29,6 +29,6 @@ export * from './gate/gate';
 export * from './gate/gate-stats';
 export * from './gate/gate-markdown';
 export * from './stored';
-export * from './spec/placement';
+export * from './job/placement';
 export * from './policy/policy';
 export * from './results/budget';

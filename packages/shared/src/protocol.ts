@@ -2,7 +2,7 @@
 // (docs/architecture.md, "Driver protocol"). A driver reads a DriverCell as JSON on stdin and writes
 // JSON lines on stdout: progress at least once a second, then exactly one result.
 import { z } from 'zod';
-import { ClientSchema, ConfigurationSchema, OPERATIONS, ThinkTimeSchema } from './spec/spec';
+import { ClientSchema, ConfigurationSchema, OPERATIONS, ThinkTimeSchema } from './job/spec';
 
 /** One kind of operation in the mix, picked with probability weight / sum of weights. */
 export const OperationMixEntrySchema = z.strictObject({ kind: z.enum(OPERATIONS), weight: z.number().positive() });

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { GATE_METRICS, type GateEvaluation } from './gate/gate-stats';
 import { OperationResultSchema, TimelinePointSchema } from './protocol';
-import { LANGUAGES, OPERATIONS, toFieldIssues, type FieldIssue, type Language, type ParseResult } from './spec/spec';
+import { LANGUAGES, OPERATIONS, toFieldIssues, type FieldIssue, type Language, type ParseResult } from './job/spec';
 
 /** Where a job ran (Job.environment), as the runner records it; rows written by hand may lack fields. */
 export const JobEnvironmentSchema = z.looseObject({

@@ -27,7 +27,7 @@ import {
   type CompareSeries,
   type Comparison,
 } from '@scb/shared/compare';
-import { clientText, describeConfiguration, type FieldIssue } from '@scb/shared/spec';
+import { clientText, describeConfiguration, type FieldIssue } from '@scb/shared/job';
 import { scenarioLabel } from '@scb/shared/scenario';
 import { CompareCharts } from '@/components/CompareCharts';
 import { StatusBadge } from '@/components/StatusBadge';

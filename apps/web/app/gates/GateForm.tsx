@@ -2,7 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
-import { LANGUAGES } from '@scb/shared/spec';
+import { LANGUAGES } from '@scb/shared/job';
 
 interface Issue {
   path: string;

@@ -2,7 +2,7 @@
 // preset the fields can show comes back from them unchanged.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseJobSpec } from '@scb/shared/spec';
+import { parseJobSpec } from '@scb/shared/job';
 import { PRESETS } from '@scb/shared/presets';
 import { fitsFields, fromSpec, INITIAL, toSpec } from '../../app/jobs/new/form-state';
 

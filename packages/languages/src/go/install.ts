@@ -4,7 +4,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync,
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { compareSemver, goModuleOf, SEMVER, type Client } from '@scb/shared/spec';
+import { compareSemver, goModuleOf, SEMVER, type Client } from '@scb/shared/job';
 import { ClientInstallError, oneAtATime, type DriverLaunch, type InstallContext } from '../plugin';
 import { exists, GO_PACKAGE, GRPC_MODULE, LAST_MONOREPO_SPANNER } from './registry';
 

@@ -1,4 +1,4 @@
-import { GO_MODULES, LANGUAGE_INFO, compareSemver, type GoModule } from '@scb/shared/spec';
+import { GO_MODULES, LANGUAGE_INFO, compareSemver, type GoModule } from '@scb/shared/job';
 import { RegistryError } from '../plugin';
 
 export const GO_PACKAGE = LANGUAGE_INFO.go.packageName;

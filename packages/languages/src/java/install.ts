@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { SEMVER } from '@scb/shared/spec';
+import { SEMVER } from '@scb/shared/job';
 import { ClientInstallError, oneAtATime, type DriverLaunch, type InstallContext } from '../plugin';
 import { JAVA_ARTIFACT as ARTIFACT } from './registry';
 

@@ -1,4 +1,4 @@
-import { LANGUAGE_INFO } from '@scb/shared/spec';
+import { LANGUAGE_INFO } from '@scb/shared/job';
 import { RegistryError } from '../plugin';
 
 export const JAVA_ARTIFACT = LANGUAGE_INFO.java.packageName;

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { SEMVER } from '@scb/shared/spec';
+import { SEMVER } from '@scb/shared/job';
 import { ClientInstallError, lastLines, RegistryError, type InstallContext } from '../plugin';
 import { NODE_PACKAGE, NPM } from './registry';
 

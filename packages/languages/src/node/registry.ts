@@ -1,4 +1,4 @@
-import { LANGUAGE_INFO } from '@scb/shared/spec';
+import { LANGUAGE_INFO } from '@scb/shared/job';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { lastLines, RegistryError } from '../plugin';

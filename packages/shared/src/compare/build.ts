@@ -3,8 +3,8 @@ import { canonicalJson } from '../canonical-json';
 import { median, medianOverRepeats } from '../results/stats';
 import { isFinishedCell, isUnfinishedJob } from '../results/status';
 import { worstVerdict } from '../results/verdict';
-import { scenarioDifferences, scenarioOf } from '../spec/scenario';
-import { clientText, type JobSpec } from '../spec/spec';
+import { scenarioDifferences, scenarioOf } from '../job/scenario';
+import { clientText, type JobSpec } from '../job/spec';
 import { idealQps, modeledLatencyMs } from '../targets/index';
 import {
   type CompareEnvironment,

@@ -1,6 +1,6 @@
 // The selection from URL parameters (jobs=a,b or cells=a:0,b:3), its canonical link, and what of it
 // does not exist.
-import type { FieldIssue, ParseResult } from '../spec/spec';
+import type { FieldIssue, ParseResult } from '../job/spec';
 import { MAX_COMPARE_CELLS, MAX_COMPARE_JOBS, type CompareCellRef, type CompareJobInput, type CompareSelection } from './types';
 
 const JOB_ID = /^[A-Za-z0-9_-]{1,64}$/;

@@ -1,7 +1,7 @@
 // What a comparison reads (jobs and cells as the API gives them), what it selects, and what it
 // gives: series, rows, ratios, notes, a refusal or summaries, chart groups.
 import type { VerdictKind } from '../results/verdict';
-import type { JobSpec } from '../spec/spec';
+import type { JobSpec } from '../job/spec';
 
 /** What a comparison needs to know about one cell (the API's CellView fits). */
 export interface CompareCellInput {

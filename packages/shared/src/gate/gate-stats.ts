@@ -1,5 +1,5 @@
 import { median } from '../results/stats';
-import type { Arm } from '../spec/spec';
+import type { Arm } from '../job/spec';
 import type { Criteria } from './gate';
 import { MIN_GATE_REPEATS } from './gate';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { optionText } from '../spec/configuration';
+import { optionText } from '../job/configuration';
 import {
   ARMS,
   ConfigurationSchema,
@@ -18,8 +18,8 @@ import {
   type Language,
   type Operation,
   type ParseResult,
-} from '../spec/spec';
-import { SCENARIO_PRESETS } from '../spec/presets';
+} from '../job/spec';
+import { SCENARIO_PRESETS } from '../job/presets';
 import { TargetSchema } from '../targets/index';
 
 /**

@@ -1,9 +1,9 @@
 // The operator's policy: what a job spec may make a runner reach. Read once from the environment by
 // the web app (to refuse a spec with a 400 naming the rule) and by every runner (to refuse a job
 // before any connection is made, whoever stored it). Pure: the caller passes the environment.
-import type { FieldIssue } from '../spec/spec';
-import { cellCount } from '../spec/plan';
-import { estimateJobSeconds } from '../spec/estimate';
+import type { FieldIssue } from '../job/spec';
+import { cellCount } from '../job/plan';
+import { estimateJobSeconds } from '../job/estimate';
 import { DEFAULT_SPANNER_ENDPOINT } from '../targets/spanner';
 import type { Target } from '../targets/index';
 

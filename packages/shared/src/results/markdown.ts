@@ -1,5 +1,5 @@
 import { formatOps } from '../format';
-import { clientText, describeOperations, workloadMix, type JobSpec } from '../spec/spec';
+import { clientText, describeOperations, workloadMix, type JobSpec } from '../job/spec';
 import { describeTarget } from '../targets/index';
 import { escapeMarkdown } from './markdown-escape';
 import { buildResultTable, formatEntry, type TableCell } from './table';

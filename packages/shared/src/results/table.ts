@@ -1,5 +1,5 @@
 import { formatMs, formatQps } from '../format';
-import { clientText } from '../spec/spec';
+import { clientText } from '../job/spec';
 import { medianOverRepeats } from './stats';
 import { VERDICT_MARK, worstVerdict, type VerdictKind } from './verdict';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Client, Configuration } from '../spec/spec';
+import type { Client, Configuration } from '../job/spec';
 import type { TargetKind } from './kind';
 import { describeNetwork, NetworkSchema } from './network';
 

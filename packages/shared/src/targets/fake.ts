@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { formatMs } from '../format';
-import { FakeConfigSchema } from '../spec/fake-config';
+import { FakeConfigSchema } from '../job/fake-config';
 import type { TargetKind } from './kind';
 
 /** The fake's behaviour besides the query latency; unset fields take the fake's defaults. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Client, Configuration } from '../spec/spec';
+import type { Client, Configuration } from '../job/spec';
 import { emulatorTarget, EmulatorTargetSchema } from './emulator';
 import { fakeTarget, FakeTargetSchema } from './fake';
 import { spannerTarget, SpannerTargetSchema } from './spanner';

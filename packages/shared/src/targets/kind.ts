@@ -1,4 +1,4 @@
-import type { Client, Configuration } from '../spec/spec';
+import type { Client, Configuration } from '../job/spec';
 
 /**
  * What pages, statistics and the runner know of a target kind without running it. Each kind has

@@ -1,4 +1,4 @@
-import type { JobSpec } from '../spec/spec';
+import type { JobSpec } from '../job/spec';
 import { idealQps, modeledLatencyMs } from '../targets/index';
 
 export const TREND_METRICS = ['qps', 'p50', 'p90', 'p99', 'p999'] as const;

@@ -3,9 +3,9 @@
 // web app loads the rows, these turn them into the chart and table model.
 import { median } from '../results/stats';
 import { VERDICTS, type VerdictKind } from '../results/verdict';
-import { optionText } from '../spec/configuration';
-import { oldestFirst } from '../spec/semver';
-import type { JobSpec } from '../spec/spec';
+import { optionText } from '../job/configuration';
+import { oldestFirst } from '../job/semver';
+import type { JobSpec } from '../job/spec';
 import { METRICS, metricReference, metricValue, type MetricSource, type TrendMetric } from './metrics';
 import type { TrendSelection } from './query';
 

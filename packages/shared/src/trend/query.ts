@@ -1,5 +1,5 @@
 // The trend chart's selection as URL parameters of the /versions page and GET /api/versions-chart.
-import { LANGUAGES, OPERATIONS, type Language, type Operation } from '../spec/spec';
+import { LANGUAGES, OPERATIONS, type Language, type Operation } from '../job/spec';
 import { TREND_METRICS, isTrendMetric, type TrendMetric } from './metrics';
 import type { ScenarioIndex } from './scenarios';
 

@@ -1,7 +1,7 @@
 // Which (language, scenario, concurrency) combinations of stored jobs have succeeded cells: the
 // choices of the trend chart.
-import { scenarioDifferences, scenarioLabel } from '../spec/scenario';
-import { LANGUAGES, workloadMix, type JobSpec, type Language, type Operation } from '../spec/spec';
+import { scenarioDifferences, scenarioLabel } from '../job/scenario';
+import { LANGUAGES, workloadMix, type JobSpec, type Language, type Operation } from '../job/spec';
 
 /** What the web app knows about one job before loading its cells: its spec and its succeeded cells per language and concurrency. */
 export interface JobCellCounts {

@@ -420,7 +420,7 @@ test('unfinished jobs, client-bound and harness-bound cells are noted and marked
 
 test('the hottest connection: median share over repeats and the highest peak in flight', async () => {
   const { buildComparison, formatCompareHottest } = await import('../../src/compare');
-  const { parseJobSpec } = await import('../../src/spec');
+  const { parseJobSpec } = await import('../../src/job');
   const spec = parseJobSpec({
     clients: [
       { language: 'java', version: '6.104.0' },

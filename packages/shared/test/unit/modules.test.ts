@@ -11,9 +11,9 @@ const imports = (f: string) => [...source(f).matchAll(/^\s*(?:import|export)\b[^
 
 // Only the scenario key needs Node; the barrel (for Node code) re-exports it. Everything else must
 // go into a browser bundle, so nothing else may import node:* or the scenario key.
-test('node: imports only in spec/scenario-key.ts, which only the barrel imports', () => {
+test('node: imports only in job/scenario-key.ts, which only the barrel imports', () => {
   const nodeUsers = files.filter((f) => imports(f).some((i) => i.startsWith('node:')));
-  assert.deepEqual(nodeUsers, ['spec/scenario-key.ts']);
+  assert.deepEqual(nodeUsers, ['job/scenario-key.ts']);
   const keyUsers = files.filter((f) => imports(f).some((i) => /(^|\/)scenario-key$/.test(i)));
   assert.deepEqual(keyUsers, ['index.ts']);
 });

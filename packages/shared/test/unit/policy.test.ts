@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DEFAULT_LIMITS, emulatorHostAllowed, isLoopbackHost, limitIssues, policyFromEnv, policyIssues, queueLimitRefusal, spannerEndpointAllowed, type Policy } from '../../src/policy/policy';
-import { estimateJobSeconds } from '../../src/spec/estimate';
-import { PRESETS } from '../../src/spec/presets';
-import { parseJobSpec } from '../../src/spec/spec';
+import { estimateJobSeconds } from '../../src/job/estimate';
+import { PRESETS } from '../../src/job/presets';
+import { parseJobSpec } from '../../src/job/spec';
 
 const read = (env: Record<string, string>): Policy => {
   const r = policyFromEnv(env);

@@ -3,7 +3,7 @@ import type { Identity } from '@/lib/auth/identity';
 import { NextResponse } from 'next/server';
 import { createGate } from '@scb/db';
 import { gateJobSpec, parseGateSpec } from '@scb/shared/gate';
-import { parseJobSpec } from '@scb/shared/spec';
+import { parseJobSpec } from '@scb/shared/job';
 import { databaseUrl, db } from '@/lib/db';
 import { readSpec, refusedByPolicy, underQueueLimit } from '@/lib/http';
 import { gateUrl, listGates } from '@/lib/gates';

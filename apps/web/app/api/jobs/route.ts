@@ -2,7 +2,7 @@ import { readRoute, writeRoute } from '@/lib/auth/guard';
 import type { Identity } from '@/lib/auth/identity';
 import { NextResponse } from 'next/server';
 import { createJob } from '@scb/db';
-import { parseJobSpec } from '@scb/shared/spec';
+import { parseJobSpec } from '@scb/shared/job';
 import { databaseUrl, db } from '@/lib/db';
 import { readSpec, refusedByPolicy, underQueueLimit } from '@/lib/http';
 import { jobUrl, listJobs, publicOrigin } from '@/lib/jobs';

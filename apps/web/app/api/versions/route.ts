@@ -1,6 +1,6 @@
 import { readRoute } from '@/lib/auth/guard';
 import { NextResponse } from 'next/server';
-import { LANGUAGES, type Language } from '@scb/shared/spec';
+import { LANGUAGES, type Language } from '@scb/shared/job';
 import { newestFirst, publishedVersions } from '@scb/languages';
 import { knownClientVersions } from '@scb/db';
 import { db } from '@/lib/db';

@@ -3,7 +3,7 @@ import type { Metadata } from 'next';
 import { Fragment } from 'react';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { clientText, describeConfiguration, describeOperations, LANGUAGE_INFO, LANGUAGES, OPERATIONS } from '@scb/shared/spec';
+import { clientText, describeConfiguration, describeOperations, LANGUAGE_INFO, LANGUAGES, OPERATIONS } from '@scb/shared/job';
 import { toolchainsOf } from '@scb/shared/stored';
 import { isUnfinishedJob } from '@scb/shared/status';
 import { buildResultTable, formatEntry, formatMs, formatOps, formatPercent, formatQps, formatUtc } from '@scb/shared/table';

@@ -2,7 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import { useEffect, useMemo, useState } from 'react';
-import { LANGUAGE_INFO, LANGUAGES, OPERATIONS, parseJobSpec, refusedOption, type FieldIssue, type Language } from '@scb/shared/spec';
+import { LANGUAGE_INFO, LANGUAGES, OPERATIONS, parseJobSpec, refusedOption, type FieldIssue, type Language } from '@scb/shared/job';
 import { PRESETS, type Preset } from '@scb/shared/presets';
 import { INITIAL, CONFIGS, toSpec, fromSpec, fitsFields, type FormState } from './form-state';
 import { OpsInput, SpannerFields, RunnerNumber, Estimate } from './fields';

@@ -1,6 +1,6 @@
 // The launch form's small fields: operations that may scale with concurrency, the Cloud Spanner
 // database and cost caps, the runner's numbers, and the run-time estimate.
-import { cellCount, estimateJobSeconds, parseJobSpec } from '@scb/shared/spec';
+import { cellCount, estimateJobSeconds, parseJobSpec } from '@scb/shared/job';
 import type { Ops, FormState } from './form-state';
 
 export function OpsInput({ id, value, onChange }: { id: string; value: Ops; onChange: (v: Ops) => void }) {

@@ -1,6 +1,6 @@
 // The launch form's state, pure: its defaults, the form as a JobSpec and a spec as the form. The form
 // and its tests share it; nothing here renders.
-import { OPERATIONS, parseJobSpec, type JobSpecInput, type Language, type Operation } from '@scb/shared/spec';
+import { OPERATIONS, parseJobSpec, type JobSpecInput, type Language, type Operation } from '@scb/shared/job';
 import type { Preset } from '@scb/shared/presets';
 import { canonicalJson } from '@scb/shared/canonical-json';
 
