@@ -1,11 +1,15 @@
+import { redirect } from 'next/navigation';
+import { cache } from 'react';
 import type { FieldIssue } from '@scb/shared/job';
 import { scenarioKey } from '@scb/shared/scenario-key';
-import { buildComparison, compareJobIds, findMissingCompared, parseCompareQuery, type CompareSelection, type Comparison } from '@scb/shared/compare';
+import { buildComparison, compareHref, compareJobIds, compareQuery, findMissingCompared, parseCompareQuery, type CompareSelection, type Comparison } from '@scb/shared/compare';
 import { listSucceededJobs } from '@scb/db';
 import { db } from './db';
-import { getJob, isInvalidJob, type JobView } from './jobs';
+import { getJob, isInvalidJob, listJobs, type JobListItem, type JobView } from './jobs';
 
-type Query = URLSearchParams | Record<string, string | string[] | undefined>;
+/** A page's search parameters, as Next.js passes them. */
+export type SearchParams = Record<string, string | string[] | undefined>;
+type Query = URLSearchParams | SearchParams;
 
 /** What the compare page and GET /api/compare make of a query. */
 export type CompareLoad =
@@ -59,4 +63,51 @@ export async function recentComparablePair(limit = 40): Promise<[string, string]
     newest.set(key, j.id);
   }
   return null;
+}
+
+/** The parameters the compare page reads. */
+const PARAMS = ['jobs', 'cells', 'mismatch'] as const;
+
+/** The parameters the page reads, as a stable key (so metadata and page share one load per request). */
+function paramsKey(sp: SearchParams): string {
+  return JSON.stringify(PARAMS.map((k) => [k, sp[k] ?? null]));
+}
+
+const loadByKey = cache(async (key: string): Promise<CompareLoad> => {
+  const q: SearchParams = {};
+  for (const [k, v] of JSON.parse(key) as [string, string | string[] | null][]) if (v !== null) q[k] = v;
+  return loadComparison(q);
+});
+
+/** The compare page's load for its search parameters, once per request (metadata and page share it). */
+export function compareLoadFor(sp: SearchParams): Promise<CompareLoad> {
+  return loadByKey(paramsKey(sp));
+}
+
+/** The selection a load read, or null when the query had none or did not parse. */
+export function selectionOf(l: CompareLoad): CompareSelection | null {
+  return l.kind === 'ok' || l.kind === 'not-found' || l.kind === 'unreadable' ? l.selection : null;
+}
+
+/** Is the query already the canonical, shareable one (jobs=a,b; no spaces, links or repeats)? */
+function isCanonical(sp: SearchParams, selection: CompareSelection): boolean {
+  const want = new URLSearchParams(compareQuery(selection));
+  return PARAMS.every((k) => (sp[k] ?? null) === want.get(k) || (sp[k] === undefined && !want.has(k)));
+}
+
+/**
+ * The compare page's load: redirects to the canonical URL of a selection given any other way
+ * (spaces, job links, repeats), so every comparison has one permanent link; otherwise the load.
+ */
+export async function loadComparePage(sp: SearchParams): Promise<CompareLoad> {
+  const l = await compareLoadFor(sp);
+  const selection = selectionOf(l);
+  if (selection && !isCanonical(sp, selection)) redirect(compareHref(selection));
+  return l;
+}
+
+/** What the empty compare page suggests: recent jobs with a result, and a pair that compares cleanly. */
+export async function compareSuggestions(): Promise<{ jobs: JobListItem[]; pair: [string, string] | null }> {
+  const [jobs, pair] = await Promise.all([listJobs(12).then((js) => js.filter((j) => j.cellsDone > 0 && !j.invalid)), recentComparablePair()]);
+  return { jobs, pair };
 }
