@@ -5,11 +5,20 @@ import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import next from 'next';
+import { loadPlugins } from '../../scripts/plugins.mjs';
 
 const PEER_HEADER = 'x-scb-peer-address';
 const dir = path.dirname(fileURLToPath(import.meta.url));
 const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOST ?? '127.0.0.1';
+
+// The operator's plug-ins register their languages and target kinds before the app serves.
+try {
+  await loadPlugins(process.env.SCB_PLUGINS);
+} catch (e) {
+  console.error(`web: ${e instanceof Error ? e.message : String(e)}`);
+  process.exit(2);
+}
 
 const app = next({ dev: false, dir, hostname, port });
 const handle = app.getRequestHandler();

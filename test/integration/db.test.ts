@@ -110,7 +110,7 @@ test('every model of the schema can be written and read back', async () => {
   });
   assert.deepEqual(await t.db.clientVersion.findMany({ select: { language: true, version: true, ok: true, message: true } }), [{ language: 'java', version: '6.109.0', ok: true, message: null }]);
 
-  const runnerId = await registerRunner(t.db, { host: 'h1', cores: 2, memoryGiB: 24, languages: ['node', 'java'], emulator: true, spanner: false, labels: ['perf-lab'], commit: 'abc' });
+  const runnerId = await registerRunner(t.db, { host: 'h1', cores: 2, memoryGiB: 24, languages: ['node', 'java'], targets: ['fake', 'emulator'], labels: ['perf-lab'], commit: 'abc' });
   const beforeBeat = Date.now();
   assert.equal(await heartbeat(t.db, runnerId, { jobId: 'job1', cellIndex: 0 }), true);
   const [runner] = await listRunners(t.db, 20_000);

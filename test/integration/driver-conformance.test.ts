@@ -1,12 +1,12 @@
 // The driver protocol is the one contract between the runner and the client languages: the same
-// cells on the same fake through every language's driver (every entry of LANGUAGE_PLUGINS, so a new
+// cells on the same fake through every language's driver (every registered LanguagePlugin, so a new
 // language is covered the day it is added) must report counts equal to the RPCs the fake served,
 // timelines that add up, and HDR histograms the runner decodes, in total and per operation kind.
 // Needs npm, Maven and Go (first resolutions and builds take minutes, then the client cache is reused).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { startFakeSpanner } from '@scb/fake-spanner';
-import { LANGUAGE_PLUGINS, prepareDriver } from '@scb/languages';
+import { languagePlugins, prepareDriver } from '@scb/languages';
 import { OPERATIONS as OPERATION_KINDS, decodeHistogram, summarize, type Language, type OperationKind, type ProgressMessage } from '@scb/shared';
 import { runDriver } from '../../apps/runner/src/cell';
 import { CACHE_DIR } from '../../apps/runner/src/paths';
@@ -19,7 +19,9 @@ const SELECT1_RPC = 'ExecuteStreamingSql';
 const LATENCY_MS = 5;
 
 async function conformingRun(language: Language, budget: Budget, concurrency: number) {
-  const client = { language, version: VERSIONS[language] };
+  const version = VERSIONS[language];
+  assert.ok(version, `VERSIONS has no version of ${language}: add one`);
+  const client = { language, version };
   const launch = await prepareDriver(client, { cacheDir: CACHE_DIR, log: () => {} });
   const fake = await startFakeSpanner({ latencyMs: LATENCY_MS });
   try {
@@ -32,7 +34,7 @@ async function conformingRun(language: Language, budget: Budget, concurrency: nu
   }
 }
 
-for (const language of Object.keys(LANGUAGE_PLUGINS) as Language[]) {
+for (const language of languagePlugins().map((p) => p.language)) {
   test(`${language} driver: counts equal the RPCs the fake served, timeline and histograms add up`, { timeout: 10 * 60_000 }, async () => {
     const { result, progress, stats } = await conformingRun(language, { warmupOps: 60, measuredOps: 400 }, 10);
     assert.deepEqual(result.errors, {});

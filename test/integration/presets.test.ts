@@ -2,7 +2,7 @@
 // through the runner against the fake, showing the effect it is named for.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CellEventsSchema, CellTimelineSchema, OperationSummarySchema, SCENARIO_PRESETS, latencySplit, type JobSpecInput } from '@scb/shared';
+import { CellEventsSchema, CellTimelineSchema, OperationSummarySchema, SCENARIO_PRESETS, latencySplit, type FakeTarget, type JobSpecInput } from '@scb/shared';
 import { useRunner } from '../helpers/jobs';
 
 const { runSpec, logs } = useRunner();
@@ -108,7 +108,10 @@ test('hourly-reconnect: every connection reset at its age stalls requests for ab
   const spec = preset('hourly-reconnect');
   spec.clients = [{ language: 'node', version: '9.0.0' }];
   spec.workload.durationSeconds = 9;
-  if (spec.target?.kind === 'fake') spec.target.server = { ...spec.target.server, maxConnectionAgeMs: 3000 };
+  if (spec.target?.kind === 'fake') {
+    const fake = spec.target as FakeTarget;
+    fake.server = { ...fake.server, maxConnectionAgeMs: 3000 };
+  }
   const job = await run(spec);
   const timeline = CellTimelineSchema.parse(job.cells[0]!.result!.timeline);
   const p99s = timeline.map((t) => t.p99Ms).sort((a, b) => a - b);

@@ -1,6 +1,7 @@
 // What a Driver process sees of the Runner's environment, and what a stored error never shows of it.
 // A Driver runs a client version a user picked: it gets an allowlist, never the Runner's secrets.
 import type { Target } from '@scb/shared';
+import { targetPlugin } from './targets/index';
 import { POLICY_VARIABLES } from '@scb/shared/policy';
 
 /** Passed to every Driver, when the Runner has them. */
@@ -37,7 +38,7 @@ const SET: Record<string, string> = {
  * what is measured) and proxies (the Driver only reaches the Target).
  */
 export function driverEnvironment(target: Target['kind'] | undefined, runner: NodeJS.ProcessEnv = process.env): Record<string, string> {
-  const names: readonly string[] = target === 'spanner' ? [...PASSED, ...CREDENTIALS] : PASSED;
+  const names: readonly string[] = target && targetPlugin(target)?.credentials ? [...PASSED, ...CREDENTIALS] : PASSED;
   const env: Record<string, string> = {};
   for (const name of names) {
     const v = runner[name];

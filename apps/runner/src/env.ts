@@ -27,6 +27,8 @@ const RunnerEnvSchema = z.object({
   SCB_MACHINE: optional,
   /** Milliseconds between heartbeats; a runner silent for 4 of them is taken for dead and its job resumed. */
   SCB_HEARTBEAT_MS: z.coerce.number().int().min(200).max(60_000).default(5000),
+  /** Plug-in modules (client languages, target kinds) to load at start: comma-separated absolute paths (scripts/plugins.mjs). */
+  SCB_PLUGINS: optional,
   /** Tests only: a PEM file of roots the drivers trust for TLS targets instead of the system's. */
   SCB_TEST_TLS_ROOTS: optional,
 });

@@ -5,7 +5,7 @@ import { detectToolchains } from '@scb/languages';
 import type { Language } from '@scb/shared';
 import { env } from './env';
 import { REPO_ROOT } from './paths';
-import { emulatorVersion } from './targets/emulator/binary';
+import { targetVersions } from './targets/index';
 
 const run = promisify(execFile);
 
@@ -17,8 +17,8 @@ export type Environment = {
   platform: string;
   /** Each client language's toolchain on this machine (its version), null where it is missing. */
   toolchains: Record<Language, string | null>;
-  /** The Cloud Spanner emulator this runner starts for emulator jobs, where its version is known. */
-  emulator: string | null;
+  /** The version of the software this runner starts for each target kind that has one (the emulator), null where unknown. */
+  targets: Record<string, string | null>;
   commit: string | null;
 };
 
@@ -32,7 +32,7 @@ export async function describeEnvironment(): Promise<Environment> {
     memoryGiB: Math.round(os.totalmem() / 2 ** 30),
     platform: `${os.platform()} ${os.release()} ${os.arch()}`,
     toolchains,
-    emulator: emulatorVersion(),
+    targets: targetVersions(),
     commit,
   };
 }

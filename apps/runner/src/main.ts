@@ -2,8 +2,10 @@
 // --recover (the embedded start, where this is the only runner): runners registered earlier are gone,
 // and their jobs are resumed at once from their first unfinished cell.
 import { createDb, failOrphanedJobs, markAllRunnersStopped } from '@scb/db';
-import { EnvError, required } from './env';
+import { loadPlugins } from '../../../scripts/plugins.mjs';
+import { env, EnvError, required } from './env';
 import { logLine } from './log';
+import { registerTargetPlugin, type TargetPlugin } from './targets/index';
 import { startRunner } from './worker';
 
 let url: string;
@@ -12,6 +14,13 @@ try {
 } catch (e) {
   if (!(e instanceof EnvError)) throw e;
   process.stderr.write(`runner: ${e.message}\n`);
+  process.exit(2);
+}
+try {
+  // A plug-in registers its languages and target kinds on import; the runner's side of its kinds is `targetPlugins`.
+  for (const m of await loadPlugins(env.SCB_PLUGINS)) for (const p of (m.targetPlugins as TargetPlugin[] | undefined) ?? []) registerTargetPlugin(p);
+} catch (e) {
+  process.stderr.write(`runner: ${(e as Error).message}\n`);
   process.exit(2);
 }
 const db = createDb(url);

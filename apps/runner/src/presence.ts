@@ -3,10 +3,10 @@
 // heartbeat lapsed (they died, or lost their machine or network).
 import os from 'node:os';
 import { heartbeat, markRunnerStopped, registerRunner, resumeLapsedJobs, type Db } from '@scb/db';
-import type { Language, RunnerOffer } from '@scb/shared';
+import type { RunnerOffer } from '@scb/shared';
 import { env } from './env';
 import { describeEnvironment } from './environment';
-import { findEmulatorBinary } from './targets/emulator/binary';
+import { availableTargets } from './targets/index';
 
 /** A heartbeat older than this many beats means the runner is gone. */
 export const LAPSE_BEATS = 4;
@@ -29,9 +29,8 @@ export async function startPresence(db: Db, log: (line: string) => void, onLost:
   const offer: RunnerOffer = {
     cores: e.cores,
     memoryGiB: e.memoryGiB,
-    languages: (Object.keys(e.toolchains) as Language[]).filter((l) => e.toolchains[l] !== null),
-    emulator: findEmulatorBinary() !== null,
-    spanner: env.SCB_ALLOW_SPANNER === '1',
+    languages: Object.keys(e.toolchains).filter((l) => e.toolchains[l] !== null),
+    targets: availableTargets(),
     labels: env.SCB_RUNNER_LABELS,
   };
   const runnerId = await registerRunner(db, { host: os.hostname(), ...offer, commit: e.commit });

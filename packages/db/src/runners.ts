@@ -15,7 +15,7 @@ export type RunnerInfo = RunnerOffer & { host: string; commit: string | null };
 /** Registers a runner; its id is its host name and a random suffix. */
 export async function registerRunner(db: Db, info: RunnerInfo): Promise<string> {
   const id = `${info.host}-${randomBytes(4).toString('hex')}`;
-  await db.runner.create({ data: { id, ...info, languages: info.languages, labels: info.labels } });
+  await db.runner.create({ data: { id, ...info } });
   return id;
 }
 
@@ -34,7 +34,7 @@ export async function markAllRunnersStopped(db: Db, reason: string): Promise<num
   return db.$executeRaw`UPDATE "Runner" SET "stoppedAt" = now(), "stopReason" = ${reason} WHERE "stoppedAt" IS NULL`;
 }
 
-export type RunnerRow = Omit<Runner, 'languages' | 'labels'> & { languages: string[]; labels: string[]; alive: boolean; heartbeatAgeMs: number };
+export type RunnerRow = Omit<Runner, 'languages' | 'targets' | 'labels'> & { languages: string[]; targets: string[]; labels: string[]; alive: boolean; heartbeatAgeMs: number };
 
 /** Every runner, newest first; alive when it has not stopped and its heartbeat is younger than `lapseMs`. */
 export async function listRunners(db: Db, lapseMs: number): Promise<RunnerRow[]> {
@@ -42,6 +42,7 @@ export async function listRunners(db: Db, lapseMs: number): Promise<RunnerRow[]>
   return rows.map(({ ageMs, ...r }) => ({
     ...r,
     languages: Array.isArray(r.languages) ? (r.languages as string[]) : [],
+    targets: Array.isArray(r.targets) ? (r.targets as string[]) : [],
     labels: Array.isArray(r.labels) ? (r.labels as string[]) : [],
     heartbeatAgeMs: ageMs,
     alive: r.stoppedAt === null && ageMs < lapseMs,

@@ -3,17 +3,41 @@ import { go } from './go/index';
 import { java } from './java/index';
 import { node } from './node/index';
 import { enforceCacheCap, markUsed, type Eviction } from './cache';
-import type { DriverLaunch, InstallContext, LanguagePlugin } from './plugin';
+import { ClientInstallError, type DriverLaunch, type InstallContext, type LanguagePlugin } from './plugin';
 
 export { bytesUnder, enforceCacheCap, type CacheEntry, type Eviction } from './cache';
 export { ClientInstallError, RegistryError, type DriverLaunch, type InstallContext, type LanguagePlugin } from './plugin';
 
-/** Every client language the runner can drive; adding one is adding its folder and a line here. */
-export const LANGUAGE_PLUGINS: Record<Language, LanguagePlugin> = { node, java, go };
+// On globalThis for the reason the registries of @scb/shared are (registry.ts there): the web app
+// bundles a copy of this package, and plug-ins loaded at start (SCB_PLUGINS) must reach it.
+const KEY = Symbol.for('spanner-client-bench.language-plugins');
+const PLUGINS: Map<string, LanguagePlugin> = ((globalThis as Record<symbol, unknown>)[KEY] as Map<string, LanguagePlugin> | undefined) ?? new Map();
+(globalThis as Record<symbol, unknown>)[KEY] = PLUGINS;
+
+/**
+ * Adds (or replaces) how a client language is installed and driven; its LanguageInfo must be
+ * registered in @scb/shared as well (registerLanguage). The built-ins register here.
+ */
+export function registerLanguagePlugin(plugin: LanguagePlugin): void {
+  PLUGINS.set(plugin.language, plugin);
+}
+
+for (const p of [node, java, go]) registerLanguagePlugin(p);
+
+/** Every client language this process can drive, built-ins first. */
+export function languagePlugins(): LanguagePlugin[] {
+  return [...PLUGINS.values()];
+}
+
+function pluginOf(language: Language): LanguagePlugin {
+  const p = PLUGINS.get(language);
+  if (!p) throw new ClientInstallError(`no plug-in for the client language "${language}" is loaded here`);
+  return p;
+}
 
 /** Each language's toolchain on this machine: its version, or null where it is missing. */
 export async function detectToolchains(): Promise<Record<Language, string | null>> {
-  const plugins = Object.values(LANGUAGE_PLUGINS);
+  const plugins = languagePlugins();
   const versions = await Promise.all(plugins.map((p) => p.toolchain()));
   return Object.fromEntries(plugins.map((p, i) => [p.language, versions[i]!])) as Record<Language, string | null>;
 }
@@ -25,7 +49,7 @@ const listed = new Map<Language, { at: number; versions: string[] }>();
 export async function publishedVersions(language: Language): Promise<string[]> {
   const hit = listed.get(language);
   if (hit && Date.now() - hit.at < TTL_MS) return hit.versions;
-  const versions = (await LANGUAGE_PLUGINS[language].listVersions()).filter((v) => SEMVER.test(v));
+  const versions = (await pluginOf(language).listVersions()).filter((v) => SEMVER.test(v));
   listed.set(language, { at: Date.now(), versions });
   return versions;
 }
@@ -41,7 +65,7 @@ export function newestFirst(versions: string[]): string[] {
  */
 export async function prepareDriver(client: Client, ctx: { cacheDir: string; log: (line: string) => void }): Promise<DriverLaunch> {
   prepared++;
-  const launch = await LANGUAGE_PLUGINS[client.language].install(client, installContext(client.language, ctx));
+  const launch = await pluginOf(client.language).install(client, installContext(client.language, ctx));
   markUsed(launch.dir);
   return launch;
 }
@@ -58,7 +82,7 @@ export function trimClientCache(cacheDir: string, maxBytes: number): Eviction {
   return enforceCacheCap(
     cacheDir,
     maxBytes,
-    Object.values(LANGUAGE_PLUGINS).flatMap((p) => p.buildCaches ?? []),
+    languagePlugins().flatMap((p) => p.buildCaches ?? []),
   );
 }
 

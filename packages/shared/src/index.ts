@@ -8,6 +8,7 @@ export * from './job/presets';
 export * from './job/scenario';
 export * from './job/scenario-key';
 export * from './targets/index';
+export * from './registry';
 export * from './protocol';
 export { LEADERBOARD_DDL, PLAYER_COLUMNS, SQL } from './catalogue';
 export * from './format';

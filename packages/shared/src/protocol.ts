@@ -36,7 +36,8 @@ export const DriverCellSchema = z.strictObject({
    */
   endpoint: z.strictObject({ host: z.string(), port: z.number().int(), security: z.enum(['plaintext', 'tls']), tlsRootsFile: z.string().optional() }),
   database: z.strictObject({ projectId: z.string(), instanceId: z.string(), databaseId: z.string() }),
-  client: ClientSchema,
+  /** The client as the job names it; its language is the driver's own, so any name a plug-in registered in the runner passes here. */
+  client: ClientSchema.safeExtend({ language: z.string().min(1) }),
   configuration: ConfigurationSchema,
   load: LoadSchema,
   operations: z.array(OperationMixEntrySchema).min(1),

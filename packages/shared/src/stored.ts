@@ -5,7 +5,8 @@
 import { z } from 'zod';
 import { GATE_METRICS, type GateEvaluation } from './gate/gate-stats';
 import { OperationResultSchema, TimelinePointSchema } from './protocol';
-import { LANGUAGES, OPERATIONS, toFieldIssues, type FieldIssue, type Language, type ParseResult } from './job/spec';
+import { startedByRunner, type Target } from './targets/index';
+import { OPERATIONS, toFieldIssues, type FieldIssue, type Language, type ParseResult } from './job/spec';
 
 /** Where a job ran (Job.environment), as the runner records it; rows written by hand may lack fields. */
 export const JobEnvironmentSchema = z.looseObject({
@@ -16,18 +17,35 @@ export const JobEnvironmentSchema = z.looseObject({
   platform: z.string().optional(),
   /** Each client language's toolchain version, null where the runner had none. */
   toolchains: z.record(z.string(), z.string().nullable()).optional(),
-  emulator: z.string().nullable().optional(),
+  /** The version of each target kind's software the runner starts itself (startedByRunner), null where unknown. */
+  targets: z.record(z.string(), z.string().nullable()).optional(),
   commit: z.string().nullable().optional(),
 });
 export type JobEnvironment = z.output<typeof JobEnvironmentSchema>;
+
+/** The languages whose toolchains rows stored before `toolchains` held under their own names. */
+const LEGACY_TOOLCHAINS = ['node', 'java', 'go'];
 
 /**
  * The toolchains a job ran with, by language: `toolchains`, or for rows stored before it, the
  * language-named fields they had.
  */
 export function toolchainsOf(env: JobEnvironment): Partial<Record<Language, string | null>> {
-  const legacy = LANGUAGES.filter((l) => typeof env[l] === 'string' || env[l] === null).map((l) => [l, env[l] as string | null]);
+  const legacy = LEGACY_TOOLCHAINS.filter((l) => typeof env[l] === 'string' || env[l] === null).map((l) => [l, env[l] as string | null]);
   return { ...Object.fromEntries(legacy), ...env.toolchains };
+}
+
+/** The target software versions a job ran with, by kind: `targets`, or for rows stored before it, `emulator`. */
+export function targetVersionsOf(env: { emulator?: unknown; targets?: unknown } | null | undefined): Record<string, string | null> {
+  if (!env) return {};
+  const legacy: Record<string, string | null> = typeof env.emulator === 'string' || env.emulator === null ? { emulator: env.emulator as string | null } : {};
+  const targets = env.targets && typeof env.targets === 'object' ? Object.entries(env.targets).filter(([, v]) => typeof v === 'string' || v === null) : [];
+  return { ...legacy, ...Object.fromEntries(targets) };
+}
+
+/** The version of the target's software the runner started for the job (startedByRunner); undefined where it started none or recorded none. */
+export function runnerTargetVersion(target: Target, env: { emulator?: unknown; targets?: unknown } | null | undefined): string | null | undefined {
+  return startedByRunner(target) ? targetVersionsOf(env)[target.kind] : undefined;
 }
 
 /** CellResult.errors: failed operations by gRPC code name. */

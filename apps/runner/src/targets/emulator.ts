@@ -1,6 +1,6 @@
 import { type EmulatorTarget, PLAYERS } from '@scb/shared';
 import { CellError } from '../cell-error';
-import { findEmulatorBinary, missingEmulatorMessage } from './emulator/binary';
+import { emulatorVersion, findEmulatorBinary, missingEmulatorMessage } from './emulator/binary';
 import { startEmulatorProcess } from './emulator/process';
 import { provision } from './emulator/provision';
 import { watchProcessCpu } from '../process-cpu';
@@ -15,6 +15,9 @@ const NAMES = { projectId: 'bench-project', instanceId: 'bench-instance', databa
  * The driver reaches it through the connection tap, which counts its RPCs per connection.
  */
 export const emulator: TargetPlugin<EmulatorTarget> = {
+  kind: 'emulator',
+  available: () => findEmulatorBinary() !== null,
+  version: () => emulatorVersion(),
   async start(target, spec) {
     const behaviour = tapBehaviour(target, spec.timeScale);
     if (target.emulatorHost) {

@@ -4,6 +4,8 @@ import type { TargetPlugin } from './target';
 
 /** The bundled fake, on a free port and a worker thread of its own; it counts every RPC per connection itself. */
 export const fake: TargetPlugin<FakeTarget> = {
+  kind: 'fake',
+  available: () => true,
   async start(target, spec) {
     const server = await startFakeSpannerThread({ ...target.server, latencyMs: target.latencyMs, timeScale: spec.timeScale });
     return {

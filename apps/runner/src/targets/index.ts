@@ -1,4 +1,4 @@
-import { policyRefusal, type CellPlan, type JobSpec, type Target } from '@scb/shared';
+import { policyRefusal, type CellPlan, type JobSpec } from '@scb/shared';
 import { policy } from '../env';
 import { emulator } from './emulator';
 import { fake } from './fake';
@@ -7,18 +7,45 @@ import type { StartedTarget, TargetPlugin } from './target';
 
 export type { AddedLatency, ChannelStats, ServerTime, StartedTarget, TargetLoad, TargetPlugin, TargetStats } from './target';
 
-/** Every target kind the runner can start; adding one is adding its file and a line here. */
-const TARGETS: { [K in Target['kind']]: TargetPlugin<Extract<Target, { kind: K }>> } = { fake, emulator, spanner };
+/** Every target kind the runner can start: the built-ins, then what plug-ins register (SCB_PLUGINS). */
+const TARGETS = new Map<string, TargetPlugin<any>>([fake, emulator, spanner].map((p) => [p.kind, p]));
+
+/** Adds (or replaces) a target plug-in; its TargetKind must be registered in @scb/shared as well. */
+export function registerTargetPlugin(plugin: TargetPlugin<any>): void {
+  TARGETS.set(plugin.kind, plugin);
+}
+
+export function targetPlugin(kind: string): TargetPlugin | undefined {
+  return TARGETS.get(kind);
+}
+
+/** The kinds this runner offers: those whose plug-in is available here. */
+export function availableTargets(): string[] {
+  return [...TARGETS.values()].filter((p) => p.available()).map((p) => p.kind);
+}
+
+/** The version of each available kind's software this runner starts (recorded with each job). */
+export function targetVersions(): Record<string, string | null> {
+  return Object.fromEntries([...TARGETS.values()].flatMap((p) => (p.version && p.available() ? [[p.kind, p.version()]] : [])));
+}
+
+function pluginOf(spec: JobSpec): TargetPlugin {
+  const p = TARGETS.get(spec.target.kind);
+  if (!p) throw new Error(`this runner has no plug-in for the target kind "${spec.target.kind}"`);
+  return p;
+}
 
 /**
  * Why this runner takes no job on the spec's target; null when it does. Checked before any of the
  * job's cells starts, so a target outside the operator's policy is never connected to.
  */
 export function refuseJobOnTarget(spec: JobSpec): string | null {
-  return (TARGETS[spec.target.kind] as TargetPlugin).refuseJob?.(spec.target) ?? policyRefusal(policy, spec.target);
+  const p = TARGETS.get(spec.target.kind);
+  if (!p) return `this runner has no plug-in for the target kind "${spec.target.kind}"`;
+  return p.refuseJob?.(spec.target) ?? policyRefusal(policy, spec.target);
 }
 
 /** Starts the job's target for one cell. */
 export function startTarget(spec: JobSpec, plan: CellPlan): Promise<StartedTarget> {
-  return (TARGETS[spec.target.kind] as TargetPlugin).start(spec.target, spec, plan);
+  return pluginOf(spec).start(spec.target, spec, plan);
 }

@@ -13,6 +13,9 @@ const NOT_ENABLED =
  * exist. Each cell's driver enforces the target's cost cap.
  */
 export const spanner: TargetPlugin<SpannerTarget> = {
+  kind: 'spanner',
+  available: () => env.SCB_ALLOW_SPANNER === '1',
+  credentials: true,
   refuseJob: () => (env.SCB_ALLOW_SPANNER === '1' ? null : NOT_ENABLED),
   async start(target, spec) {
     const endpoint = target.endpoint ?? DEFAULT_SPANNER_ENDPOINT;

@@ -51,8 +51,19 @@ export interface StartedTarget {
   stop(): Promise<void>;
 }
 
-/** One kind of target (targets/<kind>.ts): started fresh for every cell, so no earlier connection counts. */
+/**
+ * One kind of target (targets/<kind>.ts): started fresh for every cell, so no earlier connection
+ * counts. What is known of the kind without starting it is its TargetKind (@scb/shared).
+ */
 export interface TargetPlugin<T extends Target = Target> {
+  /** Its TargetKind's name. */
+  kind: string;
+  /** Whether this runner can start or reach the kind (the emulator: its binary was found): it offers only those. */
+  available(): boolean;
+  /** The version of the software this runner starts for the kind, recorded with each job; null where unknown. */
+  version?(): string | null;
+  /** Whether drivers get the runner's Google credentials (GOOGLE_APPLICATION_CREDENTIALS and the like) for this kind. */
+  credentials?: boolean;
   /** Why this runner takes no job on the target (e.g. real Spanner not enabled by its operator); null when it does. */
   refuseJob?(target: T): string | null;
   start(target: T, spec: JobSpec, plan: CellPlan): Promise<StartedTarget>;

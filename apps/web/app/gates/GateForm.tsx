@@ -2,7 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
-import { LANGUAGES } from '@scb/shared/job';
+import { languageNames } from '@scb/shared/job';
 
 interface Issue {
   path: string;
@@ -55,7 +55,7 @@ export function GateForm({ scenarios }: { scenarios: { id: string; title: string
       <label>
         Client{' '}
         <select value={form.language} onChange={set('language')} name="language">
-          {LANGUAGES.map((l) => (
+          {languageNames().map((l) => (
             <option key={l} value={l}>
               {l}
             </option>

@@ -1,5 +1,6 @@
 import Link from 'next/link';
 import { formatUtc } from '@scb/shared/table';
+import { targetTitle } from '@scb/shared/targets';
 import { AutoRefresh } from '@/components/AutoRefresh';
 import { TableHead } from '@/components/TableHead';
 import { listRunners } from '@/lib/runners';
@@ -42,7 +43,7 @@ export default async function RunnersPage() {
                 <td>{r.host}</td>
                 <td className="num">{r.cores}</td>
                 <td className="num">{r.memoryGiB} GiB</td>
-                <td>{[...r.languages, ...(r.emulator ? ['emulator'] : []), ...(r.spanner ? ['Cloud Spanner'] : [])].join(', ')}</td>
+                <td>{[...r.languages, ...r.targets.map(targetTitle)].join(', ')}</td>
                 <td>{r.labels.join(', ')}</td>
                 <td className="small">{r.commit?.slice(0, 12) ?? ''}</td>
                 <td className="num">{formatUtc(r.startedAt)}</td>

@@ -6,6 +6,7 @@ import { worstVerdict } from '../results/verdict';
 import { scenarioDifferences, scenarioOf } from '../job/scenario';
 import { clientText, type JobSpec } from '../job/spec';
 import { idealQps, modeledLatencyMs } from '../targets/index';
+import { runnerTargetVersion } from '../stored';
 import {
   type CompareEnvironment,
   COMPARE_SAME_WITHIN,
@@ -171,12 +172,12 @@ function geoMean(xs: number[]): number | null {
 function envOf(job: CompareJobInput): CompareEnvironment | null {
   const e = job.environment;
   if (!e) return null;
-  // The emulator's version matters only where the job ran on it.
-  const onEmulator = job.spec.target.kind === 'emulator';
+  // The version of a target the runner started itself (a fresh emulator per cell) matters only where the job ran on it.
+  const version = runnerTargetVersion(job.spec.target, e);
   return {
     host: typeof e.host === 'string' ? e.host : null,
     cores: typeof e.cores === 'number' ? e.cores : null,
-    ...(onEmulator ? { emulator: typeof e.emulator === 'string' ? e.emulator : null } : {}),
+    ...(version !== undefined ? { [job.spec.target.kind]: version } : {}),
   };
 }
 
@@ -264,8 +265,7 @@ export function buildComparison(selection: CompareSelection, jobs: ReadonlyMap<s
     if (d.job.id !== base!.job.id) {
       const eb = envOf(base!.job);
       const ec = envOf(d.job);
-      if (eb && ec && (eb.host !== ec.host || eb.cores !== ec.cores || eb.emulator !== ec.emulator))
-        notes.push({ kind: 'environment', severity: 'warning', series: series[i]!.key, baseline: eb, candidate: ec });
+      if (eb && ec && canonicalJson(eb) !== canonicalJson(ec)) notes.push({ kind: 'environment', severity: 'warning', series: series[i]!.key, baseline: eb, candidate: ec });
     }
   }
   for (const kind of ['harness-bound', 'client-bound'] as const) {

@@ -114,7 +114,10 @@ export function compareNoteText(n: CompareNote, c: Comparison): string {
     case 'configuration-options':
       return `Configuration "${n.configuration}" sets different options in ${label(n.series)} than in ${base} (${n.options.map((o) => `${o.option}: ${formatCompareValue(o.baseline)} → ${formatCompareValue(o.candidate)}`).join(', ')}).`;
     case 'environment': {
-      const m = (e: CompareEnvironment) => `${e.host ?? 'unknown host'}, ${e.cores ?? '?'} cores${e.emulator !== undefined ? `, emulator ${e.emulator ?? 'of unknown version'}` : ''}`;
+      const m = ({ host, cores, ...targets }: CompareEnvironment) =>
+        `${host ?? 'unknown host'}, ${cores ?? '?'} cores${Object.entries(targets)
+          .map(([kind, v]) => `, ${kind} ${v ?? 'of unknown version'}`)
+          .join('')}`;
       return `${label(n.series)} ran on a different machine than ${base} (${m(n.candidate)} vs ${m(n.baseline)}).`;
     }
     case 'client-bound':

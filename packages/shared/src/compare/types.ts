@@ -171,9 +171,12 @@ export interface CompareChartGroup {
   p99Ms: CompareChartPoint[];
 }
 
-/** Where a compared job ran, as far as it changes the numbers; `emulator` only for emulator jobs. */
+/**
+ * Where a compared job ran, as far as it changes the numbers; for a target the runner started itself,
+ * its version under the kind's name (`emulator` for a fresh emulator per cell).
+ */
 export interface CompareEnvironment {
   host: string | null;
   cores: number | null;
-  emulator?: string | null;
+  [targetKind: string]: string | number | null | undefined;
 }

@@ -3,13 +3,12 @@ import { optionText } from '../job/configuration';
 import {
   ARMS,
   ConfigurationSchema,
+  LanguageSchema,
   GRPC_GCP,
-  LANGUAGES,
   OPERATIONS,
   SEMVER,
   WorkloadSchema,
   workloadMix,
-  refusedOption,
   nulIssues,
   toFieldIssues,
   type Arm,
@@ -20,6 +19,7 @@ import {
   type ParseResult,
 } from '../job/spec';
 import { SCENARIO_PRESETS } from '../job/presets';
+import { refusedOption } from '../job/languages';
 import { TargetSchema } from '../targets/index';
 
 /**
@@ -128,7 +128,7 @@ export const GateSpecSchema = z
   .strictObject({
     name: z.string().trim().max(120).optional(),
     scenario: z.enum(GATE_SCENARIO_IDS, { message: `must be one of ${GATE_SCENARIO_IDS.join(', ')}` }),
-    language: z.enum(LANGUAGES),
+    language: LanguageSchema,
     baseline: version,
     candidate: version,
     /** Options for both arms, over the scenario's own (e.g. numChannels 32). */

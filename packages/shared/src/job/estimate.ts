@@ -2,7 +2,7 @@
 // costs its language's start, its target's set-up, its warm-up and what it measures; an operation takes
 // the target's modelled latency (or a nominal one) plus the think time. Installs are not counted.
 import { modeledLatencyMs, targetEstimate } from '../targets/index';
-import { LANGUAGE_INFO } from './languages';
+import { infoOf } from './languages';
 import { cellCount } from './plan';
 import { opsAt, type JobSpec } from './spec';
 
@@ -20,7 +20,7 @@ export function estimateJobSeconds(spec: EstimatedSpec): number {
     for (const c of spec.concurrency) {
       const warm = opsSeconds(opsAt(spec.workload.warmupOps, c), c);
       const measure = spec.workload.durationSeconds ?? opsSeconds(opsAt(spec.workload.measuredOps ?? 0, c), c);
-      seconds += perClientCells * (LANGUAGE_INFO[client.language].cellSeconds + setupSeconds + warm + measure);
+      seconds += perClientCells * (infoOf(client.language).cellSeconds + setupSeconds + warm + measure);
     }
   return Math.ceil(seconds);
 }

@@ -1,12 +1,51 @@
-import type { Language } from './spec';
+import { languageInfo, languageInfos, registerLanguage } from '../registry';
 
 /**
- * How forms and pages name each client language, and a version to start from. `cellSeconds`: what a
- * cell costs besides its operations (the driver process, its client's start, the runner's bookkeeping),
- * for the run-time estimate.
+ * What the spec, forms and pages know of a client language without installing it. `cellSeconds`: what
+ * a cell costs besides its operations (the driver process, its client's start, the runner's
+ * bookkeeping), for the run-time estimate. Installing and driving it is its LanguagePlugin's
+ * (packages/languages).
  */
-export const LANGUAGE_INFO: Record<Language, { title: string; packageName: string; exampleVersion: string; cellSeconds: number }> = {
-  node: { title: 'Node', packageName: '@google-cloud/spanner', exampleVersion: '9.0.0', cellSeconds: 5 },
-  java: { title: 'Java', packageName: 'com.google.cloud:google-cloud-spanner', exampleVersion: '6.105.0', cellSeconds: 5 },
-  go: { title: 'Go', packageName: 'cloud.google.com/go/spanner', exampleVersion: '1.33.0', cellSeconds: 3 },
-};
+export interface LanguageInfo {
+  name: string;
+  title: string;
+  packageName: string;
+  /** A version to start a form from. */
+  exampleVersion: string;
+  cellSeconds: number;
+  /** Why a configuration can never run on this language, before anything is installed; null when it can. */
+  refuse?(configuration: { grpcGcp?: string }): { option: string; message: string } | null;
+}
+
+/** The built-in languages, for their own plug-ins' code; everything else asks the registry. */
+export const LANGUAGE_INFO = {
+  node: { name: 'node', title: 'Node', packageName: '@google-cloud/spanner', exampleVersion: '9.0.0', cellSeconds: 5 },
+  java: { name: 'java', title: 'Java', packageName: 'com.google.cloud:google-cloud-spanner', exampleVersion: '6.105.0', cellSeconds: 5 },
+  go: {
+    name: 'go',
+    title: 'Go',
+    packageName: 'cloud.google.com/go/spanner',
+    exampleVersion: '1.33.0',
+    cellSeconds: 3,
+    refuse: (c) => (c.grpcGcp === 'on' ? { option: 'grpcGcp', message: 'grpc-gcp is not available in the Go client: use default or off' } : null),
+  },
+} satisfies Record<string, LanguageInfo>;
+
+for (const info of Object.values(LANGUAGE_INFO)) registerLanguage(info);
+
+/** The names of every registered language, built-ins first. */
+export function languageNames(): string[] {
+  return languageInfos().map((l) => l.name);
+}
+
+/** The language's info; throws for a name no plug-in registered (specs are parsed before they get here). */
+export function infoOf(language: string): LanguageInfo {
+  const info = languageInfo(language);
+  if (!info) throw new Error(`no client language "${language}" is registered`);
+  return info;
+}
+
+/** Why a configuration cannot run on a language at all, before anything is installed; null when it can. */
+export function refusedOption(language: string, configuration: { grpcGcp?: string }): { option: string; message: string } | null {
+  return languageInfo(language)?.refuse?.(configuration) ?? null;
+}

@@ -1,7 +1,9 @@
 // Placement: what a job needs of the runner that takes it, as queue flags, and why a runner cannot
-// take it. Languages and the emulator follow from the spec; cores, memory and labels are the job's
+// take it. Languages and the target kind follow from the spec (a kind the runner starts itself, such
+// as a fresh emulator per cell, needs a runner that offers it); cores, memory and labels are the job's
 // `requirements`. Cloud Spanner is no flag: a runner not enabled for it fails the job at once.
 import { z } from 'zod';
+import { startedByRunner, targetTitle } from '../targets/index';
 import type { JobSpec } from './spec';
 
 export const RequirementsSchema = z.strictObject({
@@ -20,8 +22,8 @@ export interface RunnerOffer {
   cores: number;
   memoryGiB: number;
   languages: string[];
-  emulator: boolean;
-  spanner: boolean;
+  /** The target kinds it can start or reach (its TargetPlugins that are available). */
+  targets: string[];
   labels: string[];
 }
 
@@ -30,9 +32,7 @@ export function placementFlags(spec: Pick<JobSpec, 'clients' | 'target' | 'requi
   const r = spec.requirements ?? {};
   return [
     ...new Set(spec.clients.map((c) => `lang:${c.language}`)),
-    // The user's own emulator (emulatorHost) needs no binary on the runner.
-    ...(spec.target.kind === 'emulator' && !spec.target.emulatorHost ? ['emulator'] : []),
-    // Not Cloud Spanner: a runner not enabled for it fails such a job at once, saying how to enable it.
+    ...(startedByRunner(spec.target) ? [`target:${spec.target.kind}`] : []),
     ...(r.minCores ? [`cores>=${r.minCores}`] : []),
     ...(r.minMemoryGiB ? [`memory>=${r.minMemoryGiB}`] : []),
     ...(r.labels ?? []).map((l) => `label:${l}`),
@@ -41,14 +41,19 @@ export function placementFlags(spec: Pick<JobSpec, 'clients' | 'target' | 'requi
 
 /** Why a runner cannot take a job with this flag, in words; null when it can. */
 export function missingFor(flag: string, runner: RunnerOffer): string | null {
-  const [kind, value] = flag.startsWith('cores>=') ? ['cores', flag.slice(7)] : flag.startsWith('memory>=') ? ['memory', flag.slice(8)] : flag.split(':');
+  // `emulator`: the flag of jobs queued before target kinds had flags of their own.
+  const [kind, value] = flag.startsWith('cores>=')
+    ? ['cores', flag.slice(7)]
+    : flag.startsWith('memory>=')
+      ? ['memory', flag.slice(8)]
+      : flag === 'emulator'
+        ? ['target', 'emulator']
+        : flag.split(':');
   switch (kind) {
     case 'lang':
       return runner.languages.includes(value!) ? null : `the ${value} toolchain`;
-    case 'emulator':
-      return runner.emulator ? null : 'the Cloud Spanner emulator';
-    case 'spanner':
-      return runner.spanner ? null : 'Cloud Spanner enabled (SCB_ALLOW_SPANNER=1)';
+    case 'target':
+      return runner.targets.includes(value!) ? null : `the ${targetTitle(value!)}`;
     case 'cores':
       return runner.cores >= Number(value) ? null : `at least ${value} cores`;
     case 'memory':

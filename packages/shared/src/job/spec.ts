@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import { TargetSchema, targetCap, targetRefusal } from '../targets/index';
 import { RequirementsSchema } from './placement';
+import { languageNames, refusedOption } from './languages';
+import { languageInfo } from '../registry';
 
 /** Plain semver only (no ranges, tags, paths or URLs): it ends up in an npm/Maven command line. */
 export const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z]+(\.[0-9A-Za-z]+)*)?$/;
 
-export const LANGUAGES = ['node', 'java', 'go'] as const;
-export type Language = (typeof LANGUAGES)[number];
+/** A client language's name: one a plug-in registered (job/languages.ts; the spec is checked against the registry). */
+export type Language = string;
 export const GRPC_GCP = ['on', 'off', 'default'] as const;
 /**
  * What an agent runs, on the leaderboard schema of the session pool case study (Players, Scores; a
@@ -33,9 +35,12 @@ export function goModuleOf(version: string): GoModule {
 
 const semver = (example: string) => z.string().regex(SEMVER, `must be a plain semver such as ${example}`);
 
+/** A registered client language's name (checked when parsed: plug-ins register theirs at start). */
+export const LanguageSchema = z.string().refine((l) => languageInfo(l) !== undefined, { error: () => `must be one of ${languageNames().join(', ')}` });
+
 export const ClientSchema = z
   .strictObject({
-    language: z.enum(LANGUAGES),
+    language: LanguageSchema,
     version: semver('9.0.0'),
     /** Go only, optional: the module, which must be the one the version belongs to (goModuleOf). */
     module: z.enum(GO_MODULES).optional(),
@@ -58,12 +63,6 @@ export const ClientSchema = z
 /** "go 1.33.0", or "go 1.33.0 (grpc 1.18.0)" when the client is built against another grpc-go: a client in words, and its identity. */
 export function clientText(c: { language: string; version: string; grpcVersion?: string | null }): string {
   return `${c.language} ${c.version}${c.grpcVersion ? ` (grpc ${c.grpcVersion})` : ''}`;
-}
-
-/** Why a configuration cannot run on a language at all, before anything is installed; null when it can. */
-export function refusedOption(language: Language, configuration: { grpcGcp?: string }): { option: string; message: string } | null {
-  if (language === 'go' && configuration.grpcGcp === 'on') return { option: 'grpcGcp', message: 'grpc-gcp is not available in the Go client: use default or off' };
-  return null;
 }
 
 /**

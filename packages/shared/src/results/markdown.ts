@@ -1,6 +1,7 @@
 import { formatOps } from '../format';
 import { clientText, describeOperations, workloadMix, type JobSpec } from '../job/spec';
 import { describeTarget } from '../targets/index';
+import { runnerTargetVersion } from '../stored';
 import { escapeMarkdown } from './markdown-escape';
 import { buildResultTable, formatEntry, type TableCell } from './table';
 import { VERDICT_MARK, verdictLegend } from './verdict';
@@ -18,7 +19,7 @@ export interface MarkdownJob {
   id: string;
   url: string;
   spec: JobSpec;
-  environment: { cores?: number; host?: string; emulator?: string | null; commit?: string | null } | null;
+  environment: { cores?: number; host?: string; emulator?: string | null; targets?: Record<string, string | null>; commit?: string | null } | null;
   cells: TableCell[];
 }
 
@@ -35,12 +36,13 @@ export function setupLine(job: Pick<MarkdownJob, 'spec' | 'environment'>, text: 
   const measured = w.durationSeconds !== undefined ? `${w.durationSeconds} s` : `${formatOps(w.measuredOps!)} ops`;
   const env = job.environment;
   const machine = env?.cores ? `${env.cores} cores${env.host ? ` (${text(env.host)})` : ''}` : 'machine not recorded';
-  // A fresh emulator per cell is the runner's own: its version is part of the setup.
-  const emulator = s.target.kind === 'emulator' && !s.target.emulatorHost && env?.emulator ? `, emulator ${text(env.emulator)}` : '';
+  // A target the runner starts itself (a fresh emulator per cell) is the runner's own: its version is part of the setup.
+  const version = runnerTargetVersion(s.target, env);
+  const software = version ? `, ${s.target.kind} ${text(version)}` : '';
   return (
     `${clients} · ${configs} · ${describeTarget(s)} · ` +
     `${describeOperations(w)}, warm-up ${formatOps(w.warmupOps)} ops at the target concurrency, ${measured} measured · ` +
-    `${s.repeats} repeat(s), fresh client per cell · ${machine}${emulator}`
+    `${s.repeats} repeat(s), fresh client per cell · ${machine}${software}`
   );
 }
 

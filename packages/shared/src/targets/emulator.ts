@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Client, Configuration } from '../job/spec';
+import { emulatorHostAllowed, RULES } from '../policy/rules';
 import type { TargetKind } from './kind';
 import { describeNetwork, NetworkSchema } from './network';
 
@@ -23,6 +24,12 @@ export type EmulatorTarget = z.output<typeof EmulatorTargetSchema>;
 const NODE_MULTIPLEXED = 'the Cloud Spanner emulator hands out no multiplexed session and Node clients in multiplexed mode fail on it: leave multiplexedSessions unset (it runs false) or false';
 
 export const emulatorTarget: TargetKind<EmulatorTarget> = {
+  name: 'emulator',
+  title: 'Cloud Spanner emulator',
+  schema: EmulatorTargetSchema,
+  // The user's own emulator (emulatorHost) needs no binary on the runner.
+  startedByRunner: (t) => !t.emulatorHost,
+  policyIssues: (t, policy) => (t.emulatorHost && !emulatorHostAllowed(policy, t.emulatorHost) ? [{ field: 'emulatorHost', message: RULES.emulatorHost }] : []),
   // The emulator is CPU-bound, not a latency model: there is no ideal line.
   modeledLatencyMs: () => null,
   // A fresh emulator per cell: its start and the instance, database and table it is given.

@@ -23,6 +23,11 @@ export type FakeTarget = z.output<typeof FakeTargetSchema>;
 const DEFAULT_SERVER = FakeServerSchema.parse({});
 
 export const fakeTarget: TargetKind<FakeTarget> = {
+  name: 'fake',
+  title: 'fake Spanner',
+  schema: FakeTargetSchema,
+  // Every runner has it: it is part of the product.
+  startedByRunner: () => true,
   modeledLatencyMs: (t, timeScale) => t.latencyMs * timeScale,
   // The fake starts on a worker thread in well under a second.
   estimate: { setupSeconds: 1, operationMs: 65 },

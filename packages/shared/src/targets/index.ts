@@ -1,24 +1,71 @@
 import { z } from 'zod';
 import type { Client, Configuration } from '../job/spec';
-import { emulatorTarget, EmulatorTargetSchema } from './emulator';
-import { fakeTarget, FakeTargetSchema } from './fake';
-import { spannerTarget, SpannerTargetSchema } from './spanner';
+import type { Policy } from '../policy/rules';
+import { registerTargetKind, targetKindNamed, targetKinds } from '../registry';
+import { emulatorTarget, type EmulatorTarget } from './emulator';
+import { fakeTarget, type FakeTarget } from './fake';
+import { spannerTarget, type SpannerTarget } from './spanner';
 import type { JobBudget, TargetKind } from './kind';
 
-export { FakeServerSchema, type FakeTarget } from './fake';
-export type { EmulatorTarget } from './emulator';
+export { FakeServerSchema, FakeTargetSchema, type FakeTarget } from './fake';
+export { EmulatorTargetSchema, type EmulatorTarget } from './emulator';
 export { NetworkSchema, type Network } from './network';
-export { DEFAULT_SPANNER_ENDPOINT, type SpannerTarget } from './spanner';
+export { DEFAULT_SPANNER_ENDPOINT, SpannerTargetSchema, type SpannerTarget } from './spanner';
 export type { JobBudget, TargetKind } from './kind';
 
-/** Where a job's cells run. One schema per kind, discriminated by `kind`. */
-export const TargetSchema = z.discriminatedUnion('kind', [FakeTargetSchema, EmulatorTargetSchema, SpannerTargetSchema]);
-export type Target = z.output<typeof TargetSchema>;
+for (const kind of [fakeTarget, emulatorTarget, spannerTarget]) registerTargetKind(kind);
 
-const KINDS: { [K in Target['kind']]: TargetKind<Extract<Target, { kind: K }>> } = { fake: fakeTarget, emulator: emulatorTarget, spanner: spannerTarget };
+/** A target of a kind a plug-in registered: its fields are its kind's business. */
+export interface OtherTarget {
+  kind: string;
+  [field: string]: unknown;
+}
+/** Where a job's cells run: a target of a registered kind. */
+export type Target = FakeTarget | EmulatorTarget | SpannerTarget | OtherTarget;
+
+/**
+ * Where a job's cells run, validated by the schema of its `kind` as registered (registry.ts). Not a
+ * z.discriminatedUnion: kinds registered after this module loads (plug-ins) count, and a plug-in's
+ * schema may come from another copy of zod.
+ */
+export const TargetSchema = z.looseObject({ kind: z.string() }).transform((value, ctx): Target => {
+  const kind = targetKindNamed(value.kind);
+  if (!kind) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['kind'],
+      input: value.kind,
+      message: `must be one of ${targetKinds()
+        .map((k) => k.name)
+        .join(', ')}`,
+    });
+    return z.NEVER;
+  }
+  const parsed = kind.schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', path: issue.path, input: value, message: issue.message });
+  return z.NEVER;
+});
 
 function kindOf<T extends Target>(target: T): TargetKind<T> {
-  return KINDS[target.kind] as TargetKind<T>;
+  const kind = targetKindNamed(target.kind);
+  if (!kind) throw new Error(`no target kind "${target.kind}" is registered`);
+  return kind as TargetKind<T>;
+}
+
+/** The kind's name in words ("Cloud Spanner emulator"); the name itself for one no plug-in registered (a stored job whose plug-in is gone). */
+export function targetTitle(kind: string): string {
+  return targetKindNamed(kind)?.title ?? kind;
+}
+
+/** Whether the runner starts the target from software of its own (placement, and the version recorded with the job). */
+export function startedByRunner(target: Target): boolean {
+  return kindOf(target).startedByRunner?.(target) ?? false;
+}
+
+/** The rules of the operator's policy the target breaks, at fields of the target. */
+export function targetPolicyIssues(target: Target, policy: Policy): { field: string; message: string }[] {
+  return kindOf(target).policyIssues?.(target, policy) ?? [];
 }
 
 type TargetOfSpec = { target: Target; timeScale: number };

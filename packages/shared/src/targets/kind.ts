@@ -1,9 +1,7 @@
+import type { z } from 'zod';
 import type { Client, Configuration } from '../job/spec';
+import type { Policy } from '../policy/rules';
 
-/**
- * What pages, statistics and the runner know of a target kind without running it. Each kind has
- * its schema and one of these in its own file (targets/<kind>.ts); index.ts lists them.
- */
 /** What a whole job may spend on a target that costs money. */
 export interface JobBudget {
   ops: number | null;
@@ -11,7 +9,26 @@ export interface JobBudget {
   sessions: number | null;
 }
 
-export interface TargetKind<T> {
+/**
+ * What the spec, placement, policy, pages and statistics know of a target kind without running it.
+ * Each kind has its schema and one of these in its own file (targets/<kind>.ts), registered in the
+ * registry (registry.ts); starting it is the runner's TargetPlugin.
+ */
+export interface TargetKind<T extends { kind: string } = { kind: string }> {
+  /** Its `kind` in specs. */
+  name: string;
+  /** The kind in words, for forms, the runners page and the job page ("Cloud Spanner emulator"). */
+  title: string;
+  /** The target's spec, `kind` included (a literal of `name`). */
+  schema: z.ZodType<T>;
+  /**
+   * Whether the runner starts this target from software of its own (a fresh emulator per cell): a job
+   * then goes only to runners that offer the kind, and the job records the version the runner has.
+   * Absent: never (a target the runner only connects to, such as Cloud Spanner).
+   */
+  startedByRunner?(target: T): boolean;
+  /** Every rule of the operator's policy the target breaks, each at its field; absent or empty: none. */
+  policyIssues?(target: T, policy: Policy): { field: string; message: string }[];
   /** Server time of one data RPC after the time scale where the target models it (the fake); null where it does not. */
   modeledLatencyMs(target: T, timeScale: number): number | null;
   /** The target with its defaults spelled out, so that equal scenarios have equal keys. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RULES, spannerDatabaseAllowed, spannerEndpointAllowed } from '../policy/rules';
 import type { TargetKind } from './kind';
 
 // Resource id rules of Cloud Spanner (instance 2-64, database 2-30 characters) and of projects,
@@ -34,6 +35,17 @@ export type SpannerTarget = z.output<typeof SpannerTargetSchema>;
 export const DEFAULT_SPANNER_ENDPOINT = 'spanner.googleapis.com:443';
 
 export const spannerTarget: TargetKind<SpannerTarget> = {
+  name: 'spanner',
+  title: 'Cloud Spanner',
+  schema: SpannerTargetSchema,
+  // No placement: a runner not enabled for it fails such a job at once, saying how to enable it.
+  policyIssues: (t, policy) => {
+    if (policy.spanner.databases.length === 0) return [{ field: 'kind', message: RULES.spannerOff }];
+    return [
+      ...(spannerDatabaseAllowed(policy, t) ? [] : [{ field: 'databaseId', message: RULES.spannerDatabase }]),
+      ...(spannerEndpointAllowed(policy, t.endpoint ?? DEFAULT_SPANNER_ENDPOINT) ? [] : [{ field: 'endpoint', message: RULES.spannerEndpoint }]),
+    ];
+  },
   modeledLatencyMs: () => null,
   // Sessions and the table probe; an operation a few milliseconds in one region.
   estimate: { setupSeconds: 5, operationMs: 10 },

@@ -1,5 +1,6 @@
 // The trend chart's selection as URL parameters of the /versions page and GET /api/versions-chart.
-import { LANGUAGES, OPERATIONS, type Language, type Operation } from '../job/spec';
+import { languageNames } from '../job/languages';
+import { OPERATIONS, type Language, type Operation } from '../job/spec';
 import { TREND_METRICS, isTrendMetric, type TrendMetric } from './metrics';
 import type { ScenarioIndex } from './scenarios';
 
@@ -62,8 +63,8 @@ export function parseTrendQuery(source: ParamSource, strict = false): { value: T
   };
   const language = one('language');
   if (language !== undefined) {
-    if ((LANGUAGES as readonly string[]).includes(language)) value.language = language as Language;
-    else issues.push({ path: 'language', message: `must be one of ${LANGUAGES.join(', ')}` });
+    if (languageNames().includes(language)) value.language = language;
+    else issues.push({ path: 'language', message: `must be one of ${languageNames().join(', ')}` });
   }
   const scenario = one('scenario');
   if (scenario !== undefined) {
@@ -97,7 +98,7 @@ export function parseTrendQuery(source: ParamSource, strict = false): { value: T
 export function resolveSelection(query: TrendQuery, index: ScenarioIndex): { selection: TrendSelection; issues: QueryIssue[] } {
   const issues: QueryIssue[] = [];
   const busiest = [...index.languages].sort((a, b) => b.cells - a.cells)[0];
-  const language: Language = query.language ?? (busiest && busiest.cells > 0 ? busiest.value : LANGUAGES[0]);
+  const language: Language = query.language ?? (busiest && busiest.cells > 0 ? busiest.value : languageNames()[0]!);
   const scenarios = index.scenarios[language];
   let scenario = query.scenario ? scenarios.find((s) => s.key === query.scenario) : undefined;
   if (query.scenario && !scenario) {

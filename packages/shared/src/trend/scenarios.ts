@@ -1,7 +1,8 @@
 // Which (language, scenario, concurrency) combinations of stored jobs have succeeded cells: the
 // choices of the trend chart.
 import { scenarioDifferences, scenarioLabel } from '../job/scenario';
-import { LANGUAGES, workloadMix, type JobSpec, type Language, type Operation } from '../job/spec';
+import { languageNames } from '../job/languages';
+import { workloadMix, type JobSpec, type Language, type Operation } from '../job/spec';
 
 /** What the web app knows about one job before loading its cells: its spec and its succeeded cells per language and concurrency. */
 export interface JobCellCounts {
@@ -47,8 +48,8 @@ export function buildScenarioIndex(jobs: JobCellCounts[]): ScenarioIndex {
     entry.jobIds.push(job.jobId);
     jobsByScenario.set(key, entry);
     for (const c of job.counts) {
-      if (!(LANGUAGES as readonly string[]).includes(c.language) || c.cells <= 0) continue;
-      const language = c.language as Language;
+      if (!languageNames().includes(c.language) || c.cells <= 0) continue;
+      const language = c.language;
       perLanguage.set(language, (perLanguage.get(language) ?? 0) + c.cells);
       const byKey = acc.get(language) ?? new Map();
       acc.set(language, byKey);
@@ -59,7 +60,7 @@ export function buildScenarioIndex(jobs: JobCellCounts[]): ScenarioIndex {
       s.conc.set(c.concurrency, (s.conc.get(c.concurrency) ?? 0) + c.cells);
     }
   }
-  const scenarios = Object.fromEntries(LANGUAGES.map((l) => [l, [] as ScenarioOption[]])) as Record<Language, ScenarioOption[]>;
+  const scenarios = Object.fromEntries(languageNames().map((l) => [l, [] as ScenarioOption[]])) as Record<Language, ScenarioOption[]>;
   for (const [language, byKey] of acc) {
     const list: ScenarioOption[] = [...byKey].map(([key, s]) => ({
       key,
@@ -80,7 +81,7 @@ export function buildScenarioIndex(jobs: JobCellCounts[]): ScenarioIndex {
     scenarios[language] = list;
   }
   return {
-    languages: LANGUAGES.map((value) => ({ value, cells: perLanguage.get(value) ?? 0 })),
+    languages: languageNames().map((value) => ({ value, cells: perLanguage.get(value) ?? 0 })),
     scenarios,
     jobsByScenario,
   };

@@ -257,11 +257,16 @@ test('placement: a job needs its clients’ toolchains, its target and its requi
   });
   assert.ok(p.ok);
   const flags = placementFlags(p.value);
-  assert.deepEqual(flags, ['cores>=8', 'emulator', 'label:perf-lab', 'lang:go', 'lang:java']);
-  const laptop = { cores: 2, memoryGiB: 24, languages: ['node', 'java'], emulator: true, spanner: false, labels: [] };
-  const lab = { cores: 16, memoryGiB: 64, languages: ['node', 'java', 'go'], emulator: true, spanner: false, labels: ['perf-lab'] };
+  assert.deepEqual(flags, ['cores>=8', 'label:perf-lab', 'lang:go', 'lang:java', 'target:emulator']);
+  const laptop = { cores: 2, memoryGiB: 24, languages: ['node', 'java'], targets: ['fake', 'emulator'], labels: [] };
+  const lab = { cores: 16, memoryGiB: 64, languages: ['node', 'java', 'go'], targets: ['fake', 'emulator'], labels: ['perf-lab'] };
   assert.deepEqual(flags.map((f) => missingFor(f, laptop)).filter(Boolean), ['at least 8 cores', 'the label perf-lab', 'the go toolchain']);
   assert.equal(placementProblem(flags, [laptop, lab]), null);
+  // A runner without the emulator's binary lacks the kind; jobs queued before kinds had flags said `emulator`.
+  const noEmulator = { ...lab, targets: ['fake'] };
+  assert.equal(missingFor('target:emulator', noEmulator), 'the Cloud Spanner emulator');
+  assert.equal(missingFor('emulator', noEmulator), 'the Cloud Spanner emulator');
+  assert.deepEqual(placementFlags({ ...p.value, target: { kind: 'emulator', emulatorHost: '127.0.0.1:9010' } }), ['cores>=8', 'label:perf-lab', 'lang:go', 'lang:java']);
   assert.equal(placementProblem(flags, [laptop]), 'no alive runner can take this job: the closest one (of 1) lacks at least 8 cores, the label perf-lab, the go toolchain');
   assert.match(placementProblem(flags, []) ?? '', /no runner is alive/);
   const bad = parseJobSpec({ ...p.value, requirements: { minCores: 0, labels: ['Perf Lab'], gpu: true } });

@@ -1,6 +1,6 @@
 import { readRoute } from '@/lib/auth/guard';
 import { NextResponse } from 'next/server';
-import { LANGUAGES, type Language } from '@scb/shared/job';
+import { languageNames } from '@scb/shared/job';
 import { newestFirst, publishedVersions } from '@scb/languages';
 import { knownClientVersions } from '@scb/db';
 import { db } from '@/lib/db';
@@ -10,12 +10,12 @@ export const dynamic = 'force-dynamic';
 /** Published client versions, newest first, with what this machine learned installing them. */
 async function handleGET(req: Request) {
   const language = new URL(req.url).searchParams.get('language') ?? 'node';
-  if (!(LANGUAGES as readonly string[]).includes(language)) {
-    return NextResponse.json({ error: `language must be one of ${LANGUAGES.join(', ')}`, issues: [{ path: 'language', message: 'unknown language' }] }, { status: 400 });
+  if (!languageNames().includes(language)) {
+    return NextResponse.json({ error: `language must be one of ${languageNames().join(', ')}`, issues: [{ path: 'language', message: 'unknown language' }] }, { status: 400 });
   }
   let published: string[];
   try {
-    published = await publishedVersions(language as Language);
+    published = await publishedVersions(language);
   } catch (e) {
     return NextResponse.json({ error: (e as Error).message }, { status: 502 });
   }

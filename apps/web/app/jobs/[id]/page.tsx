@@ -3,11 +3,12 @@ import type { Metadata } from 'next';
 import { Fragment } from 'react';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { clientText, describeConfiguration, describeOperations, LANGUAGE_INFO, LANGUAGES, OPERATIONS } from '@scb/shared/job';
-import { toolchainsOf } from '@scb/shared/stored';
+import { clientText, describeConfiguration, describeOperations, OPERATIONS } from '@scb/shared/job';
+import { languageInfos } from '@scb/shared/registry';
+import { targetVersionsOf, toolchainsOf } from '@scb/shared/stored';
 import { isUnfinishedJob } from '@scb/shared/status';
 import { buildResultTable, formatEntry, formatMs, formatOps, formatPercent, formatQps, formatUtc } from '@scb/shared/table';
-import { describeTarget, modeledLatencyMs, streamLimit, targetBudget } from '@scb/shared/targets';
+import { describeTarget, modeledLatencyMs, streamLimit, targetBudget, targetTitle } from '@scb/shared/targets';
 import { budgetWords, NOTHING_SPENT } from '@scb/shared/budget';
 import { AutoRefresh } from '@/components/AutoRefresh';
 import { CellCharts } from '@/components/CellCharts';
@@ -426,14 +427,18 @@ export default async function JobPage({ params }: Params) {
           <dd>{env.memoryGiB} GiB</dd>
           <dt>platform</dt>
           <dd>{env.platform}</dd>
-          {LANGUAGES.map((l) => (
-            <Fragment key={l}>
-              <dt>{LANGUAGE_INFO[l].title}</dt>
-              <dd>{toolchainsOf(env)[l] ?? 'not found'}</dd>
+          {languageInfos().map((l) => (
+            <Fragment key={l.name}>
+              <dt>{l.title}</dt>
+              <dd>{toolchainsOf(env)[l.name] ?? 'not found'}</dd>
             </Fragment>
           ))}
-          <dt>Cloud Spanner emulator</dt>
-          <dd>{env.emulator ?? 'not found'}</dd>
+          {Object.entries(targetVersionsOf(env)).map(([kind, version]) => (
+            <Fragment key={kind}>
+              <dt>{targetTitle(kind)}</dt>
+              <dd>{version ?? 'not found'}</dd>
+            </Fragment>
+          ))}
           <dt>commit</dt>
           <dd>{env.commit ?? 'unknown'}</dd>
         </dl>

@@ -2,7 +2,8 @@
 
 import { useRouter } from 'next/navigation';
 import { useEffect, useMemo, useState } from 'react';
-import { LANGUAGE_INFO, LANGUAGES, OPERATIONS, parseJobSpec, refusedOption, type FieldIssue, type Language } from '@scb/shared/job';
+import { infoOf, OPERATIONS, parseJobSpec, refusedOption, type FieldIssue, type Language } from '@scb/shared/job';
+import { languageInfos } from '@scb/shared/registry';
 import { PRESETS, type Preset } from '@scb/shared/presets';
 import { INITIAL, CONFIGS, toSpec, fromSpec, fitsFields, type FormState } from './form-state';
 import { OpsInput, SpannerFields, RunnerNumber, Estimate } from './fields';
@@ -138,12 +139,12 @@ export function NewJobForm({ limitMinutes }: { limitMinutes: number }) {
             // Options a language cannot run at all (grpc-gcp on for Go) are unticked, not refused later.
             const configs = { ...form.configs };
             if (refusedOption(language, { grpcGcp: 'on' })) Object.assign(configs, { on: false, dynamic: false, default: configs.default || ((configs.on || configs.dynamic) && !configs.off) });
-            set({ language, versions: [LANGUAGE_INFO[language].exampleVersion], configs });
+            set({ language, versions: [infoOf(language).exampleVersion], configs });
           }}
         >
-          {LANGUAGES.map((l) => (
-            <option key={l} value={l}>
-              {LANGUAGE_INFO[l].title} ({LANGUAGE_INFO[l].packageName})
+          {languageInfos().map((l) => (
+            <option key={l.name} value={l.name}>
+              {l.title} ({l.packageName})
             </option>
           ))}
         </select>

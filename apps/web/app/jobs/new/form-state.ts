@@ -2,6 +2,7 @@
 // and its tests share it; nothing here renders.
 import { OPERATIONS, parseJobSpec, type JobSpecInput, type Language, type Operation } from '@scb/shared/job';
 import type { Preset } from '@scb/shared/presets';
+import type { EmulatorTarget, FakeTarget, SpannerTarget, Target } from '@scb/shared/targets';
 import { canonicalJson } from '@scb/shared/canonical-json';
 
 export type Ops = number | { min: number; perConcurrency: number };
@@ -112,6 +113,22 @@ function targetOf(f: FormState): JobSpecInput['target'] {
   return { kind: 'spanner', ...s, projectId: s.projectId.trim(), instanceId: s.instanceId.trim(), databaseId: s.databaseId.trim(), ...(endpoint.trim() ? { endpoint: endpoint.trim() } : {}) };
 }
 
+type TargetFields = Pick<FormState, 'targetKind' | 'emulatorHost' | 'spanner' | 'latencyMs'>;
+
+/** The target's fields of the form; a kind the form has no fields for (a plug-in's) shows as the fake's defaults. */
+function targetFields(target: JobSpecInput['target']): TargetFields {
+  const fields: TargetFields = { targetKind: 'fake', emulatorHost: '', spanner: INITIAL.spanner, latencyMs: 65 };
+  if (!target) return fields;
+  const t = target as Target;
+  if (t.kind === 'emulator') return { ...fields, targetKind: 'emulator', emulatorHost: (t as EmulatorTarget).emulatorHost ?? '' };
+  if (t.kind === 'spanner') {
+    const s = t as SpannerTarget;
+    return { ...fields, targetKind: 'spanner', spanner: { ...s, endpoint: s.endpoint ?? '' } };
+  }
+  if (t.kind === 'fake') return { ...fields, latencyMs: (t as FakeTarget).latencyMs ?? 65 };
+  return fields;
+}
+
 /** Whether the fields above show all of a preset (a scenario's mix, faults or pool need the JSON). */
 export function fitsFields(p: Preset): boolean {
   const direct = parseJobSpec(p.spec);
@@ -135,10 +152,7 @@ export function fromSpec(spec: JobSpecInput): FormState {
       dynamic: cfgs.some((c) => c.dynamicChannelPool),
     },
     numChannels: String(cfgs.find((c) => c.numChannels !== undefined)?.numChannels ?? ''),
-    targetKind: spec.target?.kind ?? 'fake',
-    emulatorHost: spec.target?.kind === 'emulator' ? (spec.target.emulatorHost ?? '') : '',
-    spanner: spec.target?.kind === 'spanner' ? { ...spec.target, endpoint: spec.target.endpoint ?? '' } : INITIAL.spanner,
-    latencyMs: spec.target?.kind === 'fake' ? (spec.target.latencyMs ?? 65) : 65,
+    ...targetFields(spec.target),
     timeScale: spec.timeScale ?? 1,
     warmup: w.warmupOps ?? 200,
     measure: w.durationSeconds !== undefined ? { kind: 'seconds', seconds: w.durationSeconds } : { kind: 'ops', ops: w.measuredOps ?? 1000 },

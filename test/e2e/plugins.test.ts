@@ -1,0 +1,69 @@
+// The seams hold: a client language and a target kind that only a plug-in module (SCB_PLUGINS)
+// defines run a job through placement, the runner, the API and the job page, with no other file of
+// the product changed (docs/architecture.md's recipes list the files a built-in one touches).
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { startStack, type Stack } from '../helpers/stack';
+
+const PLUGIN = fileURLToPath(new URL('./plugins/throwaway.ts', import.meta.url));
+const JSON_POST = { method: 'POST', headers: { 'content-type': 'application/json' } } as const;
+const SPEC = {
+  name: 'throwaway plug-ins',
+  clients: [{ language: 'node-twin', version: '9.0.0' }],
+  configurations: [{ label: 'default' }],
+  concurrency: [4],
+  workload: { warmupOps: 20, measuredOps: 200 },
+  target: { kind: 'twin-fake', latencyMs: 5 },
+};
+
+let stack: Stack;
+before(async () => {
+  stack = await startStack({ env: { SCB_PLUGINS: PLUGIN } });
+});
+after(async () => {
+  await stack?.stop();
+});
+
+const api = (p: string, init?: RequestInit) => fetch(stack.baseUrl + p, init);
+
+test('a language and a target kind from a plug-in run a job through placement, the runner, the API and the job page', { timeout: 600_000 }, async () => {
+  const runners = await (await api('/runners')).text();
+  assert.match(runners, /node-twin/, 'the runner offers the plug-in language');
+  assert.match(runners, /twin fake Spanner/, 'the runner offers the plug-in target kind');
+
+  const res = await api('/api/jobs', { ...JSON_POST, body: JSON.stringify(SPEC) });
+  assert.equal(res.status, 201, await res.clone().text());
+  const { id } = (await res.json()) as { id: string };
+  type Job = { status: string; error: string | null; cells: { status: string; error: string | null; result: { count: number } | null; channelSource: string | null; channels: { rpcs: number }[] }[] };
+  let job: Job;
+  for (const t0 = Date.now(); ; await new Promise((r) => setTimeout(r, 500))) {
+    job = (await (await api(`/api/jobs/${id}`)).json()) as Job;
+    if (!['queued', 'running'].includes(job.status)) break;
+    assert.ok(Date.now() - t0 < 480_000, `job still ${job.status}:\n${stack.output.slice(-20).join('\n')}`);
+  }
+  assert.equal(job.status, 'succeeded', `${job.error} ${job.cells[0]?.error}\n${stack.output.slice(-20).join('\n')}`);
+  const cell = job.cells[0]!;
+  assert.equal(cell.result?.count, 200, 'every measured operation of the Node client under its plug-in name');
+  assert.equal(cell.channelSource, 'fake', 'the target counted its connections as the fake does');
+  const served = cell.channels.reduce((a, c) => a + c.rpcs, 0);
+  assert.ok(served >= 220, `the plug-in's target (the fake under another name) served ${served} RPCs`);
+
+  const page = await (await api(`/jobs/${id}`)).text();
+  assert.match(page, /twin fake Spanner answering in 5 ms/, "the job page describes the target in its kind's words");
+  assert.match(page, /Node twin/, "the job page names the language's toolchain");
+  assert.match(page, /twin of v?\d+\.\d+/, 'the toolchain the runner recorded');
+  assert.match(page, /twin 1\.0/, "the target kind's version the runner recorded");
+});
+
+test('a kind or a language no plug-in registered is a 400 naming the field and the registered ones', { timeout: 60_000 }, async () => {
+  const bad = await api('/api/jobs', { ...JSON_POST, body: JSON.stringify({ ...SPEC, clients: [{ language: 'cobol', version: '1.0.0' }], target: { kind: 'nope' } }) });
+  assert.equal(bad.status, 400);
+  const { issues } = (await bad.json()) as { issues: { path: string; message: string }[] };
+  const at = (p: string) => issues.find((i) => i.path === p)?.message ?? '';
+  assert.match(at('target.kind'), /twin-fake/);
+  assert.match(at('clients.0.language'), /node-twin/);
+  const field = await api('/api/jobs', { ...JSON_POST, body: JSON.stringify({ ...SPEC, target: { kind: 'twin-fake', latencyMs: -1 } }) });
+  assert.equal(field.status, 400);
+  assert.match(JSON.stringify(await field.json()), /target\.latencyMs/, "the plug-in's own schema names its field");
+});
