@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import { parseJobSpec } from '@scb/shared/job';
 import { PRESETS } from '@scb/shared/presets';
 import { fitsFields, fromSpec, INITIAL, toSpec } from '../../app/jobs/new/form-state';
+import { TARGET_FORMS } from '../../app/jobs/new/targets/index';
 
 test('the initial form is a valid spec: Node 9.0.0 on the fake, grpc-gcp on and off at three concurrencies', () => {
   const parsed = parseJobSpec(toSpec(INITIAL));
@@ -47,6 +48,19 @@ test('the simple presets fit the fields and survive the round trip through them 
 
 test('a Cloud Spanner target keeps its database and caps through the fields; blanks are trimmed away', () => {
   const spanner = { projectId: ' my-project ', instanceId: 'inst', databaseId: 'db1', endpoint: ' ', maxOpsPerCell: 100, maxSecondsPerCell: 10 };
-  const target = toSpec({ ...INITIAL, targetKind: 'spanner', spanner }).target;
+  const target = toSpec({ ...INITIAL, targetKind: 'spanner', targets: { ...INITIAL.targets, spanner } }).target;
   assert.deepEqual(target, { kind: 'spanner', projectId: 'my-project', instanceId: 'inst', databaseId: 'db1', maxOpsPerCell: 100, maxSecondsPerCell: 10 });
+});
+
+test('each target kind of the form round-trips through the spec, and a kind the form has no fields for leaves fitsFields false', () => {
+  for (const { kind } of TARGET_FORMS) {
+    const spec = toSpec({ ...INITIAL, targetKind: kind });
+    assert.equal(spec.target?.kind, kind);
+    const back = fromSpec(spec);
+    assert.equal(back.targetKind, kind);
+    assert.deepEqual(toSpec(back).target, spec.target, kind);
+  }
+  const plugin = { ...PRESETS[0]!, spec: { ...PRESETS[0]!.spec, target: { kind: 'a-plug-in-kind', speed: 3 } } };
+  assert.equal(fromSpec(plugin.spec).targetKind, INITIAL.targetKind);
+  assert.equal(fitsFields(plugin), false);
 });

@@ -6,7 +6,9 @@ import { infoOf, OPERATIONS, parseJobSpec, refusedOption, type FieldIssue, type 
 import { languageInfos } from '@scb/shared/registry';
 import { PRESETS, type Preset } from '@scb/shared/presets';
 import { INITIAL, CONFIGS, toSpec, fromSpec, fitsFields, type FormState } from './form-state';
-import { OpsInput, SpannerFields, RunnerNumber, Estimate } from './fields';
+import { OpsInput, RunnerNumber, Estimate } from './fields';
+import { TARGET_FIELDS } from './target-fields';
+import { TARGET_FORMS, targetForm } from './targets/index';
 
 interface VersionInfo {
   version: string;
@@ -20,12 +22,13 @@ export function NewJobForm({ limitMinutes }: { limitMinutes: number }) {
   const [form, setForm] = useState<FormState>(INITIAL);
   const [issues, setIssues] = useState<FieldIssue[]>([]);
   const [busy, setBusy] = useState(false);
-  const [versions, setVersions] = useState<{ language: Language; list?: VersionInfo[]; error?: string }>({ language: 'node' });
+  const [versions, setVersions] = useState<{ language: Language; list?: VersionInfo[]; error?: string }>({ language: INITIAL.language });
   const [json, setJson] = useState<string | null>(null);
   const [jsonOpen, setJsonOpen] = useState(false);
   /** A preset the fields cannot show: the form runs its JSON. */
   const [jsonOnly, setJsonOnly] = useState<Preset | null>(null);
   const spec = useMemo(() => toSpec(form), [form]);
+  const TargetFields = TARGET_FIELDS[form.targetKind];
   const set = (patch: Partial<FormState>) => {
     // Editing a field leaves a preset's JSON: the fields are what runs now.
     setJsonOnly(null);
@@ -215,45 +218,22 @@ export function NewJobForm({ limitMinutes }: { limitMinutes: number }) {
         Target
       </label>
       <div>
-        <select id="targetKind" value={form.targetKind} onChange={(e) => set({ targetKind: e.target.value as FormState['targetKind'] })}>
-          <option value="fake">fake Spanner (bundled, latency model)</option>
-          <option value="emulator">Cloud Spanner emulator</option>
-          <option value="spanner">Cloud Spanner (real; costs money)</option>
+        <select id="targetKind" value={form.targetKind} onChange={(e) => set({ targetKind: e.target.value })}>
+          {TARGET_FORMS.map((t) => (
+            <option key={t.kind} value={t.kind}>
+              {t.option}
+            </option>
+          ))}
         </select>
-        {form.targetKind === 'emulator' && (
-          <span className="hint">
-            A fresh emulator per cell, provisioned by the runner; it is CPU-bound (about 3 ms of CPU per query: near 300 queries per second on a 2-core machine), not a latency model. Node cells run
-            with regular sessions.
-          </span>
-        )}
-        {form.targetKind === 'spanner' && (
-          <span className="hint">
-            Runs only on a runner started with SCB_ALLOW_SPANNER=1; it uses that runner&apos;s Application Default Credentials, which are never entered, stored or shown here. Nothing is created in the
-            database: the workload&apos;s tables must exist.
-          </span>
-        )}
+        {targetForm(form.targetKind)?.hint && <span className="hint">{targetForm(form.targetKind)!.hint}</span>}
       </div>
 
-      {form.targetKind === 'fake' ? (
-        <>
-          <label className="field" htmlFor="latencyMs">
-            Fake server latency (ms)
-          </label>
-          <div>
-            <input type="number" id="latencyMs" value={form.latencyMs} min={0} step="any" onChange={(e) => set({ latencyMs: Number(e.target.value) })} />
-          </div>
-        </>
-      ) : form.targetKind === 'spanner' ? (
-        <SpannerFields value={form.spanner} cells={spec.clients.length * spec.configurations.length * spec.concurrency.length * (spec.repeats ?? 1)} onChange={(spanner) => set({ spanner })} />
-      ) : (
-        <>
-          <label className="field" htmlFor="emulatorHost">
-            Emulator host:port
-          </label>
-          <div>
-            <input type="text" id="emulatorHost" value={form.emulatorHost} placeholder="empty: a fresh emulator per cell" onChange={(e) => set({ emulatorHost: e.target.value })} />
-          </div>
-        </>
+      {TargetFields && (
+        <TargetFields
+          value={form.targets[form.targetKind]}
+          cells={spec.clients.length * spec.configurations.length * spec.concurrency.length * (spec.repeats ?? 1)}
+          onChange={(v) => set({ targets: { ...form.targets, [form.targetKind]: v } })}
+        />
       )}
 
       <label className="field" htmlFor="timeScale">

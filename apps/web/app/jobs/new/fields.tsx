@@ -1,7 +1,7 @@
 // The launch form's small fields: operations that may scale with concurrency, the Cloud Spanner
 // database and cost caps, the runner's numbers, and the run-time estimate.
 import { cellCount, estimateJobSeconds, parseJobSpec } from '@scb/shared/job';
-import type { Ops, FormState } from './form-state';
+import type { Ops } from './form-state';
 
 export function OpsInput({ id, value, onChange }: { id: string; value: Ops; onChange: (v: Ops) => void }) {
   const scaled = typeof value !== 'number';
@@ -44,44 +44,6 @@ export function OpsInput({ id, value, onChange }: { id: string; value: Ops; onCh
         scale with concurrency
       </label>
     </span>
-  );
-}
-
-/** The database on Cloud Spanner and the cost caps every cell's driver enforces. */
-export function SpannerFields({ value, cells, onChange }: { value: FormState['spanner']; cells: number; onChange: (v: FormState['spanner']) => void }) {
-  const text = (key: 'projectId' | 'instanceId' | 'databaseId' | 'endpoint', label: string, placeholder = '') => (
-    <>
-      <label className="field" htmlFor={`spanner-${key}`}>
-        {label}
-      </label>
-      <div>
-        <input type="text" id={`spanner-${key}`} value={value[key]} placeholder={placeholder} onChange={(e) => onChange({ ...value, [key]: e.target.value })} />
-      </div>
-    </>
-  );
-  return (
-    <>
-      {text('projectId', 'Project id')}
-      {text('instanceId', 'Instance id')}
-      {text('databaseId', 'Database id')}
-      {text('endpoint', 'Endpoint host:port', 'spanner.googleapis.com:443')}
-      <label className="field" htmlFor="spanner-maxOpsPerCell">
-        Cost cap: operations per cell
-      </label>
-      <div>
-        <input type="number" id="spanner-maxOpsPerCell" value={value.maxOpsPerCell} min={1} onChange={(e) => onChange({ ...value, maxOpsPerCell: Number(e.target.value) })} />
-      </div>
-      <label className="field" htmlFor="spanner-maxSecondsPerCell">
-        Cost cap: seconds per cell
-      </label>
-      <div>
-        <input type="number" id="spanner-maxSecondsPerCell" value={value.maxSecondsPerCell} min={1} onChange={(e) => onChange({ ...value, maxSecondsPerCell: Number(e.target.value) })} />
-        <span className="hint" id="spanner-cost">
-          Cost bound: {cells} cell(s), at most {(cells * value.maxOpsPerCell).toLocaleString('en-US')} operations and {Math.ceil((cells * value.maxSecondsPerCell) / 60)} minutes of traffic in all. The
-          driver starts no operation past either cap (warm-up included); a capped cell says so.
-        </span>
-      </div>
-    </>
   );
 }
 

@@ -2,7 +2,7 @@
 // and its tests share it; nothing here renders.
 import { OPERATIONS, parseJobSpec, type JobSpecInput, type Language, type Operation } from '@scb/shared/job';
 import type { Preset } from '@scb/shared/presets';
-import type { EmulatorTarget, FakeTarget, SpannerTarget, Target } from '@scb/shared/targets';
+import { TARGET_FORMS, targetForm } from './targets/index';
 import { canonicalJson } from '@scb/shared/canonical-json';
 
 export type Ops = number | { min: number; perConcurrency: number };
@@ -15,12 +15,10 @@ export interface FormState {
   concurrency: string;
   configs: Record<ConfigKey, boolean>;
   numChannels: string;
-  targetKind: 'fake' | 'emulator' | 'spanner';
-  /** Emulator only: host:port of one already running; empty starts a fresh one per cell. */
-  emulatorHost: string;
-  /** Cloud Spanner only: the database, an optional endpoint and the cost caps per cell. */
-  spanner: { projectId: string; instanceId: string; databaseId: string; endpoint: string; maxOpsPerCell: number; maxSecondsPerCell: number };
-  latencyMs: number;
+  /** One of TARGET_FORMS. */
+  targetKind: string;
+  /** Each kind's fields, kept while another kind is picked (targets/<kind>.ts). */
+  targets: Record<string, unknown>;
   timeScale: number;
   warmup: Ops;
   measure: { kind: 'seconds'; seconds: number } | { kind: 'ops'; ops: Ops };
@@ -46,10 +44,8 @@ export const INITIAL: FormState = {
   concurrency: '10, 50, 100',
   configs: { on: true, off: true, default: false, dynamic: false },
   numChannels: '',
-  targetKind: 'fake',
-  emulatorHost: '',
-  spanner: { projectId: '', instanceId: '', databaseId: '', endpoint: '', maxOpsPerCell: 20_000, maxSecondsPerCell: 60 },
-  latencyMs: 65,
+  targetKind: TARGET_FORMS[0]!.kind,
+  targets: Object.fromEntries(TARGET_FORMS.map((t) => [t.kind, t.initial])),
   timeScale: 1,
   warmup: 200,
   measure: { kind: 'seconds', seconds: 5 },
@@ -107,26 +103,15 @@ function requirementsOf(r: FormState['runner']): Pick<JobSpecInput, 'requirement
 }
 
 function targetOf(f: FormState): JobSpecInput['target'] {
-  if (f.targetKind === 'emulator') return { kind: 'emulator', ...(f.emulatorHost.trim() ? { emulatorHost: f.emulatorHost.trim() } : {}) };
-  if (f.targetKind === 'fake') return { kind: 'fake', latencyMs: f.latencyMs };
-  const { endpoint, ...s } = f.spanner;
-  return { kind: 'spanner', ...s, projectId: s.projectId.trim(), instanceId: s.instanceId.trim(), databaseId: s.databaseId.trim(), ...(endpoint.trim() ? { endpoint: endpoint.trim() } : {}) };
+  const form = targetForm(f.targetKind) ?? TARGET_FORMS[0]!;
+  return form.write(f.targets[form.kind] ?? form.initial);
 }
 
-type TargetFields = Pick<FormState, 'targetKind' | 'emulatorHost' | 'spanner' | 'latencyMs'>;
-
-/** The target's fields of the form; a kind the form has no fields for (a plug-in's) shows as the fake's defaults. */
-function targetFields(target: JobSpecInput['target']): TargetFields {
-  const fields: TargetFields = { targetKind: 'fake', emulatorHost: '', spanner: INITIAL.spanner, latencyMs: 65 };
-  if (!target) return fields;
-  const t = target as Target;
-  if (t.kind === 'emulator') return { ...fields, targetKind: 'emulator', emulatorHost: (t as EmulatorTarget).emulatorHost ?? '' };
-  if (t.kind === 'spanner') {
-    const s = t as SpannerTarget;
-    return { ...fields, targetKind: 'spanner', spanner: { ...s, endpoint: s.endpoint ?? '' } };
-  }
-  if (t.kind === 'fake') return { ...fields, latencyMs: (t as FakeTarget).latencyMs ?? 65 };
-  return fields;
+/** The target as the form's fields; a kind the form has none for (a plug-in's) shows the default kind's, and fitsFields says the JSON is needed. */
+function targetFields(target: JobSpecInput['target']): Pick<FormState, 'targetKind' | 'targets'> {
+  const form = target ? targetForm(target.kind) : undefined;
+  if (!target || !form) return { targetKind: INITIAL.targetKind, targets: INITIAL.targets };
+  return { targetKind: form.kind, targets: { ...INITIAL.targets, [form.kind]: form.read(target as Record<string, unknown> & { kind: string }) } };
 }
 
 /** Whether the fields above show all of a preset (a scenario's mix, faults or pool need the JSON). */
