@@ -244,16 +244,7 @@ export function jobCount(createdBy?: string): Promise<number> {
 /** The rows the results table and the Markdown export are built from. */
 export function tableCells(job: JobView): TableCell[] {
   return job.cells.map((c) => ({
-    clientLanguage: c.client.language,
-    clientVersion: c.client.version,
-    clientGrpcVersion: c.client.grpcVersion,
-    configLabel: c.configuration.label,
-    arm: c.arm,
-    concurrency: c.concurrency,
-    repeat: c.repeat,
-    status: c.status,
-    error: c.error,
-    result: c.result,
+    ...c,
     operations: c.result?.operations,
     verdict: c.result?.verdict.kind,
     verdictReasons: c.result ? verdictReasons(c.result.verdict) : undefined,

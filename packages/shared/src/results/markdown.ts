@@ -75,9 +75,6 @@ function boundCellLines(cells: TableCell[]): string[] {
   if (!bound.length) return [];
   const lines = bound
     .slice(0, 10)
-    .map(
-      (c) =>
-        `- \`${VERDICT_MARK[c.verdict!]}\` ${clientText({ language: c.clientLanguage, version: c.clientVersion, grpcVersion: c.clientGrpcVersion })} · ${escapeMarkdown(c.configLabel)}, C=${c.concurrency}, repeat ${c.repeat}: ${c.verdictReasons ?? c.verdict}`,
-    );
+    .map((c) => `- \`${VERDICT_MARK[c.verdict!]}\` ${clientText(c.client)} · ${escapeMarkdown(c.configuration.label)}, C=${c.concurrency}, repeat ${c.repeat}: ${c.verdictReasons ?? c.verdict}`);
   return ['', ...lines, ...(bound.length > 10 ? [`- and ${bound.length - 10} more cells`] : [])];
 }

@@ -7,11 +7,9 @@ export { formatMs, formatOps, formatPercent, formatQps, formatUtc } from '../for
 
 /** The stored facts a results table needs about one cell (pages and Markdown read the same shape). */
 export interface TableCell {
-  clientLanguage: string;
-  clientVersion: string;
-  /** Go: the grpc-go the client was built against, when pinned. */
-  clientGrpcVersion?: string | null;
-  configLabel: string;
+  /** grpcVersion (Go): the grpc-go the client was built against, when pinned. */
+  client: { language: string; version: string; grpcVersion?: string | null };
+  configuration: { label: string };
   /** A gate's arm: arms with the same client and configuration (an A/A gate) stay apart. */
   arm?: string | null;
   concurrency: number;
@@ -46,11 +44,10 @@ export interface ResultTable {
   rows: { concurrency: number; entries: (TableEntry | null)[] }[];
 }
 
-const clientOf = (cell: Pick<TableCell, 'clientLanguage' | 'clientVersion' | 'clientGrpcVersion'>) =>
-  clientText({ language: cell.clientLanguage, version: cell.clientVersion, grpcVersion: cell.clientGrpcVersion });
+const clientOf = (cell: Pick<TableCell, 'client'>) => clientText(cell.client);
 
-function columnKey(cell: Pick<TableCell, 'clientLanguage' | 'clientVersion' | 'clientGrpcVersion' | 'configLabel' | 'arm'>, multiClient: boolean): string {
-  const column = multiClient ? `${clientOf(cell)} · ${cell.configLabel}` : cell.configLabel;
+function columnKey(cell: Pick<TableCell, 'client' | 'configuration' | 'arm'>, multiClient: boolean): string {
+  const column = multiClient ? `${clientOf(cell)} · ${cell.configuration.label}` : cell.configuration.label;
   return cell.arm ? `${cell.arm}: ${column}` : column;
 }
 

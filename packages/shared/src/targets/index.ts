@@ -43,7 +43,8 @@ export const TargetSchema = z.looseObject({ kind: z.string() }).transform((value
   }
   const parsed = kind.schema.safeParse(value);
   if (parsed.success) return parsed.data;
-  for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', path: issue.path, input: value, message: issue.message });
+  // As the kind's schema raised them (unrecognized keys keep their keys), under this schema's path.
+  for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, input: value } as Parameters<typeof ctx.addIssue>[0]);
   return z.NEVER;
 });
 

@@ -67,9 +67,8 @@ function markdownJob(name: string, label: string, host: string, error: string) {
   });
   assert.ok(spec.ok, JSON.stringify(!spec.ok && spec.issues));
   const cell = (configLabel: string, extra: Partial<TableCell> = {}): TableCell => ({
-    clientLanguage: 'node',
-    clientVersion: '9.0.0',
-    configLabel,
+    client: { language: 'node', version: '9.0.0' },
+    configuration: { label: configLabel },
     concurrency: 10,
     repeat: 1,
     status: 'succeeded',

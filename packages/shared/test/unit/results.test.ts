@@ -40,9 +40,8 @@ test('throughput and median', () => {
 });
 
 const cell = (configLabel: string, concurrency: number, repeat: number, qps: number | null, status = 'succeeded') => ({
-  clientLanguage: 'node',
-  clientVersion: '9.0.0',
-  configLabel,
+  client: { language: 'node', version: '9.0.0' },
+  configuration: { label: configLabel },
   concurrency,
   repeat,
   status,

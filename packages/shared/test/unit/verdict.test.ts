@@ -99,7 +99,7 @@ test('Markdown marks bound cells in the table, explains the marks and lists each
   const cell = (concurrency: number, figures: Partial<SaturationFigures>): TableCell => {
     const v = judge(figures);
     const result = { qps: concurrency * 10, p50Ms: 80, p99Ms: 90 };
-    return { clientLanguage: 'node', clientVersion: '9.0.0', configLabel: 'on', concurrency, repeat: 1, status: 'succeeded', result, verdict: v.kind, verdictReasons: verdictReasons(v) };
+    return { client: { language: 'node', version: '9.0.0' }, configuration: { label: 'on' }, concurrency, repeat: 1, status: 'succeeded', result, verdict: v.kind, verdictReasons: verdictReasons(v) };
   };
   const md = jobMarkdown({
     id: 'j1',
