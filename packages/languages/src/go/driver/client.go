@@ -23,12 +23,8 @@ type unsupportedOption struct{ message string }
 
 func (u *unsupportedOption) Error() string { return u.message }
 
-func unsupported(cell *Cell, option, why string) error {
-	language := cell.Client.Language
-	if language == "" {
-		language = "go"
-	}
-	m := fmt.Sprintf("option %s is not supported by %s %s", option, language, cell.Client.Version)
+func unsupported(cell *DriverCell, option, why string) error {
+	m := fmt.Sprintf("option %s is not supported by %s %s", option, cell.Client.Language, cell.Client.Version)
 	if why != "" {
 		m += ": " + why
 	}
@@ -51,7 +47,7 @@ type clientSetup struct {
 }
 
 // setupClient maps the cell's configuration onto the client version's options.
-func setupClient(cell *Cell) (*clientSetup, error) {
+func setupClient(cell *DriverCell) (*clientSetup, error) {
 	conf := cell.Configuration
 	if conf.GrpcGcp == "on" {
 		return nil, unsupported(cell, "grpcGcp", "grpc-gcp is not available in the Go client")
@@ -66,7 +62,7 @@ func setupClient(cell *Cell) (*clientSetup, error) {
 	if err != nil {
 		return nil, err
 	}
-	address := net.JoinHostPort(cell.Endpoint.Host, strconv.Itoa(cell.Endpoint.Port))
+	address := net.JoinHostPort(cell.Endpoint.Host, strconv.FormatInt(cell.Endpoint.Port, 10))
 	s := &clientSetup{
 		config: config,
 		// Plaintext (TLS replaces them below). grpc.WithInsecure, not insecure.NewCredentials: the
@@ -93,11 +89,11 @@ func setupClient(cell *Cell) (*clientSetup, error) {
 		// version does them by default; no emulator switch. Set before the options below add to them.
 		s.opts = []option.ClientOption{option.WithEndpoint(address)}
 		s.env["SPANNER_EMULATOR_HOST"] = ""
-		if cell.Endpoint.TLSRootsFile != "" {
+		if roots := cell.Endpoint.TLSRootsFile; roots != nil && *roots != "" {
 			// The test's roots through the Go standard library, not a gRPC option: crypto/x509 reads
 			// SSL_CERT_FILE when it first loads the system roots (no TLS happens before newClient), so
 			// every client version trusts them whichever way its transport builds TLS and credentials.
-			s.env["SSL_CERT_FILE"] = cell.Endpoint.TLSRootsFile
+			s.env["SSL_CERT_FILE"] = *roots
 		}
 	}
 	cfg := reflect.ValueOf(&s.config).Elem()
@@ -124,10 +120,10 @@ func setupClient(cell *Cell) (*clientSetup, error) {
 			option, field string
 			value         *float64
 		}{
-			{"sessionPool.minSessions", "MinOpened", u64(sp.MinSessions)},
-			{"sessionPool.maxSessions", "MaxOpened", u64(sp.MaxSessions)},
+			{"sessionPool.minSessions", "MinOpened", asFloat(sp.MinSessions)},
+			{"sessionPool.maxSessions", "MaxOpened", asFloat(sp.MaxSessions)},
 			{"sessionPool.writeSessionsFraction", "WriteSessions", sp.WriteSessionsFraction},
-			{"sessionPool.maxIdle", "MaxIdle", u64(sp.MaxIdle)},
+			{"sessionPool.maxIdle", "MaxIdle", asFloat(sp.MaxIdle)},
 		}
 		for _, f := range fields {
 			if f.value == nil {
@@ -164,7 +160,7 @@ func setupClient(cell *Cell) (*clientSetup, error) {
 }
 
 // newClient sets the environment and makes the client.
-func newClient(ctx context.Context, cell *Cell, s *clientSetup) (*spanner.Client, error) {
+func newClient(ctx context.Context, cell *DriverCell, s *clientSetup) (*spanner.Client, error) {
 	for k, v := range s.env {
 		if v == "" {
 			os.Unsetenv(k)
@@ -193,7 +189,7 @@ func setNumber(f reflect.Value, v float64) bool {
 	return true
 }
 
-func u64(v *uint64) *float64 {
+func asFloat(v *int) *float64 {
 	if v == nil {
 		return nil
 	}

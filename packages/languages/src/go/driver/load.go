@@ -35,7 +35,7 @@ var shapes = map[string]struct {
 			}
 			return nil
 		},
-		make: func(l Load) Shape { return closedShape{concurrency: l.Concurrency, think: thinker(l.ThinkTime)} },
+		make: func(l Load) Shape { return closedShape{concurrency: int(l.Concurrency), think: thinker(l.ThinkTime)} },
 	},
 }
 
@@ -98,7 +98,7 @@ type mix struct {
 	total     float64
 }
 
-func newMix(entries []MixEntry) *mix {
+func newMix(entries []OperationMixEntry) *mix {
 	m := &mix{}
 	index := map[string]int{}
 	for _, e := range entries {
@@ -173,20 +173,23 @@ func (c *costCap) take() bool {
 }
 
 // run runs the warm-up operations, then the measured phase, and returns the result message.
-func (r *loadRunner) run(load Load) *resultMessage {
+func (r *loadRunner) run(load Load) *ResultMessage {
 	if load.WarmupOps > 0 {
 		r.phase("warmup", &load.WarmupOps, nil)
 	}
 	result := r.phase("measure", load.MeasuredOps, load.DurationMs)
 	r.cap.mu.Lock()
-	result.Capped = r.cap.hit
+	if hit := r.cap.hit; hit != "" {
+		result.Capped = &hit
+	}
 	r.cap.mu.Unlock()
-	result.SessionsCreated = sessionsCreated.Load()
+	created := sessionsCreated.Load()
+	result.SessionsCreated = &created
 	return result
 }
 
 // phase runs until ops operations have been issued or, without ops, for ms milliseconds.
-func (r *loadRunner) phase(name string, ops *int64, ms *float64) *resultMessage {
+func (r *loadRunner) phase(name string, ops *int64, ms *float64) *ResultMessage {
 	measured := name == "measure"
 	rec := newRecorder(name, measured, r.mix.kinds)
 	timingPhase.Store(rec)

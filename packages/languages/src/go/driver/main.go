@@ -51,7 +51,7 @@ func main() {
 	os.Exit(0)
 }
 
-func run(cell *Cell, out *output) error {
+func run(cell *DriverCell, out *output) error {
 	setup, err := setupClient(cell)
 	if err != nil {
 		return err

@@ -1,7 +1,7 @@
 package main
 
-// The protocol's JSON lines. They go to the real stdout; os.Stdout is pointed at stderr so that
-// nothing a library prints with fmt.Print can break a line the runner parses.
+// The protocol's JSON lines (their types are protocol_gen.go's). They go to the real stdout; os.Stdout
+// is pointed at stderr so that nothing a library prints with fmt.Print can break a line the runner parses.
 
 import (
 	"encoding/json"
@@ -33,18 +33,14 @@ func (o *output) emit(message any) {
 	o.out.Write(append(b, '\n'))
 }
 
-type progressMessage struct {
-	Type      string  `json:"type"`
-	Phase     string  `json:"phase"`
-	Done      int64   `json:"done"`
-	Total     *int64  `json:"total,omitempty"`
-	ElapsedMs float64 `json:"elapsedMs"`
-	Qps       float64 `json:"qps"`
-}
-
 func (o *output) progress(phase string, done int64, total *int64, elapsedMs float64) {
 	qps := float64(done) * 1000 / math.Max(1, elapsedMs)
-	o.emit(progressMessage{Type: "progress", Phase: phase, Done: done, Total: total, ElapsedMs: round3(elapsedMs), Qps: round3(qps)})
+	m := ProgressMessage{Type: "progress", Phase: phase, Done: float64(done), ElapsedMs: round3(elapsedMs), Qps: round3(qps)}
+	if total != nil {
+		t := float64(*total)
+		m.Total = &t
+	}
+	o.emit(m)
 }
 
 // round3 keeps three decimals: plenty, and short lines.

@@ -16,44 +16,6 @@ import (
 	"google.golang.org/grpc/status"
 )
 
-type timelinePoint struct {
-	Second int     `json:"second"`
-	Count  int64   `json:"count"`
-	Errors int64   `json:"errors"`
-	P99Ms  float64 `json:"p99Ms"`
-	Ms     float64 `json:"ms"`
-	// The session pool at the end of the second, where the client exposes it (poolSampler).
-	Pool map[string]int64 `json:"pool,omitempty"`
-}
-
-// operationResult is {count, errors, histogram}: successful operations, failures by gRPC code name,
-// and the successes' latencies.
-type operationResult struct {
-	Count     int64            `json:"count"`
-	Errors    map[string]int64 `json:"errors"`
-	Histogram string           `json:"histogram"`
-	// Per kind: the server-timing header's time of each RPC the kind's operations made (servertiming.go).
-	ServerTiming *serverTimingResult `json:"serverTiming,omitempty"`
-}
-
-type serverTimingResult struct {
-	Rpcs      int64  `json:"rpcs"`
-	Histogram string `json:"histogram"`
-}
-
-type resultMessage struct {
-	Type string `json:"type"`
-	operationResult
-	ElapsedMs  float64                    `json:"elapsedMs"`
-	Timeline   []timelinePoint            `json:"timeline"`
-	CPUMs      float64                    `json:"cpuMs"`
-	Operations map[string]operationResult `json:"operations"`
-	// "ops", "time" or "sessions" when the cost cap ended the cell early.
-	Capped string `json:"capped,omitempty"`
-	// Sessions the client created from its start (sessions.go).
-	SessionsCreated int64 `json:"sessionsCreated"`
-}
-
 type kindStats struct {
 	histogram *histogram
 	errors    map[string]int64
@@ -75,13 +37,13 @@ type recorder struct {
 	second       *histogram
 	secondErrors int64
 	secondStart  time.Time
-	timeline     []timelinePoint
+	timeline     []TimelinePoint
 }
 
 // newRecorder gives every kind of the mix an entry, even one never picked (as Node and Java do).
 func newRecorder(phase string, measured bool, kinds []string) *recorder {
 	r := &recorder{phase: phase, measured: measured, kinds: kinds, all: newHistogram(), errors: map[string]int64{},
-		second: newHistogram(), secondStart: time.Now(), timeline: []timelinePoint{}}
+		second: newHistogram(), secondStart: time.Now(), timeline: []TimelinePoint{}}
 	for range kinds {
 		r.byKind = append(r.byKind, kindStats{histogram: newHistogram(), errors: map[string]int64{}})
 	}
@@ -133,9 +95,14 @@ func (r *recorder) doneCount() int64 {
 // is what was left of a second, and is left out when nothing happened in it.
 func (r *recorder) closeSecond(last bool) {
 	// Sampled before taking the lock: the agents' records do not wait for the pool's views.
-	var pool map[string]int64
+	var pool map[string]float64
 	if poolSampler != nil && r.measured {
-		pool = poolSampler()
+		if sample := poolSampler(); sample != nil {
+			pool = make(map[string]float64, len(sample))
+			for k, v := range sample {
+				pool[k] = float64(v)
+			}
+		}
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -147,28 +114,29 @@ func (r *recorder) closeSecond(last bool) {
 	if r.second.total > 0 {
 		p99 = float64(r.second.valueAtPercentile(99)) / 1000
 	}
-	r.timeline = append(r.timeline, timelinePoint{Second: len(r.timeline) + 1, Count: r.second.total, Errors: r.secondErrors,
-		P99Ms: p99, Ms: round3(float64(now.Sub(r.secondStart)) / 1e6), Pool: pool})
+	ms := round3(float64(now.Sub(r.secondStart)) / 1e6)
+	r.timeline = append(r.timeline, TimelinePoint{Second: float64(len(r.timeline) + 1), Count: float64(r.second.total), Errors: float64(r.secondErrors),
+		P99Ms: p99, Ms: &ms, Pool: pool})
 	r.secondStart = now
 	r.second.reset()
 	r.secondErrors = 0
 }
 
-func (r *recorder) result(elapsedMs, cpuMs float64) *resultMessage {
+// result is the phase's result message: the totals, and per kind of the mix (they add up to the totals).
+func (r *recorder) result(elapsedMs, cpuMs float64) *ResultMessage {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	ops := map[string]operationResult{}
+	ops := map[string]OperationResult{}
 	for k, kind := range r.kinds {
 		s := r.byKind[k]
-		res := operationResult{Count: s.histogram.total, Errors: s.errors, Histogram: s.histogram.encode()}
+		res := OperationResult{Count: s.histogram.total, Errors: s.errors, Histogram: s.histogram.encode()}
 		if s.serverTiming != nil {
-			res.ServerTiming = &serverTimingResult{Rpcs: s.serverTiming.total, Histogram: s.serverTiming.encode()}
+			res.ServerTiming = &ServerTiming{Rpcs: s.serverTiming.total, Histogram: s.serverTiming.encode()}
 		}
 		ops[kind] = res
 	}
-	return &resultMessage{Type: "result",
-		operationResult: operationResult{Count: r.all.total, Errors: r.errors, Histogram: r.all.encode()},
-		ElapsedMs:       round3(elapsedMs), Timeline: r.timeline, CPUMs: round3(cpuMs), Operations: ops}
+	return &ResultMessage{Type: "result", Count: r.all.total, Errors: r.errors, Histogram: r.all.encode(),
+		ElapsedMs: round3(elapsedMs), Timeline: r.timeline, CPUMs: round3(cpuMs), Operations: ops}
 }
 
 // The names of GRPC_CODE_NAMES in packages/shared/src/results/grpc-codes.ts (and Java's

@@ -4,7 +4,6 @@ import com.google.cloud.NoCredentials;
 import com.google.cloud.spanner.SessionPoolOptions;
 import com.google.cloud.spanner.Spanner;
 import com.google.cloud.spanner.SpannerOptions;
-import com.google.gson.JsonObject;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -40,16 +39,16 @@ final class ClientFactory {
   private ClientFactory() {}
 
   /** A client whose channels nobody counts (the conformance harness). */
-  static Spanner create(Cell cell) {
+  static Spanner create(Protocol.DriverCell cell) {
     return create(cell, new ChannelCounts());
   }
 
-  static Spanner create(Cell cell, ChannelCounts counts) {
-    String version = cell.version();
-    JsonObject conf = cell.configuration();
+  static Spanner create(Protocol.DriverCell cell, ChannelCounts counts) {
+    String version = cell.client().version();
+    Protocol.Configuration conf = cell.configuration();
     metricsOff();
     noGcpProbe();
-    Cell.Endpoint endpoint = cell.endpoint();
+    Protocol.Endpoint endpoint = cell.endpoint();
     boolean tls = endpoint.security().equals("tls");
     if (endpoint.tlsRootsFile() != null) trustOnly(endpoint.tlsRootsFile());
     // Never setChannelProvider: it silently bypasses grpc-gcp. The configurator is applied to every
@@ -69,7 +68,7 @@ final class ClientFactory {
     Method metrics = find(b.getClass(), "setBuiltInMetricsEnabled", boolean.class);
     if (metrics != null) invoke(metrics, b, false);
 
-    String grpcGcp = conf.has("grpcGcp") ? conf.get("grpcGcp").getAsString() : "default";
+    String grpcGcp = conf.grpcGcp();
     if (grpcGcp.equals("on")) {
       call(b, "enableGrpcGcpExtension", "grpcGcp", version);
     } else if (grpcGcp.equals("off")) {
@@ -77,9 +76,9 @@ final class ClientFactory {
       Method off = find(b.getClass(), "disableGrpcGcpExtension");
       if (off != null) invoke(off, b);
     }
-    if (conf.has("numChannels")) b.setNumChannels(conf.get("numChannels").getAsInt());
-    if (conf.has("dynamicChannelPool")) {
-      if (conf.get("dynamicChannelPool").getAsBoolean()) {
+    if (conf.numChannels() != null) b.setNumChannels(conf.numChannels());
+    if (conf.dynamicChannelPool() != null) {
+      if (conf.dynamicChannelPool()) {
         // Only takes effect when numChannels is unset; the UI says so, we do not refuse.
         call(b, "enableDynamicChannelPool", "dynamicChannelPool", version);
       } else {
@@ -167,36 +166,39 @@ final class ClientFactory {
   }
 
   /** Session options, or null when the configuration sets none (the version's defaults stay). */
-  private static SessionPoolOptions sessionPool(JsonObject conf, String version) {
-    JsonObject pool = conf.has("sessionPool") ? conf.getAsJsonObject("sessionPool") : new JsonObject();
-    if (!conf.has("multiplexedSessions") && pool.size() == 0) return null;
+  private static SessionPoolOptions sessionPool(Protocol.Configuration conf, String version) {
+    Protocol.SessionPool pool = conf.sessionPool();
+    boolean poolSet = pool != null
+        && (pool.minSessions() != null || pool.maxSessions() != null || pool.maxIdle() != null || pool.writeSessionsFraction() != null);
+    Boolean multiplexed = conf.multiplexedSessions();
+    if (multiplexed == null && !poolSet) return null;
     // Versions without a session pool (6.123.0 has none) take the settings below and ignore them.
     boolean hasPool = classExists("com.google.cloud.spanner.SessionPool");
-    if (!hasPool && pool.size() > 0) {
+    if (!hasPool && poolSet) {
       throw new UnsupportedOption("sessionPool", version, "it has no session pool, only multiplexed sessions");
     }
-    if (!hasPool && conf.has("multiplexedSessions") && !conf.get("multiplexedSessions").getAsBoolean()) {
+    if (!hasPool && multiplexed != null && !multiplexed) {
       throw new UnsupportedOption("multiplexedSessions=false", version, "it always uses multiplexed sessions");
     }
     SessionPoolOptions.Builder sb = SessionPoolOptions.newBuilder();
-    if (conf.has("multiplexedSessions")) {
+    if (multiplexed != null) {
       // Package-private (@VisibleForTesting) up to at least 6.123.0, hence setAccessible. The env
       // variable GOOGLE_CLOUD_SPANNER_MULTIPLEXED_SESSIONS, when set, overrides it in the client.
-      call(sb, "setUseMultiplexedSession", "multiplexedSessions", version, boolean.class,
-          conf.get("multiplexedSessions").getAsBoolean());
+      call(sb, "setUseMultiplexedSession", "multiplexedSessions", version, boolean.class, multiplexed);
     }
-    if (pool.has("minSessions")) {
-      call(sb, "setMinSessions", "sessionPool.minSessions", version, int.class, pool.get("minSessions").getAsInt());
+    if (!poolSet) return sb.build();
+    if (pool.minSessions() != null) {
+      call(sb, "setMinSessions", "sessionPool.minSessions", version, int.class, pool.minSessions());
     }
-    if (pool.has("maxSessions")) {
-      call(sb, "setMaxSessions", "sessionPool.maxSessions", version, int.class, pool.get("maxSessions").getAsInt());
+    if (pool.maxSessions() != null) {
+      call(sb, "setMaxSessions", "sessionPool.maxSessions", version, int.class, pool.maxSessions());
     }
-    if (pool.has("maxIdle")) {
-      call(sb, "setMaxIdleSessions", "sessionPool.maxIdle", version, int.class, pool.get("maxIdle").getAsInt());
+    if (pool.maxIdle() != null) {
+      call(sb, "setMaxIdleSessions", "sessionPool.maxIdle", version, int.class, pool.maxIdle());
     }
-    if (pool.has("writeSessionsFraction")) {
+    if (pool.writeSessionsFraction() != null) {
       call(sb, "setWriteSessionsFraction", "sessionPool.writeSessionsFraction", version, float.class,
-          pool.get("writeSessionsFraction").getAsFloat());
+          pool.writeSessionsFraction().floatValue());
     }
     return sb.build();
   }

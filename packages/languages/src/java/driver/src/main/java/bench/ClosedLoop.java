@@ -19,10 +19,11 @@ import java.util.function.LongSupplier;
  */
 final class ClosedLoop implements Shape {
   private final int concurrency;
-  private final Cell.ThinkTime think;
+  /** Null, or a zero ms: no pause. */
+  private final Protocol.ThinkTime think;
   private final ExecutorService workers;
 
-  ClosedLoop(int concurrency, Cell.ThinkTime think, ThreadFactory threads) {
+  ClosedLoop(int concurrency, Protocol.ThinkTime think, ThreadFactory threads) {
     this.concurrency = concurrency;
     this.think = think;
     this.workers = Executors.newFixedThreadPool(concurrency, threads);
@@ -30,8 +31,8 @@ final class ClosedLoop implements Shape {
 
   /** The pause before an operation, in nanoseconds. */
   private long thinkNanos() {
-    if (think == null) return 0;
-    double ms = think.exponential() ? -Math.log(1 - ThreadLocalRandom.current().nextDouble()) * think.ms() : think.ms();
+    if (think == null || !(think.ms() > 0)) return 0;
+    double ms = think.distribution().equals("exponential") ? -Math.log(1 - ThreadLocalRandom.current().nextDouble()) * think.ms() : think.ms();
     return (long) (ms * 1_000_000);
   }
 

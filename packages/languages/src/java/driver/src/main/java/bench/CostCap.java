@@ -5,7 +5,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /** The cell's cost cap over both phases: operations started in all, time since the first, sessions created. */
 final class CostCap {
-  private final Cell.Cap cap;
+  private final Protocol.Cap cap;
   private final AtomicLong started = new AtomicLong();
   /** When the first operation was claimed (0: none yet); the time cap counts from there, as Node's does. */
   private final AtomicLong startNanos = new AtomicLong();
@@ -13,7 +13,7 @@ final class CostCap {
   private final AtomicReference<String> hit = new AtomicReference<>();
 
   /** `cap` may be null: no cap. */
-  CostCap(Cell.Cap cap) {
+  CostCap(Protocol.Cap cap) {
     this.cap = cap;
   }
 

@@ -26,7 +26,7 @@ public final class JavaDriver {
     Output out = new Output();
     // The client logs at INFO to stderr; keep stderr for warnings and our own sentences.
     Logger.getLogger("").setLevel(Level.WARNING);
-    Cell cell;
+    Protocol.DriverCell cell;
     try {
       cell = Cell.parse(new String(System.in.readAllBytes(), StandardCharsets.UTF_8));
     } catch (IOException | RuntimeException e) {
@@ -49,7 +49,7 @@ public final class JavaDriver {
     }
   }
 
-  private static void run(Cell cell, Output out, ScheduledExecutorService ticker) throws InterruptedException {
+  private static void run(Protocol.DriverCell cell, Output out, ScheduledExecutorService ticker) throws InterruptedException {
     long t0 = System.nanoTime();
     Runnable connecting = () -> out.progress("connecting", 0, null, (System.nanoTime() - t0) / 1e6, 0);
     connecting.run();
@@ -57,12 +57,12 @@ public final class JavaDriver {
     var connectingTicks = ticker.scheduleAtFixedRate(connecting, 1, 1, TimeUnit.SECONDS);
     ChannelCounts channels = new ChannelCounts();
     Spanner spanner = ClientFactory.create(cell, channels);
-    Cell.Database db = cell.database();
+    Protocol.Database db = cell.database();
     DatabaseClient client = spanner.getDatabaseClient(DatabaseId.of(db.projectId(), db.instanceId(), db.databaseId()));
     connectingTicks.cancel(false);
 
     Map<String, Operations.Operation> operations = new LinkedHashMap<>();
-    for (Cell.MixEntry m : cell.operations()) operations.computeIfAbsent(m.kind(), k -> Operations.of(k, client));
+    for (Protocol.OperationMixEntry m : cell.operations()) operations.computeIfAbsent(m.kind(), k -> Operations.of(k, client));
     try (Shape shape = Shape.of(cell.load(), daemon("load"))) {
       JsonObject result = new LoadLoop(shape, ticker, out, cell.operations(), operations, cell.cap(), PoolSampler.of(client))
           .run(cell.load());

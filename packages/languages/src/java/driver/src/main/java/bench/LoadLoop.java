@@ -26,8 +26,8 @@ final class LoadLoop {
   private final Supplier<JsonObject> pool;
 
   /** `operations` holds the operation of every kind of `mix`; `cap` and `pool` may be null. */
-  LoadLoop(Shape shape, ScheduledExecutorService ticker, Output out, List<Cell.MixEntry> mix,
-      Map<String, Operations.Operation> operations, Cell.Cap cap, Supplier<JsonObject> pool) {
+  LoadLoop(Shape shape, ScheduledExecutorService ticker, Output out, List<Protocol.OperationMixEntry> mix,
+      Map<String, Operations.Operation> operations, Protocol.Cap cap, Supplier<JsonObject> pool) {
     this.shape = shape;
     this.ticker = ticker;
     this.out = out;
@@ -37,7 +37,7 @@ final class LoadLoop {
   }
 
   /** Runs the warm-up operations, then the measured phase; returns the result message. */
-  JsonObject run(Cell.Load load) throws InterruptedException {
+  JsonObject run(Protocol.Load load) throws InterruptedException {
     if (load.warmupOps() > 0) new Phase("warmup", load.warmupOps(), null).run();
     JsonObject result = new Phase("measure", load.measuredOps(), load.durationMs()).run();
     if (cap.hit() != null) result.addProperty("capped", cap.hit());

@@ -15,13 +15,13 @@ final class Mix {
   private final double totalWeight;
 
   /** `operations` holds the operation of every kind of `mix`. */
-  Mix(List<Cell.MixEntry> mix, Map<String, Operations.Operation> operations) {
+  Mix(List<Protocol.OperationMixEntry> mix, Map<String, Operations.Operation> operations) {
     Map<String, Integer> index = new LinkedHashMap<>();
     weights = new double[mix.size()];
     entryKind = new int[mix.size()];
     double sum = 0;
     for (int i = 0; i < mix.size(); i++) {
-      Cell.MixEntry m = mix.get(i);
+      Protocol.OperationMixEntry m = mix.get(i);
       entryKind[i] = index.computeIfAbsent(m.kind(), k -> index.size());
       weights[i] = m.weight();
       sum += m.weight();

@@ -18,8 +18,8 @@ interface Shape extends AutoCloseable {
   void close();
 
   /** The shape of the cell's load, its threads made by `threads`. */
-  static Shape of(Cell.Load load, ThreadFactory threads) {
-    if (load instanceof Cell.ClosedLoad closed) return new ClosedLoop(closed.concurrency(), closed.thinkTime(), threads);
+  static Shape of(Protocol.Load load, ThreadFactory threads) {
+    if (load instanceof Protocol.ClosedLoad closed) return new ClosedLoop(Math.toIntExact(closed.concurrency()), closed.thinkTime(), threads);
     throw new IllegalArgumentException("no load shape for " + load);
   }
 }
