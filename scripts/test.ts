@@ -5,7 +5,7 @@
 // - e2e: `test/e2e/`: the browser and the start command.
 // `npm test -- unit` (or integration, e2e) runs one tier.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { migrate, startEmbeddedPostgres } from '@scb/db/setup';
@@ -61,13 +61,26 @@ interface TierRun {
   skipped: number;
   seconds: number;
   status: number;
+  /** Each file's time in ms (its top-level tests added). */
+  fileMs: Record<string, number>;
 }
 
 /** Runs one tier's files through node's test runner, echoing its output and reading its summary. */
 function runTier(tier: Tier, files: string[], env: NodeJS.ProcessEnv): Promise<TierRun> {
   const t0 = Date.now();
   const counts = { pass: 0, fail: 0, skipped: 0 };
-  const args = ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=spec', ...files];
+  const timesFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'scb-test-times-')), 'times.json');
+  const args = [
+    '--import',
+    'tsx',
+    '--test',
+    '--test-concurrency=1',
+    '--test-reporter=spec',
+    '--test-reporter-destination=stdout',
+    `--test-reporter=${path.resolve('scripts/file-times.mjs')}`,
+    `--test-reporter-destination=${timesFile}`,
+    ...files,
+  ];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env });
   let rest = '';
   child.stdout.on('data', (chunk: Buffer) => {
@@ -79,7 +92,18 @@ function runTier(tier: Tier, files: string[], env: NodeJS.ProcessEnv): Promise<T
       if (m) counts[m[1] as keyof typeof counts] = Number(m[2]);
     }
   });
-  return new Promise((resolve) => child.on('exit', (code) => resolve({ tier, files: files.length, ...counts, seconds: (Date.now() - t0) / 1000, status: code ?? 1 })));
+  return new Promise((resolve) =>
+    child.on('exit', (code) => {
+      let fileMs: Record<string, number> = {};
+      try {
+        fileMs = JSON.parse(readFileSync(timesFile, 'utf8'));
+      } catch {
+        // No times when the runner died early: the summary still counts the tier.
+      }
+      rmSync(path.dirname(timesFile), { recursive: true, force: true });
+      resolve({ tier, files: files.length, ...counts, seconds: (Date.now() - t0) / 1000, status: code ?? 1, fileMs });
+    }),
+  );
 }
 
 /** One embedded cluster for the run, with the migrated template every test database is copied from. */
@@ -124,6 +148,12 @@ async function main(): Promise<void> {
     console.log(
       `# ${r.tier.padEnd(12)} ${String(r.files).padStart(5)} ${String(r.pass).padStart(7)} ${String(r.fail).padStart(7)} ${String(r.skipped).padStart(8)} ${r.seconds.toFixed(0).padStart(8)}`,
     );
+  }
+  for (const r of runs) {
+    const slowest = Object.entries(r.fileMs)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 5);
+    if (slowest.length) console.log(`# slowest ${r.tier} files: ${slowest.map(([f, ms]) => `${path.relative(process.cwd(), f)} ${(ms / 1000).toFixed(0)} s`).join(', ')}`);
   }
   const sum = (k: 'pass' | 'fail' | 'skipped') => runs.reduce((a, r) => a + r[k], 0);
   // A tier whose runner failed without a failing test (a file that did not load) still fails the run.
