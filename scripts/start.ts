@@ -1,19 +1,16 @@
 // `npm start`: embedded PostgreSQL (unless DATABASE_URL is set), migrations, the runner and the
 // production web app; prints the URL; Ctrl-C stops everything it started.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { keepAlive, migrate, startEmbeddedPostgres, type EmbeddedDb } from '@scb/db/setup';
 import { env as scriptEnv } from './env';
+import { markWebBuilt, NEXT_BIN, WEB, webBuildIsStale } from './web-build';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const WEB = path.join(ROOT, 'apps/web');
 const { PORT, HOST, SCB_PG_PORT: PG_PORT } = scriptEnv;
 const DATA_DIR = path.resolve(scriptEnv.SCB_DATA_DIR ?? path.join(ROOT, '.data'));
-const NEXT_BIN = path.join(path.dirname(fileURLToPath(import.meta.resolve('next/package.json'))), 'dist/bin/next');
 
 const log = (who: string, line: string) => process.stdout.write(`${new Date().toISOString().slice(11, 19)} ${who.padEnd(7)} ${line}\n`);
 const children: ChildProcess[] = [];
@@ -82,22 +79,6 @@ function run(name: string, args: string[], cwd: string, env: NodeJS.ProcessEnv):
   });
 }
 
-/** A hash of everything the web build is made of, so a stale build is rebuilt after a pull. */
-function sourceStamp(): string {
-  const h = createHash('sha256');
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir).sort()) {
-      if (name === 'node_modules' || name.startsWith('.') || name === 'next-env.d.ts' || name.endsWith('.tsbuildinfo')) continue;
-      const p = path.join(dir, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else h.update(p).update(readFileSync(p));
-    }
-  };
-  for (const dir of ['apps/web', 'packages/shared/src', 'packages/db/src', 'packages/db/generated']) walk(path.join(ROOT, dir));
-  h.update(readFileSync(path.join(ROOT, 'package-lock.json')));
-  return h.digest('hex');
-}
-
 async function waitHealthy(url: string, ms: number): Promise<void> {
   const t0 = Date.now();
   while (Date.now() - t0 < ms) {
@@ -133,12 +114,10 @@ async function main(): Promise<void> {
   log('start', applied.applied.length ? `applied migrations: ${applied.applied.join(', ')}` : 'database schema is up to date');
 
   const env = { ...process.env, DATABASE_URL: databaseUrl, NEXT_TELEMETRY_DISABLED: '1' };
-  const stamp = sourceStamp();
-  const stampFile = path.join(WEB, '.next/scb-source-stamp');
-  if (!existsSync(path.join(WEB, '.next/BUILD_ID')) || !existsSync(stampFile) || readFileSync(stampFile, 'utf8') !== stamp) {
+  if (webBuildIsStale()) {
     log('start', 'building the web app (its sources changed since the last build)');
     await run('build', [NEXT_BIN, 'build'], WEB, env);
-    writeFileSync(stampFile, stamp);
+    markWebBuilt();
   }
   start('runner', ['--import', 'tsx', path.join(ROOT, 'apps/runner/src/main.ts'), ...(embedded ? ['--recover'] : [])], { cwd: ROOT, env });
   start('web', [path.join(WEB, 'server.mjs')], { cwd: WEB, env: { ...env, NODE_ENV: 'production', PORT: String(PORT), HOST } });

@@ -1,5 +1,6 @@
-// `npm test`: lint, then every test file in three tiers chosen by folder, one file at a time
-// (benchmarks must not overlap on 2 cores), with one PostgreSQL cluster for the whole run.
+// `npm test`: lint, then every test file in three tiers chosen by folder, with one PostgreSQL cluster
+// for the whole run. A file that measures timing or judges the machine (`// test: alone` in its source)
+// runs with nothing beside it; the others run SCB_TEST_LANES (default 2) at a time.
 // - unit: `test/unit/` folders, no processes of their own;
 // - integration: `test/integration/` folders: PostgreSQL, the fake, the drivers;
 // - e2e: `test/e2e/`: the browser and the start command.
@@ -11,6 +12,7 @@ import path from 'node:path';
 import { migrate, startEmbeddedPostgres } from '@scb/db/setup';
 import { freePort } from '../apps/runner/src/net';
 import { TEST_CLUSTER_ENV, TEST_TEMPLATE } from '../test/helpers/postgres';
+import { markWebBuilt, NEXT_BIN, WEB, webBuildIsStale } from './web-build';
 
 const TIERS = ['unit', 'integration', 'e2e'] as const;
 type Tier = (typeof TIERS)[number];
@@ -65,16 +67,41 @@ interface TierRun {
   fileMs: Record<string, number>;
 }
 
-/** Runs one tier's files through node's test runner, echoing its output and reading its summary. */
-function runTier(tier: Tier, files: string[], env: NodeJS.ProcessEnv): Promise<TierRun> {
+/** A file that measures timing or judges the machine says so in its source: it runs with no other file beside it. */
+const ALONE = /^\/\/ test: alone\b/m;
+
+/**
+ * Runs one tier: its files that must run alone one at a time, then the others `lanes` at a time
+ * (most wait on latencies, drivers or the browser, not on the 2 cores), echoing the runner's output.
+ */
+async function runTier(tier: Tier, files: string[], env: NodeJS.ProcessEnv, lanes: number): Promise<TierRun> {
   const t0 = Date.now();
+  const alone = files.filter((f) => ALONE.test(readFileSync(f, 'utf8')));
+  const shared = files.filter((f) => !alone.includes(f));
+  const run: TierRun = { tier, files: files.length, pass: 0, fail: 0, skipped: 0, seconds: 0, status: 0, fileMs: {} };
+  for (const [group, concurrency] of [
+    [alone, 1],
+    [shared, lanes],
+  ] as const) {
+    if (group.length === 0) continue;
+    const r = await runFiles(group, concurrency, env);
+    for (const k of ['pass', 'fail', 'skipped'] as const) run[k] += r[k];
+    run.status ||= r.status;
+    Object.assign(run.fileMs, r.fileMs);
+  }
+  run.seconds = (Date.now() - t0) / 1000;
+  return run;
+}
+
+/** One run of node's test runner over `files`, `concurrency` files at a time: its counts and each file's time. */
+function runFiles(files: string[], concurrency: number, env: NodeJS.ProcessEnv): Promise<Pick<TierRun, 'pass' | 'fail' | 'skipped' | 'status' | 'fileMs'>> {
   const counts = { pass: 0, fail: 0, skipped: 0 };
   const timesFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'scb-test-times-')), 'times.json');
   const args = [
     '--import',
     'tsx',
     '--test',
-    '--test-concurrency=1',
+    `--test-concurrency=${concurrency}`,
     '--test-reporter=spec',
     '--test-reporter-destination=stdout',
     `--test-reporter=${path.resolve('scripts/file-times.mjs')}`,
@@ -98,10 +125,10 @@ function runTier(tier: Tier, files: string[], env: NodeJS.ProcessEnv): Promise<T
       try {
         fileMs = JSON.parse(readFileSync(timesFile, 'utf8'));
       } catch {
-        // No times when the runner died early: the summary still counts the tier.
+        // No times when the runner died early: the summary still counts the run.
       }
       rmSync(path.dirname(timesFile), { recursive: true, force: true });
-      resolve({ tier, files: files.length, ...counts, seconds: (Date.now() - t0) / 1000, status: code ?? 1, fileMs });
+      resolve({ ...counts, status: code ?? 1, fileMs });
     }),
   );
 }
@@ -122,6 +149,11 @@ async function startCluster() {
 
 async function main(): Promise<void> {
   const only = process.argv.slice(2).filter((a) => a !== '--');
+  const lanes = Number(process.env.SCB_TEST_LANES ?? 2);
+  if (!Number.isInteger(lanes) || lanes < 1 || lanes > 8) {
+    console.error(`SCB_TEST_LANES: "${process.env.SCB_TEST_LANES}" is not a whole number from 1 to 8 (test files run side by side)`);
+    process.exit(2);
+  }
   const unknown = only.filter((a) => !(TIERS as readonly string[]).includes(a));
   if (unknown.length) {
     console.error(`unknown tier ${unknown.join(', ')}: the tiers are ${TIERS.join(', ')}`);
@@ -137,8 +169,15 @@ async function main(): Promise<void> {
   try {
     for (const tier of TIERS) {
       if (only.length && !only.includes(tier)) continue;
-      console.log(`\n== ${tier}: ${files.get(tier)!.length} files`);
-      runs.push(await runTier(tier, files.get(tier)!, env));
+      if (tier === 'e2e' && webBuildIsStale()) {
+        // Once, before files that start the product side by side would each find it stale.
+        console.log('\n== building the web app');
+        const built = spawnSync(process.execPath, [NEXT_BIN, 'build'], { cwd: WEB, env, stdio: 'inherit' });
+        if (built.status !== 0) throw new Error(`next build failed with code ${built.status}`);
+        markWebBuilt();
+      }
+      console.log(`\n== ${tier}: ${files.get(tier)!.length} files, ${lanes} at a time where they may run side by side`);
+      runs.push(await runTier(tier, files.get(tier)!, env, lanes));
     }
   } finally {
     await cluster.stop();

@@ -1,3 +1,4 @@
+// test: alone — a gate whose cells are harness-bound is inconclusive, not the failure it checks.
 // A release gate end to end: `npm run gate` against `npm start`'s stack, through the queue, with the
 // Node client against the fake, where the candidate's configuration is slower on purpose: grpc-gcp
 // off is one HTTP/2 connection capped at 100 streams, so at C=150 a third of the calls queue.

@@ -1,3 +1,4 @@
+// test: alone — the gap it checks is the client's time beyond the fake's, which a busy machine widens.
 // The client/server latency split, end to end through the runner: the fake's own time per operation
 // kind beside what the driver measured. With a known latency and nothing in the client's way the gap is
 // small; with the server allowing two streams per connection, the client queues and the gap is the

@@ -62,6 +62,8 @@ export function enforceCacheCap(cacheDir: string, maxBytes: number, buildCaches:
   const clients = path.join(cacheDir, 'clients');
   for (const language of existsSync(clients) ? readdirSync(clients) : [])
     for (const name of readdirSync(path.join(clients, language))) {
+      // An install in progress (oneAtATime's lock) is not a version to evict.
+      if (name.endsWith('.lock')) continue;
       const dir = path.join(clients, language, name);
       const used = path.join(dir, USED);
       versions.push({ name: path.join('clients', language, name), bytes: bytesUnder(dir), usedAt: existsSync(used) ? statSync(used).mtimeMs : 0 });

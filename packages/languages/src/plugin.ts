@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Client, Language } from '@scb/shared';
 
@@ -69,12 +71,51 @@ export function lastLines(text: string, n = 3): string {
 
 const installing = new Map<string, Promise<unknown>>();
 
-/** Cells of one job may ask for the same client at once: one installation per key, shared. */
-export function oneAtATime<T>(key: string, install: () => Promise<T>): Promise<T> {
-  let p = installing.get(key) as Promise<T> | undefined;
+/**
+ * One installation into `dir` at a time: cells of one job asking for the same client share one
+ * promise, and other processes on the machine (runners sharing SCB_CACHE_DIR, test files run side by
+ * side) wait for the lock `<dir>.lock` instead of building into the same folder at once.
+ */
+export function oneAtATime<T>(dir: string, install: () => Promise<T>): Promise<T> {
+  let p = installing.get(dir) as Promise<T> | undefined;
   if (!p) {
-    p = install().finally(() => installing.delete(key));
-    installing.set(key, p);
+    p = withDirLock(`${dir}.lock`, install).finally(() => installing.delete(dir));
+    installing.set(dir, p);
   }
   return p;
+}
+
+/** A lock older than this is an installer that died without removing it (installs time out well before). */
+const STALE_LOCK_MS = 30 * 60_000;
+
+async function withDirLock<T>(lock: string, body: () => Promise<T>): Promise<T> {
+  mkdirSync(path.dirname(lock), { recursive: true });
+  for (;;) {
+    try {
+      mkdirSync(lock); // atomic: exactly one process creates it
+      break;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      if (lockIsStale(lock)) rmSync(lock, { recursive: true, force: true });
+      else await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  writeFileSync(path.join(lock, 'pid'), `${process.pid}\n`);
+  try {
+    return await body();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+function lockIsStale(lock: string): boolean {
+  try {
+    if (Date.now() - statSync(lock).mtimeMs > STALE_LOCK_MS) return true;
+    const pid = Number(readFileSync(path.join(lock, 'pid'), 'utf8'));
+    process.kill(pid, 0); // throws where no such process lives
+    return false;
+  } catch (e) {
+    // No pid yet: its owner is between mkdir and writing it.
+    return (e as NodeJS.ErrnoException).code === 'ESRCH';
+  }
 }

@@ -52,7 +52,7 @@ export function ensureGoClient(client: Client, ctx: InstallContext): Promise<Dri
   ] as const) {
     if (v !== undefined && !SEMVER.test(v)) return Promise.reject(new ClientInstallError(`go client ${field} "${v}" is not a plain semver version`));
   }
-  return oneAtATime(`go@${goBuildName(client)}`, () => build(client, ctx));
+  return oneAtATime(path.join(ctx.cacheDir, 'clients', 'go', goBuildName(client)), () => build(client, ctx));
 }
 
 async function build(client: Client, ctx: InstallContext): Promise<DriverLaunch> {

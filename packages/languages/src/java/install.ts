@@ -28,7 +28,7 @@ export interface JavaClient extends DriverLaunch {
  */
 export function ensureJavaClient(version: string, ctx: InstallContext): Promise<JavaClient> {
   if (!SEMVER.test(version)) return Promise.reject(new ClientInstallError(`"${version}" is not a plain semver version`));
-  return oneAtATime(`java@${version}`, () => install(version, ctx));
+  return oneAtATime(path.join(ctx.cacheDir, 'clients', 'java', version), () => install(version, ctx));
 }
 
 async function install(version: string, ctx: InstallContext): Promise<JavaClient> {

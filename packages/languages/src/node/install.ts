@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { SEMVER } from '@scb/shared/job';
-import { ClientInstallError, lastLines, RegistryError, type InstallContext } from '../plugin';
+import { ClientInstallError, lastLines, oneAtATime, RegistryError, type InstallContext } from '../plugin';
 import { NODE_PACKAGE, NPM } from './registry';
 
 const run = promisify(execFile);
@@ -15,6 +15,10 @@ const run = promisify(execFile);
 export async function ensureNodeClient(version: string, ctx: InstallContext): Promise<string> {
   if (!SEMVER.test(version)) throw new ClientInstallError(`"${version}" is not a plain semver version`);
   const dir = path.join(ctx.cacheDir, 'clients', 'node', version);
+  return oneAtATime(dir, () => install(version, dir, ctx));
+}
+
+async function install(version: string, dir: string, ctx: InstallContext): Promise<string> {
   const marker = path.join(dir, '.installed');
   if (existsSync(marker)) return dir;
 

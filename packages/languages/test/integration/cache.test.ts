@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -61,4 +62,36 @@ test('preparing a driver stamps its installed version as used', { timeout: 600_0
   await new Promise((r) => setTimeout(r, 20));
   await prepareDriver({ language: 'node', version: '9.0.0' }, { cacheDir: CACHE_DIR, log: () => {} });
   assert.ok(statSync(path.join(launch.dir, '.used')).mtimeMs > first);
+});
+
+test('two processes installing into one folder take turns: the second waits for the first, then finds its work done', { timeout: 60_000 }, async () => {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'scb-lock-'));
+  const dir = path.join(root, 'clients', 'java', '1.0.0');
+  const log = path.join(root, 'log');
+  // Each process: under the lock, note its start, wait, note its end; the second finds the marker.
+  const script = `
+    import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+    import { oneAtATime } from ${JSON.stringify(path.resolve('packages/languages/src/plugin.ts'))};
+    const [dir, log, who] = process.argv.slice(2);
+    await oneAtATime(dir, async () => {
+      appendFileSync(log, 'start ' + who + '\\n');
+      if (existsSync(dir + '/.installed')) return appendFileSync(log, 'found ' + who + '\\n');
+      await new Promise((r) => setTimeout(r, 1500));
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(dir + '/.installed', who);
+      appendFileSync(log, 'end ' + who + '\\n');
+    });`;
+  const file = path.join(root, 'install.ts');
+  writeFileSync(file, script);
+  const runOne = (who: string) => new Promise<number | null>((resolve) => spawn(process.execPath, ['--import', 'tsx', file, dir, log, who], { stdio: 'inherit' }).on('exit', resolve));
+  try {
+    assert.deepEqual(await Promise.all([runOne('a'), runOne('b')]), [0, 0]);
+    const lines = readFileSync(log, 'utf8').trim().split('\n');
+    const first = lines[0]!.split(' ')[1]!;
+    const second = first === 'a' ? 'b' : 'a';
+    assert.deepEqual(lines, [`start ${first}`, `end ${first}`, `start ${second}`, `found ${second}`]);
+    assert.equal(existsSync(`${dir}.lock`), false, 'the lock is gone');
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 });
