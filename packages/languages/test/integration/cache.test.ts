@@ -81,7 +81,7 @@ test('two processes installing into one folder take turns: the second waits for 
       writeFileSync(dir + '/.installed', who);
       appendFileSync(log, 'end ' + who + '\\n');
     });`;
-  const file = path.join(root, 'install.ts');
+  const file = path.join(root, 'install.mts');
   writeFileSync(file, script);
   const runOne = (who: string) => new Promise<number | null>((resolve) => spawn(process.execPath, ['--import', 'tsx', file, dir, log, who], { stdio: 'inherit' }).on('exit', resolve));
   try {
