@@ -1,11 +1,12 @@
 // What the job page charts, computed from a job's view: qps and latency over concurrency per column,
-// the client/server split per operation kind. Pure: the page renders what these return.
+// the client/server split per operation kind, the cells of the one-cell charts. Pure: the page renders what these return.
+import type { CellChartData } from '@/components/CellCharts';
 import type { ClientServerSeries, LatencyPoint, QpsPoint } from '@/components/ConcurrencyCharts';
 import { clientText, OPERATIONS } from '@scb/shared/job';
 import { latencySplit } from '@scb/shared/split';
 import type { buildResultTable } from '@scb/shared/table';
 import { idealQps, modeledLatencyMs } from '@scb/shared/targets';
-import type { JobView } from './jobs';
+import { cellLabel, type JobView } from './jobs';
 
 type Rows = ReturnType<typeof buildResultTable>['rows'];
 
@@ -70,4 +71,9 @@ export function clientServerData(job: JobView): ClientServerSeries[] {
     }
   }
   return out;
+}
+
+/** The cells with a result, as the channel distribution and time series charts show one of them. */
+export function cellChartData(job: JobView): CellChartData[] {
+  return job.cells.flatMap((c) => (c.result ? [{ index: c.index, label: cellLabel(c), channels: c.channels, timeline: c.result.timeline, events: c.result.events ?? [] }] : []));
 }

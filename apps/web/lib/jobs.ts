@@ -1,13 +1,14 @@
-import type { FieldIssue, JobSpec } from '@scb/shared/job';
+import { clientText, OPERATIONS, type FieldIssue, type JobSpec, type Operation } from '@scb/shared/job';
 import { placementFlags, placementProblem } from '@scb/shared/placement';
 import { CHANNEL_SOURCES, cpuShare, shownChannels, summarizeChannels, type ChannelSource, type ChannelSummary } from '@scb/shared/channels';
-import { judgeCell, verdictReasons, type CellVerdict } from '@scb/shared/verdict';
+import { judgeCell, verdictLegend, verdictReasons, type CellVerdict } from '@scb/shared/verdict';
 import { warmStart, type WarmStart } from '@scb/shared/warmup';
 import type { CsvRow } from '@scb/shared/export';
 import type { TableCell } from '@scb/shared/table';
 import type { LatencySummary } from '@scb/shared/stats';
 import type { ProgressMessage, TimelinePoint } from '@scb/shared/protocol';
-import type { CellEvent, CellOperations, JobEnvironment } from '@scb/shared/stored';
+import type { CellEvent, CellOperations, JobEnvironment, OperationSummary } from '@scb/shared/stored';
+import { latencySplit, type LatencySplit } from '@scb/shared/split';
 import type { BudgetSpent } from '@scb/shared/budget';
 import { countJobs, getJob as readJob, listJobs as readJobs, type StoredCell } from '@scb/db';
 import { db } from './db';
@@ -249,6 +250,50 @@ export function tableCells(job: JobView): TableCell[] {
     verdict: c.result?.verdict.kind,
     verdictReasons: c.result ? verdictReasons(c.result.verdict) : undefined,
   }));
+}
+
+/** A cell in one line: its arm (a gate's job), client, configuration label, concurrency and repeat. */
+export function cellLabel(c: CellView): string {
+  return `${c.arm ? `${c.arm} · ` : ''}${clientText(c.client)} · ${c.configuration.label} · C=${c.concurrency} · repeat ${c.repeat}`;
+}
+
+/** The cell a runner is running now, if any. */
+export function runningCell(job: JobView): CellView | undefined {
+  return job.cells.find((c) => c.status === 'running');
+}
+
+/** Whether any cell has a result. */
+export function hasResults(job: JobView): boolean {
+  return job.cells.some((c) => c.result);
+}
+
+/** What the verdict marks among the job's results mean; empty when every cell is clean. */
+export function jobVerdictLegend(job: JobView): string {
+  return verdictLegend(job.cells.flatMap((c) => (c.result ? [c.result.verdict.kind] : [])));
+}
+
+/** One cell's result for one operation kind of the mix, with its client/server split where the server's side is known. */
+export interface OperationRow {
+  cell: CellView;
+  kind: Operation;
+  summary: OperationSummary;
+  split: LatencySplit | null;
+}
+
+/** Every cell's result per operation kind of the mix: cells in order, each cell's kinds in mix order. */
+export function operationRows(job: JobView): OperationRow[] {
+  return job.cells.flatMap((cell) =>
+    OPERATIONS.flatMap((kind) => {
+      const summary = cell.result?.operations?.[kind];
+      return summary ? [{ cell, kind, summary, split: latencySplit(summary) }] : [];
+    }),
+  );
+}
+
+/** The machine's CPU while measuring that was neither the driver, the runner nor the target's own process; null where the machine was not sampled. */
+export function machineOthersShare(r: NonNullable<CellView['result']>): number | null {
+  if (r.machineBusyShare == null) return null;
+  return Math.max(0, r.machineBusyShare - (r.machineRunnerShare ?? 0) - r.cpuShare - (r.targetCpuShare ?? 0));
 }
 
 export function csvRows(job: JobView): CsvRow[] {
