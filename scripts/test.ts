@@ -172,7 +172,8 @@ async function main(): Promise<void> {
       if (tier === 'e2e' && webBuildIsStale()) {
         // Once, before files that start the product side by side would each find it stale.
         console.log('\n== building the web app');
-        const built = spawnSync(process.execPath, [NEXT_BIN, 'build'], { cwd: WEB, env, stdio: 'inherit' });
+        // Building renders the static pages, which read the web app's environment: any database will do.
+        const built = spawnSync(process.execPath, [NEXT_BIN, 'build'], { cwd: WEB, env: { ...env, DATABASE_URL: cluster.adminUrl }, stdio: 'inherit' });
         if (built.status !== 0) throw new Error(`next build failed with code ${built.status}`);
         markWebBuilt();
       }
