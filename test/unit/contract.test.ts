@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { z } from 'zod';
-import { SQL } from '@scb/shared/catalogue';
+import { OPERATION_RPCS, operationInTransaction, operationReadingByKey, operationRunning, SQL } from '@scb/shared/catalogue';
+import { OPERATIONS } from '@scb/shared/job';
 import { DriverCellSchema, DriverMessageSchema } from '@scb/shared/protocol';
 import { absolute, renderContract, renderProtocol } from '../../scripts/contract';
 
@@ -83,4 +84,12 @@ test('a union becomes a sealed interface in Java and one struct in Go; two diffe
   const clash = z.strictObject({ a: z.strictObject({ pool: z.strictObject({ x: z.number() }) }), b: z.strictObject({ pool: z.strictObject({ y: z.number() }) }) });
   names.add(clash, { id: 'Clash' });
   assert.throws(() => renderProtocol({ input: z.toJSONSchema(clash, { metadata: names }), output: schemas.output }), /are both named Pool: give one an id/);
+});
+
+test('the catalogue says how every operation kind reaches the server, and each RPC group names one operation', () => {
+  assert.deepEqual(Object.keys(OPERATION_RPCS).sort(), [...OPERATIONS].sort(), 'an operation kind without its RPCs in the catalogue');
+  for (const key of Object.keys(SQL) as (keyof typeof SQL)[]) assert.ok(operationRunning(key), `no operation runs SQL.${key}`);
+  assert.equal(operationReadingByKey(), 'pointRead');
+  assert.equal(operationInTransaction('read-only'), 'readOnlyTxn');
+  assert.equal(operationInTransaction('read-write'), 'readWriteTxn');
 });

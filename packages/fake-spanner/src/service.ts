@@ -2,6 +2,7 @@
 // header, the operation the RPC belongs to) around the handlers of each RPC group in rpc/.
 import * as grpc from '@grpc/grpc-js';
 import type { RpcKind } from '@scb/shared';
+import { operationInTransaction, operationReadingByKey } from '@scb/shared/catalogue';
 import { faultError, spannerError } from './faults';
 import { dataRpcs } from './rpc/data';
 import type { Frame, ServiceContext } from './rpc/frame';
@@ -68,13 +69,13 @@ export function spannerHandlers(ctx: ServiceContext): grpc.UntypedServiceImpleme
         return ctx.statements.operationOf(req?.sql ?? '');
       case 'Read':
       case 'StreamingRead':
-        return 'pointRead';
+        return operationReadingByKey();
       case 'BeginTransaction':
-        return req?.options?.readOnly ? 'readOnlyTxn' : 'readWriteTxn';
+        return operationInTransaction(req?.options?.readOnly ? 'read-only' : 'read-write');
       case 'Commit':
       case 'Rollback':
       case 'ExecuteBatchDml':
-        return 'readWriteTxn';
+        return operationInTransaction('read-write');
       default:
         return undefined;
     }

@@ -1,4 +1,4 @@
-import { SQL } from '@scb/shared/catalogue';
+import { operationRunning, SQL } from '@scb/shared/catalogue';
 import type { Column, Mutation, Row, Store, Value } from './store';
 
 export type StatementOutcome =
@@ -60,7 +60,7 @@ export class StatementParamError extends Error {}
 /** `SELECT 1` and the leaderboard statements the scenarios use. */
 export function defaultStatements(): StatementRegistry {
   const r = new StatementRegistry();
-  r.putResult(SQL.select1, [{ name: '', type: 'INT64' }], [['1']], 'select1');
+  r.putResult(SQL.select1, [{ name: '', type: 'INT64' }], [['1']], operationRunning('select1'));
   // readOnlyTxn's leaderboard query: a player joined with their ten best scores.
   r.put(
     SQL.leaderboard,
@@ -71,7 +71,7 @@ export function defaultStatements(): StatementRegistry {
       const best = [...scores.rows].sort((a, b) => Number(b[2]) - Number(a[2])).slice(0, 10);
       return { kind: 'rows', columns: [...player.columns, ...store.table('Scores').columns], rows: player.rows.length ? best.map((s) => [...player.rows[0]!, ...s]) : [] };
     },
-    'readOnlyTxn',
+    operationRunning('leaderboard'),
   );
   r.put(
     SQL.player,
@@ -79,7 +79,7 @@ export function defaultStatements(): StatementRegistry {
       kind: 'rows',
       ...store.read('Players', ['PlayerId', 'PlayerName'], [[String(need(p, 'playerId'))]]),
     }),
-    'readWriteTxn',
+    operationRunning('player'),
   );
   r.put(
     SQL.insertScore,
@@ -88,7 +88,7 @@ export function defaultStatements(): StatementRegistry {
       rowCount: 1,
       mutations: [{ op: 'insert', table: 'Scores', columns: ['PlayerId', 'Timestamp', 'Score'], values: [[String(need(p, 'playerId')), 'spanner.commit_timestamp()', String(need(p, 'score'))]] }],
     }),
-    'readWriteTxn',
+    operationRunning('insertScore'),
   );
   r.put('UPDATE Players SET PlayerName = @playerName WHERE PlayerId = @playerId', (p, store) => {
     const id = String(need(p, 'playerId'));

@@ -18,6 +18,37 @@ export const SQL = {
   insertScore: 'INSERT INTO Scores (PlayerId, Timestamp, Score) VALUES (@playerId, PENDING_COMMIT_TIMESTAMP(), @score)',
 } as const;
 
+/**
+ * How each operation kind reaches the server, by which the fake attributes every RPC to an operation:
+ * the statements it runs (keys of SQL), whether it reads a row by key (Read, StreamingRead), and the
+ * transaction it runs in (a BeginTransaction's options; Commit, Rollback and batch DML belong to a
+ * read-write one).
+ */
+export const OPERATION_RPCS = {
+  select1: { statements: ['select1'], readsByKey: false, transaction: 'single-use' },
+  readOnlyTxn: { statements: ['leaderboard'], readsByKey: false, transaction: 'read-only' },
+  readWriteTxn: { statements: ['player', 'insertScore'], readsByKey: false, transaction: 'read-write' },
+  pointRead: { statements: [], readsByKey: true, transaction: 'single-use' },
+} as const satisfies Record<string, { statements: readonly (keyof typeof SQL)[]; readsByKey: boolean; transaction: 'single-use' | 'read-only' | 'read-write' }>;
+
+type OperationRpcs = (typeof OPERATION_RPCS)[keyof typeof OPERATION_RPCS];
+const operationWhere = (f: (o: OperationRpcs) => boolean): string | undefined => Object.entries(OPERATION_RPCS).find(([, o]) => f(o))?.[0];
+
+/** The operation that runs the statement (a key of SQL); undefined for one no operation runs. */
+export function operationRunning(statement: keyof typeof SQL): string | undefined {
+  return operationWhere((o) => (o.statements as readonly string[]).includes(statement));
+}
+
+/** The operation that reads rows by key. */
+export function operationReadingByKey(): string | undefined {
+  return operationWhere((o) => o.readsByKey);
+}
+
+/** The operation whose transaction is of this kind (a read-only or read-write BeginTransaction, a Commit). */
+export function operationInTransaction(kind: 'read-only' | 'read-write'): string | undefined {
+  return operationWhere((o) => o.transaction === kind);
+}
+
 /** The columns pointRead reads from Players by key. */
 export const PLAYER_COLUMNS = ['PlayerId', 'PlayerName'] as const;
 
