@@ -357,105 +357,6 @@ function goDecoder(n: ProtocolNamed): string[] {
   ];
 }
 
-const GO_DECODER_HELPERS = `// protocolDecoder reads JSON values into the types above and keeps the first error; once it has one,
-// every method does nothing.
-type protocolDecoder struct{ err error }
-
-func (d *protocolDecoder) mustBe(path, what string) {
-	name := "field " + path
-	if path == "" {
-		name = "the JSON value"
-	}
-	d.err = fmt.Errorf("%s must be %s", name, what)
-}
-
-func (d *protocolDecoder) object(raw json.RawMessage, path string) map[string]json.RawMessage {
-	var o map[string]json.RawMessage
-	if d.err == nil && (json.Unmarshal(raw, &o) != nil || o == nil) {
-		d.mustBe(path, "an object")
-	}
-	return o
-}
-
-// field is the value of o's field name, nil when it is absent or null (an error if it is required),
-// and the field's path.
-func (d *protocolDecoder) field(o map[string]json.RawMessage, path, name string, required bool) (json.RawMessage, string) {
-	v := o[name]
-	if path != "" {
-		name = path + "." + name
-	}
-	if d.err != nil || len(v) == 0 || string(v) == "null" {
-		if d.err == nil && required {
-			d.err = fmt.Errorf("missing field %s", name)
-		}
-		return nil, name
-	}
-	return v, name
-}
-
-func (d *protocolDecoder) str(raw json.RawMessage, path string) string {
-	var s string
-	if d.err == nil && json.Unmarshal(raw, &s) != nil {
-		d.mustBe(path, "a string")
-	}
-	return s
-}
-
-func (d *protocolDecoder) oneOf(path, v string, values ...string) string {
-	if d.err != nil {
-		return v
-	}
-	for _, known := range values {
-		if v == known {
-			return v
-		}
-	}
-	d.mustBe(path, fmt.Sprintf("one of %s, not %q", strings.Join(values, ", "), v))
-	return v
-}
-
-func (d *protocolDecoder) number(raw json.RawMessage, path string) float64 {
-	var f float64
-	if d.err == nil && json.Unmarshal(raw, &f) != nil {
-		d.mustBe(path, "a number")
-	}
-	return f
-}
-
-// integer is a number without a fraction that JSON's readers all hold exactly (at most 2^53 - 1 either way).
-func (d *protocolDecoder) integer(raw json.RawMessage, path string) int64 {
-	f := d.number(raw, path)
-	if d.err == nil && (f != math.Trunc(f) || math.Abs(f) > 1<<53-1) {
-		d.mustBe(path, "an integer")
-	}
-	return int64(f)
-}
-
-func (d *protocolDecoder) integer32(raw json.RawMessage, path string) int {
-	n := d.integer(raw, path)
-	if d.err == nil && (n < math.MinInt32 || n > math.MaxInt32) {
-		d.mustBe(path, "an integer of 32 bits")
-	}
-	return int(n)
-}
-
-func (d *protocolDecoder) boolean(raw json.RawMessage, path string) bool {
-	var b bool
-	if d.err == nil && json.Unmarshal(raw, &b) != nil {
-		d.mustBe(path, "true or false")
-	}
-	return b
-}
-
-func (d *protocolDecoder) array(raw json.RawMessage, path string) []json.RawMessage {
-	var a []json.RawMessage
-	if d.err == nil && (json.Unmarshal(raw, &a) != nil || a == nil) {
-		d.mustBe(path, "an array")
-	}
-	return a
-}
-`;
-
 function goProtocol(types: ProtocolNamed[]): string {
   const doc = (n: ProtocolNamed) => `${n.name} is ${n.origin}${n.kind === 'union' ? `: one struct for every ${n.tag}, ${goField(n.tag)} says which (the fields of the others stay zero)` : ''}.`;
   const emitted = types.filter((n) => !(n.kind === 'struct' && n.variantOf));
@@ -470,13 +371,11 @@ function goProtocol(types: ProtocolNamed[]): string {
     '// field is a pointer, slice or map, nil when absent and then left out of the JSON.',
     `// ${roots.map((n) => `parse${n.name}`).join(', ')} reads the input: a required field missing, a value of another JSON type`,
     '// or outside its enum fails with a sentence naming the field; an absent field takes its default;',
-    '// unknown fields are ignored.',
+    '// unknown fields are ignored. The decoder they build on is protocol_decoder.go, written by hand.',
     '',
     'import (',
     '\t"encoding/json"',
     '\t"fmt"',
-    '\t"math"',
-    '\t"strings"',
     ')',
     '',
     ...emitted.flatMap((n) => goStruct(doc(n), n.name, n.kind === 'struct' ? n.fields : goUnionFields(n))),
@@ -498,7 +397,6 @@ function goProtocol(types: ProtocolNamed[]): string {
       '',
     ]),
     ...emitted.filter((n) => n.input).flatMap(goDecoder),
-    GO_DECODER_HELPERS,
   ].join('\n');
 }
 
@@ -531,15 +429,15 @@ function javaReader(t: ProtocolType, depth = 0): string {
   const [j, p] = [`j${depth || ''}`, `p${depth || ''}`];
   switch (t.t) {
     case 'string':
-      return t.values ? `(${j}, ${p}) -> Protocol.oneOf(Protocol.string(${j}, ${p}), ${p}, ${quoted(t.values)})` : 'Protocol::string';
+      return t.values ? `(${j}, ${p}) -> ProtocolReader.oneOf(ProtocolReader.string(${j}, ${p}), ${p}, ${quoted(t.values)})` : 'ProtocolReader::string';
     case 'number':
-      return 'Protocol::number';
+      return 'ProtocolReader::number';
     case 'boolean':
-      return 'Protocol::bool';
+      return 'ProtocolReader::bool';
     case 'integer':
-      return t.wide ? 'Protocol::int64' : 'Protocol::int32';
+      return t.wide ? 'ProtocolReader::int64' : 'ProtocolReader::int32';
     case 'array':
-      return `(${j}, ${p}) -> Protocol.list(${j}, ${p}, ${javaReader(t.of, depth + 1)})`;
+      return `(${j}, ${p}) -> ProtocolReader.list(${j}, ${p}, ${javaReader(t.of, depth + 1)})`;
     case 'named':
       return `${t.name}::read`;
     case 'map':
@@ -549,9 +447,9 @@ function javaReader(t: ProtocolType, depth = 0): string {
 
 function javaReadField(f: ProtocolField): string {
   const reader = javaReader(f.type);
-  if (f.required) return `Protocol.required(o, path, ${literal(f.json)}, ${reader})`;
+  if (f.required) return `ProtocolReader.required(o, path, ${literal(f.json)}, ${reader})`;
   const fallback = f.fallback === undefined ? 'null' : protocolLiteral(f.fallback, javaFieldType(f));
-  return `Protocol.optional(o, path, ${literal(f.json)}, ${reader}, ${fallback})`;
+  return `ProtocolReader.optional(o, path, ${literal(f.json)}, ${reader}, ${fallback})`;
 }
 
 function javaRecord(s: ProtocolStruct, union?: ProtocolUnion): string[] {
@@ -566,7 +464,7 @@ function javaRecord(s: ProtocolStruct, union?: ProtocolUnion): string[] {
       ? [`  /** Reads a ${s.name} from its JSON text. */`, `  static ${s.name} parse(String json) {`, '    return read(JsonParser.parseString(json), "");', '  }', '']
       : []),
     `  static ${s.name} read(JsonElement json, String path) {`,
-    '    JsonObject o = Protocol.object(json, path);',
+    '    JsonObject o = ProtocolReader.object(json, path);',
     `    return new ${s.name}(`,
     ...s.fields.map((f, i) => `        ${javaReadField(f)}${i < s.fields.length - 1 ? ',' : ');'}`),
     '  }',
@@ -586,8 +484,8 @@ function javaUnion(u: ProtocolUnion): string[] {
     '',
     ...common.flatMap((f) => [`  ${javaFieldType(f)} ${f.json}();`, '']),
     `  static ${u.name} read(JsonElement json, String path) {`,
-    '    JsonObject o = Protocol.object(json, path);',
-    `    return switch (Protocol.required(o, path, ${literal(u.tag)}, ${javaReader({ t: 'string', values: u.variants.map((v) => v.value) })})) {`,
+    '    JsonObject o = ProtocolReader.object(json, path);',
+    `    return switch (ProtocolReader.required(o, path, ${literal(u.tag)}, ${javaReader({ t: 'string', values: u.variants.map((v) => v.value) })})) {`,
     ...u.variants.map((v) => `      case ${literal(v.value)} -> ${v.struct.name}.read(o, path);`),
     `      default -> throw new IllegalStateException("unknown ${u.tag}");`,
     '    };',
@@ -598,82 +496,6 @@ function javaUnion(u: ProtocolUnion): string[] {
   ];
 }
 
-const JAVA_READER_HELPERS = `/** Reads one JSON value; \`path\` names it in errors. */
-private interface Reader<T> {
-  T read(JsonElement json, String path);
-}
-
-private static final BigDecimal MAX_SAFE_INTEGER = BigDecimal.valueOf((1L << 53) - 1);
-
-private static <T> T required(JsonObject o, String path, String name, Reader<T> reader) {
-  JsonElement e = o.get(name);
-  String at = path.isEmpty() ? name : path + "." + name;
-  if (e == null || e.isJsonNull()) throw new IllegalArgumentException("missing field " + at);
-  return reader.read(e, at);
-}
-
-/** The field's value, or \`fallback\` when it is absent or null. */
-private static <T> T optional(JsonObject o, String path, String name, Reader<T> reader, T fallback) {
-  JsonElement e = o.get(name);
-  return e == null || e.isJsonNull() ? fallback : reader.read(e, path.isEmpty() ? name : path + "." + name);
-}
-
-private static IllegalArgumentException mustBe(String path, String what) {
-  return new IllegalArgumentException((path.isEmpty() ? "the JSON value" : "field " + path) + " must be " + what);
-}
-
-private static JsonObject object(JsonElement json, String path) {
-  if (!json.isJsonObject()) throw mustBe(path, "an object");
-  return json.getAsJsonObject();
-}
-
-private static String string(JsonElement json, String path) {
-  if (!json.isJsonPrimitive() || !json.getAsJsonPrimitive().isString()) throw mustBe(path, "a string");
-  return json.getAsString();
-}
-
-private static String oneOf(String value, String path, String... values) {
-  for (String v : values) {
-    if (v.equals(value)) return value;
-  }
-  throw mustBe(path, "one of " + String.join(", ", values) + ", not \\"" + value + "\\"");
-}
-
-private static BigDecimal decimal(JsonElement json, String path) {
-  if (!json.isJsonPrimitive() || !json.getAsJsonPrimitive().isNumber()) throw mustBe(path, "a number");
-  return json.getAsBigDecimal();
-}
-
-private static Double number(JsonElement json, String path) {
-  return decimal(json, path).doubleValue();
-}
-
-/** A number without a fraction that JSON's readers all hold exactly (at most 2^53 - 1 either way). */
-private static Long int64(JsonElement json, String path) {
-  BigDecimal d = decimal(json, path);
-  if (d.abs().compareTo(MAX_SAFE_INTEGER) > 0 || d.remainder(BigDecimal.ONE).signum() != 0) throw mustBe(path, "an integer");
-  return d.longValue();
-}
-
-private static Integer int32(JsonElement json, String path) {
-  long n = int64(json, path);
-  if (n != (int) n) throw mustBe(path, "an integer of 32 bits");
-  return (int) n;
-}
-
-private static Boolean bool(JsonElement json, String path) {
-  if (!json.isJsonPrimitive() || !json.getAsJsonPrimitive().isBoolean()) throw mustBe(path, "true or false");
-  return json.getAsBoolean();
-}
-
-private static <T> List<T> list(JsonElement json, String path, Reader<T> reader) {
-  if (!json.isJsonArray()) throw mustBe(path, "an array");
-  JsonArray a = json.getAsJsonArray();
-  List<T> items = new ArrayList<>(a.size());
-  for (int i = 0; i < a.size(); i++) items.add(reader.read(a.get(i), path + "[" + i + "]"));
-  return List.copyOf(items);
-}`;
-
 function javaProtocol(types: ProtocolNamed[]): string {
   const input = types.filter((n) => n.input);
   const body = input.flatMap((n) => (n.kind === 'union' ? javaUnion(n) : n.variantOf ? [] : javaRecord(n)));
@@ -681,12 +503,9 @@ function javaProtocol(types: ProtocolNamed[]): string {
     `// ${PROTOCOL_HEADER}`,
     'package bench;',
     '',
-    'import com.google.gson.JsonArray;',
     'import com.google.gson.JsonElement;',
     'import com.google.gson.JsonObject;',
     'import com.google.gson.JsonParser;',
-    'import java.math.BigDecimal;',
-    'import java.util.ArrayList;',
     'import java.util.List;',
     '',
     '/**',
@@ -695,13 +514,13 @@ function javaProtocol(types: ProtocolNamed[]): string {
     " * absent. {@link DriverCell#parse} reads it with Gson's tree API, which every Gson a client version",
     ' * brings has: a required field missing, a value of another JSON type or outside its enum fails with an',
     ' * IllegalArgumentException naming the field; an absent field takes its default; unknown fields are',
-    ' * ignored. The driver writes its messages itself (Output).',
+    ' * ignored (the reading it builds on: ProtocolReader, written by hand). The driver writes its messages',
+    ' * itself (Output).',
     ' */',
     'final class Protocol {',
     '  private Protocol() {}',
     '',
     ...indent(body, '  '),
-    ...indent(JAVA_READER_HELPERS.split('\n'), '  '),
     '}',
     '',
   ].join('\n');

@@ -78,7 +78,10 @@ test('a union becomes a sealed interface in Java and one struct in Go; two diffe
   assert.match(go, /type Done struct/);
   assert.match(java, /sealed interface Load permits ClosedLoad, OpenLoad \{\n {4}String shape\(\);\n\n {4}long warmupOps\(\);\n\n {4}static Load read/);
   assert.match(java, /record OpenLoad\(\n {6}double rate,\n {6}long warmupOps\) implements Load \{/);
-  assert.match(java, /Protocol\.optional\(o, path, "tags", \(j, p\) -> Protocol\.list\(j, p, \(j1, p1\) -> Protocol\.oneOf\(Protocol\.string\(j1, p1\), p1, "a", "b"\)\), null\)/);
+  assert.match(
+    java,
+    /ProtocolReader\.optional\(o, path, "tags", \(j, p\) -> ProtocolReader\.list\(j, p, \(j1, p1\) -> ProtocolReader\.oneOf\(ProtocolReader\.string\(j1, p1\), p1, "a", "b"\)\), null\)/,
+  );
   assert.doesNotMatch(java, /record Done/, 'Java writes its messages itself');
 
   const clash = z.strictObject({ a: z.strictObject({ pool: z.strictObject({ x: z.number() }) }), b: z.strictObject({ pool: z.strictObject({ y: z.number() }) }) });
