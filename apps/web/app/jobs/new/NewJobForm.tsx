@@ -52,7 +52,9 @@ export function NewJobForm({ limitMinutes }: { limitMinutes: number }) {
 
   async function submit(body: unknown) {
     const local = parseJobSpec(body);
-    if (!local.ok) return setIssues(local.issues);
+    // The browser knows the built-in languages and target kinds only; the server knows its plug-ins' too.
+    const serverMayKnow = (i: FieldIssue) => i.path === 'target.kind' || /^clients\.\d+\.language$/.test(i.path);
+    if (!local.ok && !local.issues.every(serverMayKnow)) return setIssues(local.issues);
     setBusy(true);
     setIssues([]);
     try {
