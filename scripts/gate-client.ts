@@ -64,7 +64,7 @@ export async function startEmbeddedStack(env: NodeJS.ProcessEnv = process.env): 
       if (child.exitCode !== null) return;
       const exited = new Promise<void>((r) => child.once('exit', () => r()));
       child.kill('SIGINT');
-      await Promise.race([exited, new Promise<void>((r) => setTimeout(r, 30_000))]);
+      await Promise.race([exited, new Promise<void>((r) => setTimeout(r, 30_000).unref())]);
     },
   };
 }

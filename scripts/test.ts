@@ -1,16 +1,18 @@
 // `npm test`: lint, then every test file in three tiers chosen by folder, with one PostgreSQL cluster
 // for the whole run. A file that measures timing or judges the machine (`// test: alone` in its source)
-// runs with nothing beside it; the others run SCB_TEST_LANES (default 2) at a time.
+// runs with nothing beside it; the others run SCB_TEST_LANES (default 2) at a time, the longest first
+// by the times of the last run on this machine (kept in the client cache, SCB_CACHE_DIR).
 // - unit: `test/unit/` folders, no processes of their own;
 // - integration: `test/integration/` folders: PostgreSQL, the fake, the drivers;
 // - e2e: `test/e2e/`: the browser and the start command.
 // `npm test -- unit` (or integration, e2e) runs one tier.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { migrate, startEmbeddedPostgres } from '@scb/db/setup';
 import { freePort } from '../apps/runner/src/net';
+import { CACHE_DIR } from '../apps/runner/src/paths';
 import { TEST_CLUSTER_ENV, TEST_TEMPLATE } from '../test/helpers/postgres';
 import { markWebBuilt, NEXT_BIN, WEB, webBuildIsStale } from './web-build';
 
@@ -63,27 +65,49 @@ interface TierRun {
   skipped: number;
   seconds: number;
   status: number;
-  /** Each file's time in ms (its top-level tests added). */
+  /** Each file's wall time in ms, by absolute path. */
   fileMs: Record<string, number>;
 }
 
 /** A file that measures timing or judges the machine says so in its source: it runs with no other file beside it. */
 const ALONE = /^\/\/ test: alone\b/m;
 
+/** Each file's wall time in the last run on this machine (relative path → ms): longest first keeps lanes even. */
+const TIMES_FILE = path.join(CACHE_DIR, 'test-times.json');
+
+function lastTimes(): Record<string, number> {
+  try {
+    return JSON.parse(readFileSync(TIMES_FILE, 'utf8')) as Record<string, number>;
+  } catch {
+    return {}; // first run here: file order
+  }
+}
+
+function saveTimes(runs: TierRun[]): void {
+  const times = lastTimes();
+  for (const r of runs) for (const [f, ms] of Object.entries(r.fileMs)) times[path.relative(process.cwd(), f)] = Math.round(ms);
+  mkdirSync(CACHE_DIR, { recursive: true });
+  writeFileSync(TIMES_FILE, `${JSON.stringify(times, null, 1)}\n`);
+}
+
 /**
  * Runs one tier: its files that must run alone one at a time, then the others `lanes` at a time
  * (most wait on latencies, drivers or the browser, not on the 2 cores), echoing the runner's output.
+ * `beside` starts work that may share the machine with the files that run side by side.
  */
-async function runTier(tier: Tier, files: string[], env: NodeJS.ProcessEnv, lanes: number): Promise<TierRun> {
+async function runTier(tier: Tier, files: string[], env: NodeJS.ProcessEnv, lanes: number, beside?: () => void): Promise<TierRun> {
   const t0 = Date.now();
-  const alone = files.filter((f) => ALONE.test(readFileSync(f, 'utf8')));
-  const shared = files.filter((f) => !alone.includes(f));
+  const last = lastTimes();
+  const longestFirst = [...files].sort((a, b) => (last[b] ?? 0) - (last[a] ?? 0));
+  const alone = longestFirst.filter((f) => ALONE.test(readFileSync(f, 'utf8')));
+  const shared = longestFirst.filter((f) => !alone.includes(f));
   const run: TierRun = { tier, files: files.length, pass: 0, fail: 0, skipped: 0, seconds: 0, status: 0, fileMs: {} };
   for (const [group, concurrency] of [
     [alone, 1],
     [shared, lanes],
   ] as const) {
     if (group.length === 0) continue;
+    if (group === shared) beside?.();
     const r = await runFiles(group, concurrency, env);
     for (const k of ['pass', 'fail', 'skipped'] as const) run[k] += r[k];
     run.status ||= r.status;
@@ -133,6 +157,23 @@ function runFiles(files: string[], concurrency: number, env: NodeJS.ProcessEnv):
   );
 }
 
+/** `next build`, its output kept apart (it runs beside test files) and shown only if it fails. */
+function buildWebApp(env: NodeJS.ProcessEnv): Promise<void> {
+  const t0 = Date.now();
+  console.log('\n== building the web app (beside the integration files)');
+  const child = spawn(process.execPath, [NEXT_BIN, 'build'], { cwd: WEB, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  for (const s of [child.stdout, child.stderr]) s.on('data', (c: Buffer) => (output += c.toString('utf8')));
+  return new Promise((resolve, reject) =>
+    child.on('exit', (code) => {
+      if (code !== 0) return reject(new Error(`next build failed with code ${code}:\n${output}`));
+      markWebBuilt();
+      console.log(`\n# web app built in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+      resolve();
+    }),
+  );
+}
+
 /** One embedded cluster for the run, with the migrated template every test database is copied from. */
 async function startCluster() {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'scb-test-cluster-'));
@@ -166,23 +207,29 @@ async function main(): Promise<void> {
   console.log(`# one PostgreSQL cluster for the run, ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', [TEST_CLUSTER_ENV]: cluster.adminUrl };
   const runs: TierRun[] = [];
+  const tiers = TIERS.filter((t) => !only.length || only.includes(t));
+  // The e2e files start the product side by side: its web build, when stale, is made once before them,
+  // beside the integration files that share the machine anyway.
+  let webBuild: Promise<void> | undefined;
+  const buildWeb = () => {
+    if (!tiers.includes('e2e') || webBuild || !webBuildIsStale()) return;
+    // Building renders the static pages, which read the web app's environment: any database will do.
+    webBuild = buildWebApp({ ...env, DATABASE_URL: cluster.adminUrl });
+    webBuild.catch(() => {}); // reported where the e2e tier awaits it
+  };
   try {
-    for (const tier of TIERS) {
-      if (only.length && !only.includes(tier)) continue;
-      if (tier === 'e2e' && webBuildIsStale()) {
-        // Once, before files that start the product side by side would each find it stale.
-        console.log('\n== building the web app');
-        // Building renders the static pages, which read the web app's environment: any database will do.
-        const built = spawnSync(process.execPath, [NEXT_BIN, 'build'], { cwd: WEB, env: { ...env, DATABASE_URL: cluster.adminUrl }, stdio: 'inherit' });
-        if (built.status !== 0) throw new Error(`next build failed with code ${built.status}`);
-        markWebBuilt();
+    for (const tier of tiers) {
+      if (tier === 'e2e') {
+        buildWeb();
+        await webBuild;
       }
       console.log(`\n== ${tier}: ${files.get(tier)!.length} files, ${lanes} at a time where they may run side by side`);
-      runs.push(await runTier(tier, files.get(tier)!, env, lanes));
+      runs.push(await runTier(tier, files.get(tier)!, env, lanes, tier === 'integration' ? buildWeb : undefined));
     }
   } finally {
     await cluster.stop();
   }
+  saveTimes(runs);
   console.log('\n# tier         files  passed  failed  skipped  seconds');
   for (const r of runs) {
     console.log(

@@ -122,10 +122,32 @@ test("team deployment on Debian's PostgreSQL: two runners on two machines, auth 
   assert.equal(created.status, 201, JSON.stringify(created.body));
   assert.equal(created.body.url, `https://bench.example.com/jobs/${created.body.id}`, 'links come from SCB_PUBLIC_URL');
 
-  // The gate CLI against the running server, with the token: it waits for the verdict.
+  // The gate CLI against the running server, with the token: it waits for the verdict. The spec file
+  // only shortens the scenario's workload (a deployment check, not a measurement); flags say the rest.
+  const specFile = path.join(dir, 'gate.json');
+  writeFileSync(specFile, JSON.stringify({ workload: { warmupOps: 20, durationSeconds: 1 } }));
   const gate = await cli(
     'gate.ts',
-    ['--server', stack.baseUrl, '--client', 'node', '--baseline', '9.0.0', '--candidate', '9.0.0', '--scenario', 'steady-select1', '--repeats', '3', '--concurrency', '2', '--timeout', '10'],
+    [
+      '--server',
+      stack.baseUrl,
+      '--spec',
+      specFile,
+      '--client',
+      'node',
+      '--baseline',
+      '9.0.0',
+      '--candidate',
+      '9.0.0',
+      '--scenario',
+      'steady-select1',
+      '--repeats',
+      '3',
+      '--concurrency',
+      '2',
+      '--timeout',
+      '10',
+    ],
     { SCB_TOKEN: token.stdout.trim() },
   );
   assert.ok(gate.status === 0 || gate.status === 2, `gate exit ${gate.status}: ${gate.stderr}`);

@@ -65,15 +65,18 @@ export async function startStack({
     output,
     async stop() {
       child.kill('SIGINT');
+      // The kill timer is cleared on exit: left running, it holds the test file's process open for 30 s.
+      let timer: NodeJS.Timeout | undefined;
       const code = await Promise.race([
         exited,
-        new Promise<null>((r) =>
-          setTimeout(() => {
+        new Promise<null>((r) => {
+          timer = setTimeout(() => {
             child.kill('SIGKILL');
             r(null);
-          }, 30_000),
-        ),
+          }, 30_000);
+        }),
       ]);
+      clearTimeout(timer);
       rmSync(dataDir, { recursive: true, force: true });
       return code;
     },

@@ -1,4 +1,3 @@
-// test: alone — each preset shows its shape in timings (plateaus, stalls, p99 ratios).
 // The field scenario presets, each run end to end in a small form (fewer clients, cells and seconds)
 // through the runner against the fake, showing the effect it is named for.
 import assert from 'node:assert/strict';

@@ -23,8 +23,9 @@ test('a Node 9.0.0 job runs through the queue against the fake and stores every 
       ],
       concurrency: [10, 50],
       target: { kind: 'fake', latencyMs: 65 },
-      // Node needs thousands of operations to run warm (docs/verdicts.md, "Warm start"): max(500, 100 × C).
-      workload: { warmupOps: { min: 500, perConcurrency: 100 }, durationSeconds: 3 },
+      // Enough to run the measured phase warm for the checks below: max(200, 20 × C). A verdict of
+      // "clean" asks more of Node (docs/verdicts.md, "Warm start"); this test reads no verdict.
+      workload: { warmupOps: { min: 200, perConcurrency: 20 }, durationSeconds: 3 },
     },
     240_000,
   );
@@ -50,7 +51,7 @@ test('a Node 9.0.0 job runs through the queue against the fake and stores every 
     assert.equal(fake.rpcs, r.serverRpcs);
     assert.equal(countedBy(cell.channels, 'client').rpcs, r.serverRpcs, 'the client counted the RPCs the fake served');
     // ...which is every query the driver ran (warm-up and measured) plus the session calls.
-    const warm = Math.max(500, 100 * cell.concurrency);
+    const warm = Math.max(200, 20 * cell.concurrency);
     assert.ok(r.serverRpcs >= r.count + warm, `server saw ${r.serverRpcs} RPCs, driver measured ${r.count} + ${warm} warm-up`);
     assert.ok(r.serverRpcs <= r.count + warm + 5, `server saw ${r.serverRpcs} RPCs, more than the driver ran`);
     assert.ok(r.driverLoopUtilization !== null && r.driverLoopUtilization > 0 && r.driverLoopUtilization <= 1, `Node's event loop: ${r.driverLoopUtilization}`);
@@ -151,9 +152,9 @@ test('three languages in one job: Go (newest and 1.33.0, and 0.37.0 on another g
         { language: 'go', version: '1.999.0' },
       ],
       configurations: [{ label: 'client default' }],
-      concurrency: [10, 50],
+      concurrency: [20],
       target: { kind: 'fake', latencyMs: 50 },
-      // Enough warm-up for the JVM's JIT at C=50 (20 calls per worker).
+      // Enough warm-up for the JVM's JIT (20 calls per worker).
       workload: { warmupOps: { min: 200, perConcurrency: 20 }, durationSeconds: 2 },
     },
     1_100_000,
@@ -172,7 +173,7 @@ test('three languages in one job: Go (newest and 1.33.0, and 0.37.0 on another g
     assert.ok(r.p50Ms >= 50, `${client(cell)}: p50 ${r.p50Ms}`);
     assert.equal(countedBy(cell.channels, 'fake').rpcs, r.serverRpcs, `${client(cell)}: channel stats add up to the RPCs served`);
   }
-  assert.equal(job.cells.filter((c) => c.clientGrpcVersion === '1.17.0').length, 2, 'the pinned build is a client of its own');
+  assert.equal(job.cells.filter((c) => c.clientGrpcVersion === '1.17.0').length, 1, 'the pinned build is a client of its own');
   // Builds against a pinned grpc-go are not what the launch form lists as a published version.
   assert.deepEqual(await installOutcomes('go'), [
     ['1.33.0', true],

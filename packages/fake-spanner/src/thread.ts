@@ -55,7 +55,8 @@ export async function startFakeSpannerThread(opts: FakeSpannerOptions = {}): Pro
       await ask('mark');
     },
     async stop() {
-      await Promise.race([ask('stop'), new Promise((r) => setTimeout(r, 5000))]).catch(() => {});
+      // An unref'd timer: the process that stopped its fake need not wait it out to exit.
+      await Promise.race([ask('stop'), new Promise((r) => setTimeout(r, 5000).unref())]).catch(() => {});
       await worker.terminate();
     },
   };

@@ -1,4 +1,3 @@
-// test: alone — it checks qps against the closed-loop ideal.
 // The Java driver end to end: Maven resolution per version, javac, one JVM per cell against the
 // bundled fake. Needs mvn, a JDK 17+ and Maven Central (or a warm ~/.m2); the first run per
 // version resolves jars (10-20 s), later runs reuse .cache/clients/java/<version>.
