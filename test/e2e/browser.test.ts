@@ -312,6 +312,9 @@ test('a Go job from the form: Go has no grpc-gcp, the versions come from the Go 
     assert.equal(await box.isDisabled(), true, key);
   }
   assert.equal(await page.locator('input[name=config-off]').isChecked(), true);
+  // The hints are the picked language's own (its plug-in's words).
+  await page.getByText('The Go client has no grpc-gcp.').waitFor({ timeout: 5000 });
+  await page.getByText('The gRPC connection pool size.').waitFor({ timeout: 5000 });
   await page.getByText(/published versions, newest first/).waitFor({ timeout: 60_000 });
   const listed = await page.locator('#versions option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
   assert.ok(listed.includes('1.96.1') && listed.includes('0.37.0'), listed.join(' '));

@@ -1,4 +1,4 @@
-// @scb/shared/spec: the job spec, the order of client versions, configurations in words.
+// @scb/shared/job: the job spec, the order of client versions, configurations in words.
 export * from './spec';
 export * from './semver';
 export * from './configuration';

@@ -15,12 +15,34 @@ export interface LanguageInfo {
   cellSeconds: number;
   /** Why a configuration can never run on this language, before anything is installed; null when it can. */
   refuse?(configuration: { grpcGcp?: string }): { option: string; message: string } | null;
+  /** What the launch form says under its fields while this language is picked. */
+  hints?: { configurations?: string; numChannels?: string };
 }
 
 /** The built-in languages, for their own plug-ins' code; everything else asks the registry. */
 export const LANGUAGE_INFO = {
-  node: { name: 'node', title: 'Node', packageName: '@google-cloud/spanner', exampleVersion: '9.0.0', cellSeconds: 5 },
-  java: { name: 'java', title: 'Java', packageName: 'com.google.cloud:google-cloud-spanner', exampleVersion: '6.105.0', cellSeconds: 5 },
+  node: {
+    name: 'node',
+    title: 'Node',
+    packageName: '@google-cloud/spanner',
+    exampleVersion: '9.0.0',
+    cellSeconds: 5,
+    hints: {
+      configurations: 'With grpc-gcp off the Node client uses one HTTP/2 connection (100 streams). The dynamic channel pool is a Java option.',
+      numChannels: "The grpc-gcp pool's maximum size (needs grpc-gcp).",
+    },
+  },
+  java: {
+    name: 'java',
+    title: 'Java',
+    packageName: 'com.google.cloud:google-cloud-spanner',
+    exampleVersion: '6.105.0',
+    cellSeconds: 5,
+    hints: {
+      configurations: 'The dynamic channel pool (enableDynamicChannelPool) only applies when numChannels is unset.',
+      numChannels: 'SpannerOptions numChannels.',
+    },
+  },
   go: {
     name: 'go',
     title: 'Go',
@@ -28,6 +50,7 @@ export const LANGUAGE_INFO = {
     exampleVersion: '1.33.0',
     cellSeconds: 3,
     refuse: (c) => (c.grpcGcp === 'on' ? { option: 'grpcGcp', message: 'grpc-gcp is not available in the Go client: use default or off' } : null),
+    hints: { configurations: 'The Go client has no grpc-gcp.', numChannels: 'The gRPC connection pool size.' },
   },
 } satisfies Record<string, LanguageInfo>;
 

@@ -3,7 +3,7 @@
 import { useRouter } from 'next/navigation';
 import { useEffect, useMemo, useState } from 'react';
 import { infoOf, OPERATIONS, parseJobSpec, refusedOption, type FieldIssue, type Language } from '@scb/shared/job';
-import { languageInfos } from '@scb/shared/registry';
+import { languageInfo, languageInfos } from '@scb/shared/registry';
 import { PRESETS, type Preset } from '@scb/shared/presets';
 import { INITIAL, CONFIGS, toSpec, fromSpec, fitsFields, type FormState } from './form-state';
 import { OpsInput, RunnerNumber, Estimate } from './fields';
@@ -203,9 +203,7 @@ export function NewJobForm({ limitMinutes }: { limitMinutes: number }) {
             {c.label}
           </label>
         ))}
-        <span className="hint">
-          Node with grpc-gcp off uses one HTTP/2 connection (100 streams). The dynamic channel pool is a Java option and only applies when numChannels is unset. Go has no grpc-gcp.
-        </span>
+        <span className="hint">{languageInfo(form.language)?.hints?.configurations}</span>
       </div>
 
       <label className="field" htmlFor="numChannels">
@@ -213,7 +211,7 @@ export function NewJobForm({ limitMinutes }: { limitMinutes: number }) {
       </label>
       <div>
         <input type="number" id="numChannels" value={form.numChannels} min={1} placeholder="client default" onChange={(e) => set({ numChannels: e.target.value })} />
-        <span className="hint">Java: SpannerOptions numChannels. Node: the grpc-gcp pool&apos;s maximum size (needs grpc-gcp). Go: the gRPC connection pool size.</span>
+        <span className="hint">{languageInfo(form.language)?.hints?.numChannels}</span>
       </div>
 
       <label className="field" htmlFor="targetKind">

@@ -1,6 +1,6 @@
 // The launch form's state, pure: its defaults, the form as a JobSpec and a spec as the form. The form
 // and its tests share it; nothing here renders.
-import { OPERATIONS, parseJobSpec, type JobSpecInput, type Language, type Operation } from '@scb/shared/job';
+import { infoOf, languageNames, OPERATIONS, parseJobSpec, type JobSpecInput, type Language, type Operation } from '@scb/shared/job';
 import type { Preset } from '@scb/shared/presets';
 import { TARGET_FORMS, targetForm } from './targets/index';
 import { canonicalJson } from '@scb/shared/canonical-json';
@@ -34,13 +34,16 @@ export const CONFIGS: { key: ConfigKey; label: string; hint?: string }[] = [
   { key: 'on', label: 'grpc-gcp on' },
   { key: 'off', label: 'grpc-gcp off' },
   { key: 'default', label: 'client default' },
-  { key: 'dynamic', label: 'dynamic channel pool', hint: 'Java only; it takes effect only when numChannels is not set, so numChannels is not applied to it.' },
+  { key: 'dynamic', label: 'dynamic channel pool', hint: 'It takes effect only when numChannels is not set, so numChannels is not applied to it.' },
 ];
+
+/** The first registered language, at its example version. */
+const FIRST_LANGUAGE = infoOf(languageNames()[0]!);
 
 export const INITIAL: FormState = {
   name: '',
-  language: 'node',
-  versions: ['9.0.0'],
+  language: FIRST_LANGUAGE.name,
+  versions: [FIRST_LANGUAGE.exampleVersion],
   concurrency: '10, 50, 100',
   configs: { on: true, off: true, default: false, dynamic: false },
   numChannels: '',
