@@ -607,9 +607,14 @@ test('500 concurrent POST /api/jobs (50 at a time on loopback): every answer is 
   assert.equal(byState.failed, 500, JSON.stringify(byState));
   assert.ok(states.every((s) => /does not run jobs against Cloud Spanner/.test(s.error ?? '')));
   console.log(`# 500 POSTs, 50 at a time: ${postMs} ms (${((500 * 1000) / postMs).toFixed(0)}/s); all 201, all run once`);
-  const { runners } = (await (await api('/api/runners')).json()) as { runners: { alive: boolean; languages: string[] }[] };
+  const { runners } = (await (await api('/api/runners')).json()) as { runners: { alive: boolean; languages: string[]; targets: string[]; emulator: boolean; spanner: boolean }[] };
   assert.ok(
-    runners.some((r) => r.alive && r.languages.includes('node')),
+    runners.some((r) => r.alive && r.languages.includes('node') && r.targets.includes('fake')),
     JSON.stringify(runners),
   );
+  // The fields the API answered before `targets`, still there: this stack's runner is not enabled for Cloud Spanner.
+  for (const r of runners) {
+    assert.equal(r.emulator, r.targets.includes('emulator'));
+    assert.equal(r.spanner, false);
+  }
 });

@@ -7,7 +7,7 @@ import type { CsvRow } from '@scb/shared/export';
 import type { TableCell } from '@scb/shared/table';
 import type { LatencySummary } from '@scb/shared/stats';
 import type { ProgressMessage, TimelinePoint } from '@scb/shared/protocol';
-import type { CellEvent, CellOperations, JobEnvironment, OperationSummary } from '@scb/shared/stored';
+import { environmentAsAnswered, type CellEvent, type CellOperations, type JobEnvironment, type OperationSummary } from '@scb/shared/stored';
 import { latencySplit, type LatencySplit } from '@scb/shared/split';
 import type { BudgetSpent } from '@scb/shared/budget';
 import { countJobs, getJob as readJob, listJobs as readJobs, type StoredCell } from '@scb/db';
@@ -171,7 +171,7 @@ export async function getJob(id: string): Promise<JobView | InvalidJob | null> {
     finishedAt: iso(job.finishedAt),
     error: job.error,
     spec: job.spec,
-    environment: job.environment,
+    environment: environmentAsAnswered(job.environment),
     spent: job.spent,
     cellsTotal: job.cellsTotal,
     gateId: job.gateId,

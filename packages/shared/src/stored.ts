@@ -35,12 +35,22 @@ export function toolchainsOf(env: JobEnvironment): Partial<Record<Language, stri
   return { ...Object.fromEntries(legacy), ...env.toolchains };
 }
 
-/** The target software versions a job ran with, by kind: `targets`, or for rows stored before it, `emulator`. */
+/**
+ * The target software versions a job ran with, by kind: `targets`, or for rows stored before it, `emulator`
+ * (beside `targets`, `emulator` is only what the API answers for older tools: environmentAsAnswered).
+ */
 export function targetVersionsOf(env: { emulator?: unknown; targets?: unknown } | null | undefined): Record<string, string | null> {
   if (!env) return {};
-  const legacy: Record<string, string | null> = typeof env.emulator === 'string' || env.emulator === null ? { emulator: env.emulator as string | null } : {};
-  const targets = env.targets && typeof env.targets === 'object' ? Object.entries(env.targets).filter(([, v]) => typeof v === 'string' || v === null) : [];
-  return { ...legacy, ...Object.fromEntries(targets) };
+  if (env.targets && typeof env.targets === 'object') return Object.fromEntries(Object.entries(env.targets).filter(([, v]) => typeof v === 'string' || v === null));
+  return typeof env.emulator === 'string' || env.emulator === null ? { emulator: env.emulator as string | null } : {};
+}
+
+/**
+ * The environment as GET /api/jobs/<id> answers it: `emulator`, the emulator's version as the API gave
+ * it before `targets`, is kept beside them for the tools that read it.
+ */
+export function environmentAsAnswered(env: JobEnvironment | null): (JobEnvironment & { emulator: string | null }) | null {
+  return env && { ...env, emulator: targetVersionsOf(env).emulator ?? null };
 }
 
 /** The version of the target's software the runner started for the job (startedByRunner); undefined where it started none or recorded none. */
