@@ -1,5 +1,5 @@
 import * as grpc from '@grpc/grpc-js';
-import type { FaultCode } from '@scb/shared';
+import type { Fault, RetryInfoEncoding } from '@scb/shared';
 
 // google.rpc.RetryInfo / Status / Any, hand-encoded: a few varint and length-delimited fields.
 function varint(n: number): Buffer {
@@ -25,19 +25,26 @@ function encodeStatus(code: number, message: string, details: { typeUrl: string;
   return Buffer.concat([intField(1, code), bytesField(2, Buffer.from(message)), ...details.map((d) => bytesField(3, Buffer.concat([bytesField(1, Buffer.from(d.typeUrl)), bytesField(2, d.value)])))]);
 }
 
-/** A gRPC error as Spanner sends it; ABORTED carries RetryInfo both as its own trailer and in the status details. */
-export function spannerError(code: grpc.status, message: string, retryDelayMs?: number): grpc.ServiceError {
+/**
+ * A gRPC error as Spanner sends it; with a retry delay (ABORTED), RetryInfo both as its own trailer and
+ * in the status details, or one of them (`retryInfoIn`).
+ */
+export function spannerError(code: grpc.status, message: string, retryDelayMs?: number, retryInfoIn: RetryInfoEncoding = 'both'): grpc.ServiceError {
   const metadata = new grpc.Metadata();
   if (retryDelayMs !== undefined) {
     const info = encodeRetryInfo(retryDelayMs);
-    metadata.set('google.rpc.retryinfo-bin', info);
-    metadata.set('grpc-status-details-bin', encodeStatus(code, message, [{ typeUrl: 'type.googleapis.com/google.rpc.RetryInfo', value: info }]));
+    if (retryInfoIn !== 'status-details') metadata.set('google.rpc.retryinfo-bin', info);
+    if (retryInfoIn !== 'trailer') metadata.set('grpc-status-details-bin', encodeStatus(code, message, [{ typeUrl: 'type.googleapis.com/google.rpc.RetryInfo', value: info }]));
   }
   return Object.assign(new Error(message), { code, details: message, metadata });
 }
 
-export function faultError(code: FaultCode, retryDelayMs: number | undefined): grpc.ServiceError {
-  const message = `fake-spanner: injected ${code}`;
-  if (code === 'ABORTED') return spannerError(grpc.status.ABORTED, 'Transaction was aborted (fake-spanner: injected)', retryDelayMs ?? 0);
-  return spannerError(grpc.status[code], message);
+export function faultError(fault: Fault): grpc.ServiceError {
+  if (fault.code === 'ABORTED') return spannerError(grpc.status.ABORTED, 'Transaction was aborted (fake-spanner: injected)', fault.retryDelayMs ?? 0, fault.retryInfoIn);
+  return spannerError(grpc.status[fault.code], `fake-spanner: injected ${fault.code}`);
+}
+
+/** Whether the fault's error follows response headers (Spanner's way for ABORTED) or comes trailers-only. */
+export function headersBefore(fault: Fault): boolean {
+  return !(fault.trailersOnly ?? fault.code !== 'ABORTED');
 }

@@ -3,7 +3,7 @@
 import * as grpc from '@grpc/grpc-js';
 import type { RpcKind } from '@scb/shared';
 import { operationInTransaction, operationReadingByKey } from '@scb/shared/catalogue';
-import { faultError, spannerError } from './faults';
+import { faultError, headersBefore, spannerError } from './faults';
 import { dataRpcs } from './rpc/data';
 import type { Frame, ServiceContext } from './rpc/frame';
 import { sessionRpcs } from './rpc/sessions';
@@ -15,6 +15,13 @@ import { Transactions } from './transactions';
 export type { ServiceContext } from './rpc/frame';
 
 const sleep = (ms: number) => (ms > 0 ? new Promise<void>((r) => setTimeout(r, ms)) : undefined);
+
+/** Response headers with the time the fake applied, as Spanner's front end reports its own. */
+function serverTiming(delayMs: number): grpc.Metadata {
+  const md = new grpc.Metadata();
+  md.set('server-timing', `gfet4t7; dur=${Math.round(delayMs)}`);
+  return md;
+}
 
 function toServiceError(e: unknown): grpc.ServiceError {
   if ((e as grpc.ServiceError).code !== undefined && (e as grpc.ServiceError).metadata) return e as grpc.ServiceError;
@@ -42,12 +49,11 @@ export function spannerHandlers(ctx: ServiceContext): grpc.UntypedServiceImpleme
       const fault = behaviour.fault(kind);
       if (fault) {
         accounting.fault(kind, fault.code);
-        throw faultError(fault.code, fault.retryDelayMs);
+        if (headersBefore(fault)) call.sendMetadata(serverTiming(delay));
+        throw faultError(fault);
       }
       const res = body();
-      const md = new grpc.Metadata();
-      md.set('server-timing', `gfet4t7; dur=${Math.round(delay)}`);
-      call.sendMetadata(md);
+      call.sendMetadata(serverTiming(delay));
       return res;
     } finally {
       const took = performance.now() - arrived;

@@ -115,6 +115,42 @@ test('ABORTED carries google.rpc.RetryInfo with the configured delay', async () 
   }
 });
 
+test("a streaming query's ABORTED follows the response headers, RetryInfo in both places; the options send one, or the error trailers-only", async () => {
+  // What a stream saw before its error: the response headers, if any, and the error's trailers.
+  const abortedStream = async (fault: object, code = grpc.status.ABORTED) => {
+    const f = await startFakeSpanner({ faults: [{ kind: 'query', code: 'ABORTED', ratio: 1, retryDelayMs: 5, ...fault }] });
+    try {
+      const c = new Client(`${f.host}:${f.port}`, grpc.credentials.createInsecure(), { 'grpc.use_local_subchannel_pool': 1 });
+      const seen = await new Promise<{ headers: boolean; keys: string[] }>((resolve) => {
+        let headers = false;
+        const call = c.ExecuteStreamingSql({ session: 's', sql: 'SELECT 1' });
+        call.on('metadata', () => (headers = true));
+        call.on('data', () => {});
+        call.on('error', (e: grpc.ServiceError) => {
+          assert.equal(e.code, code);
+          resolve({
+            headers,
+            keys: Object.keys(e.metadata.getMap())
+              .filter((k) => k.endsWith('-bin'))
+              .sort(),
+          });
+        });
+      });
+      c.close();
+      return seen;
+    } finally {
+      await f.stop();
+    }
+  };
+  assert.deepEqual(await abortedStream({}), { headers: true, keys: ['google.rpc.retryinfo-bin', 'grpc-status-details-bin'] });
+  assert.deepEqual(await abortedStream({ retryInfoIn: 'trailer' }), { headers: true, keys: ['google.rpc.retryinfo-bin'] });
+  assert.deepEqual(await abortedStream({ retryInfoIn: 'status-details' }), { headers: true, keys: ['grpc-status-details-bin'] });
+  assert.deepEqual(await abortedStream({ trailersOnly: true }), { headers: false, keys: ['google.rpc.retryinfo-bin', 'grpc-status-details-bin'] });
+  // Other codes come trailers-only unless told otherwise.
+  assert.deepEqual(await abortedStream({ code: 'UNAVAILABLE', retryDelayMs: undefined }, grpc.status.UNAVAILABLE), { headers: false, keys: [] });
+  assert.deepEqual(await abortedStream({ code: 'UNAVAILABLE', retryDelayMs: undefined, trailersOnly: false }, grpc.status.UNAVAILABLE), { headers: true, keys: [] });
+});
+
 test('a schedule switches faults on and off while running', async () => {
   const f = await startFakeSpanner({ schedule: [{ fromSeconds: 0, untilSeconds: 0.4, faults: [{ kind: 'query', code: 'UNAVAILABLE', ratio: 1 }] }] });
   try {

@@ -5,6 +5,8 @@ export const RPC_KINDS = ['session', 'query', 'read', 'begin', 'commit', 'rollba
 export type RpcKind = (typeof RPC_KINDS)[number];
 export const FAULT_CODES = ['ABORTED', 'UNAVAILABLE', 'RESOURCE_EXHAUSTED', 'DEADLINE_EXCEEDED'] as const;
 export type FaultCode = (typeof FAULT_CODES)[number];
+export const RETRY_INFO_ENCODINGS = ['both', 'trailer', 'status-details'] as const;
+export type RetryInfoEncoding = (typeof RETRY_INFO_ENCODINGS)[number];
 
 const ms = z.number().min(0).max(600_000);
 /** One fault per RPC kind and code is 28; a schedule of a few dozen phases covers any scenario here. */
@@ -25,6 +27,18 @@ export const FaultSchema = z.strictObject({
   ratio: z.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1'),
   /** ABORTED only: the retry delay sent as google.rpc.RetryInfo. */
   retryDelayMs: ms.optional(),
+  /**
+   * ABORTED only: where RetryInfo travels. Spanner sends it both in its own trailer
+   * (`google.rpc.retryinfo-bin`) and in the status details (`grpc-status-details-bin`); `trailer` or
+   * `status-details` sends it one way only, for a client that reads only the other.
+   */
+  retryInfoIn: z.enum(RETRY_INFO_ENCODINGS).optional(),
+  /**
+   * The error as a trailers-only response, with no response headers before it. Default: true for every
+   * code but ABORTED, which Spanner sends after its response headers (it reached the transaction).
+   * Node's google-gax retries a stream that failed before its headers by itself, with seconds of backoff.
+   */
+  trailersOnly: z.boolean().optional(),
 });
 export type Fault = z.infer<typeof FaultSchema>;
 
