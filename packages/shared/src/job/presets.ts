@@ -141,7 +141,7 @@ export const SCENARIO_PRESETS: Preset[] = [
     id: 'abort-backoff',
     title: 'Abort backoff on streaming reads (Go 0.35.0 / 0.36.0 / 0.37.0 and today)',
     description:
-      'Mercari: read-write transactions whose streaming queries are aborted (ABORTED with RetryInfo 5 ms, 5% of queries, sent as Spanner sends it: after the response headers, RetryInfo in its own trailer and in the status details). cloud.google.com/go before 0.36.0 ignored RetryInfo on streams and waited its 1 s default, 0.36.0 100 ms, 0.37.0 20 ms; the readWriteTxn p99 shows it (measured here: 2,099, 285, 129 ms). Go 1.96.1 (68 ms), Java 6.123.0 (85 ms) and Node 9.0.0 (108 ms) read RetryInfo. The monorepo versions are built against grpc-go 1.17.0.',
+      'Mercari: read-write transactions whose streaming queries are aborted (ABORTED with RetryInfo 5 ms, 5% of queries, sent as Spanner sends it: after the response headers, RetryInfo in its own trailer and in the status details). cloud.google.com/go before 0.36.0 ignored RetryInfo on streams and waited its 1 s default, 0.36.0 100 ms, 0.37.0 20 ms; the readWriteTxn p99 shows it (measured here: 2,097, 179, 125 ms). Go 1.96.1 (61 ms), Java 6.123.0 (81 ms) and Node 9.0.0 (100 ms) read RetryInfo. The monorepo versions are built against grpc-go 1.17.0.',
     spec: {
       name: 'Abort backoff: aborted streaming queries in read-write transactions',
       clients: [
