@@ -220,9 +220,11 @@ test('launch from the form, watch it run, read table and chart, reload the perma
     assert.ok(Math.abs(p50 - cell.result.p50Ms) < shownAs(cell.result.p50Ms) && Math.abs(p99 - cell.result.p99Ms) < shownAs(cell.result.p99Ms), `${row[col]} vs API`);
   }
 
-  // Recharts draws in the browser: one line per configuration plus the ideal line.
+  // Recharts draws in the browser: one line per configuration, its modeled ceiling, and "no limits".
   await page.locator('[data-testid=qps-chart] svg .recharts-line').first().waitFor();
-  assert.equal(await page.locator('[data-testid=qps-chart] svg .recharts-line').count(), 3);
+  assert.equal(await page.locator('[data-testid=qps-chart] svg .recharts-line').count(), 5);
+  // Each cell's share of its ceiling: 20 ms SELECT 1 at C=10 and 20, far from 100 streams, so agents set it.
+  assert.match(await page.getByTestId('of-ceiling').first().innerText(), /^\d+% of [\d,.]+\/s ceiling \(agents\)$/);
   await page.screenshot({ path: path.join(ARTIFACTS, 'job-done.png'), fullPage: true });
 
   await page.reload();

@@ -9,7 +9,7 @@ import os from 'node:os';
 import { test } from 'node:test';
 import { createGate, finishJob, getGate, markCellRunning, markJobRunning, storeCellResult, type CellResultInput } from '@scb/db';
 import { prepareDriver } from '@scb/languages';
-import { judgeCell, parseGateSpec, parseJobSpec, planCells, verdictReasons } from '@scb/shared';
+import { judgeCell, judgeCellWithCeiling, parseGateSpec, parseJobSpec, planCells, verdictReasons } from '@scb/shared';
 import { runCell } from '../../apps/runner/src/cell';
 import { cellResultOf } from '../../apps/runner/src/cell-result';
 import { evaluateGateOfJob } from '../../apps/runner/src/gate';
@@ -19,21 +19,27 @@ import { useTestDatabase } from '../helpers/postgres';
 const cores = os.availableParallelism();
 const t = useTestDatabase();
 
-/** One Node 9.0.0 cell on the fake, measured for `seconds`, with `hogs` busy-loop processes beside it. */
-async function nodeCell(latencyMs: number, concurrency: number, seconds: number, hogs = 0): Promise<CellResultInput> {
+/** The spec of a Node 9.0.0 cell on the fake. */
+function nodeSpec(latencyMs: number, concurrency: number, seconds: number, configuration: object = { label: 'client default' }) {
   const parsed = parseJobSpec({
     clients: [{ language: 'node', version: '9.0.0' }],
-    configurations: [{ label: 'client default' }],
+    configurations: [configuration],
     concurrency: [concurrency],
     target: { kind: 'fake', latencyMs },
     workload: { warmupOps: 200, durationSeconds: seconds },
   });
   assert.ok(parsed.ok);
-  const [plan] = planCells(parsed.value);
+  return parsed.value;
+}
+
+/** One Node 9.0.0 cell on the fake, measured for `seconds`, with `hogs` busy-loop processes beside it. */
+async function nodeCell(latencyMs: number, concurrency: number, seconds: number, hogs = 0, configuration?: object): Promise<CellResultInput> {
+  const spec = nodeSpec(latencyMs, concurrency, seconds, configuration);
+  const [plan] = planCells(spec);
   const launch = await prepareDriver(plan!.client, { cacheDir: CACHE_DIR, log: () => {} });
   const busy: ChildProcess[] = Array.from({ length: hogs }, () => fork('-e', ['for(;;){}'], { execArgv: [], stdio: 'ignore' }));
   try {
-    return cellResultOf(await runCell(parsed.value, plan!, launch));
+    return cellResultOf(await runCell(spec, plan!, launch));
   } finally {
     for (const b of busy) b.kill('SIGKILL');
   }
@@ -47,6 +53,19 @@ const figures = (r: CellResultInput) =>
     fakeAdded: [r.targetAddedP50Ms, r.targetAddedP99Ms],
     machine: [r.machineBusyShare, r.machineRunnerShare, r.machineLoad1],
   });
+
+test("Node with grpc-gcp off at C=300 is configuration-bound: one connection's 100 streams held it at its ceiling, and it says so", { timeout: 300_000 }, async () => {
+  const off = { label: 'grpc-gcp off', grpcGcp: 'off' };
+  const r = await nodeCell(65, 300, 3, 0, off);
+  const { verdict, ceiling } = judgeCellWithCeiling(nodeSpec(65, 300, 3, off), { concurrency: 300, channels: r.channels }, r, cores);
+  console.log(
+    `# ${r.qps.toFixed(0)} qps; ceiling ${ceiling?.qps.toFixed(0)} (${ceiling?.limit}), no limits ${ceiling?.noLimitsQps.toFixed(0)}; ${verdict.kind}: ${verdictReasons(verdict)} ${figures(r)}`,
+  );
+  assert.equal(ceiling?.limit, 'streams');
+  assert.ok(ceiling!.qps < ceiling!.noLimitsQps / 2, 'the stream limit, not C / L, is its ceiling');
+  assert.equal(verdict.kind, 'configuration-bound', `${verdictReasons(verdict)} ${figures(r)}`);
+  assert.match(verdictReasons(verdict), /^held at the stream limit: 1 connection × 100 streams \(at most \d+ ops\/s, \d+% reached\)$/);
+});
 
 let harnessBound: CellResultInput;
 

@@ -3,10 +3,11 @@
 import type { ReactNode } from 'react';
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { REFERENCE_COLOR, SERIES_COLORS } from './chart-colors';
+import { ceilingKey } from './chart-keys';
 
 export interface QpsPoint {
   concurrency: number;
-  /** concurrency / latency, where the target models a latency. */
+  /** concurrency / latency, where the target models a latency: what no limit but the server allows. */
   ideal: number | null;
   [series: string]: number | null;
 }
@@ -34,15 +35,22 @@ function ConcurrencyFrame({ testId, data, children }: { testId: string; data: ob
 
 const color = (i: number) => SERIES_COLORS[i % SERIES_COLORS.length];
 
-/** qps versus concurrency, one line per configuration, with the ideal concurrency / latency. */
+/**
+ * qps versus concurrency, one line per configuration with its modeled ceiling dashed in its colour
+ * where known, and "no limits" (concurrency / latency) in grey.
+ */
 export function QpsChart({ data, series }: { data: QpsPoint[]; series: string[] }) {
+  const modeled = series.filter((s) => data.some((p) => p[ceilingKey(s)] != null));
   return (
     <ConcurrencyFrame testId="qps-chart" data={data}>
       <YAxis label={{ value: 'queries per second', angle: -90, position: 'insideLeft', offset: -5 }} />
       <Tooltip formatter={(v) => (typeof v === 'number' ? Math.round(v) : v)} />
-      <Line dataKey="ideal" name="ideal (concurrency / latency)" stroke={REFERENCE_COLOR} strokeDasharray="6 4" dot={false} isAnimationActive={false} />
+      <Line dataKey="ideal" name="no limits (concurrency / latency)" stroke={REFERENCE_COLOR} strokeDasharray="2 4" dot={false} isAnimationActive={false} />
       {series.map((s, i) => (
         <Line key={s} dataKey={s} name={s} stroke={color(i)} strokeWidth={2} connectNulls isAnimationActive={false} />
+      ))}
+      {modeled.map((s) => (
+        <Line key={ceilingKey(s)} dataKey={ceilingKey(s)} name={ceilingKey(s)} stroke={color(series.indexOf(s))} strokeDasharray="6 4" dot={false} connectNulls isAnimationActive={false} />
       ))}
     </ConcurrencyFrame>
   );

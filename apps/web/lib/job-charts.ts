@@ -6,16 +6,24 @@ import { clientText, OPERATIONS } from '@scb/shared/job';
 import { latencySplit } from '@scb/shared/split';
 import type { buildResultTable } from '@scb/shared/table';
 import { idealQps, modeledLatencyMs } from '@scb/shared/targets';
+import { ceilingKey } from '@/components/chart-keys';
 import { cellLabel, type JobView } from './jobs';
 
 type Rows = ReturnType<typeof buildResultTable>['rows'];
 
-/** qps per column over concurrency, with the ideal C / L where the target models a latency. */
+/**
+ * qps per column over concurrency, each column's modeled ceiling beside it (`<column> ceiling`), and
+ * C / L ("no limits") where the target models a latency.
+ */
 export function chartData(job: JobView, columns: string[], rows: Rows): QpsPoint[] {
   const latency = modeledLatencyMs(job.spec);
   return rows.map((r) => {
     const p: QpsPoint = { concurrency: r.concurrency, ideal: latency === null ? null : idealQps(r.concurrency, latency) };
-    columns.forEach((col, i) => (p[col] = r.entries[i] && r.entries[i]!.repeats > 0 ? r.entries[i]!.qps : null));
+    columns.forEach((col, i) => {
+      const e = r.entries[i];
+      p[col] = e && e.repeats > 0 ? e.qps : null;
+      p[ceilingKey(col)] = e?.ceilingQps ?? null;
+    });
     return p;
   });
 }

@@ -1,7 +1,8 @@
 import { clientText, OPERATIONS, type FieldIssue, type JobSpec, type Operation } from '@scb/shared/job';
 import { placementFlags, placementProblem } from '@scb/shared/placement';
 import { CHANNEL_SOURCES, cpuShare, shownChannels, summarizeChannels, type ChannelSource, type ChannelSummary } from '@scb/shared/channels';
-import { judgeCell, verdictLegend, verdictReasons, type CellVerdict } from '@scb/shared/verdict';
+import { verdictLegend, verdictReasons, type CellVerdict } from '@scb/shared/verdict';
+import { judgeCellWithCeiling, type Ceiling } from '@scb/shared/ceiling';
 import { warmStart, type WarmStart } from '@scb/shared/warmup';
 import type { CsvRow } from '@scb/shared/export';
 import type { TableCell } from '@scb/shared/table';
@@ -108,8 +109,10 @@ export interface CellView {
         events: CellEvent[] | null;
         /** Share of the machine's cores the driver used while measuring. */
         cpuShare: number;
-        /** Which process limited the cell, and the figures past their thresholds. */
+        /** Which process limited the cell, and the figures past their thresholds (or the configuration limit that held it). */
         verdict: CellVerdict;
+        /** The throughput its configuration allows (results/ceiling.ts); null where the server's time per operation is unknown. */
+        ceiling: Ceiling | null;
         /** Whether the measured phase started warm (null: too short to tell). */
         warmStart: WarmStart | null;
       })
@@ -125,12 +128,13 @@ export interface CellView {
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-function cellView(c: StoredCell, cores: number): CellView {
+function cellView(c: StoredCell, cores: number, spec: JobSpec): CellView {
   const shown = shownChannels(c.channels);
   let result: CellView['result'] = null;
   if (c.result) {
     const { histogram: _h, ...r } = c.result;
-    result = { ...r, cpuShare: cpuShare(r.cpuMs, r.elapsedMs, cores), verdict: judgeCell(r, cores), warmStart: warmStart(r.timeline, r.p50Ms) };
+    const { verdict, ceiling } = judgeCellWithCeiling(spec, c, r, cores);
+    result = { ...r, cpuShare: cpuShare(r.cpuMs, r.elapsedMs, cores), verdict, ceiling, warmStart: warmStart(r.timeline, r.p50Ms) };
   }
   return {
     index: c.index,
@@ -189,7 +193,7 @@ export async function getJob(id: string): Promise<JobView | InvalidJob | null> {
             (await listRunners()).filter((r) => r.alive),
           )
         : null,
-    cells: job.cells.map((c) => cellView(c, cores)),
+    cells: job.cells.map((c) => cellView(c, cores, job.spec)),
   };
 }
 
@@ -249,6 +253,7 @@ export function tableCells(job: JobView): TableCell[] {
     operations: c.result?.operations,
     verdict: c.result?.verdict.kind,
     verdictReasons: c.result ? verdictReasons(c.result.verdict) : undefined,
+    ceilingQps: c.result?.ceiling?.qps ?? null,
   }));
 }
 

@@ -18,6 +18,7 @@ export * from './results/split';
 export * from './results/status';
 export * from './results/warmup';
 export * from './results/verdict';
+export * from './results/ceiling';
 export * from './results/table';
 export * from './results/markdown';
 export * from './results/markdown-escape';

@@ -268,9 +268,9 @@ export function buildComparison(selection: CompareSelection, jobs: ReadonlyMap<s
       if (eb && ec && canonicalJson(eb) !== canonicalJson(ec)) notes.push({ kind: 'environment', severity: 'warning', series: series[i]!.key, baseline: eb, candidate: ec });
     }
   }
-  for (const kind of ['harness-bound', 'client-bound'] as const) {
+  for (const kind of ['harness-bound', 'client-bound', 'configuration-bound'] as const) {
     const bound = series.filter((_, i) => rows.some((r) => r.entries[i]?.verdict === kind)).map((s) => s.key);
-    if (bound.length) notes.push({ kind, severity: 'warning', series: bound });
+    if (bound.length) notes.push(kind === 'configuration-bound' ? { kind, severity: 'info', series: bound } : { kind, severity: 'warning', series: bound });
   }
   for (const s of uniqueInOrder(series, (s) => s.jobId)) {
     if (isUnfinishedJob(s.jobStatus)) notes.push({ kind: 'unfinished', severity: 'info', series: s.key, jobStatus: s.jobStatus });

@@ -122,7 +122,10 @@ export function compareNoteText(n: CompareNote, c: Comparison): string {
     }
     case 'client-bound':
     case 'harness-bound':
-      return `${n.kind === 'client-bound' ? 'Client-bound' : 'Harness-bound'} cells (${VERDICT_MARK[n.kind]}) in ${n.series.map(label).join(', ')}: ${VERDICT_MEANING[n.kind]}.`;
+    case 'configuration-bound': {
+      const kind = { 'client-bound': 'Client-bound', 'harness-bound': 'Harness-bound', 'configuration-bound': 'Configuration-bound' }[n.kind];
+      return `${kind} cells (${VERDICT_MARK[n.kind]}) in ${n.series.map(label).join(', ')}: ${VERDICT_MEANING[n.kind]}.`;
+    }
     case 'unfinished':
       return `Job ${compareSeriesByKey(c, n.series)?.jobId ?? ''} is still ${n.jobStatus}: its numbers may change.`;
     case 'missing':

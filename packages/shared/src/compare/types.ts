@@ -120,6 +120,8 @@ export type CompareNote =
   | { kind: 'configuration-options'; severity: 'warning'; series: string; configuration: string; options: { option: string; baseline: unknown; candidate: unknown }[] }
   | { kind: 'environment'; severity: 'warning'; series: string; baseline: CompareEnvironment; candidate: CompareEnvironment }
   | { kind: 'client-bound' | 'harness-bound'; severity: 'warning'; series: string[] }
+  /** Compared like clean (the client's real behaviour), but said. */
+  | { kind: 'configuration-bound'; severity: 'info'; series: string[] }
   | { kind: 'unfinished'; severity: 'info'; series: string; jobStatus: string }
   | { kind: 'missing'; severity: 'info'; series: string; rows: number };
 

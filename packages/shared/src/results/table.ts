@@ -22,6 +22,8 @@ export interface TableCell {
   /** Which process limited the cell (results/verdict.ts), and the figures past their thresholds. */
   verdict?: VerdictKind | null;
   verdictReasons?: string;
+  /** The throughput its configuration allows (results/ceiling.ts), where modeled. */
+  ceilingQps?: number | null;
 }
 
 export interface TableEntry {
@@ -34,6 +36,8 @@ export interface TableEntry {
   qpsMax: number;
   /** The worst verdict of its repeats. */
   verdict: VerdictKind;
+  /** The lowest modeled ceiling of its repeats (ops/s); null where none was modeled. */
+  ceilingQps: number | null;
   failed: number;
   error?: string;
 }
@@ -67,9 +71,11 @@ export function buildResultTable(cells: TableCell[]): ResultTable {
       if (group.length === 0) return null;
       const done = group.filter((c) => c.result);
       const failed = group.filter((c) => c.status === 'failed');
+      const ceilings = done.flatMap((c) => (c.ceilingQps != null ? [c.ceilingQps] : []));
       return {
         ...medianOverRepeats(done.map((c) => c.result!)),
         verdict: worstVerdict(done.map((c) => c.verdict)),
+        ceilingQps: ceilings.length ? Math.min(...ceilings) : null,
         failed: failed.length,
         error: failed[0]?.error ?? undefined,
       };

@@ -1,10 +1,14 @@
 // Which process limited a cell, judged from what was measured while it measured. A harness-bound
 // cell's numbers are not about the client and must not be compared; a client-bound cell's qps is a
-// property of the client on this machine. Thresholds are justified in docs/verdicts.md.
+// property of the client on this machine; a configuration-bound one was held at a ceiling its own
+// configuration sets (results/ceiling.ts). Thresholds are justified in docs/verdicts.md.
 import { CPU_BOUND_SHARE, cpuShare } from './channels';
 
-export const VERDICTS = ['clean', 'client-bound', 'harness-bound'] as const;
+/** In the order of their indexes in stored chart data; SEVERITY orders them. */
+export const VERDICTS = ['clean', 'client-bound', 'harness-bound', 'configuration-bound'] as const;
 export type VerdictKind = (typeof VERDICTS)[number];
+/** From the least to the most in the way of comparing the cell's numbers. */
+const SEVERITY: VerdictKind[] = ['clean', 'configuration-bound', 'client-bound', 'harness-bound'];
 
 /** The figures a verdict reads: a stored cell result's columns (null where not measured) and the machine's cores. */
 export interface SaturationFigures {
@@ -57,6 +61,8 @@ export interface CellVerdict {
   kind: VerdictKind;
   /** Every figure past its threshold; the harness's first. */
   limits: Limit[];
+  /** configuration-bound: the limit that held, in words with its figures. */
+  held?: string;
 }
 
 const PROCESS: Record<LimitName, Limit['process']> = {
@@ -104,9 +110,14 @@ const LIMIT_WORDS: Record<LimitName, (l: Limit) => string> = {
 };
 const pct = (x: number) => `${Math.round(x * 100)}%`;
 
+/** A clean verdict becomes configuration-bound when a limit of the cell's configuration held it (configurationLimit). */
+export function withConfigurationLimit(v: CellVerdict, held: string | null): CellVerdict {
+  return v.kind === 'clean' && held ? { kind: 'configuration-bound', limits: [], held } : v;
+}
+
 /** "fake's thread busy 93% (over 80%); …": why a cell got its verdict. */
 export function verdictReasons(v: CellVerdict): string {
-  return v.limits.map((l) => LIMIT_WORDS[l.name](l)).join('; ');
+  return [...v.limits.map((l) => LIMIT_WORDS[l.name](l)), ...(v.held ? [v.held] : [])].join('; ');
 }
 
 /** What each verdict means for the numbers, in one sentence. */
@@ -114,19 +125,20 @@ export const VERDICT_MEANING: Record<VerdictKind, string> = {
   clean: 'neither the client nor the harness was saturated',
   'client-bound': "the client's own process was saturated: its qps is a property of the client on this machine",
   'harness-bound': 'the fake or the machine limited the cell: its numbers are not about the client and must not be compared',
+  'configuration-bound': "a limit of the cell's own configuration (streams per connection, think time) held it at its ceiling: the client's real behaviour, compared like clean",
 };
 
-/** The worst of several cells' verdicts (repeats of one entry): harness-bound over client-bound over clean. */
+/** The worst of several cells' verdicts (repeats of one entry): harness-bound over client-bound over configuration-bound over clean. */
 export function worstVerdict(kinds: (VerdictKind | null | undefined)[]): VerdictKind {
-  return kinds.reduce<VerdictKind>((w, k) => (k && VERDICTS.indexOf(k) > VERDICTS.indexOf(w) ? k : w), 'clean');
+  return kinds.reduce<VerdictKind>((w, k) => (k && SEVERITY.indexOf(k) > SEVERITY.indexOf(w) ? k : w), 'clean');
 }
 
-/** The mark tables put after a number: `*` client-bound, `!` harness-bound. */
-export const VERDICT_MARK: Record<VerdictKind, string> = { clean: '', 'client-bound': '*', 'harness-bound': '!' };
+/** The mark tables put after a number: `*` client-bound, `!` harness-bound, `~` configuration-bound. */
+export const VERDICT_MARK: Record<VerdictKind, string> = { clean: '', 'client-bound': '*', 'harness-bound': '!', 'configuration-bound': '~' };
 
 /** The legend line for the marks present, for tables and Markdown. */
 export function verdictLegend(kinds: VerdictKind[]): string {
-  return (['client-bound', 'harness-bound'] as const)
+  return (['configuration-bound', 'client-bound', 'harness-bound'] as const)
     .filter((k) => kinds.includes(k))
     .map((k) => `\`${VERDICT_MARK[k]}\` ${k}: ${VERDICT_MEANING[k]}.`)
     .join(' ');

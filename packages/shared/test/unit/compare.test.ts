@@ -418,6 +418,17 @@ test('unfinished jobs, client-bound and harness-bound cells are noted and marked
   assert.equal(c.status, 'warned');
 });
 
+test('configuration-bound cells are compared like clean and said in a note', () => {
+  const a = job('a', spec({ repeats: 1, concurrency: [200] }), () => ({ qps: 600, p50Ms: 650, p99Ms: 700, verdict: { kind: 'configuration-bound' } }));
+  const b = job('b', spec({ repeats: 1, concurrency: [200], clients: [{ language: 'java', version: '6.105.0' }] }), () => ({ qps: 300, p50Ms: 650, p99Ms: 700 }));
+  const c = buildComparison(sel(['a', 'b']), jobsMap(a, b));
+  assert.equal(formatCompareQps(c.rows[0]!.entries[0]!), '600 ~');
+  assert.ok(c.rows[0]!.ratios[1], 'the candidate is compared against it');
+  const note = c.notes.find((n) => n.kind === 'configuration-bound')!;
+  assert.equal(note.severity, 'info');
+  assert.match(compareNoteText(note, c), /^Configuration-bound cells \(~\) in .*compared like clean\.$/);
+});
+
 test('the hottest connection: median share over repeats and the highest peak in flight', async () => {
   const { buildComparison, formatCompareHottest } = await import('../../src/compare');
   const { parseJobSpec } = await import('../../src/job');

@@ -7,6 +7,9 @@ import { TableHead } from '@/components/TableHead';
 import { machineOthersShare, type CellView } from '@/lib/jobs';
 import { CELL_COLUMNS } from './cell-columns';
 
+/** What set a cell's ceiling, in words. */
+const CEILING_WORDS: Record<string, string> = { agents: 'agents', think: 'agents and think time', streams: 'stream limit' };
+
 /** What a cost cap that ended a cell counted, in words. */
 const CAPPED_WORDS: Record<string, string> = { ops: 'operations', time: 'seconds', sessions: 'sessions created' };
 
@@ -17,9 +20,10 @@ export function CellsTable({ cells }: { cells: CellView[] }) {
       <h2>Cells</h2>
       <p className="muted">
         Every repeat on its own row. Connections: opened / used by the client; hottest: the busiest connection&apos;s share of RPCs and its peak streams in flight (the server allows 100 per
-        connection). Verdict: which process limited the cell while it measured (client-bound: the driver; harness-bound: the fake or the machine, and that cell must not be compared); hover it for the
-        figures. CPU: the driver&apos;s share of the machine&apos;s cores (Node: also its event loop). Fake: its added time per RPC and its thread&apos;s event loop. Machine: all processes&apos; CPU,
-        the part of it that was neither the driver nor the runner, and the load average.
+        connection). Verdict: which process limited the cell while it measured (client-bound: the driver; harness-bound: the fake or the machine, and that cell must not be compared;
+        configuration-bound: a limit of its own configuration, such as the streams of its connections, held it at its ceiling); hover it for the figures. Under qps: its share of the ceiling its
+        configuration allows, where the target reports its server time. CPU: the driver&apos;s share of the machine&apos;s cores (Node: also its event loop). Fake: its added time per RPC and its
+        thread&apos;s event loop. Machine: all processes&apos; CPU, the part of it that was neither the driver nor the runner, and the load average.
       </p>
       <table data-testid="cells-table">
         <TableHead
@@ -70,6 +74,11 @@ function CellRow({ c }: { c: CellView }) {
       </td>
       <td className="num">
         {c.result ? formatQps(c.result.qps) : ''}
+        {c.result?.ceiling && (
+          <div className="hint" data-testid="of-ceiling" title={`no limits: ${formatQps(c.result.ceiling.noLimitsQps)}/s (agents over the server's time per operation)`}>
+            {formatPercent(c.result.qps / c.result.ceiling.qps)} of {formatQps(c.result.ceiling.qps)}/s ceiling ({CEILING_WORDS[c.result.ceiling.limit]})
+          </div>
+        )}
         {c.result?.capped && <div className="hint">ended by the cost cap on {CAPPED_WORDS[c.result.capped] ?? c.result.capped}</div>}
         {c.result?.warmStart && !c.result.warmStart.warm && (
           <div className="warn" title="the warm-up was too short: the first measured window ran at another rate than the rest">

@@ -1,0 +1,110 @@
+// A cell's modeled ceiling: the throughput its own configuration allows, from what the product knows
+// of it (agents, think time, the server's time per operation, connections × the target's stream limit).
+// C / server time is the "no limits" line; a clean cell held near a lower ceiling that its
+// configuration sets is configuration-bound, and says which limit held.
+import type { JobSpec } from '../job/spec';
+import type { OperationSummary } from '../stored';
+import { streamLimit } from '../targets/index';
+import { shownChannels } from './channels';
+import { judgeCell, withConfigurationLimit, type CellVerdict, type SaturationFigures } from './verdict';
+
+export interface CeilingFigures {
+  concurrency: number;
+  /** Mean think time between one agent's operations, ms. */
+  thinkMs: number;
+  /** The server's time per operation (its RPCs' server time added up), ms; null where the target reports none. */
+  serverMsPerOp: number | null;
+  /** Connections that carried the cell's RPCs. */
+  connections: number;
+  /** Streams one connection allows (the target's), null where unknown. */
+  streamLimit: number | null;
+}
+
+export type CeilingLimit = 'agents' | 'think' | 'streams';
+
+export interface Ceiling {
+  /** Agents over the server's time per operation: what nothing but the server would allow. */
+  noLimitsQps: number;
+  /** The lowest limit that applies, ops/s. */
+  qps: number;
+  limit: CeilingLimit;
+}
+
+/** The ceiling of a cell, or null where the server's time per operation is not known. */
+export function modeledCeiling(f: CeilingFigures): Ceiling | null {
+  if (f.serverMsPerOp === null || !(f.serverMsPerOp > 0) || f.concurrency <= 0) return null;
+  const noLimitsQps = (f.concurrency * 1000) / f.serverMsPerOp;
+  const agentsQps = (f.concurrency * 1000) / (f.serverMsPerOp + f.thinkMs);
+  const ceiling: Ceiling = { noLimitsQps, qps: agentsQps, limit: f.thinkMs > 0 ? 'think' : 'agents' };
+  if (f.streamLimit !== null && f.connections > 0) {
+    // At most connections × limit RPCs in flight, each holding its stream for the server's time.
+    const streamsQps = (f.connections * f.streamLimit * 1000) / f.serverMsPerOp;
+    if (streamsQps < agentsQps) return { ...ceiling, qps: streamsQps, limit: 'streams' };
+  }
+  return ceiling;
+}
+
+/** The server's time per operation over the kinds a cell ran, weighted by their counts; null when a kind lacks it. */
+export function serverMsPerOperation(operations: Record<string, OperationSummary | undefined> | null | undefined): number | null {
+  let ms = 0;
+  let count = 0;
+  for (const o of Object.values(operations ?? {})) {
+    if (!o || o.count === 0) continue;
+    const server = o.server ?? o.serverTiming;
+    if (!server) return null;
+    ms += o.count * server.rpcsPerOp * server.p50Ms;
+    count += o.count;
+  }
+  return count > 0 ? ms / count : null;
+}
+
+/** A clean cell this close to a ceiling its configuration set is held there. */
+export const HELD_SHARE = 0.7;
+
+/**
+ * The configuration limit that held a cell, in words with its figures, or null: the stream limit when
+ * a connection reached it and the cell ran at its ceiling; think time when it dominates an agent's
+ * cycle and the cell ran at its ceiling. Agents alone (C / server time) are the "no limits" line.
+ */
+export function configurationLimit(ceiling: Ceiling | null, f: CeilingFigures & { qps: number; peakInFlight: number }): string | null {
+  if (!ceiling || f.qps < HELD_SHARE * ceiling.qps) return null;
+  const at = `at most ${Math.round(ceiling.qps)} ops/s, ${Math.round((100 * f.qps) / ceiling.qps)}% reached`;
+  if (ceiling.limit === 'streams' && f.streamLimit !== null && f.peakInFlight >= f.streamLimit) {
+    return `held at the stream limit: ${f.connections} connection${f.connections === 1 ? '' : 's'} × ${f.streamLimit} streams (${at})`;
+  }
+  if (ceiling.limit === 'think' && f.serverMsPerOp !== null && f.thinkMs >= f.serverMsPerOp) {
+    return `think time: ${f.concurrency} agents thinking ${Math.round(f.thinkMs)} ms (${at})`;
+  }
+  return null;
+}
+
+/** A stored cell's figures for the model: its spec's think time (time-scaled) and target, its RPCs' server time and connections. */
+export function cellCeilingFigures(
+  spec: Pick<JobSpec, 'workload' | 'timeScale' | 'target'>,
+  cell: { concurrency: number; operations: Record<string, OperationSummary | undefined> | null | undefined; channels: { rpcs: number; peakInFlight: number }[] },
+): CeilingFigures & { peakInFlight: number } {
+  const used = cell.channels.filter((c) => c.rpcs > 0);
+  return {
+    concurrency: cell.concurrency,
+    thinkMs: (spec.workload.thinkTime?.ms ?? 0) * spec.timeScale,
+    serverMsPerOp: serverMsPerOperation(cell.operations),
+    connections: used.length,
+    streamLimit: streamLimit(spec.target),
+    peakInFlight: Math.max(0, ...used.map((c) => c.peakInFlight)),
+  };
+}
+
+/**
+ * A stored cell's verdict and ceiling: which process limited it (judgeCell), and for a clean cell the
+ * limit of its configuration that held it, if one did. Channels as the target counted them where it could.
+ */
+export function judgeCellWithCeiling(
+  spec: Pick<JobSpec, 'workload' | 'timeScale' | 'target'>,
+  cell: { concurrency: number; channels: { source: string; rpcs: number; peakInFlight: number }[] },
+  result: SaturationFigures & { qps: number; operations?: Record<string, OperationSummary | undefined> | null },
+  cores: number,
+): { verdict: CellVerdict; ceiling: Ceiling | null } {
+  const figures = cellCeilingFigures(spec, { concurrency: cell.concurrency, operations: result.operations, channels: shownChannels(cell.channels).channels });
+  const ceiling = modeledCeiling(figures);
+  return { verdict: withConfigurationLimit(judgeCell(result, cores), configurationLimit(ceiling, { ...figures, qps: result.qps })), ceiling };
+}

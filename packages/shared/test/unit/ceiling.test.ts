@@ -1,0 +1,58 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { configurationLimit, modeledCeiling, serverMsPerOperation, type CeilingFigures } from '../../src/results/ceiling';
+import { verdictLegend, verdictReasons, withConfigurationLimit, worstVerdict } from '../../src/results/verdict';
+import type { OperationSummary } from '../../src/stored';
+
+const op = (count: number, rpcsPerOp: number, p50Ms: number) => ({ count, server: { rpcsPerOp, p50Ms, p99Ms: p50Ms, rpcs: count * rpcsPerOp } }) as unknown as OperationSummary;
+
+test("Node with grpc-gcp off at C=300 and 65 ms: one connection's 100 streams set the ceiling, and held the cell there", () => {
+  const f: CeilingFigures = { concurrency: 300, thinkMs: 0, serverMsPerOp: 65, connections: 1, streamLimit: 100 };
+  const c = modeledCeiling(f)!;
+  assert.equal(c.limit, 'streams');
+  assert.equal(Math.round(c.qps), Math.round(100_000 / 65));
+  assert.equal(Math.round(c.noLimitsQps), Math.round(300_000 / 65), 'C / L stays as the no-limits line');
+  // The landed product's figures: 1,266 qps, peak 100 in flight.
+  const held = configurationLimit(c, { ...f, qps: 1266, peakInFlight: 100 });
+  assert.match(held ?? '', /^held at the stream limit: 1 connection × 100 streams \(at most 1538 ops\/s, 82% reached\)$/);
+  const v = withConfigurationLimit({ kind: 'clean', limits: [] }, held);
+  assert.equal(v.kind, 'configuration-bound');
+  assert.match(verdictReasons(v), /held at the stream limit/);
+  // Below the limit in flight, the streams did not hold it, whatever the model says.
+  assert.equal(configurationLimit(c, { ...f, qps: 1266, peakInFlight: 80 }), null);
+  // Far under the ceiling, something else held it.
+  assert.equal(configurationLimit(c, { ...f, qps: 500, peakInFlight: 100 }), null);
+});
+
+test("a think-time cell's ceiling is agents / (think + server time); held there, it says so", () => {
+  const f: CeilingFigures = { concurrency: 10, thinkMs: 100, serverMsPerOp: 20, connections: 2, streamLimit: 100 };
+  const c = modeledCeiling(f)!;
+  assert.equal(c.limit, 'think');
+  assert.equal(c.qps, 10_000 / 120);
+  assert.match(configurationLimit(c, { ...f, qps: 80, peakInFlight: 3 }) ?? '', /^think time: 10 agents thinking 100 ms \(at most 83 ops\/s, 96% reached\)$/);
+});
+
+test('a closed loop with no think time and streams to spare has the no-limits ceiling and no configuration limit', () => {
+  const f: CeilingFigures = { concurrency: 50, thinkMs: 0, serverMsPerOp: 65, connections: 4, streamLimit: 100 };
+  const c = modeledCeiling(f)!;
+  assert.equal(c.limit, 'agents');
+  assert.equal(c.qps, c.noLimitsQps);
+  assert.equal(configurationLimit(c, { ...f, qps: 740, peakInFlight: 14 }), null);
+  assert.equal(modeledCeiling({ ...f, serverMsPerOp: null }), null, 'no server time, no model');
+  assert.equal(modeledCeiling({ ...f, streamLimit: null })!.limit, 'agents', 'a target whose stream limit is unknown');
+});
+
+test("the server's time per operation weighs each kind of a mix by its count", () => {
+  assert.equal(serverMsPerOperation({ select1: op(30, 1, 10), readWriteTxn: op(10, 3, 10) }), 15);
+  assert.equal(serverMsPerOperation({ select1: { ...op(30, 1, 10), server: undefined } as OperationSummary }), null, 'a kind without the server side');
+  assert.equal(serverMsPerOperation(null), null);
+});
+
+test('configuration-bound ranks above clean and below client-bound and harness-bound; a saturated cell keeps its verdict', () => {
+  assert.equal(worstVerdict(['clean', 'configuration-bound']), 'configuration-bound');
+  assert.equal(worstVerdict(['configuration-bound', 'client-bound']), 'client-bound');
+  assert.equal(worstVerdict(['harness-bound', 'configuration-bound']), 'harness-bound');
+  const harness = { kind: 'harness-bound' as const, limits: [{ name: 'targetLoop' as const, process: 'fake' as const, value: 0.9, threshold: 0.75 }] };
+  assert.equal(withConfigurationLimit(harness, 'held at the stream limit').kind, 'harness-bound');
+  assert.match(verdictLegend(['configuration-bound']), /^`~` configuration-bound: /);
+});
