@@ -2,7 +2,20 @@
 // through the runner against the fake, showing the effect it is named for.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CellEventsSchema, CellTimelineSchema, OperationSummarySchema, SCENARIO_PRESETS, latencySplit, type FakeTarget, type JobSpecInput } from '@scb/shared';
+import {
+  CellEventsSchema,
+  CellTimelineSchema,
+  OperationSummarySchema,
+  SCENARIO_PRESETS,
+  cellCeilingFigures,
+  configurationLimit,
+  latencySplit,
+  modeledCeiling,
+  parseJobSpec,
+  type CeilingCell,
+  type FakeTarget,
+  type JobSpecInput,
+} from '@scb/shared';
 import { useRunner } from '../helpers/jobs';
 
 const { runSpec, logs } = useRunner();
@@ -55,6 +68,23 @@ test('session-pool-exhaustion: past what 100 sessions serve, qps stops growing a
   // The last bucket closes once every operation has ended: nothing is in use then.
   const full = inUse[1]!.slice(0, -1).sort((a, b) => a - b);
   assert.ok(full[Math.floor(full.length / 2)]! >= 80, `C=400: sessions in use ${inUse[1]!.join(', ')}`);
+  // The modeled ceiling is the pool's, not what 400 agents thinking 400 ms allow, and the pool held it there.
+  const cell = job.cells[1]!;
+  const parsed = parseJobSpec(spec);
+  assert.ok(parsed.ok);
+  const figures = cellCeilingFigures(parsed.value, {
+    concurrency: cell.concurrency,
+    client: { language: cell.clientLanguage },
+    configuration: parsed.value.configurations[0]!,
+    operations: cell.result!.operations as CeilingCell['operations'],
+    channels: cell.channels,
+    timeline: CellTimelineSchema.parse(cell.result!.timeline),
+  });
+  const ceiling = modeledCeiling(figures)!;
+  const held = configurationLimit(ceiling, { ...figures, qps: cell.result!.qps });
+  console.log(`# C=400: ceiling ${ceiling.qps.toFixed(0)} ops/s (${ceiling.limit}), no limits ${ceiling.noLimitsQps.toFixed(0)}; ${held}`);
+  assert.equal(ceiling.limit, 'pool');
+  assert.match(held ?? '', /^session pool at or near its maximum 100 /);
 });
 
 test('session-pool-exhaustion on Node 9.0.0 and Java 6.104.0 with their pools: 100 sessions in use, callers waiting for one', { timeout: 900_000 }, async () => {

@@ -57,7 +57,7 @@ const figures = (r: CellResultInput) =>
 test("Node with grpc-gcp off at C=300 is configuration-bound: one connection's 100 streams held it at its ceiling, and it says so", { timeout: 300_000 }, async () => {
   const off = { label: 'grpc-gcp off', grpcGcp: 'off' };
   const r = await nodeCell(65, 300, 3, 0, off);
-  const { verdict, ceiling } = judgeCellWithCeiling(nodeSpec(65, 300, 3, off), { concurrency: 300, channels: r.channels }, r, cores);
+  const { verdict, ceiling } = judgeCellWithCeiling(nodeSpec(65, 300, 3, off), { concurrency: 300, client: { language: 'node' }, configuration: {}, channels: r.channels }, r, cores);
   console.log(
     `# ${r.qps.toFixed(0)} qps; ceiling ${ceiling?.qps.toFixed(0)} (${ceiling?.limit}), no limits ${ceiling?.noLimitsQps.toFixed(0)}; ${verdict.kind}: ${verdictReasons(verdict)} ${figures(r)}`,
   );

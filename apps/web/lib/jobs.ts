@@ -133,7 +133,7 @@ function cellView(c: StoredCell, cores: number, spec: JobSpec): CellView {
   let result: CellView['result'] = null;
   if (c.result) {
     const { histogram: _h, ...r } = c.result;
-    const { verdict, ceiling } = judgeCellWithCeiling(spec, c, r, cores);
+    const { verdict, ceiling } = judgeCellWithCeiling(spec, { concurrency: c.concurrency, client: { language: c.clientLanguage }, configuration: c.config, channels: c.channels }, r, cores);
     result = { ...r, cpuShare: cpuShare(r.cpuMs, r.elapsedMs, cores), verdict, ceiling, warmStart: warmStart(r.timeline, r.p50Ms) };
   }
   return {

@@ -17,6 +17,8 @@ export interface LanguageInfo {
   refuse?(configuration: { grpcGcp?: string }): { option: string; message: string } | null;
   /** What the launch form says under its fields while this language is picked. */
   hints?: { configurations?: string; numChannels?: string };
+  /** The figure of its session pool's per-second samples (timeline `pool`) that counts sessions in use, where it has one. */
+  poolInUse?: string;
 }
 
 /** The built-in languages, for their own plug-ins' code; everything else asks the registry. */
@@ -27,6 +29,7 @@ export const LANGUAGE_INFO = {
     packageName: '@google-cloud/spanner',
     exampleVersion: '9.0.0',
     cellSeconds: 5,
+    poolInUse: 'borrowed',
     hints: {
       configurations: 'With grpc-gcp off the Node client uses one HTTP/2 connection (100 streams). The dynamic channel pool is a Java option.',
       numChannels: "The grpc-gcp pool's maximum size (needs grpc-gcp).",
@@ -38,6 +41,7 @@ export const LANGUAGE_INFO = {
     packageName: 'com.google.cloud:google-cloud-spanner',
     exampleVersion: '6.105.0',
     cellSeconds: 5,
+    poolInUse: 'in_use',
     hints: {
       configurations: 'The dynamic channel pool (enableDynamicChannelPool) only applies when numChannels is unset.',
       numChannels: 'SpannerOptions numChannels.',
@@ -50,6 +54,7 @@ export const LANGUAGE_INFO = {
     exampleVersion: '1.33.0',
     cellSeconds: 3,
     refuse: (c) => (c.grpcGcp === 'on' ? { option: 'grpcGcp', message: 'grpc-gcp is not available in the Go client: use default or off' } : null),
+    poolInUse: 'num_in_use_sessions',
     hints: { configurations: 'The Go client has no grpc-gcp.', numChannels: 'The gRPC connection pool size.' },
   },
 } satisfies Record<string, LanguageInfo>;

@@ -1,9 +1,11 @@
 // A cell's modeled ceiling: the throughput its own configuration allows, from what the product knows
-// of it (agents, think time, the server's time per operation, connections × the target's stream limit).
+// of it (agents, think time, the server's time per operation, connections × the target's stream limit,
+// the session pool's maximum).
 // C / server time is the "no limits" line; a clean cell held near a lower ceiling that its
 // configuration sets is configuration-bound, and says which limit held.
 import type { JobSpec } from '../job/spec';
 import type { OperationSummary } from '../stored';
+import { languageInfo } from '../registry';
 import { streamLimit } from '../targets/index';
 import { shownChannels } from './channels';
 import { judgeCell, withConfigurationLimit, type CellVerdict, type SaturationFigures } from './verdict';
@@ -18,9 +20,16 @@ export interface CeilingFigures {
   connections: number;
   /** Streams one connection allows (the target's), null where unknown. */
   streamLimit: number | null;
+  /** The session pool's maximum as configured, null where none was set. */
+  poolMax: number | null;
+  /** Share of the measured seconds whose sample had the pool at POOL_FULL of its maximum in use or more; null where not sampled. */
+  poolFullShare: number | null;
 }
 
-export type CeilingLimit = 'agents' | 'think' | 'streams';
+export type CeilingLimit = 'agents' | 'think' | 'streams' | 'pool';
+
+/** A pool this close to its maximum in a second's sample is full for that second (samples land between operations, and Go's lag). */
+export const POOL_FULL = 0.8;
 
 export interface Ceiling {
   /** Agents over the server's time per operation: what nothing but the server would allow. */
@@ -35,13 +44,13 @@ export function modeledCeiling(f: CeilingFigures): Ceiling | null {
   if (f.serverMsPerOp === null || !(f.serverMsPerOp > 0) || f.concurrency <= 0) return null;
   const noLimitsQps = (f.concurrency * 1000) / f.serverMsPerOp;
   const agentsQps = (f.concurrency * 1000) / (f.serverMsPerOp + f.thinkMs);
-  const ceiling: Ceiling = { noLimitsQps, qps: agentsQps, limit: f.thinkMs > 0 ? 'think' : 'agents' };
-  if (f.streamLimit !== null && f.connections > 0) {
-    // At most connections × limit RPCs in flight, each holding its stream for the server's time.
-    const streamsQps = (f.connections * f.streamLimit * 1000) / f.serverMsPerOp;
-    if (streamsQps < agentsQps) return { ...ceiling, qps: streamsQps, limit: 'streams' };
-  }
-  return ceiling;
+  const limits: [CeilingLimit, number][] = [[f.thinkMs > 0 ? 'think' : 'agents', agentsQps]];
+  // At most connections × limit RPCs in flight, each holding its stream for the server's time.
+  if (f.streamLimit !== null && f.connections > 0) limits.push(['streams', (f.connections * f.streamLimit * 1000) / f.serverMsPerOp]);
+  // At most poolMax operations at once, each holding its session for (at least) the server's time.
+  if (f.poolMax !== null) limits.push(['pool', (f.poolMax * 1000) / f.serverMsPerOp]);
+  const [limit, qps] = limits.reduce((lowest, l) => (l[1] < lowest[1] ? l : lowest));
+  return { noLimitsQps, qps, limit };
 }
 
 /** The server's time per operation over the kinds a cell ran, weighted by their counts; null when a kind lacks it. */
@@ -72,24 +81,40 @@ export function configurationLimit(ceiling: Ceiling | null, f: CeilingFigures & 
   if (ceiling.limit === 'streams' && f.streamLimit !== null && f.peakInFlight >= f.streamLimit) {
     return `held at the stream limit: ${f.connections} connection${f.connections === 1 ? '' : 's'} × ${f.streamLimit} streams (${at})`;
   }
+  if (ceiling.limit === 'pool' && f.poolMax !== null && f.poolFullShare !== null && f.poolFullShare >= 0.5) {
+    return `session pool at or near its maximum ${f.poolMax} (${Math.ceil(POOL_FULL * f.poolMax)} or more in use) for ${Math.round(100 * f.poolFullShare)}% of the measured seconds (${at})`;
+  }
   if (ceiling.limit === 'think' && f.serverMsPerOp !== null && f.thinkMs >= f.serverMsPerOp) {
     return `think time: ${f.concurrency} agents thinking ${Math.round(f.thinkMs)} ms (${at})`;
   }
   return null;
 }
 
-/** A stored cell's figures for the model: its spec's think time (time-scaled) and target, its RPCs' server time and connections. */
-export function cellCeilingFigures(
-  spec: Pick<JobSpec, 'workload' | 'timeScale' | 'target'>,
-  cell: { concurrency: number; operations: Record<string, OperationSummary | undefined> | null | undefined; channels: { rpcs: number; peakInFlight: number }[] },
-): CeilingFigures & { peakInFlight: number } {
+/** What the model reads of a stored cell. */
+export interface CeilingCell {
+  concurrency: number;
+  client: { language: string };
+  configuration: { sessionPool?: { maxSessions?: number } };
+  operations: Record<string, OperationSummary | undefined> | null | undefined;
+  channels: { rpcs: number; peakInFlight: number }[];
+  /** Per-second samples; the last second is partial (the pool empties as the cell ends). */
+  timeline: { pool?: Record<string, number> }[] | null | undefined;
+}
+
+/** A stored cell's figures for the model: its spec's think time (time-scaled) and target, its RPCs' server time and connections, its pool. */
+export function cellCeilingFigures(spec: Pick<JobSpec, 'workload' | 'timeScale' | 'target'>, cell: CeilingCell): CeilingFigures & { peakInFlight: number } {
   const used = cell.channels.filter((c) => c.rpcs > 0);
+  const poolMax = cell.configuration.sessionPool?.maxSessions ?? null;
+  const inUse = languageInfo(cell.client.language)?.poolInUse;
+  const samples = (cell.timeline ?? []).slice(0, -1).flatMap((t) => (inUse && t.pool?.[inUse] !== undefined ? [t.pool[inUse]] : []));
   return {
     concurrency: cell.concurrency,
     thinkMs: (spec.workload.thinkTime?.ms ?? 0) * spec.timeScale,
     serverMsPerOp: serverMsPerOperation(cell.operations),
     connections: used.length,
     streamLimit: streamLimit(spec.target),
+    poolMax,
+    poolFullShare: poolMax !== null && samples.length ? samples.filter((n) => n >= POOL_FULL * poolMax).length / samples.length : null,
     peakInFlight: Math.max(0, ...used.map((c) => c.peakInFlight)),
   };
 }
@@ -100,11 +125,11 @@ export function cellCeilingFigures(
  */
 export function judgeCellWithCeiling(
   spec: Pick<JobSpec, 'workload' | 'timeScale' | 'target'>,
-  cell: { concurrency: number; channels: { source: string; rpcs: number; peakInFlight: number }[] },
-  result: SaturationFigures & { qps: number; operations?: Record<string, OperationSummary | undefined> | null },
+  cell: Pick<CeilingCell, 'concurrency' | 'client' | 'configuration'> & { channels: { source: string; rpcs: number; peakInFlight: number }[] },
+  result: SaturationFigures & { qps: number; operations?: CeilingCell['operations']; timeline?: CeilingCell['timeline'] },
   cores: number,
 ): { verdict: CellVerdict; ceiling: Ceiling | null } {
-  const figures = cellCeilingFigures(spec, { concurrency: cell.concurrency, operations: result.operations, channels: shownChannels(cell.channels).channels });
+  const figures = cellCeilingFigures(spec, { ...cell, operations: result.operations, timeline: result.timeline, channels: shownChannels(cell.channels).channels });
   const ceiling = modeledCeiling(figures);
   return { verdict: withConfigurationLimit(judgeCell(result, cores), configurationLimit(ceiling, { ...figures, qps: result.qps })), ceiling };
 }

@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { configurationLimit, modeledCeiling, serverMsPerOperation, type CeilingFigures } from '../../src/results/ceiling';
+import { cellCeilingFigures, configurationLimit, modeledCeiling, serverMsPerOperation, type CeilingFigures } from '../../src/results/ceiling';
+import '../../src/job/languages';
 import { verdictLegend, verdictReasons, withConfigurationLimit, worstVerdict } from '../../src/results/verdict';
 import type { OperationSummary } from '../../src/stored';
 
 const op = (count: number, rpcsPerOp: number, p50Ms: number) => ({ count, server: { rpcsPerOp, p50Ms, p99Ms: p50Ms, rpcs: count * rpcsPerOp } }) as unknown as OperationSummary;
 
 test("Node with grpc-gcp off at C=300 and 65 ms: one connection's 100 streams set the ceiling, and held the cell there", () => {
-  const f: CeilingFigures = { concurrency: 300, thinkMs: 0, serverMsPerOp: 65, connections: 1, streamLimit: 100 };
+  const f: CeilingFigures = { concurrency: 300, thinkMs: 0, serverMsPerOp: 65, connections: 1, streamLimit: 100, poolMax: null, poolFullShare: null };
   const c = modeledCeiling(f)!;
   assert.equal(c.limit, 'streams');
   assert.equal(Math.round(c.qps), Math.round(100_000 / 65));
@@ -25,7 +26,7 @@ test("Node with grpc-gcp off at C=300 and 65 ms: one connection's 100 streams se
 });
 
 test("a think-time cell's ceiling is agents / (think + server time); held there, it says so", () => {
-  const f: CeilingFigures = { concurrency: 10, thinkMs: 100, serverMsPerOp: 20, connections: 2, streamLimit: 100 };
+  const f: CeilingFigures = { concurrency: 10, thinkMs: 100, serverMsPerOp: 20, connections: 2, streamLimit: 100, poolMax: null, poolFullShare: null };
   const c = modeledCeiling(f)!;
   assert.equal(c.limit, 'think');
   assert.equal(c.qps, 10_000 / 120);
@@ -33,7 +34,7 @@ test("a think-time cell's ceiling is agents / (think + server time); held there,
 });
 
 test('a closed loop with no think time and streams to spare has the no-limits ceiling and no configuration limit', () => {
-  const f: CeilingFigures = { concurrency: 50, thinkMs: 0, serverMsPerOp: 65, connections: 4, streamLimit: 100 };
+  const f: CeilingFigures = { concurrency: 50, thinkMs: 0, serverMsPerOp: 65, connections: 4, streamLimit: 100, poolMax: null, poolFullShare: null };
   const c = modeledCeiling(f)!;
   assert.equal(c.limit, 'agents');
   assert.equal(c.qps, c.noLimitsQps);
@@ -55,4 +56,33 @@ test('configuration-bound ranks above clean and below client-bound and harness-b
   const harness = { kind: 'harness-bound' as const, limits: [{ name: 'targetLoop' as const, process: 'fake' as const, value: 0.9, threshold: 0.75 }] };
   assert.equal(withConfigurationLimit(harness, 'held at the stream limit').kind, 'harness-bound');
   assert.match(verdictLegend(['configuration-bound']), /^`~` configuration-bound: /);
+});
+
+test('session pool exhaustion: 100 sessions, not 400 agents thinking 400 ms, set the ceiling; a pool full most seconds held the cell there', () => {
+  // The preset's shape: time scale 4, 140 ms RPCs, a 4:1 mix of read-only (2 RPCs) and read-write (3 RPCs) transactions.
+  const operations = { readOnlyTxn: op(400, 2, 140), readWriteTxn: op(100, 3, 140) };
+  const cell = {
+    concurrency: 400,
+    client: { language: 'go' },
+    configuration: { sessionPool: { maxSessions: 100 } },
+    operations,
+    // Go 1.33.0's four connections.
+    channels: [1, 2, 3, 4].map(() => ({ rpcs: 225, peakInFlight: 30 })),
+    // The last second is partial: the pool empties as the cell ends.
+    timeline: [76, 100, 95, 89, 100, 13].map((n) => ({ pool: { num_in_use_sessions: n } })),
+  };
+  const f = cellCeilingFigures({ workload: { thinkTime: { ms: 100, distribution: 'fixed' } } as never, timeScale: 4, target: { kind: 'fake', latencyMs: 35 } as never }, cell);
+  assert.equal(f.thinkMs, 400);
+  assert.equal(f.serverMsPerOp, 308);
+  assert.equal(f.poolFullShare, 4 / 5, 'four of the five full seconds at 80 or more in use');
+  const c = modeledCeiling(f)!;
+  assert.equal(c.limit, 'pool');
+  assert.equal(Math.round(c.qps), Math.round(100_000 / 308));
+  assert.ok(c.qps < (400 * 1000) / (308 + 400), 'below what the agents and their think time allow');
+  assert.match(configurationLimit(c, { ...f, qps: 249 }) ?? '', /^session pool at or near its maximum 100 \(80 or more in use\) for 80% of the measured seconds \(at most 325 ops\/s, 77% reached\)$/);
+  // A pool that was seldom full did not hold the cell, whatever the model says.
+  assert.equal(configurationLimit(c, { ...f, poolFullShare: 0.2, qps: 249 }), null);
+  // Without a configured maximum, or on a language without pool figures, there is no pool limit.
+  assert.equal(modeledCeiling({ ...f, poolMax: null })!.limit, 'think');
+  assert.equal(cellCeilingFigures({ workload: {} as never, timeScale: 1, target: { kind: 'fake', latencyMs: 35 } as never }, { ...cell, client: { language: 'cobol' } }).poolFullShare, null);
 });

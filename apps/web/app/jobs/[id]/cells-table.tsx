@@ -8,7 +8,7 @@ import { machineOthersShare, type CellView } from '@/lib/jobs';
 import { CELL_COLUMNS } from './cell-columns';
 
 /** What set a cell's ceiling, in words. */
-const CEILING_WORDS: Record<string, string> = { agents: 'agents', think: 'agents and think time', streams: 'stream limit' };
+const CEILING_WORDS: Record<string, string> = { agents: 'agents', think: 'agents and think time', streams: 'stream limit', pool: 'session pool' };
 
 /** What a cost cap that ended a cell counted, in words. */
 const CAPPED_WORDS: Record<string, string> = { ops: 'operations', time: 'seconds', sessions: 'sessions created' };
