@@ -15,7 +15,14 @@ type Cell = {
   error: string | null;
   concurrency: number;
   client: { language: string; version: string; grpcVersion?: string };
-  result: { qps: number; errorCount: number; operations: Record<string, Summary> } | null;
+  configuration: { label: string };
+  result: {
+    qps: number;
+    errorCount: number;
+    operations: Record<string, Summary>;
+    verdict: { kind: string; limits: { name: string; value: number }[]; held?: string };
+    ceiling: { qps: number; limit: string; noLimitsQps: number } | null;
+  } | null;
 };
 
 const [id, seconds] = process.argv.slice(2);
@@ -48,7 +55,10 @@ try {
       continue;
     }
     const kinds = Object.entries(c.result.operations).map(([k, s]) => `${k} p50 ${s.p50Ms.toFixed(0)} ms, p99 ${s.p99Ms.toFixed(0)} ms, max ${s.maxMs.toFixed(0)} ms`);
-    console.log(`${who}: ${c.result.qps.toFixed(0)} ops/s, ${c.result.errorCount} errors; ${kinds.join('; ')}`);
+    const ceiling = c.result.ceiling ? `; ceiling ${c.result.ceiling.qps.toFixed(0)} ops/s (${c.result.ceiling.limit}; no limits ${c.result.ceiling.noLimitsQps.toFixed(0)})` : '';
+    const v = c.result.verdict;
+    const why = v.held ?? v.limits.map((l) => `${l.name} ${l.value.toFixed(2)}`).join(', ');
+    console.log(`${who} ${c.configuration.label}: ${c.result.qps.toFixed(0)} ops/s, ${c.result.errorCount} errors${ceiling}; ${v.kind}${why ? ` (${why})` : ''}; ${kinds.join('; ')}`);
   }
 } finally {
   await stack.stop();
