@@ -109,6 +109,13 @@ test('a gate whose candidate is slower fails through the queue, naming the metri
     gate.reasons.some((r) => r.startsWith('qps at C=150 fell')),
     gate.reasons.join('\n'),
   );
+  // The candidate's one connection held it at 100 streams: its cells count as evidence, and the gate says why they were slow.
+  assert.ok(
+    gate.reasons.some((r) =>
+      /^\d of 6 cells were configuration-bound and count like clean ones \(first: candidate 9\.0\.0 C=150 repeat \d: held at the stream limit: 1 connection × 100 streams/.test(r),
+    ),
+    gate.reasons.join('\n'),
+  );
   const qps = gate.evaluation.metrics.find((m) => m.metric === 'qps')!;
   assert.equal(qps.verdict, 'fail');
   assert.equal(qps.baseline.length, 3);

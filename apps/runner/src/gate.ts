@@ -1,5 +1,22 @@
-import { ARMS, CellOperationsSchema, evaluateGate, invalidText, isUnfinishedJob, judgeCell, verdictReasons, type Arm, type GateSample, type Verdict } from '@scb/shared';
-import { findPendingGateJobIds, getGateToEvaluate, storeGateVerdict, type Db } from '@scb/db';
+import {
+  ARMS,
+  CellOperationsSchema,
+  CellTimelineSchema,
+  ConfigurationSchema,
+  evaluateGate,
+  gateJobSpec,
+  invalidText,
+  isUnfinishedJob,
+  judgeCell,
+  judgeCellWithCeiling,
+  parseJobSpec,
+  verdictReasons,
+  type Arm,
+  type CellVerdict,
+  type GateSample,
+  type Verdict,
+} from '@scb/shared';
+import { findPendingGateJobIds, getGateToEvaluate, storeGateVerdict, type Db, type GateCell } from '@scb/db';
 
 /**
  * Judges the gate a finished job belongs to, from its succeeded cells, and stores the verdict.
@@ -16,11 +33,26 @@ export async function evaluateGateOfJob(db: Db, jobId: string, log: (line: strin
     return;
   }
   const cells = gate.cells.flatMap((c) => (isArm(c.arm) ? [{ ...c, arm: c.arm }] : []));
+  const jobSpec = parseJobSpec(gateJobSpec(spec.value));
+  /** The cell's verdict as its job page shows it: with its ceiling where the job's spec parses. */
+  const verdictOf = (c: GateCell, r: NonNullable<GateCell['result']>): CellVerdict => {
+    if (!jobSpec.ok) return judgeCell(r, gate.cores);
+    const configuration = ConfigurationSchema.safeParse(c.config);
+    const operations = CellOperationsSchema.safeParse(r.operations);
+    const timeline = CellTimelineSchema.safeParse(r.timeline);
+    return judgeCellWithCeiling(
+      jobSpec.value,
+      { concurrency: c.concurrency, client: { language: c.clientLanguage }, configuration: configuration.success ? configuration.data : {}, channels: c.channels },
+      { ...r, operations: operations.success ? operations.data : null, timeline: timeline.success ? timeline.data : null },
+      gate.cores,
+    ).verdict;
+  };
+  const judged = cells.flatMap((c) => (c.status === 'succeeded' && c.result ? [{ cell: c, verdict: verdictOf(c, c.result) }] : []));
+  const bound = (kind: CellVerdict['kind']) => judged.filter((j) => j.verdict.kind === kind).map((j) => ({ cell: j.cell, reasons: verdictReasons(j.verdict) }));
   // A harness-bound cell measured the fake or the machine, not the client: it is no evidence either way.
-  const harnessBound = cells.flatMap((c) => {
-    const v = c.status === 'succeeded' && c.result ? judgeCell(c.result, gate.cores) : null;
-    return v?.kind === 'harness-bound' ? [{ cell: c, reasons: verdictReasons(v) }] : [];
-  });
+  const harnessBound = bound('harness-bound');
+  // A configuration-bound one measured the client as configured: evidence like a clean one, and said.
+  const configurationBound = bound('configuration-bound');
   // The figures judged: the gate's operation kind, or the cell's total.
   const kind = spec.value.operation;
   const figuresOf = (r: NonNullable<(typeof cells)[number]['result']>) => {
@@ -64,6 +96,12 @@ export async function evaluateGateOfJob(db: Db, jobId: string, log: (line: strin
     );
   }
   if (withoutKind.length) notes.push(`${withoutKind.length} of ${cells.length} cells stored no ${kind} figures and were left out`);
+  if (configurationBound.length) {
+    const h = configurationBound[0]!;
+    notes.push(
+      `${configurationBound.length} of ${cells.length} cells were configuration-bound and count like clean ones (first: ${h.cell.arm} ${h.cell.clientVersion} C=${h.cell.concurrency} repeat ${h.cell.repeat}: ${h.reasons})`,
+    );
+  }
   // Fewer repeats than planned may still fail on what was measured, but never pass.
   if (verdict === 'pass' && (base.length || cand.length || harnessBound.length || withoutKind.length || job.status !== 'succeeded')) verdict = 'inconclusive';
   const reasons = verdict === 'fail' && evaluation.verdict !== 'fail' ? notes : [...evaluation.reasons, ...notes];

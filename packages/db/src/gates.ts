@@ -1,7 +1,7 @@
 // Release gates: create (with the job that runs them), read, list, and the runner's verdicts.
 import { GateEvaluationSchema, JobEnvironmentSchema, gateJobSpec, parseGateSpec, parseJobSpec, parseStored, placementFlags, type GateEvaluation, type GateSpec, type ParseResult } from '@scb/shared';
 import type { Db } from './client';
-import type { Cell, CellResult, Gate, Job, Prisma } from '../generated/prisma/client';
+import type { Cell, CellResult, ChannelStat, Gate, Job, Prisma } from '../generated/prisma/client';
 import { FINISHED_CELL } from './cells';
 import { checkUnfinishedIn, isStoredId, jobCreateData, newJobId, type Author } from './jobs';
 import { enqueueJobIn, ensureQueue } from './queue';
@@ -89,10 +89,13 @@ const GATE_RESULT = {
   targetCpuShare: true,
   machineBusyShare: true,
   machineRunnerShare: true,
+  timeline: true,
 } as const;
 
-export type GateCell = Pick<Cell, 'index' | 'arm' | 'clientVersion' | 'concurrency' | 'repeat' | 'status' | 'error'> & {
+export type GateCell = Pick<Cell, 'index' | 'arm' | 'clientLanguage' | 'clientVersion' | 'config' | 'concurrency' | 'repeat' | 'status' | 'error'> & {
   result: Pick<CellResult, keyof typeof GATE_RESULT> | null;
+  /** As the runner stored them, every source: the verdict's ceiling reads the target's count where there is one. */
+  channels: Pick<ChannelStat, 'source' | 'rpcs' | 'peakInFlight'>[];
 };
 
 /** A gate with what judging it needs: its spec (or why it does not parse), its job's end and its cells in order. */
@@ -116,12 +119,15 @@ export async function getGateToEvaluate(db: Db, jobId: string): Promise<GateToEv
     select: {
       index: true,
       arm: true,
+      clientLanguage: true,
       clientVersion: true,
+      config: true,
       concurrency: true,
       repeat: true,
       status: true,
       error: true,
       result: { select: GATE_RESULT },
+      channels: { select: { source: true, rpcs: true, peakInFlight: true } },
     },
   });
   const { environment, ...job } = g.job;
