@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createDb } from '@scb/db';
 import { migrate, startEmbeddedPostgres } from '@scb/db/setup';
-import { encodeHistogram, newLatencyHistogram, parseJobSpec } from '@scb/shared';
+import { encodeHistogram, loadLevels, newLatencyHistogram, parseJobSpec } from '@scb/shared';
 import { freePort } from '../test/helpers/postgres';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -58,7 +58,7 @@ for (let j = 0; j < JOBS; j++) {
       finishedAt: created,
       environment: { host: 'seed', cores: 2, toolchains: { node: process.version, java: '17' }, commit: null },
       cells: {
-        create: parsed.value.concurrency.flatMap((c, ci) =>
+        create: loadLevels(parsed.value).flatMap((c, ci) =>
           parsed.value.configurations.map((cfg, k) => ({
             index: ci * 2 + k,
             clientLanguage: 'java',

@@ -220,6 +220,10 @@ const result = (over: Partial<CellResultInput> = {}): CellResultInput => ({
   machineRunnerShare: 0.1,
   machineLoad1: 1.2,
   capped: null,
+  uncorrected: null,
+  scheduleLagP99Ms: null,
+  scheduleLagMaxMs: null,
+  outstandingCapWaits: null,
   events: [{ atMs: 1500, kind: 'connection-closed', connection: 0 }],
   operations: { select1: { count: 100, qps: 100, p50Ms: 65, p90Ms: 70, p99Ms: 80, p999Ms: 90, maxMs: 95, errorCount: 0, errors: {} } },
   channels: [

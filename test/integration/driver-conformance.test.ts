@@ -5,7 +5,7 @@
 // Needs npm, Maven and Go (first resolutions and builds take minutes, then the client cache is reused).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { startFakeSpanner } from '@scb/fake-spanner';
+import { startFakeSpanner, type FakeSpanner } from '@scb/fake-spanner';
 import { languagePlugins, prepareDriver } from '@scb/languages';
 import { OPERATIONS as OPERATION_KINDS, decodeHistogram, summarize, type Language, type OperationKind, type ProgressMessage } from '@scb/shared';
 import { runDriver } from '../../apps/runner/src/cell';
@@ -18,16 +18,22 @@ const VERSIONS: Record<Language, string> = { node: '9.0.0', java: '6.123.0', go:
 const SELECT1_RPC = 'ExecuteStreamingSql';
 const LATENCY_MS = 5;
 
-async function conformingRun(language: Language, budget: Budget, concurrency: number) {
+/** `duringMeasure`: called once, with the fake, when the measured phase begins. */
+async function conformingRun(language: Language, budget: Budget, concurrency: number, latencyMs = LATENCY_MS, duringMeasure?: (fake: FakeSpanner) => void) {
   const version = VERSIONS[language];
   assert.ok(version, `VERSIONS has no version of ${language}: add one`);
   const client = { language, version };
   const launch = await prepareDriver(client, { cacheDir: CACHE_DIR, log: () => {} });
-  const fake = await startFakeSpanner({ latencyMs: LATENCY_MS });
+  const fake = await startFakeSpanner({ latencyMs });
   try {
     const cell = defaultCellOn(fake, client, budget, concurrency);
     const progress: ProgressMessage[] = [];
-    const result = await runDriver(cell, launch, { onProgress: (p) => progress.push(p) });
+    const result = await runDriver(cell, launch, {
+      onProgress: (p) => {
+        if (p.phase === 'measure' && !progress.some((q) => q.phase === 'measure')) duringMeasure?.(fake);
+        progress.push(p);
+      },
+    });
     return { cell, result, progress, stats: fake.stats(), scores: fake.store.table('Scores').rows.size };
   } finally {
     await fake.stop();
@@ -145,5 +151,36 @@ for (const language of languagePlugins().map((p) => p.language)) {
     // agents run one at a time, or a think time in the wrong unit, fall far below it; a slow machine does not.
     const paced = (concurrency * 1000) / (thinkMs + decodeHistogram(result.histogram).mean / 1000);
     assert.ok(qps >= paced * 0.25, `${qps.toFixed(0)} qps: the agents barely ran (${paced.toFixed(0)} with this run's mean latency)`);
+  });
+
+  test(`${language} driver: an open loop runs at its rate; latencies count from the intended start, the outstanding cap holds arrivals in line`, { timeout: 10 * 60_000 }, async () => {
+    // Well under capacity (50 ms operations, 100/s, up to 50 at once): corrected and uncorrected agree.
+    const calm = await conformingRun(language, { warmupOps: 20, durationSeconds: 3, arrivals: { distribution: 'poisson', maxOutstanding: 50 } }, 100, 50);
+    const r = calm.result;
+    assert.deepEqual(r.errors, {});
+    assert.ok(r.uncorrected && r.scheduleLag && r.outstandingCapWaits === 0, JSON.stringify({ lag: !!r.scheduleLag, waits: r.outstandingCapWaits }));
+    const p50 = (h: string) => decodeHistogram(h).getValueAtPercentile(50) / 1000;
+    const [corrected, uncorrected] = [p50(r.histogram), p50(r.uncorrected.histogram)];
+    assert.ok(corrected >= uncorrected && corrected <= uncorrected * 1.05, `p50 corrected ${corrected} ms, uncorrected ${uncorrected} ms`);
+    // Poisson arrivals at 100/s for 3 s: about 300 (5 standard deviations of a Poisson count).
+    assert.ok(Math.abs(r.count - 300) <= 5 * Math.sqrt(300), `${r.count} operations arrived in 3 s at 100/s`);
+    assert.equal(decodeHistogram(r.scheduleLag.histogram).totalCount, r.count, 'every operation that did not wait has its lag');
+    assert.ok(r.timeline.every((t) => t.waiting === 0));
+
+    // The fake stalls for a second (1,000 ms queries) half a second into measuring: 10 run at once at
+    // most, the stall's other arrivals wait in line, their wait in the corrected latency only.
+    const stalled = await conformingRun(language, { warmupOps: 20, durationSeconds: 3, arrivals: { distribution: 'uniform', maxOutstanding: 10 } }, 100, 5, (fake) => {
+      setTimeout(() => fake.update({ ...fake.config(), latency: { query: 1000 } }), 500);
+      setTimeout(() => fake.update({ ...fake.config(), latency: { query: 5 } }), 1500);
+    });
+    const s = stalled.result;
+    assert.deepEqual(s.errors, {});
+    assert.ok(s.outstandingCapWaits! >= 50, `${s.outstandingCapWaits} arrivals waited for the cap`);
+    assert.ok(Math.max(...s.timeline.map((t) => t.waiting ?? 0)) >= 50, `waiting per second: ${s.timeline.map((t) => t.waiting).join(', ')}`);
+    const p90 = (h: string) => decodeHistogram(h).getValueAtPercentile(90) / 1000;
+    const [late, early] = [p90(s.histogram), p90(s.uncorrected!.histogram)];
+    // Waiters are a fifth or more of the operations: the corrected p90 carries their wait (hundreds of
+    // ms); counted from their actual start they took the fake's 5 ms.
+    assert.ok(late >= 10 * early, `p90 corrected ${late} ms, uncorrected ${early} ms`);
   });
 }

@@ -27,6 +27,7 @@ export function cellResultOf(out: CellOutcome): CellResultInput {
     machineRunnerShare: out.machine?.runnerShare ?? null,
     machineLoad1: out.machine?.load1 ?? null,
     capped: r.capped ?? null,
+    ...openLoopOf(r),
     operations: operationsOf(r, out.serverByOperation),
     // Past the measured phase's end (the driver's last calls winding down) they are not its.
     events: out.events ? out.events.filter((e) => e.atMs <= r.elapsedMs) : null,
@@ -36,6 +37,14 @@ export function cellResultOf(out: CellOutcome): CellResultInput {
       ...(r.clientChannels ?? []).map((c) => ({ source: 'client', connection: c.channel, peer: `channel ${c.channel}`, rpcs: c.rpcs, peakInFlight: c.peakInFlight })),
     ],
   };
+}
+
+/** An open loop's figures beside the corrected ones; nulls for a closed loop. */
+function openLoopOf(r: ResultMessage) {
+  if (!r.uncorrected || !r.scheduleLag) return { uncorrected: null, scheduleLagP99Ms: null, scheduleLagMaxMs: null, outstandingCapWaits: null };
+  const { count: _c, qps: _q, ...uncorrected } = summarize(decodeHistogram(r.uncorrected.histogram), r.elapsedMs);
+  const lag = summarize(decodeHistogram(r.scheduleLag.histogram), r.elapsedMs);
+  return { uncorrected, scheduleLagP99Ms: lag.p99Ms, scheduleLagMaxMs: lag.maxMs, outstandingCapWaits: r.outstandingCapWaits ?? 0 };
 }
 
 function serverTimingOf(t: NonNullable<OperationResult['serverTiming']>, ops: number) {

@@ -4,6 +4,7 @@ import type { DriverLaunch } from '@scb/languages';
 import {
   DriverMessageSchema,
   driverWorkload,
+  isOpenLoop,
   modeledLatencyMs,
   opsAt,
   targetCap,
@@ -61,7 +62,7 @@ export async function runCell(spec: JobSpec, plan: CellPlan, launch: DriverLaunc
       database: target.database,
       client: plan.client,
       configuration: plan.configuration,
-      ...driverWorkload(spec.workload, plan.concurrency, spec.timeScale),
+      ...driverWorkload(spec.workload, plan.concurrency, spec.timeScale, isOpenLoop(spec)),
       ...(cap ? { cap } : {}),
       deadlineMs: driverDeadlineMs(spec, plan.concurrency),
     };
@@ -104,12 +105,13 @@ export async function runCell(spec: JobSpec, plan: CellPlan, launch: DriverLaunc
 }
 
 /** Generous upper bound on a cell's run time: start-up, warm-up and measurement at a tenth of ideal speed. */
-export function driverDeadlineMs(spec: JobSpec, concurrency: number): number {
+export function driverDeadlineMs(spec: JobSpec, level: number): number {
   // Where the target models no latency, allow a second per operation and loop; a think time adds its mean.
   const perOpMs = Math.max(modeledLatencyMs(spec) ?? 1000, 1) + (spec.workload.thinkTime?.ms ?? 0) * spec.timeScale;
-  const opsMs = (ops: number) => Math.ceil(ops / concurrency) * perOpMs * 10;
-  const measureMs = spec.workload.durationSeconds !== undefined ? spec.workload.durationSeconds * 1000 * 1.5 : opsMs(opsAt(spec.workload.measuredOps!, concurrency));
-  const bound = 60_000 + opsMs(opsAt(spec.workload.warmupOps, concurrency)) + measureMs;
+  // An open loop's operations arrive at `level` per second, whatever they take.
+  const opsMs = (ops: number) => (isOpenLoop(spec) ? ((ops / level) * 1000 + perOpMs) * 10 : Math.ceil(ops / level) * perOpMs * 10);
+  const measureMs = spec.workload.durationSeconds !== undefined ? spec.workload.durationSeconds * 1000 * 1.5 : opsMs(opsAt(spec.workload.measuredOps!, level));
+  const bound = 60_000 + opsMs(opsAt(spec.workload.warmupOps, level)) + measureMs;
   // A target that costs money caps a cell's traffic: start-up gets a minute beyond that, no more.
   const cap = targetCap(spec.target);
   return Math.round(cap ? Math.min(bound, cap.ms + 60_000) : bound);

@@ -9,6 +9,7 @@ import {
   isUnfinishedJob,
   judgeCell,
   judgeCellWithCeiling,
+  levelText,
   parseJobSpec,
   verdictReasons,
   type Arm,
@@ -73,7 +74,8 @@ export async function evaluateGateOfJob(db: Db, jobId: string, log: (line: strin
     return [{ arm: c.arm, concurrency: c.concurrency, repeat: c.repeat, qps: f.qps, p50Ms: f.p50Ms, p99Ms: f.p99Ms, errorPct: calls ? (100 * f.errorCount) / calls : 0 }];
   });
   const concurrency = [...new Set(cells.map((c) => c.concurrency))];
-  const evaluation = evaluateGate(samples, { criteria: { ...spec.value.criteria, worstRepeat: spec.value.criteria.worstRepeat ?? false }, concurrency });
+  const levelOf = (level: number) => (jobSpec.ok ? levelText(jobSpec.value, level) : `C=${level}`);
+  const evaluation = evaluateGate(samples, { criteria: { ...spec.value.criteria, worstRepeat: spec.value.criteria.worstRepeat ?? false }, concurrency, levelText: levelOf });
 
   // Cells that did not finish: a crash in some candidate cold starts is a regression, not noise.
   const unfinished = (arm: Arm) => cells.filter((c) => c.arm === arm && c.status !== 'succeeded');
@@ -81,7 +83,7 @@ export async function evaluateGateOfJob(db: Db, jobId: string, log: (line: strin
   const candidateCells = cells.filter((c) => c.arm === 'candidate').length;
   const notes: string[] = [];
   let verdict: Verdict = evaluation.verdict;
-  const first = (cs: typeof cells) => `${cs[0].arm} ${cs[0].clientVersion} C=${cs[0].concurrency} repeat ${cs[0].repeat}: ${cs[0].error ?? cs[0].status}`;
+  const first = (cs: typeof cells) => `${cs[0].arm} ${cs[0].clientVersion} ${levelOf(cs[0].concurrency)} repeat ${cs[0].repeat}: ${cs[0].error ?? cs[0].status}`;
   if (job.status === 'succeeded' && cand.length > base.length && cand.length < candidateCells) {
     verdict = 'fail';
     notes.unshift(`${cand.length} of ${candidateCells} candidate repeats failed against ${base.length} baseline repeats (first: ${first(cand)})`);
@@ -92,14 +94,14 @@ export async function evaluateGateOfJob(db: Db, jobId: string, log: (line: strin
   if (harnessBound.length) {
     const h = harnessBound[0]!;
     notes.push(
-      `${harnessBound.length} of ${cells.length} cells were harness-bound and left out (first: ${h.cell.arm} ${h.cell.clientVersion} C=${h.cell.concurrency} repeat ${h.cell.repeat}: ${h.reasons})`,
+      `${harnessBound.length} of ${cells.length} cells were harness-bound and left out (first: ${h.cell.arm} ${h.cell.clientVersion} ${levelOf(h.cell.concurrency)} repeat ${h.cell.repeat}: ${h.reasons})`,
     );
   }
   if (withoutKind.length) notes.push(`${withoutKind.length} of ${cells.length} cells stored no ${kind} figures and were left out`);
   if (configurationBound.length) {
     const h = configurationBound[0]!;
     notes.push(
-      `${configurationBound.length} of ${cells.length} cells were configuration-bound and count like clean ones (first: ${h.cell.arm} ${h.cell.clientVersion} C=${h.cell.concurrency} repeat ${h.cell.repeat}: ${h.reasons})`,
+      `${configurationBound.length} of ${cells.length} cells were configuration-bound and count like clean ones (first: ${h.cell.arm} ${h.cell.clientVersion} ${levelOf(h.cell.concurrency)} repeat ${h.cell.repeat}: ${h.reasons})`,
     );
   }
   // Fewer repeats than planned may still fail on what was measured, but never pass.

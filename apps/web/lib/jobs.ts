@@ -1,4 +1,4 @@
-import { clientText, OPERATIONS, type FieldIssue, type JobSpec, type Operation } from '@scb/shared/job';
+import { clientText, isOpenLoop, loadLevels, OPERATIONS, type FieldIssue, type JobSpec, type Operation } from '@scb/shared/job';
 import { placementFlags, placementProblem } from '@scb/shared/placement';
 import { CHANNEL_SOURCES, cpuShare, shownChannels, summarizeChannels, type ChannelSource, type ChannelSummary } from '@scb/shared/channels';
 import { verdictLegend, verdictReasons, type CellVerdict } from '@scb/shared/verdict';
@@ -8,7 +8,7 @@ import type { CsvRow } from '@scb/shared/export';
 import type { TableCell } from '@scb/shared/table';
 import type { LatencySummary } from '@scb/shared/stats';
 import type { ProgressMessage, TimelinePoint } from '@scb/shared/protocol';
-import { environmentAsAnswered, type CellEvent, type CellOperations, type JobEnvironment, type OperationSummary } from '@scb/shared/stored';
+import { environmentAsAnswered, type CellEvent, type CellOperations, type CellUncorrected, type JobEnvironment, type OperationSummary } from '@scb/shared/stored';
 import { latencySplit, type LatencySplit } from '@scb/shared/split';
 import type { BudgetSpent } from '@scb/shared/budget';
 import { countJobs, getJob as readJob, listJobs as readJobs, type StoredCell } from '@scb/db';
@@ -68,7 +68,10 @@ export interface CellView {
   configuration: Record<string, unknown> & { label: string };
   /** A gate's job: baseline or candidate. */
   arm: string | null;
+  /** The cell's load level: agents, or an open loop's operations per second (then `arrivalRate` too). */
   concurrency: number;
+  /** An open loop's offered operations per second (the job's arrivalRates); null for a closed loop. */
+  arrivalRate: number | null;
   repeat: number;
   status: string;
   error: string | null;
@@ -102,6 +105,13 @@ export interface CellView {
         machineLoad1: number | null;
         /** A cost cap (real Spanner) that ended the cell early: ops or time; null when none did. */
         capped: string | null;
+        /** An open loop: latencies from each operation's actual start (p50Ms… above count from its intended one); null for a closed loop. */
+        uncorrected: CellUncorrected | null;
+        /** An open loop: how late the driver started operations that did not wait for the outstanding cap (p99, max); null for a closed loop. */
+        scheduleLagP99Ms: number | null;
+        scheduleLagMaxMs: number | null;
+        /** An open loop: operations that arrived while the outstanding cap ran and waited for one to end; null for a closed loop. */
+        outstandingCapWaits: number | null;
         timeline: TimelinePoint[];
         /** Per operation kind of the mix; null for cells stored before kinds were kept. */
         operations: CellOperations | null;
@@ -142,6 +152,7 @@ function cellView(c: StoredCell, cores: number, spec: JobSpec): CellView {
     configuration: c.config,
     arm: c.arm,
     concurrency: c.concurrency,
+    arrivalRate: isOpenLoop(spec) ? c.concurrency : null,
     repeat: c.repeat,
     status: c.status,
     error: c.error,
@@ -235,7 +246,7 @@ export async function listJobs(limit = 100, offset = 0, createdBy?: string): Pro
       ? {
           clients: j.spec.clients.map((c) => `${c.language} ${c.version}`).join(', '),
           configurations: j.spec.configurations.map((c) => c.label).join(', '),
-          concurrency: j.spec.concurrency.join(', '),
+          concurrency: loadLevels(j.spec).join(', '),
         }
       : { clients: '', configurations: '', concurrency: '', invalid: j.invalid }),
   }));
@@ -333,6 +344,11 @@ export function csvRows(job: JobView): CsvRow[] {
     machine_runner_share: c.result?.machineRunnerShare,
     machine_load1: c.result?.machineLoad1,
     capped: c.result?.capped,
+    arrival_rate: c.arrivalRate,
+    uncorrected_p50_ms: c.result?.uncorrected?.p50Ms,
+    uncorrected_p99_ms: c.result?.uncorrected?.p99Ms,
+    schedule_lag_p99_ms: c.result?.scheduleLagP99Ms,
+    outstanding_cap_waits: c.result?.outstandingCapWaits,
     verdict: c.result?.verdict.kind,
     verdict_reasons: c.result ? verdictReasons(c.result.verdict) : undefined,
     channel_source: c.result ? c.channelSource : null,

@@ -3,7 +3,9 @@ import {
   CellErrorsSchema,
   CellOperationsSchema,
   CellEventsSchema,
+  CellUncorrectedSchema,
   type CellEvent,
+  type CellUncorrected,
   type CellOperations,
   CellTimelineSchema,
   ConfigurationSchema,
@@ -27,8 +29,9 @@ export const UNFINISHED_CELL = { status: { in: [...UNFINISHED_CELL_STATUSES] } }
 export type StoredChannel = Omit<ChannelStat, 'id' | 'cellId'>;
 
 /** A cell's measured result; serverRpcs is null where the target cannot count RPCs. */
-export type StoredCellResult = Omit<CellResult, 'cellId' | 'errors' | 'timeline' | 'operations' | 'events'> & {
+export type StoredCellResult = Omit<CellResult, 'cellId' | 'errors' | 'timeline' | 'operations' | 'events' | 'uncorrected'> & {
   errors: Record<string, number>;
+  uncorrected: CellUncorrected | null;
   timeline: TimelinePoint[];
   operations: CellOperations | null;
   events: CellEvent[] | null;
@@ -56,6 +59,7 @@ export function parseCell(c: Cell & { result: CellResult | null; channels: Chann
       timeline: p.take(`${path}.result.timeline`, parseStored(CellTimelineSchema, result.timeline)),
       operations: p.take(`${path}.result.operations`, parseStored(CellOperationsSchema, result.operations)),
       events: p.take(`${path}.result.events`, parseStored(CellEventsSchema, result.events)),
+      uncorrected: p.take(`${path}.result.uncorrected`, parseStored(CellUncorrectedSchema, result.uncorrected)),
     },
     channels: channels.map(({ id: _i, cellId: _c, ...ch }) => ch),
   };
@@ -106,10 +110,12 @@ export type CellResultInput = StoredCellResult & { channels: StoredChannel[] };
  * nothing, if the cell is running in a job of `runnerId`.
  */
 export async function storeCellResult(db: Db, cellId: number, input: CellResultInput, runnerId: string | null = null): Promise<CellWrite> {
-  const { channels, operations, events, ...result } = input;
+  const { channels, operations, events, uncorrected, ...result } = input;
   try {
     await db.$transaction(async (tx) => {
-      await tx.cellResult.create({ data: { ...result, operations: operations ?? Prisma.DbNull, events: events ?? Prisma.DbNull, cellId } });
+      await tx.cellResult.create({
+        data: { ...result, operations: operations ?? Prisma.DbNull, events: events ?? Prisma.DbNull, uncorrected: uncorrected ?? Prisma.DbNull, cellId },
+      });
       await tx.channelStat.createMany({ data: channels.map((c) => ({ ...c, cellId })) });
       const done = await tx.cell.updateMany({ where: { ...ownedCell(cellId, runnerId), status: 'running' }, data: { status: 'succeeded', finishedAt: new Date() } });
       if (!done.count) throw new NotOwned();

@@ -11,8 +11,12 @@ export type OperationKind = OperationMixEntry['kind'];
 
 /**
  * The load shape. `closed`: `concurrency` agents, each claiming an operation of the phase's budget,
- * pausing `thinkTime` (if any), then running it. A phase ends when its operation budget is used up, or,
- * measuring by time, after `durationMs` (operations claimed before then still run).
+ * pausing `thinkTime` (if any), then running it. `open`: operations arrive at `ratePerSecond` on a
+ * schedule drawn in advance (Poisson or uniform gaps), each started at its intended time unless
+ * `maxOutstanding` are running, in which case it waits for one to end (first come, first served); its
+ * latency counts from its intended start (coordinated omission corrected), and from its actual start in
+ * `uncorrected`. A phase ends when its operation budget is used up, or, measuring by time, after
+ * `durationMs` (operations claimed or arrived before then still run).
  */
 export const LoadSchema = z.discriminatedUnion('shape', [
   z.strictObject({
@@ -20,6 +24,15 @@ export const LoadSchema = z.discriminatedUnion('shape', [
     concurrency: z.number().int().min(1),
     // Scaled by the job's time scale, so not bounded as the spec's is.
     thinkTime: ThinkTimeSchema.extend({ ms: z.number().min(0) }).optional(),
+    warmupOps: z.number().int().min(0),
+    measuredOps: z.number().int().min(1).optional(),
+    durationMs: z.number().min(1).optional(),
+  }),
+  z.strictObject({
+    shape: z.literal('open'),
+    ratePerSecond: z.number().positive(),
+    distribution: z.enum(['poisson', 'uniform']),
+    maxOutstanding: z.number().int().min(1),
     warmupOps: z.number().int().min(0),
     measuredOps: z.number().int().min(1).optional(),
     durationMs: z.number().min(1).optional(),
@@ -75,6 +88,8 @@ export const TimelinePointSchema = z.object({
    * `database.pool_`, Java's SessionPool).
    */
   pool: z.record(z.string(), z.number()).optional(),
+  /** An open loop: the most operations waiting for the outstanding cap at once during the second. */
+  waiting: z.number().int().optional(),
 });
 export type TimelinePoint = z.infer<typeof TimelinePointSchema>;
 
@@ -109,6 +124,15 @@ export const ResultMessageSchema = OperationResultSchema.extend({
    * (sessions and warm-up included) and the most in flight at once, queued ones included.
    */
   clientChannels: z.array(z.object({ channel: z.number().int(), rpcs: z.number().int(), peakInFlight: z.number().int() })).optional(),
+  /** An open loop: every latency from the operation's actual start instead of its intended one. */
+  uncorrected: z.object({ histogram: z.string() }).optional(),
+  /**
+   * An open loop: how late operations started against their intended time, microseconds, of those that
+   * did not wait for the outstanding cap (the driver's own lag).
+   */
+  scheduleLag: z.object({ histogram: z.string() }).optional(),
+  /** An open loop: operations that arrived while `maxOutstanding` ran, and waited for one to end. */
+  outstandingCapWaits: z.number().int().min(0).optional(),
   /** Which cost cap ended the cell early, if one did. */
   capped: z.enum(['ops', 'time', 'sessions']).optional(),
   /**

@@ -105,6 +105,10 @@ export const OperationSummarySchema = z.object({
 });
 export type OperationSummary = z.output<typeof OperationSummarySchema>;
 
+/** CellResult.uncorrected: an open loop's latencies from each operation's actual start; null for a closed loop. */
+export const CellUncorrectedSchema = z.object({ p50Ms: z.number(), p90Ms: z.number(), p99Ms: z.number(), p999Ms: z.number(), maxMs: z.number() }).nullable();
+export type CellUncorrected = NonNullable<z.output<typeof CellUncorrectedSchema>>;
+
 /** CellResult.operations: per operation kind of the mix; null for cells stored before kinds were kept. */
 export const CellOperationsSchema = z.partialRecord(z.enum(OPERATIONS), OperationSummarySchema).nullable();
 export type CellOperations = NonNullable<z.output<typeof CellOperationsSchema>>;

@@ -9,6 +9,8 @@ import { test } from 'node:test';
 import { startFakeSpanner } from '@scb/fake-spanner';
 import { ClientInstallError, installContext } from '@scb/languages';
 import { decodeHistogram, idealQps, ProgressMessageSchema, ResultMessageSchema, type DriverCell, type Load, type ResultMessage } from '@scb/shared';
+
+type ClosedLoad = Extract<Load, { shape: 'closed' }>;
 import { CACHE_DIR } from '../../../../apps/runner/src/paths';
 import { makeTestCredentials } from '../../../../test/helpers/credentials';
 import { makeTestCa } from '../../../../test/helpers/tls';
@@ -22,7 +24,7 @@ function ensureJavaClient(version: string, log?: (line: string) => void): Promis
 }
 
 /** A closed-loop select1 cell against the fake on `port`; `load` overrides fields of the default load. */
-function cellFor(port: number, version: string, extra: Partial<Omit<DriverCell, 'load'>> = {}, load: Partial<Load> = {}): DriverCell {
+function cellFor(port: number, version: string, extra: Partial<Omit<DriverCell, 'load'>> = {}, load: Partial<ClosedLoad> = {}): DriverCell & { load: ClosedLoad } {
   return {
     endpoint: { host: '127.0.0.1', port, security: 'plaintext' },
     database: { projectId: 'p', instanceId: 'i', databaseId: 'd' },

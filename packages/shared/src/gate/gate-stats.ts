@@ -150,6 +150,8 @@ export interface JudgeOptions {
   confidence: number;
   worstRepeat: boolean;
   worstRepeatCount: number;
+  /** The load level in words ("C=50", "100 ops/s"); C= by default. */
+  levelText?: string;
 }
 
 /** "+5.7%", "−35%", "±0.0%"; "–" when undefined (JSON stores NaN as null). */
@@ -170,7 +172,7 @@ export function judgeMetric(o: JudgeOptions): MetricJudgement {
   // worse(x): how much worse than no change, in the metric's own bad direction, in percent.
   const worse = (changePct: number) => (higherBetter ? -changePct : changePct);
   const limitPct = higherBetter ? -o.allowedPct : o.allowedPct;
-  const name = `${METRIC_NAMES[o.metric]} at C=${o.concurrency}`;
+  const name = `${METRIC_NAMES[o.metric]} at ${o.levelText ?? `C=${o.concurrency}`}`;
   const n = Math.min(o.baseline.length, o.candidate.length);
   const baselineMedian = median(o.baseline);
   const candidateMedian = median(o.candidate);
@@ -240,8 +242,10 @@ export function judgeMetric(o: JudgeOptions): MetricJudgement {
 
 export interface EvaluateOptions {
   criteria: Required<Pick<Criteria, 'qpsDropPct' | 'p50RisePct' | 'p99RisePct' | 'confidence' | 'worstRepeatCount' | 'errorRisePts'>> & { worstRepeat: boolean };
-  /** Every concurrency of the gate, so that one with no successful repeat is still judged. */
+  /** Every load level of the gate (concurrency, or an open loop's rate), so that one with no successful repeat is still judged. */
   concurrency: number[];
+  /** A level in words; "C=50" by default. */
+  levelText?: (level: number) => string;
 }
 
 /** Judges every metric at every concurrency and combines the verdicts. */
@@ -261,13 +265,14 @@ export function evaluateGate(samples: GateSample[], o: EvaluateOptions): GateEva
           confidence: o.criteria.confidence,
           worstRepeat: o.criteria.worstRepeat,
           worstRepeatCount: o.criteria.worstRepeatCount,
+          levelText: o.levelText?.(concurrency),
         }),
       );
     }
   }
   const errors = o.concurrency.map((concurrency) => {
     const at = (arm: Arm) => samples.filter((s) => s.arm === arm && s.concurrency === concurrency).map((s) => s.errorPct);
-    return judgeErrors(concurrency, at('baseline'), at('candidate'), o.criteria.errorRisePts);
+    return judgeErrors(concurrency, at('baseline'), at('candidate'), o.criteria.errorRisePts, o.levelText?.(concurrency));
   });
   const all: { verdict: Verdict; reason: string }[] = [...metrics, ...errors.filter((e) => e.verdict === 'fail')];
   const failing = all.filter((m) => m.verdict === 'fail');
@@ -278,7 +283,7 @@ export function evaluateGate(samples: GateSample[], o: EvaluateOptions): GateEva
 }
 
 /** Fails when a candidate repeat's failed calls exceed the baseline's worst repeat by more than allowed. */
-export function judgeErrors(concurrency: number, baseline: number[], candidate: number[], allowedPts: number): ErrorJudgement {
+export function judgeErrors(concurrency: number, baseline: number[], candidate: number[], allowedPts: number, levelText = `C=${concurrency}`): ErrorJudgement {
   const baselineWorstPct = baseline.length ? Math.max(...baseline) : 0;
   const beyond = candidate.filter((e) => e > baselineWorstPct + allowedPts).length;
   const verdict: Verdict = beyond > 0 ? 'fail' : 'pass';
@@ -286,7 +291,7 @@ export function judgeErrors(concurrency: number, baseline: number[], candidate: 
   const points = `${allowedPts} percentage point${allowedPts === 1 ? '' : 's'}`;
   const reason =
     beyond > 0
-      ? `errors at C=${concurrency}: up to ${fmt(Math.max(...candidate))} of calls failed in ${beyond} of ${candidate.length} candidate repeats (baseline at most ${fmt(baselineWorstPct)}; allowed ${points} more)`
-      : `errors at C=${concurrency}: no candidate repeat's share of failed calls exceeded the baseline's worst (${fmt(baselineWorstPct)}) by more than ${points}`;
+      ? `errors at ${levelText}: up to ${fmt(Math.max(...candidate))} of calls failed in ${beyond} of ${candidate.length} candidate repeats (baseline at most ${fmt(baselineWorstPct)}; allowed ${points} more)`
+      : `errors at ${levelText}: no candidate repeat's share of failed calls exceeded the baseline's worst (${fmt(baselineWorstPct)}) by more than ${points}`;
   return { concurrency, allowedPts, baselineWorstPct, candidatePct: candidate, beyond, verdict, reason };
 }

@@ -36,7 +36,9 @@ export interface GateScenario {
   /** Repeats per arm unless the gate says otherwise. */
   repeats: number;
   configuration: Omit<Configuration, 'label'>;
-  concurrency: number[];
+  /** Agents per cell (a closed loop), or `arrivalRates` (an open loop): one of them. */
+  concurrency?: number[];
+  arrivalRates?: number[];
   target: JobSpecInput['target'];
   workload: JobSpecInput['workload'];
   timeScale: number;
@@ -45,9 +47,9 @@ export interface GateScenario {
 }
 
 /** A gate scenario running a field preset's target, workload and time scale (spec/presets.ts). */
-function fromPreset(presetId: string, s: Omit<GateScenario, 'target' | 'workload' | 'timeScale' | 'concurrency'>): GateScenario {
+function fromPreset(presetId: string, s: Omit<GateScenario, 'target' | 'workload' | 'timeScale' | 'concurrency' | 'arrivalRates'>): GateScenario {
   const p = SCENARIO_PRESETS.find((x) => x.id === presetId)!.spec;
-  return { concurrency: p.concurrency, target: p.target, workload: p.workload, timeScale: p.timeScale ?? 1, ...s };
+  return { concurrency: p.concurrency, arrivalRates: p.arrivalRates, target: p.target, workload: p.workload, timeScale: p.timeScale ?? 1, ...s };
 }
 
 export const GATE_SCENARIOS: GateScenario[] = [
@@ -139,6 +141,8 @@ export const GateSpecSchema = z
     repeats: z.number().int().min(MIN_GATE_REPEATS, `must be at least ${MIN_GATE_REPEATS}: fewer repeats can never decide`).max(50).optional(),
     /** Overrides of the scenario, for small gates (tests) or other shapes of the same scenario. */
     concurrency: z.array(z.number().int().min(1).max(2000)).min(1).max(10).optional(),
+    /** An open loop's rates (ops/s) in place of the scenario's concurrency or rates. */
+    arrivalRates: z.array(z.number().int().min(1).max(20_000)).min(1).max(10).optional(),
     target: TargetSchema.optional(),
     workload: WorkloadSchema.optional(),
     timeScale: z.number().min(0.1).max(100).optional(),
@@ -151,6 +155,7 @@ export const GateSpecSchema = z
     if (g.criteria.worstRepeatCount > repeats) {
       ctx.addIssue({ code: 'custom', path: ['criteria', 'worstRepeatCount'], message: `must be at most the repeats per arm (${repeats})` });
     }
+    if (g.concurrency && g.arrivalRates) ctx.addIssue({ code: 'custom', path: ['arrivalRates'], message: 'give concurrency or arrivalRates, not both' });
     const s = gateScenario(g.scenario);
     if (!s) return;
     const kinds = gateSpecKinds(g.workload, s);
@@ -212,7 +217,8 @@ export function gateJobSpec(gate: GateSpec): JobSpecInput {
     configurations: ARMS.map((arm) => armConfiguration(gate, arm)),
     pairing: 'zip',
     arms: [...ARMS],
-    concurrency: gate.concurrency ?? s.concurrency,
+    // The gate's own levels, else the scenario's.
+    ...(gate.concurrency ? { concurrency: gate.concurrency } : gate.arrivalRates ? { arrivalRates: gate.arrivalRates } : { concurrency: s.concurrency, arrivalRates: s.arrivalRates }),
     target: gate.target ?? s.target,
     workload: gate.workload ?? s.workload,
     repeats: gate.repeats,

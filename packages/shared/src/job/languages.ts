@@ -19,6 +19,11 @@ export interface LanguageInfo {
   hints?: { configurations?: string; numChannels?: string };
   /** The figure of its session pool's per-second samples (timeline `pool`) that counts sessions in use, where it has one. */
   poolInUse?: string;
+  /**
+   * How late its driver may start an open loop's operations (p99 of the schedule lag, ms) before its
+   * cell is harness-bound: the driver, not the client, then shaped the arrivals. 1 ms where not given.
+   */
+  scheduleLagGoalMs?: number;
 }
 
 /** The built-in languages, for their own plug-ins' code; everything else asks the registry. */
@@ -30,6 +35,8 @@ export const LANGUAGE_INFO = {
     exampleVersion: '9.0.0',
     cellSeconds: 5,
     poolInUse: 'borrowed',
+    // One event loop shared with the client: timers fire between its callbacks.
+    scheduleLagGoalMs: 5,
     hints: {
       configurations: 'With grpc-gcp off the Node client uses one HTTP/2 connection (100 streams). The dynamic channel pool is a Java option.',
       numChannels: "The grpc-gcp pool's maximum size (needs grpc-gcp).",

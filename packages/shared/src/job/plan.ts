@@ -1,10 +1,11 @@
 import { configurationOn } from '../targets/index';
-import type { Arm, Client, Configuration, JobSpec } from './spec';
+import { loadLevels, type Arm, type Client, type Configuration, type JobSpec } from './spec';
 
 export interface CellPlan {
   index: number;
   client: Client;
   configuration: Configuration;
+  /** The cell's load level: agents of a closed loop, or operations per second of an open one (the spec's arrivalRates). */
   concurrency: number;
   repeat: number;
   /** The gate arm, in a gate's job. */
@@ -16,8 +17,15 @@ export interface CellPlan {
  * that machine drift during a job spreads over every combination instead of hitting one.
  */
 /** How many cells planCells makes, without making them: a limit is checked before any planning. */
-export function cellCount(spec: { pairing?: JobSpec['pairing']; clients: readonly unknown[]; configurations: readonly unknown[]; concurrency: readonly unknown[]; repeats: number }): number {
-  const perRepeat = spec.clients.length * spec.concurrency.length * (spec.pairing === 'zip' ? 1 : spec.configurations.length);
+export function cellCount(spec: {
+  pairing?: JobSpec['pairing'];
+  clients: readonly unknown[];
+  configurations: readonly unknown[];
+  concurrency?: number[];
+  arrivalRates?: number[];
+  repeats: number;
+}): number {
+  const perRepeat = spec.clients.length * loadLevels(spec).length * (spec.pairing === 'zip' ? 1 : spec.configurations.length);
   return perRepeat * spec.repeats;
 }
 
@@ -26,7 +34,7 @@ export function planCells(spec: JobSpec): CellPlan[] {
   if (spec.pairing === 'zip') {
     // Arms alternate within each repeat and concurrency: baseline, candidate, baseline, candidate...
     for (let repeat = 1; repeat <= spec.repeats; repeat++)
-      for (const concurrency of spec.concurrency)
+      for (const concurrency of loadLevels(spec))
         spec.clients.forEach((client, i) =>
           cells.push({ index: cells.length, client, configuration: configurationOn(spec.target, client, spec.configurations[i]!), concurrency, repeat, arm: spec.arms?.[i] }),
         );
@@ -34,7 +42,7 @@ export function planCells(spec: JobSpec): CellPlan[] {
   }
   for (let repeat = 1; repeat <= spec.repeats; repeat++)
     for (const client of spec.clients)
-      for (const concurrency of spec.concurrency)
+      for (const concurrency of loadLevels(spec))
         for (const configuration of spec.configurations) cells.push({ index: cells.length, client, configuration: configurationOn(spec.target, client, configuration), concurrency, repeat });
   return cells;
 }

@@ -106,6 +106,17 @@ export const ThinkTimeSchema = z.strictObject({
 });
 export type ThinkTime = z.output<typeof ThinkTimeSchema>;
 
+/**
+ * How operations arrive in an open loop (the job's `arrivalRates`): Poisson (exponential gaps, as
+ * independent users arrive) or uniform gaps; at most `maxOutstanding` operations run at once, and an
+ * arrival past it waits for one to end (counted, never dropped), its wait part of its latency.
+ */
+export const ArrivalsSchema = z.strictObject({
+  distribution: z.enum(['poisson', 'uniform']).default('poisson'),
+  maxOutstanding: z.number().int().min(1, 'must be at least 1').max(5000, 'must be at most 5000').default(1000),
+});
+export type Arrivals = z.output<typeof ArrivalsSchema>;
+
 export const WorkloadSchema = z
   .strictObject({
     /** The one operation every agent repeats; `mix`, when given, replaces it. */
@@ -118,6 +129,8 @@ export const WorkloadSchema = z
       .optional(),
     /** Agents (the concurrency) pause this long before each operation; none by default (a closed loop). */
     thinkTime: ThinkTimeSchema.optional(),
+    /** An open loop's arrivals (with the job's `arrivalRates`; filled in with its defaults there). */
+    arrivals: ArrivalsSchema.optional(),
     /** Operations run at the target concurrency before measuring (the burst that binds channels). */
     warmupOps: OpsSchema.default(200),
     measuredOps: OpsSchema.optional(),
@@ -146,7 +159,10 @@ export const JobSpecSchema = z
     target: TargetSchema.default({ kind: 'fake', latencyMs: 65 }),
     clients: z.array(ClientSchema).min(1, 'list at least one client').max(20),
     configurations: z.array(ConfigurationSchema).min(1, 'list at least one configuration').max(20),
-    concurrency: z.array(z.number().int('must be a whole number').min(1, 'must be at least 1').max(2000, 'must be at most 2000')).min(1, 'list at least one concurrency').max(20),
+    /** A closed loop's agents per cell: one cell per value. Give this or `arrivalRates`. */
+    concurrency: z.array(z.number().int('must be a whole number').min(1, 'must be at least 1').max(2000, 'must be at most 2000')).min(1, 'list at least one concurrency').max(20).optional(),
+    /** An open loop's operations per second (real time, whatever the time scale): one cell per value, in place of `concurrency`. */
+    arrivalRates: z.array(z.number().int('must be a whole number').min(1, 'must be at least 1').max(20_000, 'must be at most 20000')).min(1, 'list at least one rate').max(20).optional(),
     workload: WorkloadSchema,
     repeats: z.number().int().min(1).max(50).default(1),
     /** Multiplies the target's latencies (and durations): ideal qps stays concurrency / latency. */
@@ -162,6 +178,15 @@ export const JobSpecSchema = z
     requirements: RequirementsSchema.optional(),
   })
   .superRefine((s, ctx) => {
+    if ((s.concurrency === undefined) === (s.arrivalRates === undefined)) {
+      ctx.addIssue({ code: 'custom', path: [s.concurrency ? 'arrivalRates' : 'concurrency'], message: 'give exactly one of concurrency (a closed loop) or arrivalRates (an open loop)' });
+    }
+    if (s.arrivalRates && s.workload.thinkTime) {
+      ctx.addIssue({ code: 'custom', path: ['workload', 'thinkTime'], message: 'is for the agents of a closed loop; an open loop (arrivalRates) has none' });
+    }
+    if (s.concurrency && s.workload.arrivals) {
+      ctx.addIssue({ code: 'custom', path: ['workload', 'arrivals'], message: 'is for an open loop: give arrivalRates in place of concurrency' });
+    }
     if (s.pairing === 'zip' && s.clients.length !== s.configurations.length) {
       ctx.addIssue({ code: 'custom', path: ['configurations'], message: `pairing zip needs one configuration per client (${s.clients.length} clients, ${s.configurations.length} configurations)` });
     }
@@ -174,10 +199,14 @@ export const JobSpecSchema = z
     // A cost cap the workload would certainly exceed is refused now, with the figures.
     const cap = targetCap(s.target);
     if (cap) {
-      const c = Math.max(...s.concurrency);
+      const c = Math.max(...loadLevels(s));
       const ops = opsAt(s.workload.warmupOps, c) + (s.workload.measuredOps !== undefined ? opsAt(s.workload.measuredOps, c) : 0);
       if (ops > cap.ops)
-        ctx.addIssue({ code: 'custom', path: ['target', 'maxOpsPerCell'], message: `the workload runs ${ops} operations per cell at C=${c} (warm-up and measured), more than the cap of ${cap.ops}` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['target', 'maxOpsPerCell'],
+          message: `the workload runs ${ops} operations per cell at ${levelText(s, c)} (warm-up and measured), more than the cap of ${cap.ops}`,
+        });
       if (s.workload.durationSeconds !== undefined && s.workload.durationSeconds * 1000 > cap.ms) {
         ctx.addIssue({ code: 'custom', path: ['target', 'maxSecondsPerCell'], message: `the workload measures ${s.workload.durationSeconds} s per cell, longer than the cap of ${cap.ms / 1000} s` });
       }
@@ -190,7 +219,29 @@ export const JobSpecSchema = z
     if (new Set(columns).size !== columns.length) {
       ctx.addIssue({ code: 'custom', path: ['configurations'], message: s.pairing === 'zip' ? 'two pairs have the same client, configuration label and arm' : 'configuration labels must be unique' });
     }
-  });
+  })
+  // An open loop's arrivals take their defaults, so a stored spec says how its operations arrived.
+  .transform((s) => (s.arrivalRates && !s.workload.arrivals ? { ...s, workload: { ...s.workload, arrivals: ArrivalsSchema.parse({}) } } : s));
+
+/** A spec's load levels, one cell per value (and per client, configuration, repeat): agents of a closed loop, or an open loop's operations per second. */
+export function loadLevels(s: { concurrency?: number[]; arrivalRates?: number[] }): number[] {
+  return s.arrivalRates ?? s.concurrency ?? [];
+}
+
+/** Whether a spec's cells are an open loop: their level is an arrival rate, not a concurrency. */
+export function isOpenLoop(s: { arrivalRates?: number[] }): boolean {
+  return s.arrivalRates !== undefined;
+}
+
+/** What a spec's load levels are, for a table's or chart's axis. */
+export function levelName(s: { arrivalRates?: number[] }): string {
+  return isOpenLoop(s) ? 'arrivals (ops/s)' : 'concurrency';
+}
+
+/** A load level in words: "C=50", or "100 ops/s" for an open loop. */
+export function levelText(s: { arrivalRates?: number[] }, level: number): string {
+  return isOpenLoop(s) ? `${level} ops/s` : `C=${level}`;
+}
 
 export type JobSpec = z.output<typeof JobSpecSchema>;
 export type JobSpecInput = z.input<typeof JobSpecSchema>;
@@ -267,11 +318,12 @@ export function toFieldIssues(error: z.ZodError): FieldIssue[] {
 }
 
 /** What the agents run, in words: "select1", or "readOnlyTxn 4 : readWriteTxn 1, think 100 ms exponential". */
-export function describeOperations(w: Pick<JobSpec['workload'], 'operation' | 'mix' | 'thinkTime'>): string {
+export function describeOperations(w: Pick<JobSpec['workload'], 'operation' | 'mix' | 'thinkTime' | 'arrivals'>): string {
   const mix = workloadMix(w);
   const ops = mix.length === 1 ? mix[0]!.operation : mix.map((m) => `${m.operation} ${m.weight}`).join(' : ');
   const think = w.thinkTime && w.thinkTime.ms > 0 ? `, think ${w.thinkTime.ms} ms${w.thinkTime.distribution === 'exponential' ? ' exponential' : ''}` : '';
-  return ops + think;
+  const open = w.arrivals ? `, open loop: ${w.arrivals.distribution} arrivals, at most ${w.arrivals.maxOutstanding} outstanding` : '';
+  return ops + think + open;
 }
 
 /** The operations a workload runs, with their weights: its mix, or its one operation. */

@@ -1,21 +1,22 @@
 import type { Load, OperationMixEntry } from '../protocol';
-import { opsAt, workloadMix, type JobSpec } from './spec';
+import { ArrivalsSchema, opsAt, workloadMix, type JobSpec } from './spec';
 
 /**
- * A job's workload at one concurrency, as a driver interprets it: the load shape and the operation mix.
- * The time scale stretches the agents' think time as it does the target's latencies.
+ * A job's workload at one load level, as a driver interprets it: the load shape and the operation mix.
+ * The level is agents (a closed loop) or operations per second (`open`: the spec has arrivalRates). The
+ * time scale stretches the agents' think time as it does the target's latencies; a rate stays as given.
  */
-export function driverWorkload(workload: JobSpec['workload'], concurrency: number, timeScale = 1): { load: Load; operations: OperationMixEntry[] } {
-  const think = workload.thinkTime && workload.thinkTime.ms > 0 ? { thinkTime: { ...workload.thinkTime, ms: workload.thinkTime.ms * timeScale } } : {};
-  return {
-    load: {
-      shape: 'closed',
-      concurrency,
-      ...think,
-      warmupOps: opsAt(workload.warmupOps, concurrency),
-      measuredOps: workload.measuredOps === undefined ? undefined : opsAt(workload.measuredOps, concurrency),
-      durationMs: workload.durationSeconds === undefined ? undefined : workload.durationSeconds * 1000,
-    },
-    operations: workloadMix(workload).map((m) => ({ kind: m.operation, weight: m.weight })),
+export function driverWorkload(workload: JobSpec['workload'], level: number, timeScale = 1, open = false): { load: Load; operations: OperationMixEntry[] } {
+  const budget = {
+    warmupOps: opsAt(workload.warmupOps, level),
+    measuredOps: workload.measuredOps === undefined ? undefined : opsAt(workload.measuredOps, level),
+    durationMs: workload.durationSeconds === undefined ? undefined : workload.durationSeconds * 1000,
   };
+  const operations = workloadMix(workload).map((m) => ({ kind: m.operation, weight: m.weight }));
+  if (open) {
+    const arrivals = workload.arrivals ?? ArrivalsSchema.parse({});
+    return { load: { shape: 'open', ratePerSecond: level, distribution: arrivals.distribution, maxOutstanding: arrivals.maxOutstanding, ...budget }, operations };
+  }
+  const think = workload.thinkTime && workload.thinkTime.ms > 0 ? { thinkTime: { ...workload.thinkTime, ms: workload.thinkTime.ms * timeScale } } : {};
+  return { load: { shape: 'closed', concurrency: level, ...think, ...budget }, operations };
 }

@@ -3,7 +3,7 @@
 // the session pool's maximum).
 // C / server time is the "no limits" line; a clean cell held near a lower ceiling that its
 // configuration sets is configuration-bound, and says which limit held.
-import type { JobSpec } from '../job/spec';
+import { ArrivalsSchema, isOpenLoop, type JobSpec } from '../job/spec';
 import type { OperationSummary } from '../stored';
 import { languageInfo } from '../registry';
 import { streamLimit } from '../targets/index';
@@ -11,7 +11,10 @@ import { shownChannels } from './channels';
 import { judgeCell, withConfigurationLimit, type CellVerdict, type SaturationFigures } from './verdict';
 
 export interface CeilingFigures {
+  /** Operations at once at most: a closed loop's agents, an open loop's outstanding cap. */
   concurrency: number;
+  /** An open loop's offered operations per second; null for a closed loop. */
+  arrivalRate?: number | null;
   /** Mean think time between one agent's operations, ms. */
   thinkMs: number;
   /** The server's time per operation (its RPCs' server time added up), ms; null where the target reports none. */
@@ -26,7 +29,7 @@ export interface CeilingFigures {
   poolFullShare: number | null;
 }
 
-export type CeilingLimit = 'agents' | 'think' | 'streams' | 'pool';
+export type CeilingLimit = 'agents' | 'think' | 'streams' | 'pool' | 'rate' | 'outstanding';
 
 /** A pool this close to its maximum in a second's sample is full for that second (samples land between operations, and Go's lag). */
 export const POOL_FULL = 0.8;
@@ -42,9 +45,16 @@ export interface Ceiling {
 /** The ceiling of a cell, or null where the server's time per operation is not known. */
 export function modeledCeiling(f: CeilingFigures): Ceiling | null {
   if (f.serverMsPerOp === null || !(f.serverMsPerOp > 0) || f.concurrency <= 0) return null;
-  const noLimitsQps = (f.concurrency * 1000) / f.serverMsPerOp;
   const agentsQps = (f.concurrency * 1000) / (f.serverMsPerOp + f.thinkMs);
-  const limits: [CeilingLimit, number][] = [[f.thinkMs > 0 ? 'think' : 'agents', agentsQps]];
+  // An open loop cannot pass its offered rate; its outstanding cap holds it like agents without think time.
+  const open = f.arrivalRate != null && f.arrivalRate > 0;
+  const noLimitsQps = open ? f.arrivalRate! : (f.concurrency * 1000) / f.serverMsPerOp;
+  const limits: [CeilingLimit, number][] = open
+    ? [
+        ['rate', f.arrivalRate!],
+        ['outstanding', agentsQps],
+      ]
+    : [[f.thinkMs > 0 ? 'think' : 'agents', agentsQps]];
   // At most connections × limit RPCs in flight, each holding its stream for the server's time.
   if (f.streamLimit !== null && f.connections > 0) limits.push(['streams', (f.connections * f.streamLimit * 1000) / f.serverMsPerOp]);
   // At most poolMax operations at once, each holding its session for (at least) the server's time.
@@ -75,7 +85,7 @@ export const HELD_SHARE = 0.7;
  * a connection reached it and the cell ran at its ceiling; think time when it dominates an agent's
  * cycle and the cell ran at its ceiling. Agents alone (C / server time) are the "no limits" line.
  */
-export function configurationLimit(ceiling: Ceiling | null, f: CeilingFigures & { qps: number; peakInFlight: number }): string | null {
+export function configurationLimit(ceiling: Ceiling | null, f: CeilingFigures & { qps: number; peakInFlight: number; capWaits?: number | null }): string | null {
   if (!ceiling || f.qps < HELD_SHARE * ceiling.qps) return null;
   const at = `at most ${Math.round(ceiling.qps)} ops/s, ${Math.round((100 * f.qps) / ceiling.qps)}% reached`;
   if (ceiling.limit === 'streams' && f.streamLimit !== null && f.peakInFlight >= f.streamLimit) {
@@ -86,6 +96,9 @@ export function configurationLimit(ceiling: Ceiling | null, f: CeilingFigures & 
   }
   if (ceiling.limit === 'think' && f.serverMsPerOp !== null && f.thinkMs >= f.serverMsPerOp) {
     return `think time: ${f.concurrency} agents thinking ${Math.round(f.thinkMs)} ms (${at})`;
+  }
+  if (ceiling.limit === 'outstanding' && f.capWaits) {
+    return `held at the outstanding cap: ${f.concurrency} operations at once, ${f.capWaits} arrivals waited for it (${at})`;
   }
   return null;
 }
@@ -102,13 +115,16 @@ export interface CeilingCell {
 }
 
 /** A stored cell's figures for the model: its spec's think time (time-scaled) and target, its RPCs' server time and connections, its pool. */
-export function cellCeilingFigures(spec: Pick<JobSpec, 'workload' | 'timeScale' | 'target'>, cell: CeilingCell): CeilingFigures & { peakInFlight: number } {
+export function cellCeilingFigures(spec: Pick<JobSpec, 'workload' | 'timeScale' | 'target' | 'arrivalRates'>, cell: CeilingCell): CeilingFigures & { peakInFlight: number } {
   const used = cell.channels.filter((c) => c.rpcs > 0);
   const poolMax = cell.configuration.sessionPool?.maxSessions ?? null;
   const inUse = languageInfo(cell.client.language)?.poolInUse;
   const samples = (cell.timeline ?? []).slice(0, -1).flatMap((t) => (inUse && t.pool?.[inUse] !== undefined ? [t.pool[inUse]] : []));
+  // An open loop's cell level is its rate; its outstanding cap bounds the operations at once.
+  const open = isOpenLoop(spec);
   return {
-    concurrency: cell.concurrency,
+    concurrency: open ? (spec.workload.arrivals?.maxOutstanding ?? ArrivalsSchema.parse({}).maxOutstanding) : cell.concurrency,
+    arrivalRate: open ? cell.concurrency : null,
     thinkMs: (spec.workload.thinkTime?.ms ?? 0) * spec.timeScale,
     serverMsPerOp: serverMsPerOperation(cell.operations),
     connections: used.length,
@@ -124,12 +140,13 @@ export function cellCeilingFigures(spec: Pick<JobSpec, 'workload' | 'timeScale' 
  * limit of its configuration that held it, if one did. Channels as the target counted them where it could.
  */
 export function judgeCellWithCeiling(
-  spec: Pick<JobSpec, 'workload' | 'timeScale' | 'target'>,
+  spec: Pick<JobSpec, 'workload' | 'timeScale' | 'target' | 'arrivalRates'>,
   cell: Pick<CeilingCell, 'concurrency' | 'client' | 'configuration'> & { channels: { source: string; rpcs: number; peakInFlight: number }[] },
-  result: SaturationFigures & { qps: number; operations?: CeilingCell['operations']; timeline?: CeilingCell['timeline'] },
+  result: SaturationFigures & { qps: number; operations?: CeilingCell['operations']; timeline?: CeilingCell['timeline']; outstandingCapWaits?: number | null },
   cores: number,
 ): { verdict: CellVerdict; ceiling: Ceiling | null } {
   const figures = cellCeilingFigures(spec, { ...cell, operations: result.operations, timeline: result.timeline, channels: shownChannels(cell.channels).channels });
   const ceiling = modeledCeiling(figures);
-  return { verdict: withConfigurationLimit(judgeCell(result, cores), configurationLimit(ceiling, { ...figures, qps: result.qps })), ceiling };
+  const judged = judgeCell({ ...result, scheduleLagGoalMs: languageInfo(cell.client.language)?.scheduleLagGoalMs }, cores);
+  return { verdict: withConfigurationLimit(judged, configurationLimit(ceiling, { ...figures, qps: result.qps, capWaits: result.outstandingCapWaits })), ceiling };
 }

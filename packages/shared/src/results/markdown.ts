@@ -1,15 +1,15 @@
 import { formatOps } from '../format';
-import { clientText, describeOperations, workloadMix, type JobSpec } from '../job/spec';
+import { clientText, describeOperations, levelName, levelText, workloadMix, type JobSpec } from '../job/spec';
 import { describeTarget } from '../targets/index';
 import { runnerTargetVersion } from '../stored';
 import { escapeMarkdown } from './markdown-escape';
 import { buildResultTable, formatEntry, type TableCell } from './table';
 import { VERDICT_MARK, verdictLegend } from './verdict';
 
-/** A GitHub-flavoured table: rows by concurrency, one "qps / p50 / p99" column per configuration. */
-export function resultTableMarkdown(cells: TableCell[]): string {
+/** A GitHub-flavoured table: rows by load level (concurrency, or an open loop's rate), one "qps / p50 / p99" column per configuration. */
+export function resultTableMarkdown(cells: TableCell[], level = 'concurrency'): string {
   const t = buildResultTable(cells);
-  const head = ['concurrency', ...t.columns.map((c) => `${escapeMarkdown(c)} qps / p50 / p99`)];
+  const head = [level, ...t.columns.map((c) => `${escapeMarkdown(c)} qps / p50 / p99`)];
   const lines = [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`];
   for (const r of t.rows) lines.push(`| ${[String(r.concurrency), ...r.entries.map(formatEntry)].join(' | ')} |`);
   return lines.join('\n');
@@ -54,11 +54,11 @@ export function jobMarkdown(job: MarkdownJob): string {
   return [
     `**spanner-client-bench** [job ${job.id}](${job.url}): ${setupLine(job, escapeMarkdown)}`,
     '',
-    resultTableMarkdown(job.cells),
+    resultTableMarkdown(job.cells, levelName(job.spec)),
     '',
     `qps / p50 ms / p99 ms.${multi}${cpu} Full results: ${job.url}`,
     ...operationTables(job),
-    ...boundCellLines(job.cells),
+    ...boundCellLines(job.cells, job.spec),
   ].join('\n');
 }
 
@@ -66,15 +66,26 @@ export function jobMarkdown(job: MarkdownJob): string {
 function operationTables(job: MarkdownJob): string[] {
   const kinds = workloadMix(job.spec.workload).map((m) => m.operation);
   if (kinds.length < 2) return [];
-  return kinds.flatMap((kind) => ['', `**${kind}**`, '', resultTableMarkdown(job.cells.map((c) => ({ ...c, result: c.operations?.[kind] ?? null })))]);
+  return kinds.flatMap((kind) => [
+    '',
+    `**${kind}**`,
+    '',
+    resultTableMarkdown(
+      job.cells.map((c) => ({ ...c, result: c.operations?.[kind] ?? null })),
+      levelName(job.spec),
+    ),
+  ]);
 }
 
 /** One line per cell that was not clean, with the figures that made it so (at most 10). */
-function boundCellLines(cells: TableCell[]): string[] {
+function boundCellLines(cells: TableCell[], spec: Pick<JobSpec, 'arrivalRates'>): string[] {
   const bound = cells.filter((c) => c.result && c.verdict && c.verdict !== 'clean');
   if (!bound.length) return [];
   const lines = bound
     .slice(0, 10)
-    .map((c) => `- \`${VERDICT_MARK[c.verdict!]}\` ${clientText(c.client)} · ${escapeMarkdown(c.configuration.label)}, C=${c.concurrency}, repeat ${c.repeat}: ${c.verdictReasons ?? c.verdict}`);
+    .map(
+      (c) =>
+        `- \`${VERDICT_MARK[c.verdict!]}\` ${clientText(c.client)} · ${escapeMarkdown(c.configuration.label)}, ${levelText(spec, c.concurrency)}, repeat ${c.repeat}: ${c.verdictReasons ?? c.verdict}`,
+    );
   return ['', ...lines, ...(bound.length > 10 ? [`- and ${bound.length - 10} more cells`] : [])];
 }

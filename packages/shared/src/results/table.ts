@@ -1,6 +1,6 @@
 import { formatMs, formatQps } from '../format';
 import { clientText } from '../job/spec';
-import { medianOverRepeats } from './stats';
+import { median, medianOverRepeats } from './stats';
 import { VERDICT_MARK, worstVerdict, type VerdictKind } from './verdict';
 
 export { formatMs, formatOps, formatPercent, formatQps, formatUtc } from '../format';
@@ -16,7 +16,8 @@ export interface TableCell {
   repeat: number;
   status: string;
   error?: string | null;
-  result?: { qps: number; p50Ms: number; p99Ms: number } | null;
+  /** `uncorrected`: an open loop's latencies from each operation's actual start. */
+  result?: { qps: number; p50Ms: number; p99Ms: number; uncorrected?: { p99Ms: number } | null } | null;
   /** The same per operation kind of the mix, where kept. */
   operations?: Partial<Record<string, { qps: number; p50Ms: number; p99Ms: number }>> | null;
   /** Which process limited the cell (results/verdict.ts), and the figures past their thresholds. */
@@ -38,6 +39,8 @@ export interface TableEntry {
   verdict: VerdictKind;
   /** The lowest modeled ceiling of its repeats (ops/s); null where none was modeled. */
   ceilingQps: number | null;
+  /** An open loop: the median p99 counted from each operation's actual start; null for a closed loop. */
+  uncorrectedP99Ms: number | null;
   failed: number;
   error?: string;
 }
@@ -72,10 +75,12 @@ export function buildResultTable(cells: TableCell[]): ResultTable {
       const done = group.filter((c) => c.result);
       const failed = group.filter((c) => c.status === 'failed');
       const ceilings = done.flatMap((c) => (c.ceilingQps != null ? [c.ceilingQps] : []));
+      const uncorrected = done.flatMap((c) => (c.result!.uncorrected ? [c.result!.uncorrected.p99Ms] : []));
       return {
         ...medianOverRepeats(done.map((c) => c.result!)),
         verdict: worstVerdict(done.map((c) => c.verdict)),
         ceilingQps: ceilings.length ? Math.min(...ceilings) : null,
+        uncorrectedP99Ms: uncorrected.length ? median(uncorrected) : null,
         failed: failed.length,
         error: failed[0]?.error ?? undefined,
       };
@@ -86,11 +91,12 @@ export function buildResultTable(cells: TableCell[]): ResultTable {
 
 /**
  * "qps / p50 / p99" as in the PR table, medians over repeats with the qps range when there are
- * several; "*" marks a client-bound cell, "!" a harness-bound one; "failed" or "–" when there is no result.
+ * several, an open loop's uncorrected p99 after them; "*" marks a client-bound cell, "!" a harness-bound one; "failed" or "–" when there is no result.
  */
 export function formatEntry(e: TableEntry | null): string {
   if (!e) return '';
   if (e.repeats === 0) return e.failed > 0 ? 'failed' : '–';
   const range = e.repeats > 1 ? ` (${formatQps(e.qpsMin)}–${formatQps(e.qpsMax)})` : '';
-  return `${formatQps(e.qps)}${range} / ${formatMs(e.p50Ms)} / ${formatMs(e.p99Ms)}${e.verdict !== 'clean' ? ` ${VERDICT_MARK[e.verdict]}` : ''}`;
+  const uncorrected = e.uncorrectedP99Ms != null ? ` (uncorrected p99 ${formatMs(e.uncorrectedP99Ms)})` : '';
+  return `${formatQps(e.qps)}${range} / ${formatMs(e.p50Ms)} / ${formatMs(e.p99Ms)}${uncorrected}${e.verdict !== 'clean' ? ` ${VERDICT_MARK[e.verdict]}` : ''}`;
 }

@@ -25,6 +25,9 @@ export interface SaturationFigures {
   targetCpuShare?: number | null;
   machineBusyShare?: number | null;
   machineRunnerShare?: number | null;
+  /** An open loop: how late the driver started operations at p99 (ms), and its language's goal (LanguageInfo.scheduleLagGoalMs). */
+  scheduleLagP99Ms?: number | null;
+  scheduleLagGoalMs?: number;
 }
 
 export const LIMITS = {
@@ -46,6 +49,8 @@ export const LIMITS = {
   machineOther: 0.25,
   /** All processes together using this share of all cores: the machine was full. */
   machineBusy: 0.95,
+  /** An open loop's driver starting operations later than its language's goal at p99 (this is the default goal, ms). */
+  driverLag: 1,
 } as const;
 export type LimitName = keyof typeof LIMITS;
 
@@ -74,6 +79,7 @@ const PROCESS: Record<LimitName, Limit['process']> = {
   targetCpu: 'target',
   machineOther: 'machine',
   machineBusy: 'machine',
+  driverLag: 'driver',
 };
 
 /**
@@ -82,8 +88,8 @@ const PROCESS: Record<LimitName, Limit['process']> = {
  * (a multi-threaded driver past its CPU limit) is the client's doing, not the harness's.
  */
 export function judgeCell(f: SaturationFigures, cores: number): CellVerdict {
-  const over = (name: LimitName, value: number | null | undefined): Limit[] =>
-    value != null && Number.isFinite(value) && value > LIMITS[name] ? [{ name, process: PROCESS[name], value, threshold: LIMITS[name] }] : [];
+  const over = (name: LimitName, value: number | null | undefined, threshold: number = LIMITS[name]): Limit[] =>
+    value != null && Number.isFinite(value) && value > threshold ? [{ name, process: PROCESS[name], value, threshold }] : [];
   const driverShare = cpuShare(f.cpuMs, f.elapsedMs, cores);
   const driver = [...over('driverLoop', f.driverLoopUtilization), ...over('driverCpu', driverShare)];
   const other = f.machineBusyShare != null && f.machineRunnerShare != null ? f.machineBusyShare - f.machineRunnerShare - driverShare - (f.targetCpuShare ?? 0) : null;
@@ -94,6 +100,8 @@ export function judgeCell(f: SaturationFigures, cores: number): CellVerdict {
     ...over('targetCpu', f.targetCpuShare),
     ...over('machineOther', other),
     ...(driverShare > LIMITS.driverCpu ? [] : over('machineBusy', f.machineBusyShare)),
+    // Arrivals the driver started late were not the load asked for, whatever made it late.
+    ...over('driverLag', f.scheduleLagP99Ms, f.scheduleLagGoalMs ?? LIMITS.driverLag),
   ];
   return { kind: harness.length ? 'harness-bound' : driver.length ? 'client-bound' : 'clean', limits: [...harness, ...driver] };
 }
@@ -107,6 +115,7 @@ const LIMIT_WORDS: Record<LimitName, (l: Limit) => string> = {
   targetCpu: (l) => `the target's process used ${pct(l.value)} of the machine (over ${pct(l.threshold)})`,
   machineOther: (l) => `other processes used ${pct(l.value)} of the machine (over ${pct(l.threshold)})`,
   machineBusy: (l) => `machine ${pct(l.value)} busy (over ${pct(l.threshold)})`,
+  driverLag: (l) => `driver started operations ${l.value.toFixed(1)} ms late at p99 (over its goal of ${l.threshold} ms)`,
 };
 const pct = (x: number) => `${Math.round(x * 100)}%`;
 

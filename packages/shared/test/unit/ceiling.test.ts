@@ -86,3 +86,16 @@ test('session pool exhaustion: 100 sessions, not 400 agents thinking 400 ms, set
   assert.equal(modeledCeiling({ ...f, poolMax: null })!.limit, 'think');
   assert.equal(cellCeilingFigures({ workload: {} as never, timeScale: 1, target: { kind: 'fake', latencyMs: 35 } as never }, { ...cell, client: { language: 'cobol' } }).poolFullShare, null);
 });
+
+test("an open loop's ceiling is its offered rate, unless its outstanding cap, streams or pool allow less; held at the cap, it says so", () => {
+  const f: CeilingFigures = { concurrency: 20, arrivalRate: 100, thinkMs: 0, serverMsPerOp: 50, connections: 1, streamLimit: 100, poolMax: null, poolFullShare: null };
+  const under = modeledCeiling(f)!;
+  assert.deepEqual([under.limit, under.qps, under.noLimitsQps], ['rate', 100, 100], 'under every limit: the rate');
+  assert.equal(configurationLimit(under, { ...f, qps: 99, peakInFlight: 6, capWaits: 0 }), null, 'the rate held it: clean');
+  const capped = modeledCeiling({ ...f, arrivalRate: 1000 })!;
+  assert.deepEqual([capped.limit, capped.qps], ['outstanding', 400], '20 at once at 50 ms: 400 ops/s');
+  assert.match(
+    configurationLimit(capped, { ...f, arrivalRate: 1000, qps: 390, peakInFlight: 20, capWaits: 1500 }) ?? '',
+    /^held at the outstanding cap: 20 operations at once, 1500 arrivals waited for it/,
+  );
+});

@@ -273,3 +273,34 @@ test('placement: a job needs its clients’ toolchains, its target and its requi
   assert.ok(!bad.ok);
   assert.deepEqual(bad.issues.map((i) => i.path).sort(), ['requirements.gpu', 'requirements.labels.0', 'requirements.minCores']);
 });
+
+test('an open loop: arrivalRates in place of concurrency, its arrivals filled in, think time refused; the driver gets the open shape', () => {
+  const base = { clients: [{ language: 'go', version: '1.96.1' }], configurations: [{ label: 'd' }], workload: { durationSeconds: 2 } };
+  const r = parseJobSpec({ ...base, arrivalRates: [100, 400] });
+  assert.ok(r.ok, JSON.stringify(!r.ok && r.issues));
+  assert.deepEqual(r.value.workload.arrivals, { distribution: 'poisson', maxOutstanding: 1000 });
+  assert.deepEqual(
+    planCells(r.value).map((c) => c.concurrency),
+    [100, 400],
+    'a cell per rate',
+  );
+  assert.ok(parseJobSpec(r.value).ok, 'the parsed spec parses again as stored');
+  const w = driverWorkload(r.value.workload, 400, 4, true);
+  assert.deepEqual(w.load, { shape: 'open', ratePerSecond: 400, distribution: 'poisson', maxOutstanding: 1000, warmupOps: 200, measuredOps: undefined, durationMs: 2000 }, 'a rate is not time-scaled');
+  assert.match(describeOperations(r.value.workload), /open loop: poisson arrivals, at most 1000 outstanding/);
+  const issues = (input: unknown) => {
+    const p = parseJobSpec(input);
+    return p.ok ? [] : p.issues.map((i) => `${i.path}: ${i.message}`);
+  };
+  assert.deepEqual(issues({ ...base, concurrency: [10], arrivalRates: [100] }), ['arrivalRates: give exactly one of concurrency (a closed loop) or arrivalRates (an open loop)']);
+  assert.deepEqual(issues(base), ['concurrency: give exactly one of concurrency (a closed loop) or arrivalRates (an open loop)']);
+  assert.deepEqual(issues({ ...base, arrivalRates: [100], workload: { durationSeconds: 2, thinkTime: { ms: 5 } } }), [
+    'workload.thinkTime: is for the agents of a closed loop; an open loop (arrivalRates) has none',
+  ]);
+  assert.deepEqual(issues({ ...base, concurrency: [10], workload: { durationSeconds: 2, arrivals: {} } }), ['workload.arrivals: is for an open loop: give arrivalRates in place of concurrency']);
+  assert.deepEqual(issues({ ...base, arrivalRates: [0, 20_001], workload: { durationSeconds: 2, arrivals: { maxOutstanding: 0 } } }), [
+    'arrivalRates.0: must be at least 1',
+    'arrivalRates.1: must be at most 20000',
+    'workload.arrivals.maxOutstanding: must be at least 1',
+  ]);
+});

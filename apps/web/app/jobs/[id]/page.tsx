@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { budgetWords, NOTHING_SPENT } from '@scb/shared/budget';
-import { describeOperations } from '@scb/shared/job';
+import { describeOperations, levelName } from '@scb/shared/job';
 import { setupLine } from '@scb/shared/markdown';
 import { isUnfinishedJob } from '@scb/shared/status';
 import { buildResultTable, formatMs, formatOps, formatUtc } from '@scb/shared/table';
@@ -108,7 +108,7 @@ export default async function JobPage({ params }: Params) {
       )}
       {live && <Progress job={job} />}
 
-      <ResultsTable table={table} repeats={job.spec.repeats} legend={jobVerdictLegend(job)} hasResults={withResults} live={live} />
+      <ResultsTable table={table} level={levelName(job.spec)} repeats={job.spec.repeats} legend={jobVerdictLegend(job)} hasResults={withResults} live={live} />
       {withResults && <Charts job={job} table={table} latency={latency} />}
       {hasOperationKinds(job) && <OperationsTable job={job} />}
       <CellsTable cells={job.cells} />

@@ -1,7 +1,7 @@
 import { formatEntry, type ResultTable } from '@scb/shared/table';
 
-/** The results per concurrency and column (qps / p50 / p99), with the repeats note and the verdict legend above. */
-export function ResultsTable({ table, repeats, legend, hasResults, live }: { table: ResultTable; repeats: number; legend: string; hasResults: boolean; live: boolean }) {
+/** The results per load level (concurrency, or an open loop's rate) and column (qps / p50 / p99), with the repeats note and the verdict legend above. */
+export function ResultsTable({ table, level, repeats, legend, hasResults, live }: { table: ResultTable; level: string; repeats: number; legend: string; hasResults: boolean; live: boolean }) {
   return (
     <>
       <h2>Results (qps / p50 ms / p99 ms)</h2>
@@ -17,7 +17,7 @@ export function ResultsTable({ table, repeats, legend, hasResults, live }: { tab
         <table data-testid="results-table">
           <thead>
             <tr>
-              <th>concurrency</th>
+              <th>{level}</th>
               {table.columns.map((c) => (
                 <th key={c}>
                   {c}

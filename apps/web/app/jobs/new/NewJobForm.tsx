@@ -2,7 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import { useEffect, useMemo, useState } from 'react';
-import { infoOf, OPERATIONS, parseJobSpec, refusedOption, type FieldIssue, type Language } from '@scb/shared/job';
+import { infoOf, loadLevels, OPERATIONS, parseJobSpec, refusedOption, type FieldIssue, type Language } from '@scb/shared/job';
 import { languageInfo, languageInfos } from '@scb/shared/registry';
 import { PRESETS, type Preset } from '@scb/shared/presets';
 import { INITIAL, CONFIGS, toSpec, fromSpec, fitsFields, type FormState } from './form-state';
@@ -181,13 +181,45 @@ export function NewJobForm({ limitMinutes }: { limitMinutes: number }) {
         </span>
       </div>
 
+      <label className="field" htmlFor="load">
+        Load
+      </label>
+      <div>
+        <select id="load" value={form.load} onChange={(e) => set({ load: e.target.value as FormState['load'] })}>
+          <option value="closed">closed loop: agents wait for each answer</option>
+          <option value="open">open loop: operations arrive at a rate</option>
+        </select>
+        <span className="hint">
+          {form.load === 'open'
+            ? 'Latency counts from when each operation should have started, so queueing shows (the uncorrected figure is kept beside it).'
+            : 'Agents issue their next operation when the last one answered.'}
+        </span>
+      </div>
+
       <label className="field" htmlFor="concurrency">
-        Concurrency
+        {form.load === 'open' ? 'Arrival rates' : 'Concurrency'}
       </label>
       <div>
         <input type="text" id="concurrency" value={form.concurrency} onChange={(e) => set({ concurrency: e.target.value })} />
-        <span className="hint">Operations in flight, comma separated, 1..2000 each.</span>
+        <span className="hint">{form.load === 'open' ? 'Operations per second, comma separated, 1..20000 each.' : 'Operations in flight, comma separated, 1..2000 each.'}</span>
       </div>
+
+      {form.load === 'open' && (
+        <>
+          <label className="field" htmlFor="arrivals-distribution">
+            Arrivals
+          </label>
+          <div>
+            <select id="arrivals-distribution" value={form.arrivals.distribution} onChange={(e) => set({ arrivals: { ...form.arrivals, distribution: e.target.value as 'poisson' | 'uniform' } })}>
+              <option value="poisson">Poisson (independent users)</option>
+              <option value="uniform">uniform gaps</option>
+            </select>{' '}
+            <label htmlFor="max-outstanding">at most</label>{' '}
+            <input type="text" id="max-outstanding" size={6} value={form.arrivals.maxOutstanding} onChange={(e) => set({ arrivals: { ...form.arrivals, maxOutstanding: e.target.value } })} />{' '}
+            <span className="hint">operations at once; later arrivals wait in line (counted, never dropped).</span>
+          </div>
+        </>
+      )}
 
       <span className="field">Configurations</span>
       <div>
@@ -231,7 +263,7 @@ export function NewJobForm({ limitMinutes }: { limitMinutes: number }) {
       {TargetFields && (
         <TargetFields
           value={form.targets[form.targetKind]}
-          cells={spec.clients.length * spec.configurations.length * spec.concurrency.length * (spec.repeats ?? 1)}
+          cells={spec.clients.length * spec.configurations.length * loadLevels(spec).length * (spec.repeats ?? 1)}
           onChange={(v) => set({ targets: { ...form.targets, [form.targetKind]: v } })}
         />
       )}
@@ -303,22 +335,26 @@ export function NewJobForm({ limitMinutes }: { limitMinutes: number }) {
         </span>
       </div>
 
-      <label className="field" htmlFor="thinkMs">
-        Think time (ms)
-      </label>
-      <div>
-        <input type="number" id="thinkMs" value={form.think.ms} min={0} step="any" onChange={(e) => set({ think: { ...form.think, ms: Number(e.target.value) } })} />{' '}
-        <select
-          id="thinkDistribution"
-          aria-label="think time distribution"
-          value={form.think.distribution}
-          onChange={(e) => set({ think: { ...form.think, distribution: e.target.value as 'fixed' | 'exponential' } })}
-        >
-          <option value="fixed">fixed</option>
-          <option value="exponential">exponential (that mean)</option>
-        </select>
-        <span className="hint">Each agent pauses this long before every operation (scaled by the time scale); 0 is a closed loop.</span>
-      </div>
+      {form.load === 'closed' && (
+        <>
+          <label className="field" htmlFor="thinkMs">
+            Think time (ms)
+          </label>
+          <div>
+            <input type="number" id="thinkMs" value={form.think.ms} min={0} step="any" onChange={(e) => set({ think: { ...form.think, ms: Number(e.target.value) } })} />{' '}
+            <select
+              id="thinkDistribution"
+              aria-label="think time distribution"
+              value={form.think.distribution}
+              onChange={(e) => set({ think: { ...form.think, distribution: e.target.value as 'fixed' | 'exponential' } })}
+            >
+              <option value="fixed">fixed</option>
+              <option value="exponential">exponential (that mean)</option>
+            </select>
+            <span className="hint">Each agent pauses this long before every operation (scaled by the time scale); 0 is none.</span>
+          </div>
+        </>
+      )}
 
       <label className="field" htmlFor="repeats">
         Repeats

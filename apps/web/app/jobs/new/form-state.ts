@@ -12,7 +12,12 @@ export interface FormState {
   name: string;
   language: Language;
   versions: string[];
+  /** closed: agents (`concurrency` lists them); open: arrivals per second (`concurrency` lists the rates). */
+  load: 'closed' | 'open';
+  /** The load levels as typed: concurrencies, or arrival rates. */
   concurrency: string;
+  /** An open loop's arrivals. */
+  arrivals: { distribution: 'poisson' | 'uniform'; maxOutstanding: string };
   configs: Record<ConfigKey, boolean>;
   numChannels: string;
   /** One of TARGET_FORMS. */
@@ -44,7 +49,9 @@ export const INITIAL: FormState = {
   name: '',
   language: FIRST_LANGUAGE.name,
   versions: [FIRST_LANGUAGE.exampleVersion],
+  load: 'closed',
   concurrency: '10, 50, 100',
+  arrivals: { distribution: 'poisson', maxOutstanding: '1000' },
   configs: { on: true, off: true, default: false, dynamic: false },
   numChannels: '',
   targetKind: TARGET_FORMS[0]!.kind,
@@ -68,13 +75,14 @@ export function toSpec(f: FormState): JobSpecInput {
     ...(f.name.trim() ? { name: f.name.trim() } : {}),
     clients: f.versions.map((version) => ({ language: f.language, version })),
     configurations,
-    concurrency: f.concurrency
+    [f.load === 'open' ? 'arrivalRates' : 'concurrency']: f.concurrency
       .split(/[\s,]+/)
       .filter(Boolean)
       .map(Number),
     target: targetOf(f),
     workload: {
       ...operationsOf(f),
+      ...(f.load === 'open' ? { arrivals: { distribution: f.arrivals.distribution, maxOutstanding: Number(f.arrivals.maxOutstanding) } } : {}),
       warmupOps: f.warmup,
       ...(f.measure.kind === 'seconds' ? { durationSeconds: f.measure.seconds } : { measuredOps: f.measure.ops }),
     },
@@ -90,7 +98,7 @@ export function toSpec(f: FormState): JobSpecInput {
  */
 function operationsOf(f: FormState): Pick<JobSpecInput['workload'], 'operation' | 'mix' | 'thinkTime'> {
   const mix = OPERATIONS.filter((o) => f.weights[o].trim() !== '' && Number(f.weights[o]) !== 0).map((operation) => ({ operation, weight: Number(f.weights[operation]) }));
-  const think = f.think.ms !== 0 ? { thinkTime: f.think } : {};
+  const think = f.think.ms !== 0 && f.load === 'closed' ? { thinkTime: f.think } : {};
   return mix.length === 1 ? { operation: mix[0]!.operation, ...think } : { mix, ...think };
 }
 
@@ -132,7 +140,9 @@ export function fromSpec(spec: JobSpecInput): FormState {
     name: spec.name ?? '',
     language: spec.clients[0].language,
     versions: spec.clients.map((c) => c.version),
-    concurrency: spec.concurrency.join(', '),
+    load: spec.arrivalRates ? 'open' : 'closed',
+    concurrency: (spec.arrivalRates ?? spec.concurrency ?? []).join(', '),
+    arrivals: { distribution: w.arrivals?.distribution ?? 'poisson', maxOutstanding: String(w.arrivals?.maxOutstanding ?? 1000) },
     configs: {
       on: cfgs.some((c) => c.grpcGcp === 'on' && !c.dynamicChannelPool),
       off: cfgs.some((c) => c.grpcGcp === 'off'),

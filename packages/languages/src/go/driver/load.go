@@ -17,10 +17,10 @@ import (
 
 // Shape is a load shape: how operations are issued until a phase's budget is used up. take claims
 // one operation of the budget and is false once it is spent; runOne runs one operation of the mix
-// and records it.
+// and records it, its latency counted from intended (an open loop's arrival; zero: from its start).
 type Shape interface {
 	// Run issues operations while take grants them; returns once every issued operation is done.
-	Run(take func() bool, runOne func(), untilEnd func() time.Duration)
+	Run(take func() bool, runOne func(intended time.Time), untilEnd func() time.Duration, rec *recorder)
 }
 
 // One entry per shape of the protocol (LoadSchema in packages/shared/src/protocol.ts).
@@ -30,12 +30,26 @@ var shapes = map[string]struct {
 }{
 	"closed": {
 		validate: func(l Load) error {
-			if l.Concurrency < 1 {
+			if l.Concurrency == nil || *l.Concurrency < 1 {
 				return errors.New("load.concurrency must be at least 1")
 			}
 			return nil
 		},
-		make: func(l Load) Shape { return closedShape{concurrency: int(l.Concurrency), think: thinker(l.ThinkTime)} },
+		make: func(l Load) Shape { return closedShape{concurrency: int(*l.Concurrency), think: thinker(l.ThinkTime)} },
+	},
+	"open": {
+		validate: func(l Load) error {
+			if l.RatePerSecond == nil || *l.RatePerSecond <= 0 {
+				return errors.New("load.ratePerSecond must be above 0")
+			}
+			if l.MaxOutstanding == nil || *l.MaxOutstanding < 1 {
+				return errors.New("load.maxOutstanding must be at least 1")
+			}
+			return nil
+		},
+		make: func(l Load) Shape {
+			return openShape{gap: arrivalGap(*l.RatePerSecond, *l.Distribution), maxOutstanding: int(*l.MaxOutstanding)}
+		},
 	},
 }
 
@@ -57,7 +71,7 @@ func thinker(t *ThinkTime) func() time.Duration {
 	return func() time.Duration { return time.Duration(rand.ExpFloat64() * float64(mean)) }
 }
 
-func (s closedShape) Run(take func() bool, runOne func(), untilEnd func() time.Duration) {
+func (s closedShape) Run(take func() bool, runOne func(time.Time), untilEnd func() time.Duration, _ *recorder) {
 	// Every loop waits at a gate and they start together: a cold client's first traffic is one
 	// burst at the target concurrency (as the Java driver does).
 	var ready, done sync.WaitGroup
@@ -81,12 +95,82 @@ func (s closedShape) Run(take func() bool, runOne func(), untilEnd func() time.D
 				if d > 0 {
 					time.Sleep(d)
 				}
-				runOne()
+				runOne(time.Time{})
 			}
 		}()
 	}
 	ready.Wait()
 	close(gate)
+	done.Wait()
+}
+
+// openShape is operations arriving on a schedule drawn ahead (the next arrival never depends on how
+// the last went): each starts at its time in a goroutine of its own, or waits in line while
+// maxOutstanding run; a goroutine that ends takes the next in line.
+type openShape struct {
+	gap            func() time.Duration
+	maxOutstanding int
+}
+
+// arrivalGap is the time to an open loop's next arrival: exponential (Poisson arrivals) or fixed.
+func arrivalGap(ratePerSecond float64, distribution string) func() time.Duration {
+	mean := float64(time.Second) / ratePerSecond
+	if distribution == "uniform" {
+		return func() time.Duration { return time.Duration(mean) }
+	}
+	return func() time.Duration { return time.Duration(rand.ExpFloat64() * mean) }
+}
+
+func (s openShape) Run(take func() bool, runOne func(time.Time), untilEnd func() time.Duration, rec *recorder) {
+	var (
+		mu          sync.Mutex
+		line        []time.Time
+		outstanding int
+		done        sync.WaitGroup
+	)
+	run := func(intended time.Time) {
+		defer done.Done()
+		for {
+			runOne(intended)
+			mu.Lock()
+			if len(line) == 0 {
+				outstanding--
+				mu.Unlock()
+				return
+			}
+			intended, line = line[0], line[1:]
+			rec.waiting(len(line), false)
+			mu.Unlock()
+		}
+	}
+	left := untilEnd()
+	timed := left < time.Duration(math.MaxInt64/2)
+	next := time.Now()
+	end := next.Add(min(left, 1000*time.Hour))
+	for {
+		if timed && !next.Before(end) {
+			break
+		}
+		if d := time.Until(next); d > 0 {
+			time.Sleep(d)
+		}
+		if !take() {
+			break
+		}
+		mu.Lock()
+		if outstanding < s.maxOutstanding {
+			outstanding++
+			mu.Unlock()
+			rec.late(time.Since(next))
+			done.Add(1)
+			go run(next)
+		} else {
+			line = append(line, next)
+			rec.waiting(len(line), true)
+			mu.Unlock()
+		}
+		next = next.Add(s.gap())
+	}
 	done.Wait()
 }
 
@@ -131,6 +215,7 @@ func (m *mix) pick() int {
 
 type loadRunner struct {
 	shape Shape
+	open  bool // the shape is open: the recorder keeps uncorrected latencies and the schedule's lag
 	mix   *mix
 	ops   []Operation // per kind of mix.kinds
 	out   *output
@@ -191,7 +276,7 @@ func (r *loadRunner) run(load Load) *ResultMessage {
 // phase runs until ops operations have been issued or, without ops, for ms milliseconds.
 func (r *loadRunner) phase(name string, ops *int64, ms *float64) *ResultMessage {
 	measured := name == "measure"
-	rec := newRecorder(name, measured, r.mix.kinds)
+	rec := newRecorder(name, measured, r.mix.kinds, r.open)
 	timingPhase.Store(rec)
 	t0 := time.Now()
 	cpu0 := processCPU()
@@ -208,13 +293,17 @@ func (r *loadRunner) phase(name string, ops *int64, ms *float64) *ResultMessage 
 		return budget && r.cap.take()
 	}
 	ctx := context.Background()
-	runOne := func() {
+	runOne := func(intended time.Time) {
 		k := r.mix.pick()
 		s := time.Now()
+		if intended.IsZero() {
+			intended = s
+		}
 		if err := r.ops[k](withKind(ctx, k)); err != nil {
 			rec.failure(k, err)
 		} else {
-			rec.success(k, time.Since(s))
+			e := time.Now()
+			rec.success(k, e.Sub(intended), e.Sub(s))
 		}
 	}
 	progress := func() { r.out.progress(name, rec.doneCount(), ops, sinceMs(t0)) }
@@ -241,7 +330,7 @@ func (r *loadRunner) phase(name string, ops *int64, ms *float64) *ResultMessage 
 		}
 		return time.Until(end)
 	}
-	r.shape.Run(take, runOne, untilEnd)
+	r.shape.Run(take, runOne, untilEnd, rec)
 	close(stop)
 	<-stopped
 	elapsedMs := sinceMs(t0)

@@ -88,7 +88,7 @@ func run(cell *DriverCell, out *output) error {
 	for k, kind := range m.kinds {
 		ops[k] = operations[kind](client)
 	}
-	runner := &loadRunner{shape: shapes[cell.Load.Shape].make(cell.Load), mix: m, ops: ops, out: out, cap: newCostCap(cell.Cap)}
+	runner := &loadRunner{shape: shapes[cell.Load.Shape].make(cell.Load), open: cell.Load.Shape == "open", mix: m, ops: ops, out: out, cap: newCostCap(cell.Cap)}
 	out.emit(runner.run(cell.Load))
 	closeClient(client)
 	return nil

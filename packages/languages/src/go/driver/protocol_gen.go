@@ -69,12 +69,15 @@ type SessionPool struct {
 
 // Load is DriverCell.load: one struct for every shape, Shape says which (the fields of the others stay zero).
 type Load struct {
-	Shape       string     `json:"shape"`
-	Concurrency int64      `json:"concurrency"`
-	ThinkTime   *ThinkTime `json:"thinkTime,omitempty"`
-	WarmupOps   int64      `json:"warmupOps"`
-	MeasuredOps *int64     `json:"measuredOps,omitempty"`
-	DurationMs  *float64   `json:"durationMs,omitempty"`
+	Shape          string     `json:"shape"`
+	Concurrency    *int64     `json:"concurrency,omitempty"`
+	ThinkTime      *ThinkTime `json:"thinkTime,omitempty"`
+	WarmupOps      int64      `json:"warmupOps"`
+	MeasuredOps    *int64     `json:"measuredOps,omitempty"`
+	DurationMs     *float64   `json:"durationMs,omitempty"`
+	RatePerSecond  *float64   `json:"ratePerSecond,omitempty"`
+	Distribution   *string    `json:"distribution,omitempty"`
+	MaxOutstanding *int64     `json:"maxOutstanding,omitempty"`
 }
 
 // ThinkTime is ClosedLoad.thinkTime.
@@ -108,19 +111,22 @@ type ProgressMessage struct {
 
 // ResultMessage is ResultMessageSchema.
 type ResultMessage struct {
-	Count           int64                      `json:"count"`
-	Errors          map[string]int64           `json:"errors"`
-	Histogram       string                     `json:"histogram"`
-	ServerTiming    *ServerTiming              `json:"serverTiming,omitempty"`
-	Type            string                     `json:"type"`
-	ElapsedMs       float64                    `json:"elapsedMs"`
-	Timeline        []TimelinePoint            `json:"timeline"`
-	CPUMs           float64                    `json:"cpuMs"`
-	EventLoop       *EventLoop                 `json:"eventLoop,omitempty"`
-	ClientChannels  []ClientChannel            `json:"clientChannels,omitempty"`
-	Capped          *string                    `json:"capped,omitempty"`
-	SessionsCreated *int64                     `json:"sessionsCreated,omitempty"`
-	Operations      map[string]OperationResult `json:"operations"`
+	Count               int64                      `json:"count"`
+	Errors              map[string]int64           `json:"errors"`
+	Histogram           string                     `json:"histogram"`
+	ServerTiming        *ServerTiming              `json:"serverTiming,omitempty"`
+	Type                string                     `json:"type"`
+	ElapsedMs           float64                    `json:"elapsedMs"`
+	Timeline            []TimelinePoint            `json:"timeline"`
+	CPUMs               float64                    `json:"cpuMs"`
+	EventLoop           *EventLoop                 `json:"eventLoop,omitempty"`
+	ClientChannels      []ClientChannel            `json:"clientChannels,omitempty"`
+	Uncorrected         *Uncorrected               `json:"uncorrected,omitempty"`
+	ScheduleLag         *ScheduleLag               `json:"scheduleLag,omitempty"`
+	OutstandingCapWaits *int64                     `json:"outstandingCapWaits,omitempty"`
+	Capped              *string                    `json:"capped,omitempty"`
+	SessionsCreated     *int64                     `json:"sessionsCreated,omitempty"`
+	Operations          map[string]OperationResult `json:"operations"`
 }
 
 // ServerTiming is ResultMessage.serverTiming.
@@ -131,12 +137,13 @@ type ServerTiming struct {
 
 // TimelinePoint is ResultMessage.timeline[].
 type TimelinePoint struct {
-	Second float64            `json:"second"`
-	Count  float64            `json:"count"`
-	Errors float64            `json:"errors"`
-	P99Ms  float64            `json:"p99Ms"`
-	Ms     *float64           `json:"ms,omitempty"`
-	Pool   map[string]float64 `json:"pool,omitempty"`
+	Second  float64            `json:"second"`
+	Count   float64            `json:"count"`
+	Errors  float64            `json:"errors"`
+	P99Ms   float64            `json:"p99Ms"`
+	Ms      *float64           `json:"ms,omitempty"`
+	Pool    map[string]float64 `json:"pool,omitempty"`
+	Waiting *int64             `json:"waiting,omitempty"`
 }
 
 // EventLoop is ResultMessage.eventLoop.
@@ -150,6 +157,16 @@ type ClientChannel struct {
 	Channel      int64 `json:"channel"`
 	Rpcs         int64 `json:"rpcs"`
 	PeakInFlight int64 `json:"peakInFlight"`
+}
+
+// Uncorrected is ResultMessage.uncorrected.
+type Uncorrected struct {
+	Histogram string `json:"histogram"`
+}
+
+// ScheduleLag is ResultMessage.scheduleLag.
+type ScheduleLag struct {
+	Histogram string `json:"histogram"`
 }
 
 // OperationResult is ResultMessage.operations[key].
@@ -307,16 +324,41 @@ func (d *protocolDecoder) decodeSessionPool(raw json.RawMessage, path string, x 
 func (d *protocolDecoder) decodeLoad(raw json.RawMessage, path string, x *Load) {
 	o := d.object(raw, path)
 	if v, p := d.field(o, path, "shape", true); v != nil {
-		x.Shape = d.oneOf(p, d.str(v, p), "closed")
+		x.Shape = d.oneOf(p, d.str(v, p), "closed", "open")
 	}
 	switch x.Shape {
 	case "closed":
 		if v, p := d.field(o, path, "concurrency", true); v != nil {
-			x.Concurrency = d.integer(v, p)
+			x.Concurrency = new(int64)
+			*x.Concurrency = d.integer(v, p)
 		}
 		if v, p := d.field(o, path, "thinkTime", false); v != nil {
 			x.ThinkTime = new(ThinkTime)
 			d.decodeThinkTime(v, p, x.ThinkTime)
+		}
+		if v, p := d.field(o, path, "warmupOps", true); v != nil {
+			x.WarmupOps = d.integer(v, p)
+		}
+		if v, p := d.field(o, path, "measuredOps", false); v != nil {
+			x.MeasuredOps = new(int64)
+			*x.MeasuredOps = d.integer(v, p)
+		}
+		if v, p := d.field(o, path, "durationMs", false); v != nil {
+			x.DurationMs = new(float64)
+			*x.DurationMs = d.number(v, p)
+		}
+	case "open":
+		if v, p := d.field(o, path, "ratePerSecond", true); v != nil {
+			x.RatePerSecond = new(float64)
+			*x.RatePerSecond = d.number(v, p)
+		}
+		if v, p := d.field(o, path, "distribution", true); v != nil {
+			x.Distribution = new(string)
+			*x.Distribution = d.oneOf(p, d.str(v, p), "poisson", "uniform")
+		}
+		if v, p := d.field(o, path, "maxOutstanding", true); v != nil {
+			x.MaxOutstanding = new(int64)
+			*x.MaxOutstanding = d.integer(v, p)
 		}
 		if v, p := d.field(o, path, "warmupOps", true); v != nil {
 			x.WarmupOps = d.integer(v, p)

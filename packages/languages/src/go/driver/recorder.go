@@ -38,26 +38,60 @@ type recorder struct {
 	secondErrors int64
 	secondStart  time.Time
 	timeline     []TimelinePoint
+
+	// An open loop's: latencies from the actual start, the driver's lag, the line at the outstanding cap.
+	open          bool
+	uncorrected   *histogram
+	lag           *histogram
+	capWaits      int64
+	secondWaiting int64
 }
 
 // newRecorder gives every kind of the mix an entry, even one never picked (as Node and Java do).
-func newRecorder(phase string, measured bool, kinds []string) *recorder {
+func newRecorder(phase string, measured bool, kinds []string, open bool) *recorder {
 	r := &recorder{phase: phase, measured: measured, kinds: kinds, all: newHistogram(), errors: map[string]int64{},
-		second: newHistogram(), secondStart: time.Now(), timeline: []TimelinePoint{}}
+		second: newHistogram(), secondStart: time.Now(), timeline: []TimelinePoint{}, open: open}
+	if open {
+		r.uncorrected, r.lag = newHistogram(), newHistogram()
+	}
 	for range kinds {
 		r.byKind = append(r.byKind, kindStats{histogram: newHistogram(), errors: map[string]int64{}})
 	}
 	return r
 }
 
-func (r *recorder) success(kind int, d time.Duration) {
-	us := min(max(d.Microseconds(), hdrLowest), hdrHighest)
+// success records an operation's latency d from its intended start; an open loop's also from its
+// actual start (uncorrected).
+func (r *recorder) success(kind int, d, uncorrected time.Duration) {
+	us := clampUs(d)
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.uncorrected != nil {
+		r.uncorrected.record(clampUs(uncorrected))
+	}
 	r.all.record(us)
 	r.byKind[kind].histogram.record(us)
 	r.second.record(us)
 	r.done++
+}
+
+func clampUs(d time.Duration) int64 { return min(max(d.Microseconds(), hdrLowest), hdrHighest) }
+
+// late records how late an open loop started an operation that did not wait for the cap.
+func (r *recorder) late(d time.Duration) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.lag.record(clampUs(d))
+}
+
+// waiting notes n operations waiting for the outstanding cap; arrived: one more joined them.
+func (r *recorder) waiting(n int, arrived bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if arrived {
+		r.capWaits++
+	}
+	r.secondWaiting = max(r.secondWaiting, int64(n))
 }
 
 // serverTiming records one RPC's server-timing duration for an operation kind.
@@ -115,8 +149,14 @@ func (r *recorder) closeSecond(last bool) {
 		p99 = float64(r.second.valueAtPercentile(99)) / 1000
 	}
 	ms := round3(float64(now.Sub(r.secondStart)) / 1e6)
-	r.timeline = append(r.timeline, TimelinePoint{Second: float64(len(r.timeline) + 1), Count: float64(r.second.total), Errors: float64(r.secondErrors),
-		P99Ms: p99, Ms: &ms, Pool: pool})
+	point := TimelinePoint{Second: float64(len(r.timeline) + 1), Count: float64(r.second.total), Errors: float64(r.secondErrors),
+		P99Ms: p99, Ms: &ms, Pool: pool}
+	if r.open {
+		waiting := r.secondWaiting
+		point.Waiting = &waiting
+		r.secondWaiting = 0
+	}
+	r.timeline = append(r.timeline, point)
 	r.secondStart = now
 	r.second.reset()
 	r.secondErrors = 0
@@ -135,8 +175,15 @@ func (r *recorder) result(elapsedMs, cpuMs float64) *ResultMessage {
 		}
 		ops[kind] = res
 	}
-	return &ResultMessage{Type: "result", Count: r.all.total, Errors: r.errors, Histogram: r.all.encode(),
+	m := &ResultMessage{Type: "result", Count: r.all.total, Errors: r.errors, Histogram: r.all.encode(),
 		ElapsedMs: round3(elapsedMs), Timeline: r.timeline, CPUMs: round3(cpuMs), Operations: ops}
+	if r.open {
+		waits := r.capWaits
+		m.Uncorrected = &Uncorrected{Histogram: r.uncorrected.encode()}
+		m.ScheduleLag = &ScheduleLag{Histogram: r.lag.encode()}
+		m.OutstandingCapWaits = &waits
+	}
+	return m
 }
 
 // The names of GRPC_CODE_NAMES in packages/shared/src/results/grpc-codes.ts (and Java's

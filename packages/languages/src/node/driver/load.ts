@@ -5,8 +5,13 @@ import { PhaseRecorder } from './recorder';
 import { runAs, timingSink } from './server-timing';
 
 type Emit = (m: ProgressMessage | ResultMessage) => void;
-/** Runs one operation of the mix and records it. */
-type RunOne = () => Promise<void>;
+/** Runs one operation of the mix and records it; its latency counts from `intended` (an open loop's arrival) where given. */
+type RunOne = (intended?: number) => Promise<void>;
+/** What an open loop tells the recorder besides latencies: how late it started an operation, how many wait for the cap. */
+interface Observer {
+  late(ms: number): void;
+  waiting(n: number, arrived: boolean): void;
+}
 /** How much a phase runs: an operation count, or a time. */
 export type Budget = { ops: number } | { ms: number };
 
@@ -15,7 +20,7 @@ export type Budget = { ops: number } | { ms: number };
  * operation of the budget and is false once it is spent; `untilEnd()` is the ms left of a timed
  * phase (Infinity for an operation count). One entry per shape of the protocol.
  */
-type LoadShape<L extends Load> = (load: L, take: () => boolean, runOne: RunOne, untilEnd: () => number) => Promise<void>;
+type LoadShape<L extends Load> = (load: L, take: () => boolean, runOne: RunOne, untilEnd: () => number, observe: Observer) => Promise<void>;
 
 const SHAPES: { [S in Load['shape']]: LoadShape<Extract<Load, { shape: S }>> } = {
   // `concurrency` agents, each claiming an operation, thinking, then running it. A think time that
@@ -36,7 +41,60 @@ const SHAPES: { [S in Load['shape']]: LoadShape<Extract<Load, { shape: S }>> } =
     };
     await Promise.all(Array.from({ length: load.concurrency }, agent));
   },
+  // Arrivals on a schedule drawn ahead (the next one's time never depends on how the last went): each
+  // starts at its time, or waits in line while maxOutstanding run. The loop sleeps on a timer to within
+  // a millisecond of the next arrival, then yields to I/O (setImmediate) until it is due.
+  open: (load, take, runOne, untilEnd, observe) =>
+    new Promise<void>((resolve) => {
+      const gap = arrivalGap(load);
+      const end = performance.now() + untilEnd();
+      const line: number[] = [];
+      let outstanding = 0;
+      let arriving = true;
+      const start = (intended: number) => {
+        outstanding++;
+        void runOne(intended).finally(() => {
+          outstanding--;
+          const next = line.shift();
+          if (next !== undefined) {
+            observe.waiting(line.length, false);
+            start(next);
+          } else if (!arriving && outstanding === 0) resolve();
+        });
+      };
+      let next = performance.now();
+      const tick = () => {
+        let now = performance.now();
+        while (next <= now) {
+          if (next >= end || !take()) {
+            arriving = false;
+            if (outstanding === 0 && line.length === 0) resolve();
+            return;
+          }
+          if (outstanding < load.maxOutstanding) {
+            observe.late(now - next);
+            start(next);
+          } else {
+            line.push(next);
+            observe.waiting(line.length, true);
+          }
+          next += gap();
+          now = performance.now();
+        }
+        const wait = next - now;
+        if (wait >= 1) setTimeout(tick, Math.floor(wait));
+        else setImmediate(tick);
+      };
+      tick();
+    }),
 };
+
+/** The gap before an open loop's next arrival, in ms: exponential (Poisson arrivals) or the same every time. */
+export function arrivalGap(load: Extract<Load, { shape: 'open' }>, random = Math.random): () => number {
+  const mean = 1000 / load.ratePerSecond;
+  if (load.distribution === 'uniform') return () => mean;
+  return () => -Math.log(1 - random()) * mean;
+}
 
 /** An agent's pause before each operation, in ms: fixed, or exponential with that mean. */
 export function thinker(t: Extract<Load, { shape: 'closed' }>['thinkTime'], random = Math.random): () => number {
@@ -108,7 +166,7 @@ async function runPhase(
   cap: Cap,
   pool?: () => Record<string, number>,
 ): Promise<ResultMessage> {
-  const rec = new PhaseRecorder(phase === 'measure', Object.keys(operations) as OperationKind[], pool);
+  const rec = new PhaseRecorder(phase === 'measure', Object.keys(operations) as OperationKind[], pool, load.shape === 'open');
   timingSink((kind, us) => rec.serverTiming(kind, us));
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
@@ -124,12 +182,13 @@ async function runPhase(
     started++;
     return true;
   };
-  const runOne = async () => {
+  const runOne = async (intended?: number) => {
     const kind = pick();
     const s = performance.now();
     try {
       await runAs(kind, operations[kind]);
-      rec.success(kind, performance.now() - s);
+      const e = performance.now();
+      rec.success(kind, e - (intended ?? s), intended === undefined ? undefined : e - s);
     } catch (e) {
       rec.failure(kind, e);
     }
@@ -145,7 +204,7 @@ async function runPhase(
 
   progress();
   const untilEnd = () => deadline - performance.now();
-  await (SHAPES[load.shape] as LoadShape<Load>)(load, take, runOne, untilEnd);
+  await (SHAPES[load.shape] as LoadShape<Load>)(load, take, runOne, untilEnd, { late: (ms) => rec.late(ms), waiting: (n, arrived) => rec.waiting(n, arrived) });
   clearInterval(ticker);
   const elapsedMs = performance.now() - t0;
   rec.closeSecond(true);
@@ -154,5 +213,5 @@ async function runPhase(
   // The histogram holds whole 10 ms timer periods: the delay is what is beyond the period.
   const eventLoop = { utilization: performance.eventLoopUtilization(elu0).utilization, delayP99Ms: Math.max(0, delay.percentile(99) / 1e6 - 10) };
   progress();
-  return { type: 'result', ...rec.total(), elapsedMs, timeline: rec.timeline, cpuMs: (cpu.user + cpu.system) / 1000, eventLoop, operations: rec.operations() };
+  return { type: 'result', ...rec.total(), ...rec.openLoop(), elapsedMs, timeline: rec.timeline, cpuMs: (cpu.user + cpu.system) / 1000, eventLoop, operations: rec.operations() };
 }

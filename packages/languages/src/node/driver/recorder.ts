@@ -1,5 +1,5 @@
 import type { Histogram } from 'hdr-histogram-js';
-import { encodeHistogram, grpcCodeName, newLatencyHistogram, type OperationKind, type OperationResult, type TimelinePoint } from '@scb/shared';
+import { encodeHistogram, grpcCodeName, newLatencyHistogram, type OperationKind, type OperationResult, type ResultMessage, type TimelinePoint } from '@scb/shared';
 
 /** Latencies and errors of one phase: in total, per operation kind, and per second while measuring. */
 export class PhaseRecorder {
@@ -12,23 +12,42 @@ export class PhaseRecorder {
   private secondCount = 0;
   private secondErrors = 0;
   private secondStart = performance.now();
+  // An open loop's: latencies from the actual start, the driver's lag, the line at the outstanding cap.
+  private uncorrected?: Histogram;
+  private lag?: Histogram;
+  private capWaits = 0;
+  private secondWaiting = 0;
 
   /** Every kind of the mix gets an entry, even one never picked (as the Java driver does). */
   constructor(
     private readonly measured: boolean,
     kinds: OperationKind[],
     private readonly pool?: () => Record<string, number>,
+    private readonly open = false,
   ) {
     for (const kind of kinds) this.kind(kind);
   }
 
-  success(kind: OperationKind, ms: number): void {
+  /** `ms` from the operation's intended start; `uncorrectedMs` from its actual one (an open loop). */
+  success(kind: OperationKind, ms: number, uncorrectedMs?: number): void {
     const us = Math.max(1, Math.round(ms * 1000));
+    if (uncorrectedMs !== undefined) (this.uncorrected ??= newLatencyHistogram()).recordValue(Math.max(1, Math.round(uncorrectedMs * 1000)));
     this.all.recordValue(us);
     this.kind(kind).histogram.recordValue(us);
     this.second.recordValue(us);
     this.secondCount++;
     this.done++;
+  }
+
+  /** An open loop started an operation `ms` after its intended time (one that did not wait for the cap). */
+  late(ms: number): void {
+    (this.lag ??= newLatencyHistogram()).recordValue(Math.max(1, Math.round(ms * 1000)));
+  }
+
+  /** `n` operations wait for the outstanding cap; `arrived`: one more joined them. */
+  waiting(n: number, arrived: boolean): void {
+    if (arrived) this.capWaits++;
+    this.secondWaiting = Math.max(this.secondWaiting, n);
   }
 
   /** One RPC's server-timing header time (server-timing.ts), for an operation kind. */
@@ -52,8 +71,10 @@ export class PhaseRecorder {
     const now = performance.now();
     const p99Ms = this.secondCount ? this.second.getValueAtPercentile(99) / 1000 : 0;
     const pool = this.pool?.();
-    this.timeline.push({ second: this.timeline.length + 1, count: this.secondCount, errors: this.secondErrors, p99Ms, ms: now - this.secondStart, ...(pool && { pool }) });
+    const waiting = this.open ? { waiting: this.secondWaiting } : {};
+    this.timeline.push({ second: this.timeline.length + 1, count: this.secondCount, errors: this.secondErrors, p99Ms, ms: now - this.secondStart, ...(pool && { pool }), ...waiting });
     this.secondStart = now;
+    this.secondWaiting = 0;
     this.second = newLatencyHistogram();
     this.secondCount = 0;
     this.secondErrors = 0;
@@ -61,6 +82,16 @@ export class PhaseRecorder {
 
   total(): OperationResult {
     return { count: this.all.totalCount, errors: this.errors, histogram: encodeHistogram(this.all) };
+  }
+
+  /** An open loop's figures for the result message; none for a closed loop. */
+  openLoop(): Pick<ResultMessage, 'uncorrected' | 'scheduleLag' | 'outstandingCapWaits'> {
+    if (!this.open) return {};
+    return {
+      uncorrected: { histogram: encodeHistogram(this.uncorrected ?? newLatencyHistogram()) },
+      scheduleLag: { histogram: encodeHistogram(this.lag ?? newLatencyHistogram()) },
+      outstandingCapWaits: this.capWaits,
+    };
   }
 
   operations(): Partial<Record<OperationKind, OperationResult>> {

@@ -25,12 +25,16 @@ final class Cell {
     if ((l.measuredOps() == null) == (l.durationMs() == null)) {
       throw new IllegalArgumentException("give exactly one of load.measuredOps or load.durationMs");
     }
-    if (l instanceof Protocol.ClosedLoad closed && closed.concurrency() < 1) {
-      throw new IllegalArgumentException("load.concurrency must be at least 1");
+    if (l instanceof Protocol.ClosedLoad closed) {
+      if (closed.concurrency() < 1) throw new IllegalArgumentException("load.concurrency must be at least 1");
+      Protocol.ThinkTime t = closed.thinkTime();
+      if (t != null && (!(t.ms() >= 0) || Double.isInfinite(t.ms()))) {
+        throw new IllegalArgumentException("load.thinkTime.ms must be a number of at least 0");
+      }
     }
-    Protocol.ThinkTime t = l.thinkTime();
-    if (t != null && (!(t.ms() >= 0) || Double.isInfinite(t.ms()))) {
-      throw new IllegalArgumentException("load.thinkTime.ms must be a number of at least 0");
+    if (l instanceof Protocol.OpenLoad open) {
+      if (!(open.ratePerSecond() > 0) || Double.isInfinite(open.ratePerSecond())) throw new IllegalArgumentException("load.ratePerSecond must be a number above 0");
+      if (open.maxOutstanding() < 1) throw new IllegalArgumentException("load.maxOutstanding must be at least 1");
     }
   }
 

@@ -11,6 +11,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongConsumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -37,7 +38,7 @@ final class ClosedLoop implements Shape {
   }
 
   @Override
-  public void run(BooleanSupplier take, Runnable runOne, LongSupplier untilEndNanos) throws InterruptedException {
+  public void run(BooleanSupplier take, LongConsumer runOne, LongSupplier untilEndNanos, PhaseRecorder rec) throws InterruptedException {
     // All threads wait at a gate and start together: a cold client's first traffic must be one burst
     // at the target concurrency (the PR used virtual threads; platform threads start one by one).
     CountDownLatch ready = new CountDownLatch(concurrency);
@@ -67,7 +68,7 @@ final class ClosedLoop implements Shape {
             }
           }
           if (last) break;
-          runOne.run();
+          runOne.accept(System.nanoTime());
         }
       }));
     }

@@ -61,7 +61,7 @@ final class LoadLoop {
       this.measured = name.equals("measure");
       this.total = ops;
       this.endNanos = ms == null ? Long.MAX_VALUE : startNanos + (long) (ms * 1_000_000);
-      this.rec = new PhaseRecorder(name, measured, mix.kinds, pool);
+      this.rec = new PhaseRecorder(name, measured, mix.kinds, pool, shape.open());
     }
 
     JsonObject run() throws InterruptedException {
@@ -69,7 +69,7 @@ final class LoadLoop {
       ServerTiming.sink = (us, k) -> rec.serverTiming(us, k);
       progress();
       ScheduledFuture<?> tick = ticker.scheduleAtFixedRate(this::tick, 1, 1, TimeUnit.SECONDS);
-      shape.run(this::take, this::runOne, () -> endNanos == Long.MAX_VALUE ? Long.MAX_VALUE : endNanos - System.nanoTime());
+      shape.run(this::take, this::runOne, () -> endNanos == Long.MAX_VALUE ? Long.MAX_VALUE : endNanos - System.nanoTime(), rec);
       tick.cancel(false);
       double elapsedMs = (System.nanoTime() - startNanos) / 1e6;
       long cpuNanos = processCpuNanos() - cpu0;
@@ -87,13 +87,14 @@ final class LoadLoop {
       return budget && cap.take();
     }
 
-    private void runOne() {
+    private void runOne(long intendedNanos) {
       int k = mix.pick();
       long s = System.nanoTime();
       ServerTiming.KIND.set(k);
       try {
         mix.ops[k].run();
-        rec.success(k, (System.nanoTime() - s) / 1000);
+        long e = System.nanoTime();
+        rec.success(k, (e - intendedNanos) / 1000, (e - s) / 1000);
       } catch (Exception e) {
         rec.failure(k, e);
       }

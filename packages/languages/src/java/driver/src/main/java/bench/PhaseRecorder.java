@@ -43,18 +43,38 @@ final class PhaseRecorder {
   private final Map<String, LongAdder> errors = new ConcurrentHashMap<>();
   private final AtomicLong secondErrors = new AtomicLong();
   private final List<JsonObject> timeline = new ArrayList<>();
+  /** An open loop's: latencies from the actual start, the driver's lag, the line at the outstanding cap; null for a closed loop. */
+  private final Recorder uncorrected;
+  private final Recorder lag;
+  private final LongAdder capWaits = new LongAdder();
+  private final AtomicLong secondWaiting = new AtomicLong();
 
-  PhaseRecorder(String phase, boolean measured, String[] kinds, Supplier<JsonObject> pool) {
+  PhaseRecorder(String phase, boolean measured, String[] kinds, Supplier<JsonObject> pool, boolean open) {
     this.phase = phase;
     this.measured = measured;
     this.kinds = kinds;
     this.pool = pool;
+    this.uncorrected = open ? Hdr.recorder() : null;
+    this.lag = open ? Hdr.recorder() : null;
     byKind = new KindStats[kinds.length];
     for (int k = 0; k < kinds.length; k++) byKind[k] = new KindStats();
   }
 
-  void success(int kind, long micros) {
+  /** `micros` from the operation's intended start; `uncorrectedMicros` from its actual one (an open loop's). */
+  void success(int kind, long micros, long uncorrectedMicros) {
     byKind[kind].recorder.recordValue(Hdr.clamp(micros));
+    if (uncorrected != null) uncorrected.recordValue(Hdr.clamp(uncorrectedMicros));
+  }
+
+  /** An open loop started an operation this late against its intended time (one that did not wait for the cap). */
+  void late(long micros) {
+    lag.recordValue(Hdr.clamp(micros));
+  }
+
+  /** `n` operations wait for the outstanding cap; `arrived`: one more joined them. */
+  void waiting(int n, boolean arrived) {
+    if (arrived) capWaits.increment();
+    secondWaiting.accumulateAndGet(n, Math::max);
   }
 
   void failure(int kind, Exception e) {
@@ -84,6 +104,7 @@ final class PhaseRecorder {
       second.add(kind.interval);
     }
     long errs = secondErrors.getAndSet(0);
+    long waiting = secondWaiting.getAndSet(0);
     all.add(second);
     long count = second.getTotalCount();
     if (!measured || (last && count == 0 && errs == 0)) return;
@@ -95,6 +116,7 @@ final class PhaseRecorder {
     p.addProperty("ms", bucketMs);
     JsonObject sample = pool == null ? null : pool.get();
     if (sample != null) p.add("pool", sample);
+    if (lag != null) p.addProperty("waiting", waiting);
     timeline.add(p);
   }
 
@@ -121,7 +143,18 @@ final class PhaseRecorder {
       operations.add(kinds[k], kind);
     }
     r.add("operations", operations);
+    if (lag != null) {
+      r.add("uncorrected", histogramObject(uncorrected.getIntervalHistogram()));
+      r.add("scheduleLag", histogramObject(lag.getIntervalHistogram()));
+      r.addProperty("outstandingCapWaits", capWaits.sum());
+    }
     return r;
+  }
+
+  private static JsonObject histogramObject(Histogram h) {
+    JsonObject o = new JsonObject();
+    o.addProperty("histogram", Hdr.encode(h));
+    return o;
   }
 
   /** The gRPC status code name of a failure; CLIENT_ERROR when it is not a gRPC error. */

@@ -130,12 +130,8 @@ final class Protocol {
   }
 
   /** DriverCell.load: one record for every shape. */
-  sealed interface Load permits ClosedLoad {
+  sealed interface Load permits ClosedLoad, OpenLoad {
     String shape();
-
-    long concurrency();
-
-    ThinkTime thinkTime();
 
     long warmupOps();
 
@@ -145,8 +141,9 @@ final class Protocol {
 
     static Load read(JsonElement json, String path) {
       JsonObject o = ProtocolReader.object(json, path);
-      return switch (ProtocolReader.required(o, path, "shape", (j, p) -> ProtocolReader.oneOf(ProtocolReader.string(j, p), p, "closed"))) {
+      return switch (ProtocolReader.required(o, path, "shape", (j, p) -> ProtocolReader.oneOf(ProtocolReader.string(j, p), p, "closed", "open"))) {
         case "closed" -> ClosedLoad.read(o, path);
+        case "open" -> OpenLoad.read(o, path);
         default -> throw new IllegalStateException("unknown shape");
       };
     }
@@ -169,6 +166,31 @@ final class Protocol {
       return new ClosedLoad(
           ProtocolReader.required(o, path, "concurrency", ProtocolReader::int64),
           ProtocolReader.optional(o, path, "thinkTime", ThinkTime::read, null),
+          ProtocolReader.required(o, path, "warmupOps", ProtocolReader::int64),
+          ProtocolReader.optional(o, path, "measuredOps", ProtocolReader::int64, null),
+          ProtocolReader.optional(o, path, "durationMs", ProtocolReader::number, null));
+    }
+  }
+
+  /** DriverCell.load with shape "open". */
+  record OpenLoad(
+      double ratePerSecond,
+      String distribution,
+      long maxOutstanding,
+      long warmupOps,
+      Long measuredOps,
+      Double durationMs) implements Load {
+    @Override
+    public String shape() {
+      return "open";
+    }
+
+    static OpenLoad read(JsonElement json, String path) {
+      JsonObject o = ProtocolReader.object(json, path);
+      return new OpenLoad(
+          ProtocolReader.required(o, path, "ratePerSecond", ProtocolReader::number),
+          ProtocolReader.required(o, path, "distribution", (j, p) -> ProtocolReader.oneOf(ProtocolReader.string(j, p), p, "poisson", "uniform")),
+          ProtocolReader.required(o, path, "maxOutstanding", ProtocolReader::int64),
           ProtocolReader.required(o, path, "warmupOps", ProtocolReader::int64),
           ProtocolReader.optional(o, path, "measuredOps", ProtocolReader::int64, null),
           ProtocolReader.optional(o, path, "durationMs", ProtocolReader::number, null));
