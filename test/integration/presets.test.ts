@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import {
   CellEventsSchema,
   CellTimelineSchema,
+  CellUncorrectedSchema,
   OperationSummarySchema,
   SCENARIO_PRESETS,
   cellCeilingFigures,
@@ -110,6 +111,32 @@ test('session-pool-exhaustion on Node 9.0.0 and Java 6.104.0 with their pools: 1
     assert.ok(Math.max(...full.map((p) => p![name.open]!)) <= 100, `${cell.clientLanguage}: never more than 100 sessions`);
     assert.ok(median(full.map((p) => p!.waiting!)) >= 50, `${cell.clientLanguage}: callers waiting for a session`);
     assert.ok(split.gapShare > 0.35, `${cell.clientLanguage}: gap ${split.gapShare}`);
+  }
+});
+
+test('session-pool-exhaustion, open loop, on Go 1.33.0, Node 9.0.0 and Java 6.104.0: past the pool, arrivals queue and the corrected latency shows it', { timeout: 900_000 }, async () => {
+  const spec = only(preset('session-pool-exhaustion-open'), 0, 1, 2);
+  spec.arrivalRates = [100, 400];
+  spec.workload.durationSeconds = 4;
+  const job = await run(spec);
+  for (const language of ['go', 'node', 'java']) {
+    const [calm, over] = job.cells
+      .filter((c) => c.clientLanguage === language)
+      .sort((a, b) => a.concurrency - b.concurrency)
+      .map((c) => ({ ...c.result!, uncorrected: CellUncorrectedSchema.parse(c.result!.uncorrected) }));
+    const text = (r: NonNullable<typeof calm>) =>
+      `${r.qps.toFixed(0)} ops/s, p99 ${r.p99Ms.toFixed(0)} ms (uncorrected ${r.uncorrected!.p99Ms.toFixed(0)}), ${r.outstandingCapWaits} waited for the cap, lag p99 ${r.scheduleLagP99Ms!.toFixed(2)} ms`;
+    console.log(`# ${language}: 100/s ${text(calm!)}; 400/s ${text(over!)}; p50 ${over!.p50Ms.toFixed(0)} (uncorrected ${over!.uncorrected!.p50Ms.toFixed(0)})`);
+    // Under what 100 sessions serve (about 290 transactions a second here): on schedule, nothing waits.
+    assert.equal(calm!.outstandingCapWaits, 0, `${language} at 100/s`);
+    assert.ok(calm!.p50Ms <= 1.1 * calm!.uncorrected!.p50Ms, `${language} at 100/s: p50 ${calm!.p50Ms} vs uncorrected ${calm!.uncorrected!.p50Ms}`);
+    // Past it, arrivals outrun the pool: fewer complete than arrive, the 200 workers fill and most
+    // later arrivals wait for one. Their wait is in the corrected latency and not in the uncorrected
+    // one, so the corrected median is the higher (and no percentile is lower).
+    assert.ok(over!.qps < 0.9 * 400, `${language} at 400/s: ${over!.qps} ops/s`);
+    assert.ok(over!.outstandingCapWaits! > over!.count / 2, `${language} at 400/s: ${over!.outstandingCapWaits} of ${over!.count} waited for the cap`);
+    assert.ok(over!.p50Ms > over!.uncorrected!.p50Ms, `${language} at 400/s: p50 ${over!.p50Ms} vs uncorrected ${over!.uncorrected!.p50Ms}`);
+    assert.ok(over!.p99Ms >= over!.uncorrected!.p99Ms, `${language} at 400/s: p99 ${over!.p99Ms} vs uncorrected ${over!.uncorrected!.p99Ms}`);
   }
 });
 

@@ -100,6 +100,21 @@ const BASE_PRESETS: Preset[] = [
  */
 const CASE_STUDY_POOL = { minSessions: 40, maxSessions: 100, maxIdle: 20 };
 
+/** The session-pool-exhaustion presets' clients, each with its own configuration (pairing zip): the pool options differ per client. */
+const SESSION_POOL_CLIENTS = [
+  { language: 'go', version: '1.33.0' },
+  { language: 'node', version: '9.0.0' },
+  { language: 'java', version: '6.104.0' },
+  { language: 'go', version: '1.96.1' },
+];
+const SESSION_POOL_CONFIGURATIONS = [
+  { label: 'pool 40..100, idle 20, write 0.2', sessionPool: { ...CASE_STUDY_POOL, writeSessionsFraction: 0.2 } },
+  // The Node pool has no write-session fraction.
+  { label: 'pool 40..100, idle 20', multiplexedSessions: false, sessionPool: CASE_STUDY_POOL },
+  { label: 'pool 40..100, idle 20, write 0.2', multiplexedSessions: false, sessionPool: { ...CASE_STUDY_POOL, writeSessionsFraction: 0.2 } },
+  { label: 'multiplexed session' },
+];
+
 export const SCENARIO_PRESETS: Preset[] = [
   {
     id: 'session-pool-exhaustion',
@@ -108,21 +123,9 @@ export const SCENARIO_PRESETS: Preset[] = [
       'The Google Cloud blog case study: Go 1.33.0 with MaxOpened 100, MinOpened 40, MaxIdle 20, WriteSessions 0.2; read agents (readOnlyTxn) and write agents (readWriteTxn) 4:1, each pausing 100 ms between transactions; agents rising past what 100 sessions can serve; the server flat at 35 ms per RPC. Time scale 4 (140 ms RPCs, 400 ms think time). Expected: qps stops growing while the server time stays flat and the client/server gap climbs. Node 9.0.0 and Java 6.104.0 with their session pools (multiplexed sessions off, pool 40..100, idle 20) show the same limit; Go 1.96.1, on one multiplexed session, shows the contrast.',
     spec: {
       name: 'Session pool exhaustion: Go 1.33.0, pool max 100',
-      // Each client runs its own configuration: the pool options differ per client.
       pairing: 'zip',
-      clients: [
-        { language: 'go', version: '1.33.0' },
-        { language: 'node', version: '9.0.0' },
-        { language: 'java', version: '6.104.0' },
-        { language: 'go', version: '1.96.1' },
-      ],
-      configurations: [
-        { label: 'pool 40..100, idle 20, write 0.2', sessionPool: { ...CASE_STUDY_POOL, writeSessionsFraction: 0.2 } },
-        // The Node pool has no write-session fraction.
-        { label: 'pool 40..100, idle 20', multiplexedSessions: false, sessionPool: CASE_STUDY_POOL },
-        { label: 'pool 40..100, idle 20, write 0.2', multiplexedSessions: false, sessionPool: { ...CASE_STUDY_POOL, writeSessionsFraction: 0.2 } },
-        { label: 'multiplexed session' },
-      ],
+      clients: SESSION_POOL_CLIENTS,
+      configurations: SESSION_POOL_CONFIGURATIONS,
       concurrency: [50, 100, 200, 300, 400],
       target: { kind: 'fake', latencyMs: 35 },
       workload: {
@@ -132,6 +135,30 @@ export const SCENARIO_PRESETS: Preset[] = [
         ],
         thinkTime: { ms: 100, distribution: 'fixed' },
         warmupOps: { min: 200, perConcurrency: 2 },
+        durationSeconds: 10,
+      },
+      timeScale: 4,
+    },
+  },
+  {
+    id: 'session-pool-exhaustion-open',
+    title: 'Session pool exhaustion, open loop (transactions arriving at a rate)',
+    description:
+      "The same clients, pools and mix as the session pool exhaustion preset, but the transactions arrive at a rate (Poisson, 100 to 400 a second) as production traffic does, instead of agents that wait: past what 100 sessions serve, arrivals queue for a session and the latency counted from each transaction's intended start (coordinated omission corrected) climbs for as long as the cell runs. At most 200 transactions run at once, as in an application with 200 workers; later arrivals wait in line (counted), so the latency from each transaction's actual start, what a timer around the call would report, stays bounded while the corrected one does not. Server 35 ms per RPC, time scale 4 (140 ms).",
+    spec: {
+      name: 'Session pool exhaustion, open loop: transactions arriving at 100 to 400 a second',
+      pairing: 'zip',
+      clients: SESSION_POOL_CLIENTS,
+      configurations: SESSION_POOL_CONFIGURATIONS,
+      arrivalRates: [100, 200, 300, 400],
+      target: { kind: 'fake', latencyMs: 35 },
+      workload: {
+        mix: [
+          { operation: 'readOnlyTxn', weight: 4 },
+          { operation: 'readWriteTxn', weight: 1 },
+        ],
+        arrivals: { distribution: 'poisson', maxOutstanding: 200 },
+        warmupOps: { min: 200, perConcurrency: 1 },
         durationSeconds: 10,
       },
       timeScale: 4,

