@@ -9,7 +9,7 @@ export interface CellChartData {
   index: number;
   label: string;
   channels: { connection: number; rpcs: number; peakInFlight: number }[];
-  timeline: { second: number; count: number; errors: number; p99Ms: number; ms?: number; pool?: Record<string, number> }[];
+  timeline: { second: number; count: number; errors: number; p99Ms: number; ms?: number; pool?: Record<string, number>; waiting?: number }[];
   /** Connections, schedule changes and injected faults while measuring, ms into the measured phase (the fake's accounting). */
   events: CellEvent[];
 }
@@ -65,8 +65,11 @@ export function CellCharts({ cells, streamLimit }: { cells: CellChartData[]; str
       errorsPerSecond: t.errors / seconds,
       p99Ms: t.count > 0 ? t.p99Ms : null,
       ...(injected !== undefined && { faultsPerSecond: injected / seconds }),
+      // An open loop: the most arrivals in line for the outstanding cap during the second.
+      ...(t.waiting !== undefined && { waiting: t.waiting }),
     };
   });
+  const open = cell.timeline.some((t) => t.waiting !== undefined);
   const spread = [...cell.channels].sort((a, b) => b.rpcs - a.rpcs).map((c, rank) => ({ ...c, rank: rank + 1 }));
   return (
     <div data-testid="cell-charts">
@@ -134,6 +137,16 @@ export function CellCharts({ cells, streamLimit }: { cells: CellChartData[]; str
               <Line yAxisId="qps" dataKey="qps" name="qps" stroke={SERIES_COLORS[0]} strokeWidth={2} isAnimationActive={false} />
               <Line yAxisId="qps" dataKey="errorsPerSecond" name="errors / s" stroke={SERIES_COLORS[1]} isAnimationActive={false} />
               <Line yAxisId="p99" dataKey="p99Ms" name="p99 ms" stroke={SERIES_COLORS[2]} strokeDasharray="5 4" isAnimationActive={false} />
+              {open && (
+                <Line
+                  yAxisId="qps"
+                  dataKey="waiting"
+                  name="waiting for the outstanding cap (most at once)"
+                  stroke={SERIES_COLORS[4 % SERIES_COLORS.length]}
+                  strokeDasharray="8 3"
+                  isAnimationActive={false}
+                />
+              )}
               {faults.text && <Line yAxisId="qps" dataKey="faultsPerSecond" name="faults injected / s" stroke={SERIES_COLORS[3]} strokeDasharray="2 2" isAnimationActive={false} />}
               {marks.map((m) => (
                 <ReferenceLine key={m.second} yAxisId="qps" x={m.second} stroke={REFERENCE_COLOR} strokeDasharray="2 3" label={{ value: m.text, position: 'insideTop', fontSize: 11 }} />
