@@ -1,5 +1,5 @@
 // Aborts as Spanner encodes them: every client's transaction runner reads the fake's RetryInfo and
-// waits what it says. Two jobs side by side compare a 5 ms and a 400 ms RetryInfo (no window on an
+// waits what it says. Two jobs side by side compare a 5 ms and a 1,000 ms RetryInfo (no window on an
 // absolute time); a third shows the scenario a trailers-only abort makes of Node's google-gax.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -41,12 +41,13 @@ test("an ABORTED with RetryInfo in the default encoding is retried after the del
   timeout: 900_000,
 }, async () => {
   const short = await p99s(CLIENTS, { retryDelayMs: 5 });
-  const long = await p99s(CLIENTS, { retryDelayMs: 400 });
+  const long = await p99s(CLIENTS, { retryDelayMs: 1000 });
   for (const { language } of CLIENTS) {
-    console.log(`# ${language}: readWriteTxn p99 ${short.get(language)!.toFixed(0)} ms with RetryInfo 5 ms, ${long.get(language)!.toFixed(0)} ms with 400 ms`);
-    // The long delay is waited (the client read it), the short one is not stretched into the long.
-    assert.ok(long.get(language)! >= 400, `${language}: p99 ${long.get(language)} ms with a 400 ms RetryInfo`);
-    assert.ok(short.get(language)! < long.get(language)! / 4, `${language}: p99 ${short.get(language)} ms with 5 ms, ${long.get(language)} ms with 400 ms`);
+    console.log(`# ${language}: readWriteTxn p99 ${short.get(language)!.toFixed(0)} ms with RetryInfo 5 ms, ${long.get(language)!.toFixed(0)} ms with 1000 ms`);
+    // The long delay is waited (the client read it), the short one is not stretched into the long (a
+    // loaded 2-core machine puts Java's short p99 near 300 ms: a third of the long one leaves room).
+    assert.ok(long.get(language)! >= 1000, `${language}: p99 ${long.get(language)} ms with a 1000 ms RetryInfo`);
+    assert.ok(short.get(language)! < long.get(language)! / 3, `${language}: p99 ${short.get(language)} ms with 5 ms, ${long.get(language)} ms with 1000 ms`);
   }
   const trailersOnly = (
     await p99s(

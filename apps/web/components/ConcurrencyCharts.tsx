@@ -18,13 +18,18 @@ export interface LatencyPoint {
 }
 
 /** A line chart over concurrency: the frame both charts of a job page share. */
-function ConcurrencyFrame({ testId, data, children }: { testId: string; data: object[]; children: ReactNode }) {
+function ConcurrencyFrame({ testId, data, open, children }: { testId: string; data: object[]; open?: boolean; children: ReactNode }) {
   return (
     <div className="chart" data-testid={testId}>
       <ResponsiveContainer width="100%" height="100%">
         <LineChart data={data} margin={{ top: 10, right: 30, bottom: 30, left: 20 }}>
           <CartesianGrid strokeDasharray="3 3" />
-          <XAxis dataKey="concurrency" type="number" domain={['dataMin', 'dataMax']} label={{ value: 'concurrency (operations in flight)', position: 'insideBottom', offset: -15 }} />
+          <XAxis
+            dataKey="concurrency"
+            type="number"
+            domain={['dataMin', 'dataMax']}
+            label={{ value: open ? 'arrivals per second (open loop)' : 'concurrency (operations in flight)', position: 'insideBottom', offset: -15 }}
+          />
           <Legend verticalAlign="top" />
           {children}
         </LineChart>
@@ -36,16 +41,17 @@ function ConcurrencyFrame({ testId, data, children }: { testId: string; data: ob
 const color = (i: number) => SERIES_COLORS[i % SERIES_COLORS.length];
 
 /**
- * qps versus concurrency, one line per configuration with its modeled ceiling dashed in its colour
- * where known, and "no limits" (concurrency / latency) in grey.
+ * qps versus concurrency (or an open loop's arrival rate), one line per configuration with its modeled
+ * ceiling dashed in its colour where known, and "no limits" (concurrency / latency; an open loop: the
+ * rate offered) in grey.
  */
-export function QpsChart({ data, series }: { data: QpsPoint[]; series: string[] }) {
+export function QpsChart({ data, series, open }: { data: QpsPoint[]; series: string[]; open?: boolean }) {
   const modeled = series.filter((s) => data.some((p) => p[ceilingKey(s)] != null));
   return (
-    <ConcurrencyFrame testId="qps-chart" data={data}>
+    <ConcurrencyFrame testId="qps-chart" data={data} open={open}>
       <YAxis label={{ value: 'queries per second', angle: -90, position: 'insideLeft', offset: -5 }} />
       <Tooltip formatter={(v) => (typeof v === 'number' ? Math.round(v) : v)} />
-      <Line dataKey="ideal" name="no limits (concurrency / latency)" stroke={REFERENCE_COLOR} strokeDasharray="2 4" dot={false} isAnimationActive={false} />
+      <Line dataKey="ideal" name={open ? 'offered (the arrival rate)' : 'no limits (concurrency / latency)'} stroke={REFERENCE_COLOR} strokeDasharray="2 4" dot={false} isAnimationActive={false} />
       {series.map((s, i) => (
         <Line key={s} dataKey={s} name={s} stroke={color(i)} strokeWidth={2} connectNulls isAnimationActive={false} />
       ))}
@@ -57,9 +63,9 @@ export function QpsChart({ data, series }: { data: QpsPoint[]; series: string[] 
 }
 
 /** p50 (solid) and p99 (dashed) versus concurrency per configuration, on a log axis. */
-export function LatencyChart({ data, series, serverMs }: { data: LatencyPoint[]; series: string[]; serverMs: number | null }) {
+export function LatencyChart({ data, series, serverMs, open }: { data: LatencyPoint[]; series: string[]; serverMs: number | null; open?: boolean }) {
   return (
-    <ConcurrencyFrame testId="latency-chart" data={data}>
+    <ConcurrencyFrame testId="latency-chart" data={data} open={open}>
       <YAxis
         scale="log"
         domain={[serverMs === null ? 'auto' : Math.max(0.1, serverMs * 0.8), 'auto']}

@@ -2,7 +2,7 @@
 // the client/server split per operation kind, the cells of the one-cell charts. Pure: the page renders what these return.
 import type { CellChartData } from '@/components/CellCharts';
 import type { ClientServerSeries, LatencyPoint, QpsPoint } from '@/components/ConcurrencyCharts';
-import { clientText, OPERATIONS } from '@scb/shared/job';
+import { clientText, isOpenLoop, OPERATIONS } from '@scb/shared/job';
 import { latencySplit } from '@scb/shared/split';
 import type { buildResultTable } from '@scb/shared/table';
 import { idealQps, modeledLatencyMs } from '@scb/shared/targets';
@@ -17,8 +17,10 @@ type Rows = ReturnType<typeof buildResultTable>['rows'];
  */
 export function chartData(job: JobView, columns: string[], rows: Rows): QpsPoint[] {
   const latency = modeledLatencyMs(job.spec);
+  // An open loop can at most complete what arrives: its rate.
+  const ideal = (level: number) => (isOpenLoop(job.spec) ? level : latency === null ? null : idealQps(level, latency));
   return rows.map((r) => {
-    const p: QpsPoint = { concurrency: r.concurrency, ideal: latency === null ? null : idealQps(r.concurrency, latency) };
+    const p: QpsPoint = { concurrency: r.concurrency, ideal: ideal(r.concurrency) };
     columns.forEach((col, i) => {
       const e = r.entries[i];
       p[col] = e && e.repeats > 0 ? e.qps : null;
