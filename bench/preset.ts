@@ -14,11 +14,17 @@ type Cell = {
   status: string;
   error: string | null;
   concurrency: number;
+  arrivalRate: number | null;
   client: { language: string; version: string; grpcVersion?: string };
   configuration: { label: string };
   result: {
     qps: number;
+    p50Ms: number;
+    p99Ms: number;
     errorCount: number;
+    uncorrected: { p50Ms: number; p99Ms: number } | null;
+    outstandingCapWaits: number | null;
+    scheduleLagP99Ms: number | null;
     operations: Record<string, Summary>;
     verdict: { kind: string; limits: { name: string; value: number }[]; held?: string };
     ceiling: { qps: number; limit: string; noLimitsQps: number } | null;
@@ -49,7 +55,8 @@ try {
   const commit = execFileSync('git', ['describe', '--always', '--dirty'], { encoding: 'utf8' }).trim();
   console.log(`# preset ${preset.id}, commit ${commit}, ${os.availableParallelism()} cores, ${new Date().toISOString().slice(0, 10)}: job ${job.status}${job.error ? ` (${job.error})` : ''}`);
   for (const c of job.cells) {
-    const who = `${c.client.language} ${c.client.version}${c.client.grpcVersion ? ` (grpc-go ${c.client.grpcVersion})` : ''} C=${c.concurrency}`;
+    const level = c.arrivalRate !== null ? `${c.arrivalRate} ops/s` : `C=${c.concurrency}`;
+    const who = `${c.client.language} ${c.client.version}${c.client.grpcVersion ? ` (grpc-go ${c.client.grpcVersion})` : ''} ${level}`;
     if (!c.result) {
       console.log(`${who}: ${c.status} ${c.error ?? ''}`);
       continue;
@@ -58,7 +65,11 @@ try {
     const ceiling = c.result.ceiling ? `; ceiling ${c.result.ceiling.qps.toFixed(0)} ops/s (${c.result.ceiling.limit}; no limits ${c.result.ceiling.noLimitsQps.toFixed(0)})` : '';
     const v = c.result.verdict;
     const why = v.held ?? v.limits.map((l) => `${l.name} ${l.value.toFixed(2)}`).join(', ');
-    console.log(`${who} ${c.configuration.label}: ${c.result.qps.toFixed(0)} ops/s, ${c.result.errorCount} errors${ceiling}; ${v.kind}${why ? ` (${why})` : ''}; ${kinds.join('; ')}`);
+    const r = c.result;
+    const open = r.uncorrected
+      ? `; p50 ${r.p50Ms.toFixed(0)} ms, p99 ${r.p99Ms.toFixed(0)} ms from the intended start, uncorrected p50 ${r.uncorrected.p50Ms.toFixed(0)} ms, p99 ${r.uncorrected.p99Ms.toFixed(0)} ms; ${r.outstandingCapWaits} waited for the cap; lag p99 ${r.scheduleLagP99Ms?.toFixed(2)} ms`
+      : '';
+    console.log(`${who} ${c.configuration.label}: ${r.qps.toFixed(0)} ops/s, ${r.errorCount} errors${ceiling}; ${v.kind}${why ? ` (${why})` : ''}${open}; ${kinds.join('; ')}`);
   }
 } finally {
   await stack.stop();
