@@ -49,7 +49,7 @@ export const LIMITS = {
   machineOther: 0.25,
   /** All processes together using this share of all cores: the machine was full. */
   machineBusy: 0.95,
-  /** An open loop's driver starting operations later than its language's goal at p99 (this is the default goal, ms). */
+  /** An open loop's driver starting operations later at p99 than its language's goal (this is the default, ms) and a tenth of the cell's p50. */
   driverLag: 1,
 } as const;
 export type LimitName = keyof typeof LIMITS;
@@ -100,8 +100,9 @@ export function judgeCell(f: SaturationFigures, cores: number): CellVerdict {
     ...over('targetCpu', f.targetCpuShare),
     ...over('machineOther', other),
     ...(driverShare > LIMITS.driverCpu ? [] : over('machineBusy', f.machineBusyShare)),
-    // Arrivals the driver started late were not the load asked for, whatever made it late.
-    ...over('driverLag', f.scheduleLagP99Ms, f.scheduleLagGoalMs ?? LIMITS.driverLag),
+    // Arrivals the driver started late were not the load asked for, whatever made it late: past its
+    // language's goal, and past a tenth of the cell's p50 (as the fake's added time is weighed).
+    ...over('driverLag', f.scheduleLagP99Ms, Math.max(f.scheduleLagGoalMs ?? LIMITS.driverLag, LIMITS.targetAddedP50Share * f.p50Ms)),
   ];
   return { kind: harness.length ? 'harness-bound' : driver.length ? 'client-bound' : 'clean', limits: [...harness, ...driver] };
 }
@@ -115,7 +116,7 @@ const LIMIT_WORDS: Record<LimitName, (l: Limit) => string> = {
   targetCpu: (l) => `the target's process used ${pct(l.value)} of the machine (over ${pct(l.threshold)})`,
   machineOther: (l) => `other processes used ${pct(l.value)} of the machine (over ${pct(l.threshold)})`,
   machineBusy: (l) => `machine ${pct(l.value)} busy (over ${pct(l.threshold)})`,
-  driverLag: (l) => `driver started operations ${l.value.toFixed(1)} ms late at p99 (over its goal of ${l.threshold} ms)`,
+  driverLag: (l) => `driver started operations ${l.value.toFixed(1)} ms late at p99 (over ${+l.threshold.toFixed(1)} ms: its goal, or a tenth of the p50)`,
 };
 const pct = (x: number) => `${Math.round(x * 100)}%`;
 

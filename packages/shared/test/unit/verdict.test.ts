@@ -116,3 +116,13 @@ test('Markdown marks bound cells in the table, explains the marks and lists each
   assert.match(md, /- `\*` node 9\.0\.0 · on, C=400, repeat 1: driver's event loop busy 95% \(over 80%\)/);
   assert.doesNotMatch(md, /C=10, repeat 1/);
 });
+
+test("an open loop's driver late past its goal and a tenth of the p50 is harness-bound, saying so; late by less, it is not", () => {
+  const open = { ...quiet, p50Ms: 5, p99Ms: 20, scheduleLagGoalMs: 1 };
+  const late = judgeCell({ ...open, scheduleLagP99Ms: 2.5 }, 2);
+  assert.equal(late.kind, 'harness-bound');
+  assert.match(verdictReasons(late), /driver started operations 2\.5 ms late at p99 \(over 1 ms: its goal, or a tenth of the p50\)/);
+  assert.equal(judgeCell({ ...open, scheduleLagP99Ms: 0.8 }, 2).kind, 'clean', 'within the goal');
+  assert.equal(judgeCell({ ...open, p50Ms: 280, p99Ms: 430, scheduleLagP99Ms: 2.5 }, 2).kind, 'clean', 'a tenth of a 280 ms p50 is 28 ms');
+  assert.equal(judgeCell({ ...open, scheduleLagGoalMs: 5, scheduleLagP99Ms: 2.5 }, 2).kind, 'clean', "Node's goal is 5 ms");
+});
