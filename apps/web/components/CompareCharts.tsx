@@ -33,33 +33,41 @@ function logAxis(values: number[]): { domain: [number, number]; ticks: number[] 
   if (ticks.length < 4) ticks = within([1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 7, 8, 9]);
   return { domain: [lo, hi], ticks };
 }
-const X_LABEL = { value: 'concurrency (operations in flight)', position: 'insideBottom' as const, offset: -15 };
+/** The x axis: concurrency, or an open loop's arrival rate. */
+const xLabel = (open: boolean) => ({ value: open ? 'arrivals per second (open loop)' : 'concurrency (operations in flight)', position: 'insideBottom' as const, offset: -15 });
 
-function qpsLines({ group, series, idealLatencyMs }: { group: CompareChartGroup; series: ChartSeries[]; idealLatencyMs: number | null }) {
+function qpsLines({ group, series, idealLatencyMs, open }: { group: CompareChartGroup; series: ChartSeries[]; idealLatencyMs: number | null; open: boolean }) {
   return (
     <LineChart data={group.qps} margin={MARGIN}>
       <CartesianGrid strokeDasharray="3 3" />
-      <XAxis dataKey="concurrency" type="number" domain={['dataMin', 'dataMax']} label={X_LABEL} />
+      <XAxis dataKey="concurrency" type="number" domain={['dataMin', 'dataMax']} label={xLabel(open)} />
       <YAxis tickFormatter={qpsText} label={{ value: 'queries per second', angle: -90, position: 'insideLeft', offset: -5 }} />
       <Tooltip formatter={qpsText} itemSorter="dataKey" />
       <Legend verticalAlign="top" itemSorter={null} />
       {series.map((s, i) => (
         <Line key={s.key} dataKey={s.key} name={s.label} stroke={SERIES_COLORS[i % SERIES_COLORS.length]} strokeWidth={i === 0 ? 3 : 2} connectNulls isAnimationActive={false} />
       ))}
-      {idealLatencyMs !== null && (
-        <Line dataKey="ideal" name={`ideal (concurrency / ${msText(idealLatencyMs)} ms)`} stroke={REFERENCE_COLOR} strokeDasharray="6 4" dot={false} isAnimationActive={false} />
+      {(open || idealLatencyMs !== null) && (
+        <Line
+          dataKey="ideal"
+          name={open ? 'offered (the arrival rate)' : `ideal (concurrency / ${msText(idealLatencyMs!)} ms)`}
+          stroke={REFERENCE_COLOR}
+          strokeDasharray="6 4"
+          dot={false}
+          isAnimationActive={false}
+        />
       )}
     </LineChart>
   );
 }
 
-function p99Lines({ group, series, idealLatencyMs }: { group: CompareChartGroup; series: ChartSeries[]; idealLatencyMs: number | null }) {
+function p99Lines({ group, series, idealLatencyMs, open }: { group: CompareChartGroup; series: ChartSeries[]; idealLatencyMs: number | null; open: boolean }) {
   const values = group.p99Ms.flatMap((p) => series.map((s) => p[s.key] ?? NaN));
   const axis = logAxis(idealLatencyMs !== null ? [...values, idealLatencyMs] : values);
   return (
     <LineChart data={group.p99Ms} margin={MARGIN}>
       <CartesianGrid strokeDasharray="3 3" />
-      <XAxis dataKey="concurrency" type="number" domain={['dataMin', 'dataMax']} label={X_LABEL} />
+      <XAxis dataKey="concurrency" type="number" domain={['dataMin', 'dataMax']} label={xLabel(open)} />
       <YAxis
         scale="log"
         domain={axis?.domain ?? ['auto', 'auto']}
@@ -81,12 +89,12 @@ function p99Lines({ group, series, idealLatencyMs }: { group: CompareChartGroup;
 // These return the chart element itself (called, not rendered as components): ResponsiveContainer sizes its direct child.
 
 /** One concurrency: a line has nothing to join, so bars (from zero) per series, with the ideal as a dashed reference line (named in the caption). */
-function bars({ data, series, reference, unit }: { data: CompareChartGroup['qps']; series: ChartSeries[]; reference: number | null; unit: 'qps' | 'ms' }) {
+function bars({ data, series, reference, unit, open }: { data: CompareChartGroup['qps']; series: ChartSeries[]; reference: number | null; unit: 'qps' | 'ms'; open: boolean }) {
   const text = unit === 'qps' ? qpsText : msText;
   return (
     <BarChart data={data} margin={MARGIN}>
       <CartesianGrid strokeDasharray="3 3" />
-      <XAxis dataKey="concurrency" type="category" label={X_LABEL} />
+      <XAxis dataKey="concurrency" type="category" label={xLabel(open)} />
       <YAxis tickFormatter={tickText} label={{ value: unit === 'qps' ? 'queries per second' : 'p99 latency, ms', angle: -90, position: 'insideLeft', offset: -5 }} />
       <Tooltip formatter={text} itemSorter="dataKey" />
       <Legend verticalAlign="top" itemSorter={null} />
@@ -99,27 +107,30 @@ function bars({ data, series, reference, unit }: { data: CompareChartGroup['qps'
 }
 
 /** Overlaid charts of a comparison: qps and p99 versus concurrency, one line (or bar) per series. */
-export function CompareCharts({ groups, series, idealLatencyMs }: { groups: CompareChartGroup[]; series: ChartSeries[]; idealLatencyMs: number | null }) {
+export function CompareCharts({ groups, series, idealLatencyMs, open = false }: { groups: CompareChartGroup[]; series: ChartSeries[]; idealLatencyMs: number | null; open?: boolean }) {
+  const at = (level: number) => (open ? `at ${level} ops/s` : `at concurrency ${level}`);
+  const versus = open ? 'vs arrival rate' : 'vs concurrency';
   return (
     <>
       {groups.map((g) => {
         const single = g.qps.length === 1;
-        const ideal = single && idealLatencyMs !== null ? g.qps[0]!.ideal : null;
+        const ideal = single && (open || idealLatencyMs !== null) ? g.qps[0]!.ideal : null;
+        const idealNote = ideal === null ? null : open ? `dashed: offered ${qpsText(ideal)} ops/s` : `dashed: ideal ${qpsText(ideal)} qps (concurrency / ${msText(idealLatencyMs!)} ms)`;
         return (
           <section key={g.configuration ?? ''} className="cmp-chart-group" aria-label={g.configuration ? `charts for ${g.configuration}` : 'charts'}>
             {g.configuration !== null && <h3>{g.configuration}</h3>}
             <div className="cmp-charts">
               <ChartFigure
                 testId="compare-qps-chart"
-                title={`Throughput (qps)${single ? ` at concurrency ${g.qps[0]!.concurrency}` : ' vs concurrency'}`}
-                note={single && ideal !== null ? `dashed: ideal ${qpsText(ideal)} qps (concurrency / ${msText(idealLatencyMs!)} ms)` : null}
-                chart={single ? bars({ data: g.qps, series, unit: 'qps', reference: ideal }) : qpsLines({ group: g, series, idealLatencyMs })}
+                title={`Throughput (qps) ${single ? at(g.qps[0]!.concurrency) : versus}`}
+                note={single ? idealNote : null}
+                chart={single ? bars({ data: g.qps, series, unit: 'qps', reference: ideal, open }) : qpsLines({ group: g, series, idealLatencyMs, open })}
               />
               <ChartFigure
                 testId="compare-p99-chart"
-                title={`p99 latency (ms)${single ? ` at concurrency ${g.p99Ms[0]!.concurrency}` : ' vs concurrency, log scale'}`}
+                title={`p99 latency (ms) ${single ? at(g.p99Ms[0]!.concurrency) : `${versus}, log scale`}`}
                 note={idealLatencyMs !== null ? `dashed: server latency ${msText(idealLatencyMs)} ms` : null}
-                chart={single ? bars({ data: g.p99Ms, series, unit: 'ms', reference: idealLatencyMs }) : p99Lines({ group: g, series, idealLatencyMs })}
+                chart={single ? bars({ data: g.p99Ms, series, unit: 'ms', reference: idealLatencyMs, open }) : p99Lines({ group: g, series, idealLatencyMs, open })}
               />
             </div>
           </section>

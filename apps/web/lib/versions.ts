@@ -1,5 +1,6 @@
 import { cache } from 'react';
 import { judgeCell } from '@scb/shared/verdict';
+import { isOpenLoop } from '@scb/shared/job';
 import {
   METRICS,
   TREND_METRICS,
@@ -26,6 +27,8 @@ export interface VersionsView {
   /** Parameters that were malformed or selected nothing; the selection fell back to the default for them. */
   fallbacks: QueryIssue[];
   scenario: { key: string; label: string; differsIn?: string[] } | null;
+  /** The scenario is an open loop: its levels are arrival rates (ops/s), not concurrencies. */
+  openLoop: boolean;
   options: {
     languages: { value: string; cells: number }[];
     scenarios: ScenarioOption[];
@@ -99,6 +102,7 @@ export async function loadVersionsView(query: TrendQuery, earlierIssues: QueryIs
     url: versionsHref(selection),
     fallbacks: [...earlierIssues, ...issues],
     scenario: option ? { key: option.key, label: option.label, differsIn: option.differsIn } : null,
+    openLoop: scenarioJobs?.spec ? isOpenLoop(scenarioJobs.spec) : false,
     options: {
       languages: index.languages,
       scenarios: index.scenarios[selection.language],

@@ -3,6 +3,7 @@
 // streams (RPCs) opened and the peak in flight, the same ChannelStats the fake counts itself. It can
 // also stand for the network and front end in front of any plaintext target (TapBehaviour).
 import net from 'node:net';
+import { newLatencyHistogram } from '@scb/shared';
 import type { ChannelStats } from './target';
 
 const PREFACE = 24; // "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
@@ -33,6 +34,20 @@ interface Connection {
   peakInFlight: number;
   open: Set<number>;
   lastStream: number;
+  /** Per stream: when the request's last frame (END_STREAM) went by towards the target, until its answer's first frame came back. */
+  requestEnded: Map<number, number>;
+}
+
+/**
+ * The target's time per RPC as the wire shows it: from the request's last frame passing the tap to the
+ * response's first frame passing it back, ms. Everything the target spends on the RPC is in it, its
+ * HTTP/2 framing and socket reads and writes included, which a server's own clock around its handler
+ * misses.
+ */
+export interface WireTimes {
+  count: number;
+  p50Ms: number;
+  p99Ms: number;
 }
 
 /** Walks frame headers across chunk boundaries; `onFrame` sees type, flags and stream id of each. */
@@ -132,6 +147,9 @@ export interface Tap {
   port: number;
   /** Every RPC seen so far, by client connection in the order they connected. */
   stats(): ChannelStats;
+  /** The target's time per RPC on the wire since the tap started (or the last `resetWire`). */
+  wire(): WireTimes;
+  resetWire(): void;
   stop(): Promise<void>;
 }
 
@@ -139,8 +157,17 @@ export interface Tap {
 export async function startTap(upstream: { host: string; port: number }, behaviour: TapBehaviour = {}): Promise<Tap> {
   const connections: Connection[] = [];
   const sockets = new Set<net.Socket>();
+  let wire = newLatencyHistogram();
   const server = net.createServer((client) => {
-    const c: Connection = { connection: connections.length, peer: `${client.remoteAddress}:${client.remotePort}`, rpcs: 0, peakInFlight: 0, open: new Set(), lastStream: 0 };
+    const c: Connection = {
+      connection: connections.length,
+      peer: `${client.remoteAddress}:${client.remotePort}`,
+      rpcs: 0,
+      peakInFlight: 0,
+      open: new Set(),
+      lastStream: 0,
+      requestEnded: new Map(),
+    };
     connections.push(c);
     // Held back for the accept delay: bytes the client sends meanwhile wait in its socket.
     if (behaviour.acceptDelayMs) {
@@ -170,8 +197,11 @@ export async function startTap(upstream: { host: string; port: number }, behavio
         target.destroy();
       });
     }
-    const close = (stream: number) => c.open.delete(stream);
-    const fromClient = frameReader(PREFACE, (type, _flags, stream) => {
+    const close = (stream: number) => {
+      c.open.delete(stream);
+      c.requestEnded.delete(stream);
+    };
+    const fromClient = frameReader(PREFACE, (type, flags, stream) => {
       // A client HEADERS frame on a stream id above every earlier one starts an RPC.
       if (type === HEADERS && stream > c.lastStream) {
         c.lastStream = stream;
@@ -179,8 +209,14 @@ export async function startTap(upstream: { host: string; port: number }, behavio
         c.open.add(stream);
         c.peakInFlight = Math.max(c.peakInFlight, c.open.size);
       } else if (type === RST_STREAM) close(stream);
+      if ((type === DATA || type === HEADERS) && flags & END_STREAM && c.open.has(stream)) c.requestEnded.set(stream, performance.now());
     });
     const fromServer = frameReader(0, (type, flags, stream) => {
+      const ended = c.requestEnded.get(stream);
+      if (ended !== undefined && (type === HEADERS || type === DATA)) {
+        wire.recordValue(Math.max(1, Math.round((performance.now() - ended) * 1000)));
+        c.requestEnded.delete(stream);
+      }
       if (((type === DATA || type === HEADERS) && flags & END_STREAM) || type === RST_STREAM) close(stream);
     });
     const rewrite = behaviour.maxConcurrentStreams ? settingsRewriter(behaviour.maxConcurrentStreams) : (d: Buffer) => d;
@@ -210,6 +246,10 @@ export async function startTap(upstream: { host: string; port: number }, behavio
   return {
     host: '127.0.0.1',
     port,
+    wire: () => ({ count: wire.totalCount, p50Ms: wire.totalCount ? wire.getValueAtPercentile(50) / 1000 : 0, p99Ms: wire.totalCount ? wire.getValueAtPercentile(99) / 1000 : 0 }),
+    resetWire: () => {
+      wire = newLatencyHistogram();
+    },
     stats: () => ({
       source: 'tap',
       totalRpcs: connections.reduce((a, c) => a + c.rpcs, 0),

@@ -58,7 +58,7 @@ export function ComparisonTable({ c }: { c: Comparison }) {
         <thead>
           <tr>
             {rowConfig && <th>configuration</th>}
-            <th>concurrency</th>
+            <th>{c.openLoop ? 'arrivals (ops/s)' : 'concurrency'}</th>
             <th>metric</th>
             <th>
               {base!.label}
@@ -75,7 +75,7 @@ export function ComparisonTable({ c }: { c: Comparison }) {
           </tr>
         </thead>
         {c.rows.map((r) => (
-          <tbody key={`${r.configuration ?? ''}@${r.concurrency}`} className="cmp-rowgroup" data-row={compareRowLabel(r)}>
+          <tbody key={`${r.configuration ?? ''}@${r.concurrency}`} className="cmp-rowgroup" data-row={compareRowLabel(r, c.openLoop)}>
             {METRICS.map((m, mi) => (
               <tr key={m.key}>
                 {mi === 0 && rowConfig && (

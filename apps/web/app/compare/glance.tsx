@@ -23,8 +23,8 @@ export function AtAGlance({ c }: { c: Comparison }) {
           <li key={s.series}>
             <strong>{label}</strong> vs {base.label}: {part('qps', s.qps)}, {part('p50', s.p50Ms)}, {part('p99', s.p99Ms)}{' '}
             <span className="muted">
-              {s.rows === 1 && s.worstQps ? `at ${compareRowLabel(s.worstQps)}` : `geometric mean over ${s.rows} rows`}
-              {s.rows > 1 && s.worstQps && `; lowest qps ratio ${formatCompareRatio(s.worstQps.ratio)} at ${compareRowLabel(s.worstQps)}`}
+              {s.rows === 1 && s.worstQps ? `at ${compareRowLabel(s.worstQps, c.openLoop)}` : `geometric mean over ${s.rows} rows`}
+              {s.rows > 1 && s.worstQps && `; lowest qps ratio ${formatCompareRatio(s.worstQps.ratio)} at ${compareRowLabel(s.worstQps, c.openLoop)}`}
             </span>
           </li>
         );

@@ -49,7 +49,12 @@ export function Result({ l }: { l: Extract<CompareLoad, { kind: 'ok' }> }) {
           <h2>Side by side</h2>
           <ComparisonTable c={c} />
           <h2>Charts</h2>
-          <CompareCharts groups={comparisonCharts(c)} series={c.series.map((s) => ({ key: s.key, label: s.baseline ? `${s.label} (baseline)` : s.label }))} idealLatencyMs={c.idealLatencyMs} />
+          <CompareCharts
+            groups={comparisonCharts(c)}
+            series={c.series.map((s) => ({ key: s.key, label: s.baseline ? `${s.label} (baseline)` : s.label }))}
+            idealLatencyMs={c.idealLatencyMs}
+            open={c.openLoop}
+          />
         </>
       )}
     </>

@@ -15,7 +15,8 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 
 function heading(v: VersionsView): string {
   const { language, metric, concurrency, operation } = v.selection;
-  return `${operation ? `${operation} ` : ''}${METRICS[metric].label} of ${language} client versions${concurrency ? ` at C=${concurrency}` : ''}`;
+  const at = concurrency ? (v.openLoop ? ` at ${concurrency} ops/s` : ` at C=${concurrency}`) : '';
+  return `${operation ? `${operation} ` : ''}${METRICS[metric].label} of ${language} client versions${at}`;
 }
 
 export async function generateMetadata({ searchParams }: Props): Promise<Metadata> {
@@ -25,7 +26,7 @@ export async function generateMetadata({ searchParams }: Props): Promise<Metadat
   const { versions, series, cells } = view.chart;
   const description = view.scenario
     ? `${METRICS[view.selection.metric].label} (${view.chart.unit}) of ${view.selection.language} client versions ${versions.join(', ')}` +
-      `${view.selection.concurrency ? ` at concurrency ${view.selection.concurrency}` : ''}, one line per configuration` +
+      `${view.selection.concurrency ? (view.openLoop ? ` at ${view.selection.concurrency} ops/s` : ` at concurrency ${view.selection.concurrency}`) : ''}, one line per configuration` +
       ` (${series.map((s) => s.configuration).join(', ')}), from ${cells} stored cells; scenario: ${view.scenario.label}.`
     : `No succeeded ${view.selection.language} cells stored yet.`;
   const url = new URL(view.url, publicOrigin()).toString();
@@ -132,7 +133,7 @@ export default async function VersionsPage({ searchParams }: Props) {
           </select>
         </label>
         <label>
-          <span>Concurrency</span>
+          <span>{view.openLoop ? 'Arrival rate (ops/s)' : 'Concurrency'}</span>
           <select name="concurrency" defaultValue={selection.concurrency ?? ''}>
             {options.concurrencies.length === 0 && <option value="">–</option>}
             <CountedOptions items={options.concurrencies} />

@@ -4,7 +4,7 @@ import { median, medianOverRepeats } from '../results/stats';
 import { isFinishedCell, isUnfinishedJob } from '../results/status';
 import { worstVerdict } from '../results/verdict';
 import { scenarioDifferences, scenarioOf } from '../job/scenario';
-import { clientText, type JobSpec } from '../job/spec';
+import { clientText, isOpenLoop, type JobSpec } from '../job/spec';
 import { idealQps, modeledLatencyMs } from '../targets/index';
 import { runnerTargetVersion } from '../stored';
 import {
@@ -315,6 +315,7 @@ export function buildComparison(selection: CompareSelection, jobs: ReadonlyMap<s
     notes,
     summaries,
     idealLatencyMs: latencies.size === 1 ? [...latencies][0]! : null,
+    openLoop: ds.length > 0 && ds.every((d) => isOpenLoop(d.job.spec)),
     sameWithin,
   };
 }
@@ -328,7 +329,9 @@ export function comparisonCharts(c: Comparison): CompareChartGroup[] {
   return groups.map((g) => {
     const rows = c.rows.filter((r) => (r.configuration ?? '') === g);
     const point = (r: CompareRow, m: 'qps' | 'p99Ms'): CompareChartPoint => {
-      const p: CompareChartPoint = { concurrency: r.concurrency, ideal: m === 'qps' && c.idealLatencyMs !== null ? idealQps(r.concurrency, c.idealLatencyMs) : null };
+      // An open loop completes at most what arrives: its rate.
+      const ideal = m !== 'qps' ? null : c.openLoop ? r.concurrency : c.idealLatencyMs !== null ? idealQps(r.concurrency, c.idealLatencyMs) : null;
+      const p: CompareChartPoint = { concurrency: r.concurrency, ideal };
       c.series.forEach((s, i) => {
         const v = r.entries[i]?.[m] ?? null;
         p[s.key] = v !== null && v > 0 ? v : null;

@@ -67,8 +67,10 @@ export function formatCompareValue(v: unknown): string {
   return JSON.stringify(v);
 }
 
-export function compareRowLabel(r: Pick<CompareRow, 'configuration' | 'concurrency'>): string {
-  return r.configuration === null ? `C=${r.concurrency}` : `${r.configuration} · C=${r.concurrency}`;
+/** "grpc-gcp on · C=50"; an open loop's rows are rates: "100 ops/s". */
+export function compareRowLabel(r: Pick<CompareRow, 'configuration' | 'concurrency'>, openLoop = false): string {
+  const level = openLoop ? `${r.concurrency} ops/s` : `C=${r.concurrency}`;
+  return r.configuration === null ? level : `${r.configuration} · ${level}`;
 }
 
 /** One sentence per candidate: "java 6.105.0: qps 0.42× (-58%), p99 2.10× (+110%) vs java 6.104.0 over 4 rows". */
@@ -81,7 +83,7 @@ export function comparisonDescription(c: Comparison): string {
       const label = compareSeriesByKey(c, s.series)?.label ?? s.series;
       if (!s.qps) return `${label}: no result to compare with ${base.label} yet`;
       const p99 = s.p99Ms ? `, p99 ${formatCompareRatio(s.p99Ms.ratio)} (${formatCompareChange(s.p99Ms.ratio)})` : '';
-      const over = s.rows === 1 && s.worstQps ? `at ${compareRowLabel(s.worstQps)}` : `over ${s.rows} rows (geometric mean)`;
+      const over = s.rows === 1 && s.worstQps ? `at ${compareRowLabel(s.worstQps, c.openLoop)}` : `over ${s.rows} rows (geometric mean)`;
       return `${label}: qps ${formatCompareRatio(s.qps.ratio)} (${formatCompareChange(s.qps.ratio)})${p99} vs ${base.label} ${over}`;
     })
     .join('; ');

@@ -155,6 +155,8 @@ export interface Comparison {
   summaries: CompareSummary[];
   /** The shared server latency (after the time scale), for the ideal line; null when series differ. */
   idealLatencyMs: number | null;
+  /** Every series is an open loop: rows are arrival rates (ops/s), and the ideal is the rate. */
+  openLoop: boolean;
   sameWithin: number;
 }
 

@@ -30,7 +30,9 @@ export function metricValue(result: MetricSource, metric: TrendMetric): number {
 }
 
 /** Reference line for the metric: ideal qps for throughput, the server's time per query for latency. */
-export function metricReference(spec: Pick<JobSpec, 'target' | 'timeScale'>, metric: TrendMetric, concurrency: number | null): { value: number; label: string } | null {
+export function metricReference(spec: Pick<JobSpec, 'target' | 'timeScale' | 'arrivalRates'>, metric: TrendMetric, concurrency: number | null): { value: number; label: string } | null {
+  // An open loop's level is its rate: at most what arrives completes.
+  if (metric === 'qps' && spec.arrivalRates && concurrency) return { value: concurrency, label: `offered ${concurrency} ops/s` };
   const latency = modeledLatencyMs(spec);
   if (latency === null) return null;
   if (metric === 'qps') {

@@ -76,7 +76,7 @@ export interface TrendModel {
  * Groups the cells of one selection (language, scenario, concurrency; others are left out) into
  * series per configuration label and points per version: median, min, max, n and every repeat.
  */
-export function buildTrendModel(cells: TrendCell[], selection: TrendSelection, spec?: Pick<JobSpec, 'target' | 'timeScale'>): TrendModel {
+export function buildTrendModel(cells: TrendCell[], selection: TrendSelection, spec?: Pick<JobSpec, 'target' | 'timeScale' | 'arrivalRates'>): TrendModel {
   const info = METRICS[selection.metric];
   const mine = cells.filter(
     (c) => c.language === selection.language && c.scenario === selection.scenario && c.concurrency === selection.concurrency && Number.isFinite(metricValue(c, selection.metric)),

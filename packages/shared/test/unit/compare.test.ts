@@ -471,3 +471,29 @@ test('the hottest connection: median share over repeats and the highest peak in 
   assert.equal(formatCompareHottest(base!), '3% · peak 24');
   assert.equal(formatCompareHottest(cand!), '17% · peak 100');
 });
+
+test('open-loop jobs compare by arrival rate: rows are rates, the ideal is the rate offered', () => {
+  const open = (version: string) =>
+    spec({
+      clients: [{ language: 'go', version }],
+      configurations: [{ label: 'client default' }],
+      concurrency: undefined,
+      arrivalRates: [100, 400],
+      workload: { durationSeconds: 5 },
+      repeats: 1,
+      timeScale: 1,
+    });
+  const a = job('a', open('1.33.0'), (c) => ({ qps: c.concurrency === 400 ? 280 : 99, p50Ms: 70, p99Ms: 90 }));
+  const b = job('b', open('1.96.1'), (c) => ({ qps: c.concurrency === 400 ? 390 : 99, p50Ms: 66, p99Ms: 70 }));
+  const c = buildComparison(sel(['a', 'b']), jobsMap(a, b));
+  assert.equal(c.openLoop, true);
+  assert.deepEqual(
+    comparisonCharts(c)[0]!.qps.map((p) => [p.concurrency, p.ideal]),
+    [
+      [100, 100],
+      [400, 400],
+    ],
+  );
+  assert.match(comparisonDescription(c), /ops\/s|over 2 rows/);
+  assert.equal(buildComparison(sel(['a', 'a']), jobsMap(a)).openLoop, true);
+});
