@@ -1,11 +1,13 @@
 // `npm run bench:fake-wire`: the fake's added time where it happens. Go 1.96.1 (the fastest client here)
 // at C=10 and C=400 against the fake at 65 ms (on a worker thread, as the runner runs it), 4 connections,
 // once directly and once through the connection tap, which times every RPC on the wire: from the
-// request's last frame to the answer's first. Side by side, alternated over rounds. Prints, per run,
+// request's last frame to the answer's first; and once against the fake CLI in a process of its own.
+// Side by side, alternated over rounds. Prints, per run,
 // throughput against the ceiling (C / 65 ms), the client's p50, the fake's own added time (handler
 // called to answer handed to grpc-js) and the wire's (wire time minus the 65 ms applied), and the
 // fake thread's busy share. Nothing is asserted. Usage: npm run bench:fake-wire [-- seconds rounds]
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import os from 'node:os';
 import { startFakeSpannerThread } from '@scb/fake-spanner';
 import { prepareDriver } from '@scb/languages';
@@ -21,9 +23,26 @@ const rounds = Number(process.argv[3] ?? 2);
 const client = { language: 'go', version: '1.96.1' };
 const launch = await prepareDriver(client, { cacheDir: CACHE_DIR, log: () => {} });
 
-async function run(concurrency: number, tapped: boolean) {
-  const fake = await startFakeSpannerThread({ latencyMs: LATENCY_MS });
-  const tap = tapped ? await startTap(fake) : null;
+/** The fake CLI in a process of its own, behind the same interface as the thread's (its admin API; no loop figures). */
+async function startFakeProcess() {
+  const child = spawn(process.execPath, ['packages/fake-spanner/bin/fake-spanner.mjs', '--port', '0', '--admin-port', '0', '--latency', `${LATENCY_MS}ms`], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const line = await new Promise<string>((resolve) => createInterface({ input: child.stdout }).once('line', resolve));
+  const [, port, admin] = /listening on [^:]+:(\d+) .* on http:\/\/[^:]+:(\d+)/.exec(line)!;
+  const api = `http://127.0.0.1:${admin}`;
+  return {
+    host: '127.0.0.1',
+    port: Number(port),
+    mark: async () => void (await fetch(`${api}/reset`, { method: 'POST' })),
+    stats: async () => ({ ...((await (await fetch(`${api}/stats`)).json()) as { added?: { p50Ms: number; p99Ms: number } }), loop: undefined as { utilization: number } | undefined }),
+    stop: async () => void child.kill(),
+  };
+}
+
+type Path = 'direct' | 'through the tap' | 'fake in its own process';
+
+async function run(concurrency: number, path: Path) {
+  const fake = path === 'fake in its own process' ? await startFakeProcess() : await startFakeSpannerThread({ latencyMs: LATENCY_MS });
+  const tap = path === 'through the tap' ? await startTap(fake) : null;
   try {
     const cell = defaultCellOn(tap ?? fake, client, { warmupOps: 4 * concurrency, durationSeconds: seconds }, concurrency);
     cell.configuration = { label: '4 connections', grpcGcp: 'default', numChannels: 4 };
@@ -66,9 +85,9 @@ console.log('| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
 const f = (x: number | undefined) => (x === undefined || Number.isNaN(x) ? '–' : x.toFixed(2));
 for (let round = 1; round <= rounds; round++)
   for (const concurrency of [10, 400])
-    for (const tapped of [false, true]) {
-      const r = await run(concurrency, tapped);
+    for (const path of ['direct', 'through the tap', 'fake in its own process'] as Path[]) {
+      const r = await run(concurrency, path);
       console.log(
-        `| ${concurrency} | ${tapped ? 'through the tap' : 'direct'} | ${Math.round(r.qps)} | ${Math.round(100 * r.share)}% | ${r.p50Ms.toFixed(1)} | ${f(r.fakeAdded?.p50Ms)} / ${f(r.fakeAdded?.p99Ms)} | ${r.wireAdded ? `${f(r.wireAdded.p50Ms)} / ${f(r.wireAdded.p99Ms)}` : '–'} | ${Math.round(100 * r.loop)}% | ${Math.round((100 * r.cpuMs) / r.elapsedMs / os.availableParallelism())}% |`,
+        `| ${concurrency} | ${path} | ${Math.round(r.qps)} | ${Math.round(100 * r.share)}% | ${r.p50Ms.toFixed(1)} | ${f(r.fakeAdded?.p50Ms)} / ${f(r.fakeAdded?.p99Ms)} | ${r.wireAdded ? `${f(r.wireAdded.p50Ms)} / ${f(r.wireAdded.p99Ms)}` : '–'} | ${Math.round(100 * r.loop)}% | ${Math.round((100 * r.cpuMs) / r.elapsedMs / os.availableParallelism())}% |`,
       );
     }

@@ -211,6 +211,8 @@ const result = (over: Partial<CellResultInput> = {}): CellResultInput => ({
   serverRpcs: null,
   targetAddedP50Ms: 0.2,
   targetAddedP99Ms: 1.5,
+  targetWireAddedP50Ms: null,
+  targetWireAddedP99Ms: null,
   driverLoopUtilization: 0.4,
   driverLoopDelayP99Ms: 12,
   targetLoopUtilization: 0.1,

@@ -67,6 +67,26 @@ test("Node with grpc-gcp off at C=300 is configuration-bound: one connection's 1
   assert.match(verdictReasons(verdict), /^held at the stream limit: 1 connection × 100 streams \(at most \d+ ops\/s, \d+% reached\)$/);
 });
 
+test("a fake measured on the wire: the tap's time per RPC is stored beside the fake's own, and sees at least what the fake's clock sees", { timeout: 300_000 }, async () => {
+  const parsed = parseJobSpec({
+    clients: [{ language: 'node', version: '9.0.0' }],
+    configurations: [{ label: 'client default' }],
+    concurrency: [10],
+    target: { kind: 'fake', latencyMs: 20, measureOnWire: true },
+    workload: { warmupOps: 200, durationSeconds: 2 },
+  });
+  assert.ok(parsed.ok);
+  const [plan] = planCells(parsed.value);
+  const r = cellResultOf(await runCell(parsed.value, plan!, await prepareDriver(plan!.client, { cacheDir: CACHE_DIR, log: () => {} })));
+  console.log(`# fake's own added p50/p99 ${r.targetAddedP50Ms}/${r.targetAddedP99Ms} ms; on the wire ${r.targetWireAddedP50Ms}/${r.targetWireAddedP99Ms} ms; client p50 ${r.p50Ms} ms`);
+  assert.ok(r.targetWireAddedP50Ms != null && r.targetWireAddedP99Ms != null, 'measured on the wire');
+  // The wire's time holds everything the fake's own clock holds, and its HTTP/2 layer besides.
+  assert.ok(r.targetWireAddedP50Ms >= r.targetAddedP50Ms!, `wire ${r.targetWireAddedP50Ms} ms, own ${r.targetAddedP50Ms} ms at p50`);
+  // And the client sees the wire's time and more: the RPC's way there and back.
+  assert.ok(r.p50Ms >= 20 + r.targetWireAddedP50Ms, `client p50 ${r.p50Ms} ms`);
+  assert.equal(r.channels.filter((c) => c.source === 'fake').reduce((a, c) => a + c.rpcs, 0) > 0, true, 'the fake still counts its connections');
+});
+
 let harnessBound: CellResultInput;
 
 test('a quiet cell is clean, and every process in its loop was measured while it measured', { timeout: 300_000 }, async () => {

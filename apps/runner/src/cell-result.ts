@@ -18,6 +18,8 @@ export function cellResultOf(out: CellOutcome): CellResultInput {
     serverRpcs: out.channels?.totalRpcs ?? null,
     targetAddedP50Ms: out.targetAdded?.p50Ms ?? null,
     targetAddedP99Ms: out.targetAdded?.p99Ms ?? null,
+    targetWireAddedP50Ms: out.targetWireAdded?.p50Ms ?? null,
+    targetWireAddedP99Ms: out.targetWireAdded?.p99Ms ?? null,
     driverLoopUtilization: r.eventLoop?.utilization ?? null,
     driverLoopDelayP99Ms: r.eventLoop?.delayP99Ms ?? null,
     targetLoopUtilization: out.targetLoad?.utilization ?? null,

@@ -29,6 +29,8 @@ export interface CellOutcome {
   channels?: ChannelStats;
   /** What the target itself added to its RPCs, where it can tell (the fake). */
   targetAdded?: AddedLatency | null;
+  /** The same on the wire, where the target measured it there (the fake with measureOnWire). */
+  targetWireAdded?: AddedLatency | null;
   /** The target's own event loop while the driver measured, where it can tell (the fake). */
   targetLoad?: TargetLoad | null;
   /** The target's own process while the driver measured (the emulator), as a share of all cores. */
@@ -93,6 +95,7 @@ export async function runCell(spec: JobSpec, plan: CellPlan, launch: DriverLaunc
       result,
       channels: stats?.channels,
       targetAdded: stats?.added,
+      targetWireAdded: stats?.wireAdded,
       targetLoad: stats?.load,
       targetCpuShare: stats?.cpuShare,
       machine,

@@ -91,6 +91,9 @@ export interface CellView {
         /** The fake's own added time per RPC (p50, p99); null for other targets. */
         targetAddedP50Ms: number | null;
         targetAddedP99Ms: number | null;
+        /** The same on the wire (a fake cell with measureOnWire); null otherwise. */
+        targetWireAddedP50Ms: number | null;
+        targetWireAddedP99Ms: number | null;
         /** Node: the driver's event loop while measuring (busy share 0..1, delay p99); null for other languages. */
         driverLoopUtilization: number | null;
         driverLoopDelayP99Ms: number | null;
@@ -337,6 +340,8 @@ export function csvRows(job: JobView): CsvRow[] {
     driver_loop_delay_p99_ms: c.result?.driverLoopDelayP99Ms,
     target_added_p50_ms: c.result?.targetAddedP50Ms,
     target_added_p99_ms: c.result?.targetAddedP99Ms,
+    target_wire_added_p50_ms: c.result?.targetWireAddedP50Ms,
+    target_wire_added_p99_ms: c.result?.targetWireAddedP99Ms,
     target_loop_utilization: c.result?.targetLoopUtilization,
     target_loop_delay_p99_ms: c.result?.targetLoopDelayP99Ms,
     target_cpu_share: c.result?.targetCpuShare,

@@ -33,6 +33,8 @@ export interface FakeStats {
   connections: ConnectionStat[];
   /** Server-side time applied per RPC kind. */
   latency: Partial<Record<RpcKind, KindLatency>>;
+  /** The same over every RPC of every kind (what a wire figure is weighed against). */
+  applied: KindLatency | null;
   /**
    * The fake's own added time per RPC: from the handler being called to the answer being handed to
    * grpc-js, minus the latency it applied. Large when its event loop falls behind.
@@ -62,6 +64,7 @@ export class Accounting {
   private sessionsCreated = 0;
   private since = Date.now();
   private latency = new Map<RpcKind, Histogram>();
+  private applied = newLatencyHistogram();
   private added = newLatencyHistogram();
   private faults: FakeStats['faults'] = {};
   private operations = new Map<string, Histogram>();
@@ -109,6 +112,7 @@ export class Accounting {
     let h = this.latency.get(kind);
     if (!h) this.latency.set(kind, (h = newLatencyHistogram()));
     h.recordValue(Math.max(1, Math.round(ms * 1000)));
+    this.applied.recordValue(Math.max(1, Math.round(ms * 1000)));
   }
 
   operationTime(operation: string, ms: number): void {
@@ -154,6 +158,7 @@ export class Accounting {
       sessionsCreated: this.sessionsCreated,
       connections: [...this.byPeer.values()].map((c) => ({ ...c, rpcsByMethod: { ...c.rpcsByMethod } })),
       latency,
+      applied: this.applied.totalCount ? kindLatency(this.applied) : null,
       added: this.added.totalCount ? kindLatency(this.added) : null,
       faults: structuredClone(this.faults),
       operations: Object.fromEntries([...this.operations].map(([op, h]) => [op, kindLatency(h)])),
@@ -171,6 +176,7 @@ export class Accounting {
     this.sessionsCreated = 0;
     this.since = Date.now();
     this.latency = new Map();
+    this.applied = newLatencyHistogram();
     this.added = newLatencyHistogram();
     this.faults = {};
     this.operations = new Map();

@@ -1,15 +1,20 @@
 import { startFakeSpannerThread, type FakeStats } from '@scb/fake-spanner';
 import type { CellEvent, FakeTarget } from '@scb/shared';
-import type { TargetPlugin } from './target';
+import { startTap, type WireTimes } from './tap';
+import type { AddedLatency, TargetPlugin } from './target';
 
-/** The bundled fake, on a free port and a worker thread of its own; it counts every RPC per connection itself. */
+/**
+ * The bundled fake, on a free port and a worker thread of its own; it counts every RPC per connection
+ * itself. With measureOnWire the driver reaches it through the connection tap, which times its RPCs on the wire.
+ */
 export const fake: TargetPlugin<FakeTarget> = {
   kind: 'fake',
   available: () => true,
   async start(target, spec) {
     const server = await startFakeSpannerThread({ ...target.server, latencyMs: target.latencyMs, timeScale: spec.timeScale });
+    const tap = target.measureOnWire ? await startTap(server) : null;
     return {
-      endpoint: { host: server.host, port: server.port, security: 'plaintext' },
+      endpoint: { host: (tap ?? server).host, port: (tap ?? server).port, security: 'plaintext' },
       // The fake serves any names: fixed ones keep logs readable.
       database: { projectId: 'bench-project', instanceId: 'bench-instance', databaseId: 'bench-db' },
       async stats() {
@@ -17,6 +22,7 @@ export const fake: TargetPlugin<FakeTarget> = {
         return {
           channels: { source: 'fake', totalRpcs: s.totalRpcs, connections: s.connections },
           added: s.added,
+          wireAdded: tap ? wireAdded(tap.wire(), s.applied) : null,
           load: s.loop,
           cpuShare: null,
           serverByOperation: s.operations,
@@ -24,10 +30,22 @@ export const fake: TargetPlugin<FakeTarget> = {
         };
       },
       markMeasuring: () => server.mark(),
-      stop: () => server.stop(),
+      async stop() {
+        await tap?.stop();
+        await server.stop();
+      },
     };
   },
 };
+
+/**
+ * The wire's time per RPC beyond the latency the fake applied, at p50 and p99: exact where every RPC
+ * had the same applied latency (one operation kind, sessions aside), an approximation for a mix.
+ */
+function wireAdded(wire: WireTimes, applied: FakeStats['applied']): AddedLatency | null {
+  if (!wire.count || !applied) return null;
+  return { p50Ms: Math.max(0, wire.p50Ms - applied.p50Ms), p99Ms: Math.max(0, wire.p99Ms - applied.p99Ms) };
+}
 
 /**
  * Everything the fake saw happen after the measured phase began, ms into it, in time order: connections

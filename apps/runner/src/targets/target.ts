@@ -23,6 +23,8 @@ export interface TargetStats {
   channels: ChannelStats;
   /** The time the target added to its RPCs beyond the latency it applied, over the whole cell. */
   added: AddedLatency | null;
+  /** The same as the wire shows it (the fake with measureOnWire: the tap's time per RPC minus the latency applied); null where not measured. */
+  wireAdded?: AddedLatency | null;
   /** Its event loop over the measured phase (from `markMeasuring`). */
   load: TargetLoad | null;
   /** A target in a process of its own (the emulator): its CPU over the measured phase, as a share of all cores. */

@@ -21,6 +21,9 @@ export interface SaturationFigures {
   targetLoopUtilization?: number | null;
   targetAddedP50Ms?: number | null;
   targetAddedP99Ms?: number | null;
+  /** The fake's added time as the wire shows it (measureOnWire); weighed instead of its own clock's where present. */
+  targetWireAddedP50Ms?: number | null;
+  targetWireAddedP99Ms?: number | null;
   /** A target in a process of its own (the emulator): its CPU as a share of all cores. */
   targetCpuShare?: number | null;
   machineBusyShare?: number | null;
@@ -43,6 +46,9 @@ export const LIMITS = {
    */
   targetAddedP50Share: 0.1,
   targetAddedP99Share: 0.1,
+  /** The same, measured on the wire (target.measureOnWire). */
+  targetWireP50Share: 0.1,
+  targetWireP99Share: 0.1,
   /** A target process (the emulator) using this share of all cores: it, not the client, set the pace. */
   targetCpu: 0.25,
   /** Processes other than the driver, the runner (which hosts the fake) and the target using this share of all cores. */
@@ -76,6 +82,8 @@ const PROCESS: Record<LimitName, Limit['process']> = {
   targetLoop: 'fake',
   targetAddedP50Share: 'fake',
   targetAddedP99Share: 'fake',
+  targetWireP50Share: 'fake',
+  targetWireP99Share: 'fake',
   targetCpu: 'target',
   machineOther: 'machine',
   machineBusy: 'machine',
@@ -95,8 +103,16 @@ export function judgeCell(f: SaturationFigures, cores: number): CellVerdict {
   const other = f.machineBusyShare != null && f.machineRunnerShare != null ? f.machineBusyShare - f.machineRunnerShare - driverShare - (f.targetCpuShare ?? 0) : null;
   const harness = [
     ...over('targetLoop', f.targetLoopUtilization),
-    ...over('targetAddedP50Share', f.targetAddedP50Ms != null && f.p50Ms > 0 ? f.targetAddedP50Ms / f.p50Ms : null),
-    ...over('targetAddedP99Share', f.targetAddedP99Ms != null && f.p99Ms > 0 ? f.targetAddedP99Ms / f.p99Ms : null),
+    ...(f.targetWireAddedP50Ms != null
+      ? [
+          // The wire sees everything the fake spends on an RPC; its own clock misses its HTTP/2 layer.
+          ...over('targetWireP50Share', f.p50Ms > 0 ? f.targetWireAddedP50Ms / f.p50Ms : null),
+          ...over('targetWireP99Share', f.targetWireAddedP99Ms != null && f.p99Ms > 0 ? f.targetWireAddedP99Ms / f.p99Ms : null),
+        ]
+      : [
+          ...over('targetAddedP50Share', f.targetAddedP50Ms != null && f.p50Ms > 0 ? f.targetAddedP50Ms / f.p50Ms : null),
+          ...over('targetAddedP99Share', f.targetAddedP99Ms != null && f.p99Ms > 0 ? f.targetAddedP99Ms / f.p99Ms : null),
+        ]),
     ...over('targetCpu', f.targetCpuShare),
     ...over('machineOther', other),
     ...(driverShare > LIMITS.driverCpu ? [] : over('machineBusy', f.machineBusyShare)),
@@ -113,6 +129,8 @@ const LIMIT_WORDS: Record<LimitName, (l: Limit) => string> = {
   targetLoop: (l) => `fake's thread busy ${pct(l.value)} (over ${pct(l.threshold)})`,
   targetAddedP50Share: (l) => `fake added ${pct(l.value)} of the client's p50 (over ${pct(l.threshold)})`,
   targetAddedP99Share: (l) => `fake added ${pct(l.value)} of the client's p99 (over ${pct(l.threshold)})`,
+  targetWireP50Share: (l) => `fake added ${pct(l.value)} of the client's p50 on the wire (over ${pct(l.threshold)})`,
+  targetWireP99Share: (l) => `fake added ${pct(l.value)} of the client's p99 on the wire (over ${pct(l.threshold)})`,
   targetCpu: (l) => `the target's process used ${pct(l.value)} of the machine (over ${pct(l.threshold)})`,
   machineOther: (l) => `other processes used ${pct(l.value)} of the machine (over ${pct(l.threshold)})`,
   machineBusy: (l) => `machine ${pct(l.value)} busy (over ${pct(l.threshold)})`,

@@ -17,6 +17,13 @@ export const FakeTargetSchema = z.strictObject({
    * schedules, connection age, accept delay, stream limit. The job's time scale applies to all of it.
    */
   server: FakeServerSchema.optional(),
+  /**
+   * Relay the cell through the connection tap, which times every RPC on the wire (request's last
+   * frame to the answer's first): the fake's added time as the network sees it, its HTTP/2 framing and
+   * socket reads and writes included, which the verdict then weighs instead of the fake's own clock.
+   * The relay adds a fraction of a millisecond to every RPC.
+   */
+  measureOnWire: z.boolean().optional(),
 });
 export type FakeTarget = z.output<typeof FakeTargetSchema>;
 

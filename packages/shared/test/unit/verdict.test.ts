@@ -126,3 +126,12 @@ test("an open loop's driver late past its goal and a tenth of the p50 is harness
   assert.equal(judgeCell({ ...open, p50Ms: 280, p99Ms: 430, scheduleLagP99Ms: 2.5 }, 2).kind, 'clean', 'a tenth of a 280 ms p50 is 28 ms');
   assert.equal(judgeCell({ ...open, scheduleLagGoalMs: 5, scheduleLagP99Ms: 2.5 }, 2).kind, 'clean', "Node's goal is 5 ms");
 });
+
+test("a fake measured on the wire is weighed by the wire's figure, not its own clock's", () => {
+  // Go 1.96.1 at C=400 (bench:fake-wire): the fake's own p99 7 ms, the wire's 17 ms, the client's p99 85 ms.
+  const go = { ...quiet, p50Ms: 68, p99Ms: 85, targetAddedP50Ms: 0.15, targetAddedP99Ms: 7 };
+  assert.equal(judge(go).kind, 'clean', 'its own clock: 8% of the p99');
+  const v = judge({ ...go, targetWireAddedP50Ms: 1.2, targetWireAddedP99Ms: 17 });
+  assert.equal(v.kind, 'harness-bound');
+  assert.equal(verdictReasons(v), "fake added 20% of the client's p99 on the wire (over 10%)");
+});
