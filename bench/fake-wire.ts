@@ -6,8 +6,7 @@
 // throughput against the ceiling (C / 65 ms), the client's p50, the fake's own added time (handler
 // called to answer handed to grpc-js) and the wire's (wire time minus the 65 ms applied), and the
 // fake thread's busy share. Nothing is asserted. Usage: npm run bench:fake-wire [-- seconds rounds]
-import { execFileSync, spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
+import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import { startFakeSpannerThread } from '@scb/fake-spanner';
 import { prepareDriver } from '@scb/languages';
@@ -16,6 +15,7 @@ import { runDriver } from '../apps/runner/src/cell';
 import { CACHE_DIR } from '../apps/runner/src/paths';
 import { startTap } from '../apps/runner/src/targets/tap';
 import { defaultCellOn } from '../test/helpers/cells';
+import { startFakeProcess } from './fake-process';
 
 const LATENCY_MS = 65;
 const seconds = Number(process.argv[2] ?? 5);
@@ -23,25 +23,16 @@ const rounds = Number(process.argv[3] ?? 2);
 const client = { language: 'go', version: '1.96.1' };
 const launch = await prepareDriver(client, { cacheDir: CACHE_DIR, log: () => {} });
 
-/** The fake CLI in a process of its own, behind the same interface as the thread's (its admin API; no loop figures). */
-async function startFakeProcess() {
-  const child = spawn(process.execPath, ['packages/fake-spanner/bin/fake-spanner.mjs', '--port', '0', '--admin-port', '0', '--latency', `${LATENCY_MS}ms`], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const line = await new Promise<string>((resolve) => createInterface({ input: child.stdout }).once('line', resolve));
-  const [, port, admin] = /listening on [^:]+:(\d+) .* on http:\/\/[^:]+:(\d+)/.exec(line)!;
-  const api = `http://127.0.0.1:${admin}`;
-  return {
-    host: '127.0.0.1',
-    port: Number(port),
-    mark: async () => void (await fetch(`${api}/reset`, { method: 'POST' })),
-    stats: async () => ({ ...((await (await fetch(`${api}/stats`)).json()) as { added?: { p50Ms: number; p99Ms: number } }), loop: undefined as { utilization: number } | undefined }),
-    stop: async () => void child.kill(),
-  };
+/** The fake CLI in a process of its own, behind the thread's interface (no loop figures). */
+async function fakeProcess() {
+  const f = await startFakeProcess(LATENCY_MS);
+  return { host: f.host, port: f.port, mark: f.reset, stats: async () => ({ added: await f.added(), loop: undefined as { utilization: number } | undefined }), stop: async () => f.stop() };
 }
 
 type Path = 'direct' | 'through the tap' | 'fake in its own process';
 
 async function run(concurrency: number, path: Path) {
-  const fake = path === 'fake in its own process' ? await startFakeProcess() : await startFakeSpannerThread({ latencyMs: LATENCY_MS });
+  const fake = path === 'fake in its own process' ? await fakeProcess() : await startFakeSpannerThread({ latencyMs: LATENCY_MS });
   const tap = path === 'through the tap' ? await startTap(fake) : null;
   try {
     const cell = defaultCellOn(tap ?? fake, client, { warmupOps: 4 * concurrency, durationSeconds: seconds }, concurrency);

@@ -4,17 +4,17 @@
 // of the cache) and a raw grpc-js client, both streaming ExecuteStreamingSql on one connection with no
 // Spanner client; then @google-cloud/spanner 9.0.0 and, for another client library, Go's 1.96.1, each
 // through the product's driver. Prints the decomposition; nothing is asserted.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { prepareDriver } from '@scb/languages';
 import { decodeHistogram, median, summarize, type Client } from '@scb/shared';
 import { spannerService } from '../packages/fake-spanner/src/proto';
 import { runDriver } from '../apps/runner/src/cell';
 import { CACHE_DIR } from '../apps/runner/src/paths';
 import { defaultCellOn } from '../test/helpers/cells';
+import { startFakeProcess, type FakeProcess } from './fake-process';
 
 const LATENCY_MS = 65;
 const CONCURRENCY = 10;
@@ -30,20 +30,6 @@ interface Row {
   addedP50Ms: number;
 }
 
-/** The fake CLI on free ports; its admin API resets and reads its stats. */
-async function startFakeProcess() {
-  const child = spawn(process.execPath, ['packages/fake-spanner/bin/fake-spanner.mjs', '--port', '0', '--admin-port', '0', '--latency', `${LATENCY_MS}ms`], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const line = await new Promise<string>((resolve) => createInterface({ input: child.stdout }).once('line', resolve));
-  const [, port, admin] = /listening on [^:]+:(\d+) .* on http:\/\/[^:]+:(\d+)/.exec(line)!;
-  const api = `http://127.0.0.1:${admin}`;
-  return {
-    port: Number(port),
-    reset: () => fetch(`${api}/reset`, { method: 'POST' }),
-    added: async () => ((await (await fetch(`${api}/stats`)).json()) as { added?: { p50Ms: number } }).added?.p50Ms ?? Number.NaN,
-    stop: () => child.kill(),
-  };
-}
-
 /** A venv with grpcio in the cache, made once. */
 function python(): string {
   const venv = path.join(CACHE_DIR, 'bench-python');
@@ -56,7 +42,7 @@ function python(): string {
   return bin;
 }
 
-type Fake = Awaited<ReturnType<typeof startFakeProcess>>;
+type Fake = FakeProcess;
 const request = spannerService().ExecuteStreamingSql.requestSerialize({ session: 'projects/p/instances/i/databases/d/sessions/bench', sql: 'SELECT 1' });
 
 function rawRow(out: string, added: number): Row {
@@ -68,14 +54,17 @@ const layers: { name: string; run: (fake: Fake) => Promise<Row> }[] = [
   {
     name: `C-core: Python grpcio ${GRPCIO}, raw streams, one connection`,
     run: async (fake) =>
-      rawRow(execFileSync(python(), ['bench/py/grpc_load.py', String(fake.port), String(CONCURRENCY), String(SECONDS), request.toString('hex')], { encoding: 'utf8' }), await fake.added()),
+      rawRow(
+        execFileSync(python(), ['bench/py/grpc_load.py', String(fake.port), String(CONCURRENCY), String(SECONDS), request.toString('hex')], { encoding: 'utf8' }),
+        (await fake.added())?.p50Ms ?? Number.NaN,
+      ),
   },
   {
     name: 'grpc-js: raw streams, one connection',
     run: async (fake) =>
       rawRow(
         execFileSync(process.execPath, ['--import', 'tsx', 'bench/fake-load.ts', String(fake.port), String(CONCURRENCY), '1', String(SECONDS), String(LATENCY_MS)], { encoding: 'utf8' }),
-        await fake.added(),
+        (await fake.added())?.p50Ms ?? Number.NaN,
       ),
   },
   ...[
@@ -87,12 +76,12 @@ const layers: { name: string; run: (fake: Fake) => Promise<Row> }[] = [
       const launch = await prepareDriver(client, { cacheDir: CACHE_DIR, log: () => {} });
       const r = await runDriver(defaultCellOn({ host: '127.0.0.1', port: fake.port }, client, { warmupOps: 1000, durationSeconds: SECONDS }, CONCURRENCY), launch);
       const s = summarize(decodeHistogram(r.histogram), r.elapsedMs);
-      return { p50Ms: s.p50Ms, p99Ms: s.p99Ms, qps: s.qps, addedP50Ms: await fake.added() };
+      return { p50Ms: s.p50Ms, p99Ms: s.p99Ms, qps: s.qps, addedP50Ms: (await fake.added())?.p50Ms ?? Number.NaN };
     },
   })),
 ];
 
-const fake = await startFakeProcess();
+const fake = await startFakeProcess(LATENCY_MS);
 const rows: Row[][] = layers.map(() => []);
 try {
   for (let i = 0; i < ROUNDS; i++) {

@@ -9,7 +9,6 @@ export const CELL_CSV_COLUMNS = [
   'configuration',
   'arm',
   'concurrency',
-  'arrival_rate',
   'repeat',
   'status',
   'qps',
@@ -18,10 +17,6 @@ export const CELL_CSV_COLUMNS = [
   'p99_ms',
   'p999_ms',
   'max_ms',
-  'uncorrected_p50_ms',
-  'uncorrected_p99_ms',
-  'schedule_lag_p99_ms',
-  'outstanding_cap_waits',
   'count',
   'error_count',
   'capped',
@@ -31,8 +26,6 @@ export const CELL_CSV_COLUMNS = [
   'driver_loop_delay_p99_ms',
   'target_added_p50_ms',
   'target_added_p99_ms',
-  'target_wire_added_p50_ms',
-  'target_wire_added_p99_ms',
   'target_loop_utilization',
   'target_loop_delay_p99_ms',
   'target_cpu_share',
@@ -47,6 +40,14 @@ export const CELL_CSV_COLUMNS = [
   'hottest_share',
   'hottest_peak_in_flight',
   'error',
+  // Added later: after the first columns, so that a reader by position keeps working.
+  'arrival_rate',
+  'uncorrected_p50_ms',
+  'uncorrected_p99_ms',
+  'schedule_lag_p99_ms',
+  'outstanding_cap_waits',
+  'target_wire_added_p50_ms',
+  'target_wire_added_p99_ms',
 ] as const;
 
 export type CsvRow = Record<(typeof CELL_CSV_COLUMNS)[number], string | number | boolean | null | undefined>;
