@@ -44,10 +44,14 @@ import {
   storeCellProgress,
   storeCellResult,
   storeGateVerdict,
+  createWatch,
+  getWatch,
+  listWatches,
+  WatchBackfillTooLarge,
   type CellResultInput,
 } from '@scb/db';
 import { MIGRATIONS_DIR, migrate } from '@scb/db/setup';
-import { isFinishedCell, parseGateSpec, parseJobSpec } from '@scb/shared';
+import { isFinishedCell, parseGateSpec, parseJobSpec, parseWatchSpec } from '@scb/shared';
 import { useTestDatabase } from '../helpers/postgres';
 
 const t = useTestDatabase();
@@ -55,7 +59,7 @@ const t = useTestDatabase();
 test('every model of the schema can be written and read back', async () => {
   const schema = readFileSync(path.join(MIGRATIONS_DIR, '../schema.prisma'), 'utf8');
   const models = [...schema.matchAll(/^model (\w+) \{/gm)].map((m) => m[1]).sort();
-  assert.deepEqual(models, ['ApiToken', 'Cell', 'CellResult', 'ChannelStat', 'ClientVersion', 'Gate', 'Job', 'Runner'], 'this test covers every model; extend it with the schema');
+  assert.deepEqual(models, ['ApiToken', 'Cell', 'CellResult', 'ChannelStat', 'ClientVersion', 'Gate', 'Job', 'Runner', 'Watch'], 'this test covers every model; extend it with the schema');
 
   await t.db.job.create({ data: { id: 'job1', spec: { clients: [] }, cellsTotal: 1, environment: { cores: 2 } } });
   const cell = await t.db.cell.create({
@@ -135,7 +139,11 @@ test('every model of the schema can be written and read back', async () => {
   assert.equal(await findLiveToken(t.db, token), null, 'a revoked token is no identity');
   assert.ok((await listTokens(t.db))[0]!.revokedAt);
 
-  await t.db.gate.create({ data: { id: 'gate1', jobId: 'job1', spec: { scenario: 'affinity-burst' } } });
+  // A release watch's gate: the release it judges.
+  await t.db.watch.create({ data: { id: 'watch1', spec: { language: 'java', scenarios: ['affinity-burst'] }, startAfter: '6.123.0' } });
+  await t.db.gate.create({ data: { id: 'gate1', jobId: 'job1', spec: { scenario: 'affinity-burst' }, watchId: 'watch1', watchVersion: '6.124.0' } });
+  const watched = await t.db.watch.findUniqueOrThrow({ where: { id: 'watch1' }, include: { gates: true } });
+  assert.deepEqual([watched.startAfter, watched.gates.map((g) => g.watchVersion)], ['6.123.0', ['6.124.0']]);
   await t.db.gate.update({ where: { id: 'gate1' }, data: { verdict: 'fail', evaluation: { reasons: ['qps at C=400 fell'] }, finishedAt: new Date() } });
   const gate = await t.db.gate.findUniqueOrThrow({ where: { jobId: 'job1' }, include: { job: { select: { status: true } } } });
   assert.equal(gate.verdict, 'fail');
@@ -530,4 +538,42 @@ test('client versions: the outcome of an install is recorded and read back', asy
   assert.deepEqual([known.get('6.104.0')?.ok, known.get('6.104.0')?.message], [true, null]);
   assert.deepEqual([known.get('6.110.0')?.ok, known.get('6.110.0')?.message], [false, 'still not']);
   assert.equal((await knownClientVersions(t.db, 'node')).size, 0);
+});
+
+test('watches: since X queues a gate per release and scenario against its predecessor; read back newest first; too large a backfill stores nothing', async () => {
+  const spec = parseWatchSpec({ language: 'node', scenarios: ['steady-select1', { scenario: 'steady-select1', concurrency: [5], repeats: 3 }], since: '9.0.0', repeats: 3 });
+  assert.ok(spec.ok);
+  const listed = ['8.4.0', '9.0.0', '8.4.1', '9.1.0-beta.1', '9.1.0'];
+  const gatesBefore = await countGates(t.db);
+  const { id, gates } = await createWatch(t.db, t.url, spec.value, listed, { createdBy: 'alice' });
+  assert.equal(gates, 4, 'two releases (9.0.0, 9.1.0) × two scenarios');
+  assert.equal((await countGates(t.db)) - gatesBefore, 4);
+  const w = await getWatch(t.db, id);
+  assert.ok(w);
+  assert.deepEqual(
+    w.releases.map((r) => [r.version, r.predecessor, r.gates.map((g) => `${g.scenario} ${g.status} ${g.verdict}`)]),
+    [
+      ['9.1.0', '9.0.0', ['steady-select1 queued null', 'steady-select1 queued null']],
+      ['9.0.0', '8.4.1', ['steady-select1 queued null', 'steady-select1 queued null']],
+    ],
+  );
+  const gate = await getGate(t.db, w.releases[0]!.gates[1]!.gateId);
+  assert.ok(gate?.ok);
+  assert.deepEqual([gate.spec.baseline, gate.spec.candidate, gate.spec.concurrency, gate.createdBy], ['9.0.0', '9.1.0', [5], 'alice']);
+  assert.ok((await listWatches(t.db)).some((x) => x.id === id && x.gates === 4));
+
+  // Without since: no backfill; the watch starts after the newest release listed now.
+  const fresh = parseWatchSpec({ language: 'node', scenarios: ['steady-select1'] });
+  assert.ok(fresh.ok);
+  const later = await createWatch(t.db, t.url, fresh.value, listed);
+  assert.equal(later.gates, 0);
+  assert.equal((await getWatch(t.db, later.id))?.startAfter, '9.1.0');
+
+  const huge = parseWatchSpec({ language: 'node', scenarios: ['steady-select1', 'abort-backoff'], since: '1.0.0' });
+  assert.ok(huge.ok);
+  const many = Array.from({ length: 30 }, (_, i) => `1.${i}.0`);
+  const watchesBefore = (await listWatches(t.db)).length;
+  await assert.rejects(createWatch(t.db, t.url, huge.value, many), (e: Error) => e instanceof WatchBackfillTooLarge && /58 gates, more than 40/.test(e.message));
+  assert.equal((await listWatches(t.db)).length, watchesBefore, 'nothing stored');
+  assert.equal(await getWatch(t.db, 'no-such-watch'), null);
 });

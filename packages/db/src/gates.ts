@@ -7,12 +7,12 @@ import { checkUnfinishedIn, isStoredId, jobCreateData, newJobId, type Author } f
 import { enqueueJobIn, ensureQueue } from './queue';
 import { ColumnParser, type Read } from './read';
 
-/** Stores a validated gate with the job that runs it and queues the job: all of it or none. */
+/** Stores a validated gate with the job that runs it and queues the job: all of it or none. `watch`: the release watch it judges a release for. */
 export async function createGate(
   db: Db,
   databaseUrl: string,
   gate: GateSpec,
-  { createdBy = null, maxUnfinished }: Pick<Author, 'createdBy' | 'maxUnfinished'> = {},
+  { createdBy = null, maxUnfinished, watch }: Pick<Author, 'createdBy' | 'maxUnfinished'> & { watch?: { id: string; version: string } } = {},
 ): Promise<{ id: string; jobId: string }> {
   const spec = parseJobSpec(gateJobSpec(gate));
   if (!spec.ok) throw new Error(`the gate makes an invalid job: ${spec.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`);
@@ -22,7 +22,7 @@ export async function createGate(
   await db.$transaction(async (tx) => {
     await checkUnfinishedIn(tx, { createdBy, maxUnfinished });
     await tx.job.create({ data: jobCreateData(jobId, spec.value, { createdBy }) });
-    await tx.gate.create({ data: { id, jobId, spec: gate as Prisma.InputJsonObject, createdBy } });
+    await tx.gate.create({ data: { id, jobId, spec: gate as Prisma.InputJsonObject, createdBy, ...(watch && { watchId: watch.id, watchVersion: watch.version }) } });
     await enqueueJobIn(tx, jobId, placementFlags(spec.value));
   });
   return { id, jobId };

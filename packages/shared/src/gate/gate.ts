@@ -9,8 +9,7 @@ import {
   SEMVER,
   WorkloadSchema,
   workloadMix,
-  nulIssues,
-  toFieldIssues,
+  parseSpecWith,
   type Arm,
   type Configuration,
   type JobSpecInput,
@@ -186,11 +185,7 @@ const gateSpecKinds = (workload: z.output<typeof WorkloadSchema> | undefined, s:
 export type GateSpec = z.output<typeof GateSpecSchema>;
 
 export function parseGateSpec(input: unknown): ParseResult<GateSpec> {
-  const nul = nulIssues(input);
-  if (nul.length > 0) return { ok: false, issues: nul };
-  const r = GateSpecSchema.safeParse(input);
-  if (r.success) return { ok: true, value: r.data };
-  return { ok: false, issues: toFieldIssues(r.error) };
+  return parseSpecWith(GateSpecSchema, input);
 }
 
 /**

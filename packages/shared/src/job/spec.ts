@@ -299,13 +299,18 @@ export function nulIssues(input: unknown): FieldIssue[] {
   return issues;
 }
 
-/** Validates a job spec; every bad field is reported with a dotted path (e.g. clients.0.version). */
-export function parseJobSpec(input: unknown): ParseResult<JobSpec> {
+/** Validates a spec with `schema`: text PostgreSQL cannot store first, then every bad field with a dotted path. */
+export function parseSpecWith<T>(schema: z.ZodType<T>, input: unknown): ParseResult<T> {
   const nul = nulIssues(input);
   if (nul.length > 0) return { ok: false, issues: nul };
-  const r = JobSpecSchema.safeParse(input);
+  const r = schema.safeParse(input);
   if (r.success) return { ok: true, value: r.data };
   return { ok: false, issues: toFieldIssues(r.error) };
+}
+
+/** Validates a job spec; every bad field is reported with a dotted path (e.g. clients.0.version). */
+export function parseJobSpec(input: unknown): ParseResult<JobSpec> {
+  return parseSpecWith(JobSpecSchema, input);
 }
 
 export function toFieldIssues(error: z.ZodError): FieldIssue[] {

@@ -1,0 +1,52 @@
+import { readRoute, writeRoute } from '@/lib/auth/guard';
+import type { Identity } from '@/lib/auth/identity';
+import { NextResponse } from 'next/server';
+import { createWatch, WatchBackfillTooLarge } from '@scb/db';
+import { publishedVersions } from '@scb/languages';
+import { gateJobSpec } from '@scb/shared/gate';
+import { parseJobSpec } from '@scb/shared/job';
+import { parseWatchSpec, watchGateSpec } from '@scb/shared/watch';
+import { databaseUrl, db } from '@/lib/db';
+import { readSpec, refusedByPolicy } from '@/lib/http';
+import { publicOrigin } from '@/lib/jobs';
+import { listWatches, watchUrl } from '@/lib/watches';
+
+export const dynamic = 'force-dynamic';
+
+/**
+ * Creates a watch and queues its backfill (a gate per release from `since` and scenario). 201 {id, url,
+ * gates}; 400 naming every bad field, or a backfill too large; 502 when the registry cannot be read.
+ */
+async function handlePOST(req: Request, _ctx: unknown, who: Identity) {
+  const parsed = await readSpec(req, parseWatchSpec, 'watch spec');
+  if (!parsed.ok) return parsed.response;
+  const watch = parsed.value;
+  // Each scenario's job is checked as the gate's would be, on a placeholder pair: the operator's policy bounds it.
+  for (const scenario of watch.scenarios) {
+    const job = parseJobSpec(gateJobSpec(watchGateSpec(watch, scenario, { version: '0.0.1', predecessor: '0.0.0' })));
+    if (!job.ok) return NextResponse.json({ error: 'a scenario makes an invalid job spec', issues: job.issues }, { status: 400 });
+    const refused = refusedByPolicy(job.value);
+    if (refused) return refused;
+  }
+  let listed: string[];
+  try {
+    listed = await publishedVersions(watch.language);
+  } catch (e) {
+    return NextResponse.json({ error: (e as Error).message }, { status: 502 });
+  }
+  try {
+    const { id, gates } = await createWatch(db(), databaseUrl(), watch, listed, { createdBy: who.name });
+    const url = watchUrl(id, publicOrigin());
+    return NextResponse.json({ id, url, gates }, { status: 201, headers: { Location: url } });
+  } catch (e) {
+    if (e instanceof WatchBackfillTooLarge) return NextResponse.json({ error: e.message, issues: [{ path: 'since', message: e.message }] }, { status: 400 });
+    throw e;
+  }
+}
+
+async function handleGET() {
+  return NextResponse.json({ watches: await listWatches(publicOrigin()) });
+}
+
+export const POST = writeRoute(handlePOST);
+export const GET = readRoute(handleGET);
