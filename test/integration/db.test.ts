@@ -47,6 +47,7 @@ import {
   createWatch,
   getWatch,
   listWatches,
+  pollWatches,
   WatchBackfillTooLarge,
   type CellResultInput,
 } from '@scb/db';
@@ -576,4 +577,47 @@ test('watches: since X queues a gate per release and scenario against its predec
   await assert.rejects(createWatch(t.db, t.url, huge.value, many), (e: Error) => e instanceof WatchBackfillTooLarge && /58 gates, more than 40/.test(e.message));
   assert.equal((await listWatches(t.db)).length, watchesBefore, 'nothing stored');
   assert.equal(await getWatch(t.db, 'no-such-watch'), null);
+});
+
+test('watches are polled: a new release gets one gate per scenario against its predecessor, once, whoever polls; a registry error changes nothing and is said', async () => {
+  const spec = parseWatchSpec({ language: 'go', scenarios: ['steady-select1', 'abort-backoff'], repeats: 3 });
+  assert.ok(spec.ok);
+  let listed = ['1.95.0', '1.96.0'];
+  let fail = false;
+  const list = async () => {
+    if (fail) throw new Error('HTTP 503 from the Go module proxy');
+    return listed;
+  };
+  const { id } = await createWatch(t.db, t.url, spec.value, listed);
+  const mine = async (polls: Awaited<ReturnType<typeof pollWatches>>) => polls.find((p) => p.watchId === id)!;
+  assert.deepEqual((await mine(await pollWatches(t.db, t.url, list))).queued, [], 'nothing new since it was made');
+
+  listed = [...listed, '1.96.1'];
+  const first = await mine(await pollWatches(t.db, t.url, list));
+  assert.deepEqual(
+    first.queued.map((q) => `${q.version} vs ${q.predecessor} on ${q.scenario}`),
+    ['1.96.1 vs 1.96.0 on steady-select1', '1.96.1 vs 1.96.0 on abort-backoff'],
+  );
+  assert.deepEqual((await mine(await pollWatches(t.db, t.url, list))).queued, [], 'polled again: nothing twice');
+
+  fail = true;
+  listed = [...listed, '1.97.0'];
+  const down = await mine(await pollWatches(t.db, t.url, list));
+  assert.deepEqual([down.queued, down.error], [[], 'HTTP 503 from the Go module proxy']);
+  const w = await getWatch(t.db, id);
+  assert.deepEqual([w?.pollError, w?.releases.map((r) => r.version)], ['HTTP 503 from the Go module proxy', ['1.96.1']], 'the watch as it was, and why');
+
+  fail = false;
+  const both = await Promise.all([pollWatches(t.db, t.url, list), pollWatches(t.db, t.url, list)]);
+  const queued = (await Promise.all(both.map(mine))).flatMap((p) => p.queued);
+  assert.equal(queued.length, 2, `two polls at once queue each of 1.97.0's gates once: ${JSON.stringify(queued)}`);
+  const after = await getWatch(t.db, id);
+  assert.deepEqual(
+    after?.releases.map((r) => [r.version, r.predecessor, r.gates.length]),
+    [
+      ['1.97.0', '1.96.1', 2],
+      ['1.96.1', '1.96.0', 2],
+    ],
+  );
+  assert.equal(after?.pollError, null);
 });

@@ -29,6 +29,13 @@ const RunnerEnvSchema = z.object({
   SCB_HEARTBEAT_MS: z.coerce.number().int().min(200).max(60_000).default(5000),
   /** Plug-in modules (client languages, target kinds) to load at start: comma-separated absolute paths (scripts/plugins.mjs). */
   SCB_PLUGINS: optional,
+  /**
+   * When release watches poll their registries, a crontab line's five fields (graphile-worker's crontab:
+   * each time is polled once, however many runners run); default hourly. `off`: this runner never polls.
+   */
+  SCB_WATCH_POLL: z
+    .preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.string().trim().default('0 * * * *'))
+    .refine((v) => v === 'off' || /^(\S+\s+){4}\S+$/.test(v), 'must be five crontab fields (e.g. 0 * * * *) or off'),
   /** Tests only: a PEM file of roots the drivers trust for TLS targets instead of the system's. */
   SCB_TEST_TLS_ROOTS: optional,
 });

@@ -1,13 +1,16 @@
 import { Logger, run, type Runner } from 'graphile-worker';
 import os from 'node:os';
-import { handBackJob, queuedFlags, queuedJobFlags, RUN_JOB_TASK, withHostLock, type Db } from '@scb/db';
-import { preparedDrivers, trimClientCache } from '@scb/languages';
+import { handBackJob, pollWatches, queuedFlags, queuedJobFlags, RUN_JOB_TASK, withHostLock, type Db } from '@scb/db';
+import { preparedDrivers, publishedVersions, trimClientCache } from '@scb/languages';
 import { missingFor } from '@scb/shared';
 import { env } from './env';
 import { evaluateGateOfJob, evaluatePendingGates } from './gate';
 import { runJob } from './job';
 import { startPresence } from './presence';
 import { CACHE_DIR } from './paths';
+
+/** graphile-worker's task that polls every release watch (packages/db pollWatches). */
+export const POLL_WATCHES_TASK = 'poll_watches';
 
 export interface RunnerHandle {
   runnerId: string;
@@ -35,7 +38,15 @@ export async function startRunner(db: Db, databaseUrl: string, log: (line: strin
     logger: new Logger(() => (level, message) => {
       if (level === 'error' || level === 'warning') log(`queue ${level}: ${message}`);
     }),
+    // Release watches: the registries polled on the operator's schedule; each time once, whichever runner takes it.
+    ...(env.SCB_WATCH_POLL !== 'off' && { crontab: `${env.SCB_WATCH_POLL} ${POLL_WATCHES_TASK}` }),
     taskList: {
+      [POLL_WATCHES_TASK]: async () => {
+        for (const p of await pollWatches(db, databaseUrl, (language) => publishedVersions(language, { fresh: true }))) {
+          if (p.error) log(`watch ${p.watchId}: the registry could not be read: ${p.error}`);
+          for (const q of p.queued) log(`watch ${p.watchId}: ${q.version} vs ${q.predecessor} on ${q.scenario}: gate ${q.gateId} queued`);
+        }
+      },
       [RUN_JOB_TASK]: async (payload) => {
         const { jobId } = payload as { jobId: string };
         const flags = await queuedJobFlags(db, jobId);

@@ -20,6 +20,8 @@ export async function getWatch(id: string, origin: string) {
     spec: w.spec,
     scenarios: w.spec.scenarios.map(watchScenarioId),
     startAfter: w.startAfter,
+    polledAt: w.polledAt?.toISOString() ?? null,
+    pollError: w.pollError,
     releases: w.releases.map((r) => ({
       version: r.version,
       predecessor: r.predecessor,

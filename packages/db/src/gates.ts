@@ -12,7 +12,7 @@ export async function createGate(
   db: Db,
   databaseUrl: string,
   gate: GateSpec,
-  { createdBy = null, maxUnfinished, watch }: Pick<Author, 'createdBy' | 'maxUnfinished'> & { watch?: { id: string; version: string } } = {},
+  { createdBy = null, maxUnfinished, watch }: Pick<Author, 'createdBy' | 'maxUnfinished'> & { watch?: { id: string; version: string; scenario: number } } = {},
 ): Promise<{ id: string; jobId: string }> {
   const spec = parseJobSpec(gateJobSpec(gate));
   if (!spec.ok) throw new Error(`the gate makes an invalid job: ${spec.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`);
@@ -22,7 +22,7 @@ export async function createGate(
   await db.$transaction(async (tx) => {
     await checkUnfinishedIn(tx, { createdBy, maxUnfinished });
     await tx.job.create({ data: jobCreateData(jobId, spec.value, { createdBy }) });
-    await tx.gate.create({ data: { id, jobId, spec: gate as Prisma.InputJsonObject, createdBy, ...(watch && { watchId: watch.id, watchVersion: watch.version }) } });
+    await tx.gate.create({ data: { id, jobId, spec: gate as Prisma.InputJsonObject, createdBy, ...(watch && { watchId: watch.id, watchVersion: watch.version, watchScenario: watch.scenario }) } });
     await enqueueJobIn(tx, jobId, placementFlags(spec.value));
   });
   return { id, jobId };

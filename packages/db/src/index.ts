@@ -63,4 +63,4 @@ export { knownClientVersions, recordClientVersion } from './client-versions';
 export { loadTrendJobs, loadTrendRows, type TrendJob, type TrendRow } from './trend';
 export * from '../generated/prisma/client';
 export { createToken, findLiveToken, hashToken, listTokens, revokeToken, TOKEN_NAME, TokenError, type TokenRow } from './tokens';
-export { createWatch, getWatch, listWatches, MAX_WATCH_BACKFILL_GATES, WatchBackfillTooLarge, type StoredWatch, type WatchRelease } from './watches';
+export { createWatch, getWatch, listWatches, MAX_WATCH_BACKFILL_GATES, pollWatches, WatchBackfillTooLarge, type StoredWatch, type WatchPoll, type WatchRelease } from './watches';

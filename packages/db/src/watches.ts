@@ -34,8 +34,60 @@ export async function createWatch(
   const startAfter = spec.since ? null : ([...listed].sort(compareSemver).at(-1) ?? null);
   await db.watch.create({ data: { id, spec: spec as unknown as Prisma.InputJsonObject, createdBy, startAfter } });
   for (const release of releases)
-    for (const scenario of spec.scenarios) await createGate(db, databaseUrl, watchGateSpec(spec, scenario, release), { createdBy, watch: { id, version: release.version } });
+    for (const [i, scenario] of spec.scenarios.entries())
+      await createGate(db, databaseUrl, watchGateSpec(spec, scenario, release), { createdBy, watch: { id, version: release.version, scenario: i } });
   return { id, releases, gates };
+}
+
+/** What one poll of a watch did: the gates it queued, or why the registry could not be read. */
+export interface WatchPoll {
+  watchId: string;
+  queued: { version: string; predecessor: string; scenario: string; gateId: string }[];
+  error: string | null;
+}
+
+/**
+ * Polls every watch: the releases its language's registry lists now (`list`), and for each release
+ * the watch gates (from `since`, or after `startAfter`) a gate per scenario it lacks. A registry that
+ * fails leaves the watch as it was and says why (`pollError`). Two polls at once queue a gate once: a
+ * release's scenario has one gate (a unique key), the later insert is dropped with its job.
+ */
+export async function pollWatches(db: Db, databaseUrl: string, list: (language: string) => Promise<string[]>): Promise<WatchPoll[]> {
+  const watches = await db.watch.findMany({ orderBy: { createdAt: 'asc' }, include: { gates: { select: { watchVersion: true, watchScenario: true } } } });
+  const listings = new Map<string, Promise<string[]>>();
+  const polls: WatchPoll[] = [];
+  for (const w of watches) {
+    const spec = parseWatchSpec(w.spec);
+    if (!spec.ok) continue;
+    const language = spec.value.language;
+    if (!listings.has(language)) listings.set(language, list(language));
+    let listed: string[];
+    try {
+      listed = await listings.get(language)!;
+    } catch (e) {
+      const error = (e as Error).message;
+      await db.watch.update({ where: { id: w.id }, data: { polledAt: new Date(), pollError: error } });
+      polls.push({ watchId: w.id, queued: [], error });
+      continue;
+    }
+    const have = new Set(w.gates.map((g) => `${g.watchVersion} ${g.watchScenario}`));
+    const releases = releasePairs(listed, spec.value).filter((r) => spec.value.since || (w.startAfter !== null && compareSemver(r.version, w.startAfter) > 0));
+    const queued: WatchPoll['queued'] = [];
+    for (const release of releases)
+      for (const [i, scenario] of spec.value.scenarios.entries()) {
+        if (have.has(`${release.version} ${i}`)) continue;
+        try {
+          const { id } = await createGate(db, databaseUrl, watchGateSpec(spec.value, scenario, release), { createdBy: w.createdBy, watch: { id: w.id, version: release.version, scenario: i } });
+          queued.push({ ...release, scenario: watchScenarioId(scenario), gateId: id });
+        } catch (e) {
+          // Another poll queued it meanwhile.
+          if ((e as { code?: string }).code !== 'P2002') throw e;
+        }
+      }
+    await db.watch.update({ where: { id: w.id }, data: { polledAt: new Date(), pollError: null } });
+    polls.push({ watchId: w.id, queued, error: null });
+  }
+  return polls;
 }
 
 /** One release of a watch with the gates that judge it, one per scenario. */
@@ -51,6 +103,9 @@ export interface StoredWatch {
   createdBy: string | null;
   spec: WatchSpec;
   startAfter: string | null;
+  /** The last poll of the registry, and why it failed (null when it did not). */
+  polledAt: Date | null;
+  pollError: string | null;
   /** Newest first. */
   releases: WatchRelease[];
 }
@@ -79,6 +134,8 @@ export async function getWatch(db: Db, id: string): Promise<StoredWatch | null> 
     createdBy: w.createdBy,
     spec: spec.value,
     startAfter: w.startAfter,
+    polledAt: w.polledAt,
+    pollError: w.pollError,
     releases: [...byVersion.values()].sort((a, b) => compareSemver(b.version, a.version)),
   };
 }

@@ -45,10 +45,10 @@ export async function detectToolchains(): Promise<Record<Language, string | null
 const TTL_MS = 3_600_000;
 const listed = new Map<Language, { at: number; versions: string[] }>();
 
-/** Published plain-semver versions, oldest first as the registries list them, cached for an hour. */
-export async function publishedVersions(language: Language): Promise<string[]> {
+/** Published plain-semver versions, oldest first as the registries list them, cached for an hour (`fresh`: asked again). */
+export async function publishedVersions(language: Language, { fresh = false }: { fresh?: boolean } = {}): Promise<string[]> {
   const hit = listed.get(language);
-  if (hit && Date.now() - hit.at < TTL_MS) return hit.versions;
+  if (!fresh && hit && Date.now() - hit.at < TTL_MS) return hit.versions;
   const versions = (await pluginOf(language).listVersions()).filter((v) => SEMVER.test(v));
   listed.set(language, { at: Date.now(), versions });
   return versions;
