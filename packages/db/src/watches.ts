@@ -14,7 +14,7 @@ export class WatchBackfillTooLarge extends Error {}
 /**
  * Stores a watch and queues its backfill: a gate per release from `since` (to `until`) and scenario,
  * each against the release's predecessor among `listed` (the registry's versions). Without `since`,
- * the newest version listed now is where the watch starts.
+ * what is listed now is history: only releases listed later are gated.
  */
 export async function createWatch(
   db: Db,
@@ -32,7 +32,8 @@ export async function createWatch(
   }
   const id = newJobId();
   const startAfter = spec.since ? null : ([...listed].sort(compareSemver).at(-1) ?? null);
-  await db.watch.create({ data: { id, spec: spec as unknown as Prisma.InputJsonObject, createdBy, startAfter } });
+  const listedAtStart = spec.since ? undefined : [...new Set(listed)];
+  await db.watch.create({ data: { id, spec: spec as unknown as Prisma.InputJsonObject, createdBy, startAfter, ...(listedAtStart && { listedAtStart }) } });
   for (const release of releases)
     for (const [i, scenario] of spec.scenarios.entries())
       await createGate(db, databaseUrl, watchGateSpec(spec, scenario, release), { createdBy, watch: { id, version: release.version, scenario: i } });
@@ -48,7 +49,7 @@ export interface WatchPoll {
 
 /**
  * Polls every watch: the releases its language's registry lists now (`list`), and for each release
- * the watch gates (from `since`, or after `startAfter`) a gate per scenario it lacks. A registry that
+ * the watch gates (from `since`, or listed after it was made) a gate per scenario it lacks. A registry that
  * fails leaves the watch as it was and says why (`pollError`). Two polls at once queue a gate once: a
  * release's scenario has one gate (a unique key), the later insert is dropped with its job.
  */
@@ -64,6 +65,8 @@ export async function pollWatches(db: Db, databaseUrl: string, list: (language: 
     let listed: string[];
     try {
       listed = await listings.get(language)!;
+      // An answer without a single version is garbage, not news: the watch stays as it was.
+      if (listed.length === 0) throw new Error(`the ${language} registry listed no versions`);
     } catch (e) {
       const error = (e as Error).message;
       await db.watch.update({ where: { id: w.id }, data: { polledAt: new Date(), pollError: error } });
@@ -71,7 +74,9 @@ export async function pollWatches(db: Db, databaseUrl: string, list: (language: 
       continue;
     }
     const have = new Set(w.gates.map((g) => `${g.watchVersion} ${g.watchScenario}`));
-    const releases = releasePairs(listed, spec.value).filter((r) => spec.value.since || (w.startAfter !== null && compareSemver(r.version, w.startAfter) > 0));
+    // Without `since`, what was listed when the watch was made is history, whatever its number.
+    const before = new Set(Array.isArray(w.listedAtStart) ? (w.listedAtStart as string[]) : []);
+    const releases = releasePairs(listed, spec.value).filter((r) => spec.value.since || !before.has(r.version));
     const queued: WatchPoll['queued'] = [];
     for (const release of releases)
       for (const [i, scenario] of spec.value.scenarios.entries()) {

@@ -1,0 +1,107 @@
+// Release watches poll the real registry clients (npm's own client, Maven metadata, the Go module
+// proxy) pointed at a local server that answers as each registry does, so a test can publish a version:
+// each language's new release gets one gate per scenario against its predecessor; a registry that fails
+// or answers garbage changes nothing and is said.
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import { after, before, test } from 'node:test';
+import { createWatch, getWatch, pollWatches } from '@scb/db';
+import { publishedVersions } from '@scb/languages';
+import { parseWatchSpec } from '@scb/shared';
+import { useTestDatabase } from '../helpers/postgres';
+
+const t = useTestDatabase();
+
+/** What the local registry lists per language, and whether it fails or answers garbage. */
+const registry = { node: ['8.4.0', '9.0.0'], java: ['6.104.0', '6.105.0'], go: ['1.95.0', '1.96.0'], mode: 'ok' as 'ok' | 'down' | 'garbage' };
+
+const server = http.createServer((req, res) => {
+  // npm's client caches what it may: nothing here may be cached.
+  res.setHeader('cache-control', 'no-store');
+  if (registry.mode === 'down') return res.writeHead(503).end('down');
+  if (registry.mode === 'garbage') return res.writeHead(200, { 'content-type': 'text/html' }).end('<html>oops</html>');
+  const url = decodeURIComponent(req.url ?? '');
+  if (url.startsWith('/npm/@google-cloud/spanner')) {
+    const versions = Object.fromEntries(registry.node.map((v) => [v, { name: '@google-cloud/spanner', version: v }]));
+    return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ name: '@google-cloud/spanner', 'dist-tags': { latest: registry.node.at(-1) }, versions }));
+  }
+  if (url === '/maven/com/google/cloud/google-cloud-spanner/maven-metadata.xml') {
+    return res.writeHead(200, { 'content-type': 'text/xml' }).end(`<metadata><versioning><versions>${registry.java.map((v) => `<version>${v}</version>`).join('')}</versions></versioning></metadata>`);
+  }
+  if (url === '/go/cloud.google.com/go/spanner/@v/list') return res.writeHead(200).end(registry.go.map((v) => `v${v}\n`).join(''));
+  if (url === '/go/cloud.google.com/go/@v/list') return res.writeHead(200).end('');
+  res.writeHead(404).end();
+});
+
+const saved = { npm: process.env.npm_config_registry, retries: process.env.npm_config_fetch_retries, maven: process.env.SCB_MAVEN_REPOSITORY, go: process.env.GOPROXY };
+before(async () => {
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  process.env.npm_config_registry = `${base}/npm/`;
+  // A registry that is down is said at once, not after npm's retries.
+  process.env.npm_config_fetch_retries = '0';
+  process.env.SCB_MAVEN_REPOSITORY = `${base}/maven`;
+  process.env.GOPROXY = `${base}/go`;
+});
+after(async () => {
+  for (const [k, v] of [
+    ['npm_config_registry', saved.npm],
+    ['npm_config_fetch_retries', saved.retries],
+    ['SCB_MAVEN_REPOSITORY', saved.maven],
+    ['GOPROXY', saved.go],
+  ] as const)
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  await new Promise<void>((r) => server.close(() => r()));
+});
+
+const list = (language: string) => publishedVersions(language, { fresh: true });
+
+test('a version published on each registry gets one gate per scenario against its predecessor; a failing or garbled registry changes nothing and is said', { timeout: 120_000 }, async () => {
+  const ids: Record<string, string> = {};
+  for (const language of ['node', 'java', 'go']) {
+    const spec = parseWatchSpec({ language, scenarios: ['steady-select1', 'abort-backoff'], repeats: 3 });
+    assert.ok(spec.ok);
+    ids[language] = (await createWatch(t.db, t.url, spec.value, await list(language))).id;
+  }
+  const queued = async () => {
+    const polls = await pollWatches(t.db, t.url, list);
+    return Object.fromEntries(Object.entries(ids).map(([l, id]) => [l, polls.find((p) => p.watchId === id)!]));
+  };
+  assert.deepEqual(
+    Object.values(await queued()).map((p) => p.queued.length),
+    [0, 0, 0],
+    'nothing published since the watches were made',
+  );
+
+  registry.node.push('9.1.0');
+  registry.java.push('6.104.1', '6.106.0');
+  registry.go.push('1.96.1');
+  const polled = await queued();
+  const pairs = (l: string) => [...new Set(polled[l]!.queued.map((q) => `${q.version} vs ${q.predecessor}`))];
+  assert.deepEqual(pairs('node'), ['9.1.0 vs 9.0.0']);
+  assert.deepEqual(pairs('java'), ['6.104.1 vs 6.104.0', '6.106.0 vs 6.105.0'], 'a patch on an older line against that line');
+  assert.deepEqual(pairs('go'), ['1.96.1 vs 1.96.0']);
+  for (const p of Object.values(polled)) assert.equal(p.queued.length, 2 * new Set(p.queued.map((q) => q.version)).size, 'one gate per scenario');
+
+  for (const mode of ['down', 'garbage'] as const) {
+    registry.mode = mode;
+    registry.node.push(mode === 'down' ? '9.2.0' : '9.3.0');
+    const failed = await queued();
+    for (const [language, p] of Object.entries(failed)) {
+      assert.deepEqual(p.queued, [], `${language} with the registry ${mode}`);
+      assert.ok(p.error, `${language}: the poll says why`);
+      const w = await getWatch(t.db, ids[language]!);
+      assert.equal(w?.pollError, p.error);
+    }
+    console.log(
+      `# registry ${mode}: ${Object.values(failed)
+        .map((p) => p.error)
+        .join(' | ')}`,
+    );
+  }
+  registry.mode = 'ok';
+  const back = await queued();
+  assert.deepEqual([...new Set(back.node!.queued.map((q) => `${q.version} vs ${q.predecessor}`))], ['9.2.0 vs 9.1.0', '9.3.0 vs 9.2.0']);
+  assert.equal((await getWatch(t.db, ids.node!))?.pollError, null);
+});
