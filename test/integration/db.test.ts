@@ -562,6 +562,9 @@ test('watches: since X queues a gate per release and scenario against its predec
   assert.ok(gate?.ok);
   assert.deepEqual([gate.spec.baseline, gate.spec.candidate, gate.spec.concurrency, gate.createdBy], ['9.0.0', '9.1.0', [5], 'alice']);
   assert.ok((await listWatches(t.db)).some((x) => x.id === id && x.gates === 4));
+  // A watch's gates wait behind people's jobs in the queue.
+  const priorities = await t.db.$queryRaw<{ priority: number }[]>`SELECT priority FROM graphile_worker._private_jobs WHERE key = ${`job:${gate.jobId}`}`;
+  assert.deepEqual(priorities, [{ priority: 10 }]);
 
   // Without since: no backfill; the watch starts after the newest release listed now.
   const fresh = parseWatchSpec({ language: 'node', scenarios: ['steady-select1'] });

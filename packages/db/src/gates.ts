@@ -4,7 +4,7 @@ import type { Db } from './client';
 import type { Cell, CellResult, ChannelStat, Gate, Job, Prisma } from '../generated/prisma/client';
 import { FINISHED_CELL } from './cells';
 import { checkUnfinishedIn, isStoredId, jobCreateData, newJobId, type Author } from './jobs';
-import { enqueueJobIn, ensureQueue } from './queue';
+import { enqueueJobIn, ensureQueue, WATCH_PRIORITY } from './queue';
 import { ColumnParser, type Read } from './read';
 
 /** Stores a validated gate with the job that runs it and queues the job: all of it or none. `watch`: the release watch it judges a release for. */
@@ -23,7 +23,7 @@ export async function createGate(
     await checkUnfinishedIn(tx, { createdBy, maxUnfinished });
     await tx.job.create({ data: jobCreateData(jobId, spec.value, { createdBy }) });
     await tx.gate.create({ data: { id, jobId, spec: gate as Prisma.InputJsonObject, createdBy, ...(watch && { watchId: watch.id, watchVersion: watch.version, watchScenario: watch.scenario }) } });
-    await enqueueJobIn(tx, jobId, placementFlags(spec.value));
+    await enqueueJobIn(tx, jobId, placementFlags(spec.value), undefined, watch ? WATCH_PRIORITY : 0);
   });
   return { id, jobId };
 }

@@ -22,12 +22,15 @@ export async function ensureQueue(url: string): Promise<void> {
   await utils(url);
 }
 
+/** A release watch's gates wait behind people's jobs: graphile-worker runs lower numbers first (people's are 0). */
+export const WATCH_PRIORITY = 10;
+
 /**
  * Queues a job inside the caller's transaction, the one that stores it: a stored queued job is always
  * queued. One attempt only, since a benchmark is not idempotent; the key makes a second add a no-op.
  */
-export async function enqueueJobIn(tx: Prisma.TransactionClient, jobId: string, flags: string[], key = `job:${jobId}`): Promise<void> {
-  await tx.$queryRaw`SELECT graphile_worker.add_job(${RUN_JOB_TASK}, json_build_object('jobId', ${jobId}::text), max_attempts => 1, job_key => ${key}, flags => ${flags}::text[], job_key_mode => 'preserve_run_at')::text`;
+export async function enqueueJobIn(tx: Prisma.TransactionClient, jobId: string, flags: string[], key = `job:${jobId}`, priority = 0): Promise<void> {
+  await tx.$queryRaw`SELECT graphile_worker.add_job(${RUN_JOB_TASK}, json_build_object('jobId', ${jobId}::text), max_attempts => 1, job_key => ${key}, flags => ${flags}::text[], job_key_mode => 'preserve_run_at', priority => ${priority}::int)::text`;
 }
 
 /** The placement flags of every job waiting in the queue (a runner forbids those it cannot meet). */
