@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PRESETS } from '@scb/shared/presets';
+import { formatLevel } from '@scb/shared/job';
 import { freePort } from '../apps/runner/src/net';
 import { startEmbeddedStack } from '../scripts/gate-client';
 
@@ -55,7 +56,7 @@ try {
   const commit = execFileSync('git', ['describe', '--always', '--dirty'], { encoding: 'utf8' }).trim();
   console.log(`# preset ${preset.id}, commit ${commit}, ${os.availableParallelism()} cores, ${new Date().toISOString().slice(0, 10)}: job ${job.status}${job.error ? ` (${job.error})` : ''}`);
   for (const c of job.cells) {
-    const level = c.arrivalRate !== null ? `${c.arrivalRate} ops/s` : `C=${c.concurrency}`;
+    const level = formatLevel(c.concurrency, c.arrivalRate !== null);
     const who = `${c.client.language} ${c.client.version}${c.client.grpcVersion ? ` (grpc-go ${c.client.grpcVersion})` : ''} ${level}`;
     if (!c.result) {
       console.log(`${who}: ${c.status} ${c.error ?? ''}`);

@@ -141,10 +141,10 @@ test('every model of the schema can be written and read back', async () => {
   assert.ok((await listTokens(t.db))[0]!.revokedAt);
 
   // A release watch's gate: the release it judges.
-  await t.db.watch.create({ data: { id: 'watch1', spec: { language: 'java', scenarios: ['affinity-burst'] }, startAfter: '6.123.0' } });
+  await t.db.watch.create({ data: { id: 'watch1', spec: { language: 'java', scenarios: ['affinity-burst'] }, listedAtStart: ['6.122.0', '6.123.0'] } });
   await t.db.gate.create({ data: { id: 'gate1', jobId: 'job1', spec: { scenario: 'affinity-burst' }, watchId: 'watch1', watchVersion: '6.124.0' } });
   const watched = await t.db.watch.findUniqueOrThrow({ where: { id: 'watch1' }, include: { gates: true } });
-  assert.deepEqual([watched.startAfter, watched.gates.map((g) => g.watchVersion)], ['6.123.0', ['6.124.0']]);
+  assert.deepEqual([watched.listedAtStart, watched.gates.map((g) => g.watchVersion)], [['6.122.0', '6.123.0'], ['6.124.0']]);
   await t.db.gate.update({ where: { id: 'gate1' }, data: { verdict: 'fail', evaluation: { reasons: ['qps at C=400 fell'] }, finishedAt: new Date() } });
   const gate = await t.db.gate.findUniqueOrThrow({ where: { jobId: 'job1' }, include: { job: { select: { status: true } } } });
   assert.equal(gate.verdict, 'fail');

@@ -31,9 +31,8 @@ export async function createWatch(
     );
   }
   const id = newJobId();
-  const startAfter = spec.since ? null : ([...listed].sort(compareSemver).at(-1) ?? null);
   const listedAtStart = spec.since ? undefined : [...new Set(listed)];
-  await db.watch.create({ data: { id, spec: spec as unknown as Prisma.InputJsonObject, createdBy, startAfter, ...(listedAtStart && { listedAtStart }) } });
+  await db.watch.create({ data: { id, spec: spec as unknown as Prisma.InputJsonObject, createdBy, ...(listedAtStart && { listedAtStart }) } });
   for (const release of releases)
     for (const [i, scenario] of spec.scenarios.entries())
       await createGate(db, databaseUrl, watchGateSpec(spec, scenario, release), { createdBy, watch: { id, version: release.version, scenario: i } });
@@ -75,7 +74,7 @@ export async function pollWatches(db: Db, databaseUrl: string, list: (language: 
     }
     const have = new Set(w.gates.map((g) => `${g.watchVersion} ${g.watchScenario}`));
     // Without `since`, what was listed when the watch was made is history, whatever its number.
-    const before = new Set(Array.isArray(w.listedAtStart) ? (w.listedAtStart as string[]) : []);
+    const before = new Set(listedAtStartOf(w));
     const releases = releasePairs(listed, spec.value).filter((r) => spec.value.since || !before.has(r.version));
     const queued: WatchPoll['queued'] = [];
     for (const release of releases)
@@ -107,6 +106,7 @@ export interface StoredWatch {
   createdAt: Date;
   createdBy: string | null;
   spec: WatchSpec;
+  /** Without `since`: the newest release listed when the watch was made. */
   startAfter: string | null;
   /** The last poll of the registry, and why it failed (null when it did not). */
   polledAt: Date | null;
@@ -118,31 +118,34 @@ export interface StoredWatch {
 /** A watch with its releases, newest first; null when there is none or its stored spec does not parse. */
 export async function getWatch(db: Db, id: string): Promise<StoredWatch | null> {
   if (!isStoredId(id)) return null;
-  const w = await db.watch.findUnique({ where: { id }, include: { gates: { include: { job: { select: { status: true } } }, orderBy: { createdAt: 'asc' } } } });
+  // Each release's gates in the watch's order of scenarios.
+  const w = await db.watch.findUnique({ where: { id }, include: { gates: { include: { job: { select: { status: true } } }, orderBy: { watchScenario: 'asc' } } } });
   if (!w) return null;
   const spec = parseWatchSpec(w.spec);
   if (!spec.ok) return null;
   const byVersion = new Map<string, WatchRelease>();
   for (const g of w.gates) {
-    const gate = g.spec as { scenario?: string; baseline?: string };
     const version = g.watchVersion ?? '';
     let r = byVersion.get(version);
-    if (!r) byVersion.set(version, (r = { version, predecessor: String(gate.baseline ?? ''), gates: [] }));
-    r.gates.push({ scenario: String(gate.scenario ?? ''), gateId: g.id, status: g.job.status, verdict: g.verdict });
+    if (!r) byVersion.set(version, (r = { version, predecessor: String((g.spec as { baseline?: string }).baseline ?? ''), gates: [] }));
+    const scenario = spec.value.scenarios[g.watchScenario ?? 0];
+    r.gates.push({ scenario: scenario === undefined ? '' : watchScenarioId(scenario), gateId: g.id, status: g.job.status, verdict: g.verdict });
   }
-  // Each scenario's chips in the watch's order.
-  const order = spec.value.scenarios.map(watchScenarioId);
-  for (const r of byVersion.values()) r.gates.sort((a, b) => order.indexOf(a.scenario) - order.indexOf(b.scenario));
   return {
     id: w.id,
     createdAt: w.createdAt,
     createdBy: w.createdBy,
     spec: spec.value,
-    startAfter: w.startAfter,
+    startAfter: [...listedAtStartOf(w)].sort(compareSemver).at(-1) ?? null,
     polledAt: w.polledAt,
     pollError: w.pollError,
     releases: [...byVersion.values()].sort((a, b) => compareSemver(b.version, a.version)),
   };
+}
+
+/** What a watch without `since` found listed when it was made. */
+function listedAtStartOf(w: { listedAtStart: unknown }): string[] {
+  return Array.isArray(w.listedAtStart) ? w.listedAtStart.filter((v): v is string => typeof v === 'string') : [];
 }
 
 /** Watches, newest first. */

@@ -5,6 +5,7 @@ import Link from 'next/link';
 import { METRICS, changeFromPrevious, chartData, formatValue, scenarioOptionText, versionsHref, type TrendPoint } from '@scb/shared/trend';
 import { VersionsChart } from '@/components/VersionsChart';
 import { VERDICT_MARK, VERDICT_MEANING } from '@scb/shared/verdict';
+import { formatLevel } from '@scb/shared/job';
 import { publicOrigin } from '@/lib/jobs';
 import { searchString, versionsViewFor, type VersionsView } from '@/lib/versions';
 import './versions.css';
@@ -15,7 +16,7 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 
 function heading(v: VersionsView): string {
   const { language, metric, concurrency, operation } = v.selection;
-  const at = concurrency ? (v.openLoop ? ` at ${concurrency} ops/s` : ` at C=${concurrency}`) : '';
+  const at = concurrency ? ` at ${formatLevel(concurrency, v.openLoop)}` : '';
   return `${operation ? `${operation} ` : ''}${METRICS[metric].label} of ${language} client versions${at}`;
 }
 
@@ -26,7 +27,7 @@ export async function generateMetadata({ searchParams }: Props): Promise<Metadat
   const { versions, series, cells } = view.chart;
   const description = view.scenario
     ? `${METRICS[view.selection.metric].label} (${view.chart.unit}) of ${view.selection.language} client versions ${versions.join(', ')}` +
-      `${view.selection.concurrency ? (view.openLoop ? ` at ${view.selection.concurrency} ops/s` : ` at concurrency ${view.selection.concurrency}`) : ''}, one line per configuration` +
+      `${view.selection.concurrency ? ` at ${formatLevel(view.selection.concurrency, view.openLoop)}` : ''}, one line per configuration` +
       ` (${series.map((s) => s.configuration).join(', ')}), from ${cells} stored cells; scenario: ${view.scenario.label}.`
     : `No succeeded ${view.selection.language} cells stored yet.`;
   const url = new URL(view.url, publicOrigin()).toString();

@@ -1,5 +1,6 @@
 // The comparison in words: formats and never measures.
 import { formatMs, formatOps, formatQps } from '../format';
+import { formatLevel } from '../job/spec';
 import { VERDICT_MARK, VERDICT_MEANING } from '../results/verdict';
 import type { CompareEntry, CompareEnvironment, CompareNote, CompareRatio, CompareRefusal, CompareRow, CompareSeries, CompareVerdict, Comparison } from './types';
 
@@ -69,7 +70,7 @@ export function formatCompareValue(v: unknown): string {
 
 /** "grpc-gcp on · C=50"; an open loop's rows are rates: "100 ops/s". */
 export function compareRowLabel(r: Pick<CompareRow, 'configuration' | 'concurrency'>, openLoop = false): string {
-  const level = openLoop ? `${r.concurrency} ops/s` : `C=${r.concurrency}`;
+  const level = formatLevel(r.concurrency, openLoop);
   return r.configuration === null ? level : `${r.configuration} · ${level}`;
 }
 

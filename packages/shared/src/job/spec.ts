@@ -239,8 +239,13 @@ export function levelName(s: { arrivalRates?: number[] }): string {
 }
 
 /** A load level in words: "C=50", or "100 ops/s" for an open loop. */
+export function formatLevel(level: number, open: boolean): string {
+  return open ? `${level} ops/s` : `C=${level}`;
+}
+
+/** A spec's load level in words (formatLevel). */
 export function levelText(s: { arrivalRates?: number[] }, level: number): string {
-  return isOpenLoop(s) ? `${level} ops/s` : `C=${level}`;
+  return formatLevel(level, isOpenLoop(s));
 }
 
 export type JobSpec = z.output<typeof JobSpecSchema>;
