@@ -60,7 +60,11 @@ const t = useTestDatabase();
 test('every model of the schema can be written and read back', async () => {
   const schema = readFileSync(path.join(MIGRATIONS_DIR, '../schema.prisma'), 'utf8');
   const models = [...schema.matchAll(/^model (\w+) \{/gm)].map((m) => m[1]).sort();
-  assert.deepEqual(models, ['ApiToken', 'Cell', 'CellResult', 'ChannelStat', 'ClientVersion', 'Gate', 'Job', 'Runner', 'Watch'], 'this test covers every model; extend it with the schema');
+  assert.deepEqual(
+    models,
+    ['ApiToken', 'Cell', 'CellResult', 'ChannelStat', 'ClientVersion', 'Gate', 'Job', 'Runner', 'Watch', 'WebhookDelivery'],
+    'this test covers every model; extend it with the schema',
+  );
 
   await t.db.job.create({ data: { id: 'job1', spec: { clients: [] }, cellsTotal: 1, environment: { cores: 2 } } });
   const cell = await t.db.cell.create({
@@ -151,6 +155,16 @@ test('every model of the schema can be written and read back', async () => {
   assert.deepEqual(gate.evaluation, { reasons: ['qps at C=400 fell'] });
   assert.equal(gate.job.status, 'queued');
   await assert.rejects(t.db.gate.create({ data: { id: 'gate2', jobId: 'job1', spec: {} } }), 'one gate per job');
+  // Its releases' dates and the ones yanked since; a delivery of its verdict per webhook, once.
+  await t.db.watch.update({ where: { id: 'watch1' }, data: { releaseDates: { '6.124.0': '2026-11-01T00:00:00.000Z' }, unlisted: ['6.124.0'] } });
+  await t.db.webhookDelivery.create({ data: { id: 'd1', watchId: 'watch1', gateId: 'gate1', webhook: 'team-slack', attempts: 2, lastError: 'HTTP 503' } });
+  await assert.rejects(t.db.webhookDelivery.create({ data: { id: 'd2', watchId: 'watch1', gateId: 'gate1', webhook: 'team-slack' } }), 'one delivery per gate and webhook');
+  const outward = await t.db.watch.findUniqueOrThrow({ where: { id: 'watch1' }, include: { deliveries: true } });
+  assert.deepEqual([outward.releaseDates, outward.unlisted], [{ '6.124.0': '2026-11-01T00:00:00.000Z' }, ['6.124.0']]);
+  assert.deepEqual(
+    outward.deliveries.map((d) => [d.webhook, d.status, d.attempts, d.lastError]),
+    [['team-slack', 'pending', 2, 'HTTP 503']],
+  );
 
   // A judged gate goes with nothing, not even its job; cells, results and channel stats belong to their job.
   await assert.rejects(t.db.job.delete({ where: { id: 'job1' } }), /gate gate1 is judged \(fail\)/);
@@ -164,6 +178,7 @@ test('every model of the schema can be written and read back', async () => {
   assert.equal(await t.db.cell.count(), 0);
   assert.equal(await t.db.cellResult.count(), 0);
   assert.equal(await t.db.channelStat.count(), 0);
+  assert.equal(await t.db.webhookDelivery.count(), 0, "a gate's deliveries go with it");
 });
 
 test('migrations are recorded as Prisma records them, and applying again changes nothing', async () => {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, before, test } from 'node:test';
 import { createWatch, getWatch, pollWatches } from '@scb/db';
-import { publishedVersions } from '@scb/languages';
+import { publishDates, publishedVersions } from '@scb/languages';
 import { parseWatchSpec } from '@scb/shared';
 import { useTestDatabase } from '../helpers/postgres';
 
@@ -14,6 +14,11 @@ const t = useTestDatabase();
 
 /** What the local registry lists per language, and whether it fails or answers garbage. */
 const registry = { node: ['8.4.0', '9.0.0'], java: ['6.104.0', '6.105.0'], go: ['1.95.0', '1.96.0'], mode: 'ok' as 'ok' | 'down' | 'garbage' };
+/** Each version's publish date on every registry: a day per minor and patch after 2026-01-01, so each is its own. */
+const published = (v: string) => {
+  const [, minor = 0, patch = 0] = v.split('.').map(Number);
+  return new Date(Date.UTC(2026, 0, 1) + (minor * 10 + patch) * 86_400_000);
+};
 
 const server = http.createServer((req, res) => {
   // npm's client caches what it may: nothing here may be cached.
@@ -23,11 +28,16 @@ const server = http.createServer((req, res) => {
   const url = decodeURIComponent(req.url ?? '');
   if (url.startsWith('/npm/@google-cloud/spanner')) {
     const versions = Object.fromEntries(registry.node.map((v) => [v, { name: '@google-cloud/spanner', version: v }]));
-    return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ name: '@google-cloud/spanner', 'dist-tags': { latest: registry.node.at(-1) }, versions }));
+    const time = Object.fromEntries(registry.node.map((v) => [v, published(v).toISOString()]));
+    return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ name: '@google-cloud/spanner', 'dist-tags': { latest: registry.node.at(-1) }, versions, time }));
   }
   if (url === '/maven/com/google/cloud/google-cloud-spanner/maven-metadata.xml') {
     return res.writeHead(200, { 'content-type': 'text/xml' }).end(`<metadata><versioning><versions>${registry.java.map((v) => `<version>${v}</version>`).join('')}</versions></versioning></metadata>`);
   }
+  const pom = url.match(/^\/maven\/com\/google\/cloud\/google-cloud-spanner\/([^/]+)\/google-cloud-spanner-\1\.pom$/);
+  if (pom && registry.java.includes(pom[1]!)) return res.writeHead(200, { 'last-modified': published(pom[1]!).toUTCString() }).end();
+  const info = url.match(/^\/go\/cloud\.google\.com\/go\/spanner\/@v\/v(.+)\.info$/);
+  if (info && registry.go.includes(info[1]!)) return res.writeHead(200).end(JSON.stringify({ Version: `v${info[1]}`, Time: published(info[1]!).toISOString() }));
   if (url === '/go/cloud.google.com/go/spanner/@v/list') return res.writeHead(200).end(registry.go.map((v) => `v${v}\n`).join(''));
   if (url === '/go/cloud.google.com/go/@v/list') return res.writeHead(200).end('');
   res.writeHead(404).end();
@@ -56,6 +66,7 @@ after(async () => {
 });
 
 const list = (language: string) => publishedVersions(language, { fresh: true });
+const registryClient = { list, dates: publishDates };
 
 test('a version published on each registry gets one gate per scenario against its predecessor; a failing or garbled registry changes nothing and is said', { timeout: 120_000 }, async () => {
   const ids: Record<string, string> = {};
@@ -65,7 +76,7 @@ test('a version published on each registry gets one gate per scenario against it
     ids[language] = (await createWatch(t.db, t.url, spec.value, await list(language))).id;
   }
   const queued = async () => {
-    const polls = await pollWatches(t.db, t.url, list);
+    const polls = await pollWatches(t.db, t.url, registryClient);
     return Object.fromEntries(Object.entries(ids).map(([l, id]) => [l, polls.find((p) => p.watchId === id)!]));
   };
   assert.deepEqual(
@@ -104,4 +115,22 @@ test('a version published on each registry gets one gate per scenario against it
   const back = await queued();
   assert.deepEqual([...new Set(back.node!.queued.map((q) => `${q.version} vs ${q.predecessor}`))], ['9.2.0 vs 9.1.0', '9.3.0 vs 9.2.0']);
   assert.equal((await getWatch(t.db, ids.node!))?.pollError, null);
+
+  // Each registry's own way of dating a release (npm's time, the POM's Last-Modified, the proxy's .info).
+  for (const [language, id] of Object.entries(ids)) {
+    const releases = (await getWatch(t.db, id))!.releases;
+    assert.ok(releases.length > 0);
+    for (const r of releases) assert.equal(r.publishedAt, published(r.version).toISOString(), `${language} ${r.version}`);
+  }
+
+  // A release yanked from the registry is shown so, once: it is not gated again, nothing else changes.
+  registry.java.splice(registry.java.indexOf('6.106.0'), 1);
+  const yanked = await queued();
+  assert.deepEqual(yanked.java!.queued, []);
+  const java = (await getWatch(t.db, ids.java!))!;
+  assert.deepEqual(
+    java.releases.map((r) => `${r.version}${r.unlisted ? ' unlisted' : ''}`),
+    ['6.106.0 unlisted', '6.104.1'],
+  );
+  assert.equal(java.releases[0]!.gates.length, 2, 'its gates stay');
 });

@@ -36,6 +36,16 @@ const RunnerEnvSchema = z.object({
   SCB_WATCH_POLL: z
     .preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.string().trim().default('0 * * * *'))
     .refine((v) => v === 'off' || /^(\S+\s+){4}\S+$/.test(v), 'must be five crontab fields (e.g. 0 * * * *) or off'),
+  /** Attempts of one webhook delivery before it is given up as failed. */
+  SCB_WEBHOOK_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(6),
+  /** Milliseconds before a failed delivery's second attempt; each later wait doubles (30 s, 1 min, 2 min, …). */
+  SCB_WEBHOOK_BACKOFF_MS: z.coerce.number().int().min(10).max(3_600_000).default(30_000),
+  /** The dashboard's public URL, for the links a webhook's message carries (the web app reads it too); default http://localhost:$PORT. */
+  SCB_PUBLIC_URL: optional.refine(
+    (u) => u === undefined || (URL.canParse(u) && ['http:', 'https:'].includes(new URL(u).protocol)),
+    'SCB_PUBLIC_URL must be an http(s) URL, e.g. https://bench.example.com',
+  ),
+  PORT: z.coerce.number().int().min(1).max(65_535).default(3000),
   /** Tests only: a PEM file of roots the drivers trust for TLS targets instead of the system's. */
   SCB_TEST_TLS_ROOTS: optional,
 });

@@ -1,13 +1,14 @@
 import { Logger, run, type Runner } from 'graphile-worker';
 import os from 'node:os';
-import { handBackJob, pollWatches, queuedFlags, queuedJobFlags, RUN_JOB_TASK, withHostLock, type Db } from '@scb/db';
-import { preparedDrivers, publishedVersions, trimClientCache } from '@scb/languages';
+import { DELIVER_WEBHOOK_TASK, handBackJob, pollWatches, queuedFlags, queuedJobFlags, RUN_JOB_TASK, withHostLock, type Db } from '@scb/db';
+import { preparedDrivers, publishDates, publishedVersions, trimClientCache } from '@scb/languages';
 import { missingFor } from '@scb/shared';
 import { env } from './env';
 import { evaluateGateOfJob, evaluatePendingGates } from './gate';
 import { runJob } from './job';
 import { startPresence } from './presence';
 import { CACHE_DIR } from './paths';
+import { deliverWebhook } from './webhook';
 
 /** graphile-worker's task that polls every release watch (packages/db pollWatches). */
 export const POLL_WATCHES_TASK = 'poll_watches';
@@ -38,15 +39,7 @@ export async function startRunner(db: Db, databaseUrl: string, log: (line: strin
     logger: new Logger(() => (level, message) => {
       if (level === 'error' || level === 'warning') log(`queue ${level}: ${message}`);
     }),
-    // Release watches: the registries polled on the operator's schedule; each time once, whichever runner takes it.
-    ...(env.SCB_WATCH_POLL !== 'off' && { crontab: `${env.SCB_WATCH_POLL} ${POLL_WATCHES_TASK}` }),
     taskList: {
-      [POLL_WATCHES_TASK]: async () => {
-        for (const p of await pollWatches(db, databaseUrl, (language) => publishedVersions(language, { fresh: true }))) {
-          if (p.error) log(`watch ${p.watchId}: the registry could not be read: ${p.error}`);
-          for (const q of p.queued) log(`watch ${p.watchId}: ${q.version} vs ${q.predecessor} on ${q.scenario}: gate ${q.gateId} queued`);
-        }
-      },
       [RUN_JOB_TASK]: async (payload) => {
         const { jobId } = payload as { jobId: string };
         const flags = await queuedJobFlags(db, jobId);
@@ -74,14 +67,43 @@ export async function startRunner(db: Db, databaseUrl: string, log: (line: strin
       },
     },
   });
+  const side = await startSideWorker(db, databaseUrl, log);
   return {
     runnerId: presence.runnerId,
     async stop() {
       abort.abort();
-      await runner.stop();
+      await Promise.all([runner.stop(), side.stop()]);
       await presence.stop('stopped');
     },
   };
+}
+
+/**
+ * Release watches' small tasks, beside the benchmark jobs so an hour-long job never holds them up:
+ * polling the registries on the operator's schedule (each time once, whichever runner takes it) and
+ * delivering verdicts to webhooks. graphile-worker hands a worker only the tasks it lists.
+ */
+export function startSideWorker(db: Db, databaseUrl: string, log: (line: string) => void): Promise<Runner> {
+  return run({
+    connectionString: databaseUrl,
+    concurrency: 1,
+    noHandleSignals: true,
+    pollInterval: 1000,
+    logger: new Logger(() => (level, message) => {
+      if (level === 'error' || level === 'warning') log(`queue ${level}: ${message}`);
+    }),
+    ...(env.SCB_WATCH_POLL !== 'off' && { crontab: `${env.SCB_WATCH_POLL} ${POLL_WATCHES_TASK}` }),
+    taskList: {
+      [POLL_WATCHES_TASK]: async () => {
+        const registry = { list: (language: string) => publishedVersions(language, { fresh: true }), dates: publishDates };
+        for (const p of await pollWatches(db, databaseUrl, registry)) {
+          if (p.error) log(`watch ${p.watchId}: the registry could not be read: ${p.error}`);
+          for (const q of p.queued) log(`watch ${p.watchId}: ${q.version} vs ${q.predecessor} on ${q.scenario}: gate ${q.gateId} queued`);
+        }
+      },
+      [DELIVER_WEBHOOK_TASK]: async (payload) => deliverWebhook(db, (payload as { deliveryId: string }).deliveryId, log),
+    },
+  });
 }
 
 const gb = (bytes: number) => `${(bytes / 1e9).toFixed(2)} GB`;

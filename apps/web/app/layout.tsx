@@ -29,6 +29,7 @@ export default async function RootLayout({ children }: { children: React.ReactNo
             <Link href="/compare">Compare</Link>
             <Link href="/versions">Across versions</Link>
             <Link href="/gates">Gates</Link>
+            <Link href="/watch">Watches</Link>
             <Link href="/runners">Runners</Link>
             <Link href="/settings">Settings</Link>
           </nav>

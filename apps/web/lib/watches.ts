@@ -1,6 +1,7 @@
-// Release watches as the API answers them.
-import { getWatch as readWatch, listWatches as readWatches } from '@scb/db';
-import { watchScenarioId } from '@scb/shared/watch';
+// Release watches as the API, the pages, the feeds and the badge read them.
+import { getWatch as readWatch, listDeliveries, listWatches as readWatches, listWatchVerdicts, type WatchVerdict } from '@scb/db';
+import { clientName } from '@scb/shared/job';
+import { atomFeed, badgeSvg, chipState, releaseState, watchScenarioId, type ChipState } from '@scb/shared/watch';
 import { db } from './db';
 import { gateUrl } from './gates';
 
@@ -15,9 +16,12 @@ export async function getWatch(id: string, origin: string) {
   return {
     id: w.id,
     url: watchUrl(w.id, origin),
+    feedUrl: new URL(`/watch/${w.id}/feed.xml`, origin).toString(),
+    badgeUrl: new URL(`/api/watches/${w.id}/badge.svg`, origin).toString(),
     createdAt: w.createdAt.toISOString(),
     createdBy: w.createdBy,
     spec: w.spec,
+    client: clientName(w.spec.language),
     scenarios: w.spec.scenarios.map(watchScenarioId),
     startAfter: w.startAfter,
     polledAt: w.polledAt?.toISOString() ?? null,
@@ -25,13 +29,93 @@ export async function getWatch(id: string, origin: string) {
     releases: w.releases.map((r) => ({
       version: r.version,
       predecessor: r.predecessor,
-      // Listings carry no publish date for every registry (Maven's has none): not known yet.
-      publishedAt: null,
-      gates: r.gates.map((g) => ({ ...g, url: gateUrl(g.gateId, origin) })),
+      publishedAt: r.publishedAt,
+      unlisted: r.unlisted,
+      state: releaseState(r.gates),
+      runSeconds: Math.round(r.runSeconds),
+      gates: r.gates.map((g) => ({
+        scenario: g.scenario,
+        scenarioIndex: g.scenarioIndex,
+        gateId: g.gateId,
+        status: g.status,
+        verdict: g.verdict,
+        state: chipState(g),
+        reason: g.installFailure ?? g.reason,
+        finishedAt: g.finishedAt?.toISOString() ?? null,
+        url: gateUrl(g.gateId, origin),
+      })),
     })),
   };
 }
 
+export type WatchView = NonNullable<Awaited<ReturnType<typeof getWatch>>>;
+
 export async function listWatches(origin: string) {
   return (await readWatches(db())).map((w) => ({ id: w.id, url: watchUrl(w.id, origin), createdAt: w.createdAt.toISOString(), createdBy: w.createdBy, spec: w.spec, gates: w.gates }));
+}
+
+/** Every watch with its releases, newest watch first, for the /watch page. */
+export async function listWatchViews(origin: string): Promise<WatchView[]> {
+  const views = await Promise.all((await readWatches(db())).map((w) => getWatch(w.id, origin)));
+  return views.filter((v): v is WatchView => v !== null);
+}
+
+/** A watch's webhook deliveries, newest first. */
+export async function watchDeliveries(id: string) {
+  return (await listDeliveries(db(), id)).map((d) => ({
+    webhook: d.webhook,
+    gateId: d.gateId,
+    version: d.gate.watchVersion,
+    verdict: d.gate.verdict,
+    status: d.status,
+    attempts: d.attempts,
+    lastAttemptAt: d.lastAttemptAt?.toISOString() ?? null,
+    lastError: d.lastError,
+    deliveredAt: d.deliveredAt?.toISOString() ?? null,
+  }));
+}
+
+const entryOf = (v: WatchVerdict, origin: string) => ({
+  id: gateUrl(v.gateId, origin),
+  title: `${clientName(v.language)} ${v.version} vs ${v.predecessor} on ${v.scenario}: ${v.verdict}`,
+  updated: v.finishedAt,
+  link: gateUrl(v.gateId, origin),
+  category: v.verdict,
+  summary: v.reasons.join('\n') || v.verdict,
+});
+
+/** The Atom feed of one watch's verdicts (null when there is no such watch), or of every watch's. */
+export async function watchFeed(origin: string, id?: string): Promise<string | null> {
+  if (id === undefined) {
+    const verdicts = await listWatchVerdicts(db());
+    const self = new URL('/watch/feed.xml', origin).toString();
+    return atomFeed({
+      self,
+      alternate: new URL('/watch', origin).toString(),
+      title: 'spanner-client-bench: release watch verdicts',
+      updated: new Date(0),
+      entries: verdicts.map((v) => entryOf(v, origin)),
+    });
+  }
+  const w = await readWatch(db(), id);
+  if (!w) return null;
+  const verdicts = await listWatchVerdicts(db(), { watchId: w.id });
+  return atomFeed({
+    self: new URL(`/watch/${w.id}/feed.xml`, origin).toString(),
+    alternate: watchUrl(w.id, origin),
+    title: `spanner-client-bench: ${w.spec.name ?? `${clientName(w.spec.language)} releases`} (${w.spec.scenarios.map(watchScenarioId).join(', ')})`,
+    updated: w.createdAt,
+    entries: verdicts.map((v) => entryOf(v, origin)),
+  });
+}
+
+/** The badge of a watch's newest release that has a gate: "google-cloud-spanner 6.116.0 | pass"; null when there is no such watch. */
+export async function watchBadge(id: string): Promise<string | null> {
+  const w = await readWatch(db(), id);
+  if (!w) return null;
+  const newest = w.releases[0];
+  const label = clientName(w.spec.language);
+  if (!newest) return badgeSvg(label, 'none');
+  const state: ChipState = releaseState(newest.gates);
+  return badgeSvg(`${label} ${newest.version}`, state);
 }

@@ -6,6 +6,7 @@ import { FINISHED_CELL } from './cells';
 import { checkUnfinishedIn, isStoredId, jobCreateData, newJobId, type Author } from './jobs';
 import { enqueueJobIn, ensureQueue, WATCH_PRIORITY } from './queue';
 import { ColumnParser, type Read } from './read';
+import { queueDeliveriesIn } from './webhooks';
 
 /** Stores a validated gate with the job that runs it and queues the job: all of it or none. `watch`: the release watch it judges a release for. */
 export async function createGate(
@@ -143,5 +144,9 @@ export async function findPendingGateJobIds(db: Db): Promise<string[]> {
 
 /** Stores the verdict and its evaluation; JSON has no NaN, so an undefined change or interval is stored as null. */
 export async function storeGateVerdict(db: Db, id: string, evaluation: GateEvaluation): Promise<void> {
-  await db.gate.update({ where: { id }, data: { verdict: evaluation.verdict, evaluation: JSON.parse(JSON.stringify(evaluation)) as Prisma.InputJsonObject, finishedAt: new Date() } });
+  // A watch's gate: its webhooks' deliveries are queued with the verdict, or neither is stored.
+  await db.$transaction(async (tx) => {
+    await tx.gate.update({ where: { id }, data: { verdict: evaluation.verdict, evaluation: JSON.parse(JSON.stringify(evaluation)) as Prisma.InputJsonObject, finishedAt: new Date() } });
+    await queueDeliveriesIn(tx, id);
+  });
 }

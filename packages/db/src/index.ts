@@ -63,4 +63,19 @@ export { knownClientVersions, recordClientVersion } from './client-versions';
 export { loadTrendJobs, loadTrendRows, type TrendJob, type TrendRow } from './trend';
 export * from '../generated/prisma/client';
 export { createToken, findLiveToken, hashToken, listTokens, revokeToken, TOKEN_NAME, TokenError, type TokenRow } from './tokens';
-export { createWatch, getWatch, listWatches, MAX_WATCH_BACKFILL_GATES, pollWatches, WatchBackfillTooLarge, type StoredWatch, type WatchPoll, type WatchRelease } from './watches';
+export { DELIVER_WEBHOOK_TASK, getDelivery, listDeliveries, recordDeliveryAttempt } from './webhooks';
+export {
+  createWatch,
+  getWatch,
+  listWatches,
+  listWatchVerdicts,
+  MAX_WATCH_BACKFILL_GATES,
+  pollWatches,
+  WatchBackfillTooLarge,
+  type StoredWatch,
+  type WatchGate,
+  type WatchPoll,
+  type WatchRegistry,
+  type WatchRelease,
+  type WatchVerdict,
+} from './watches';

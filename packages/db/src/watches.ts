@@ -3,6 +3,7 @@
 import { compareSemver, parseWatchSpec, releasePairs, watchGateSpec, watchScenarioId, type ReleasePair, type WatchSpec } from '@scb/shared';
 import type { Db } from './client';
 import type { Prisma } from '../generated/prisma/client';
+import { knownClientVersions } from './client-versions';
 import { createGate } from './gates';
 import { isStoredId, newJobId } from './jobs';
 
@@ -21,7 +22,7 @@ export async function createWatch(
   databaseUrl: string,
   spec: WatchSpec,
   listed: readonly string[],
-  { createdBy = null }: { createdBy?: string | null } = {},
+  { createdBy = null, dates = {} }: { createdBy?: string | null; dates?: Record<string, string> } = {},
 ): Promise<{ id: string; releases: ReleasePair[]; gates: number }> {
   const releases = spec.since ? releasePairs(listed, spec) : [];
   const gates = releases.length * spec.scenarios.length;
@@ -32,7 +33,8 @@ export async function createWatch(
   }
   const id = newJobId();
   const listedAtStart = spec.since ? undefined : [...new Set(listed)];
-  await db.watch.create({ data: { id, spec: spec as unknown as Prisma.InputJsonObject, createdBy, ...(listedAtStart && { listedAtStart }) } });
+  const releaseDates = Object.fromEntries(releases.flatMap((r) => (dates[r.version] ? [[r.version, dates[r.version]]] : [])));
+  await db.watch.create({ data: { id, spec: spec as unknown as Prisma.InputJsonObject, createdBy, releaseDates, ...(listedAtStart && { listedAtStart }) } });
   for (const release of releases)
     for (const [i, scenario] of spec.scenarios.entries())
       await createGate(db, databaseUrl, watchGateSpec(spec, scenario, release), { createdBy, watch: { id, version: release.version, scenario: i } });
@@ -46,13 +48,22 @@ export interface WatchPoll {
   error: string | null;
 }
 
+/** What polling asks of the registries: a language's versions, and (optionally) when some were published. */
+export interface WatchRegistry {
+  list(language: string): Promise<string[]>;
+  dates?(language: string, versions: readonly string[]): Promise<Record<string, string>>;
+}
+
 /**
  * Polls every watch: the releases its language's registry lists now (`list`), and for each release
  * the watch gates (from `since`, or listed after it was made) a gate per scenario it lacks. A registry that
  * fails leaves the watch as it was and says why (`pollError`). Two polls at once queue a gate once: a
- * release's scenario has one gate (a unique key), the later insert is dropped with its job.
+ * release's scenario has one gate (a unique key), the later insert is dropped with its job. A gated
+ * release the registry no longer lists is marked so (`unlisted`), and gated releases without a publish
+ * date get one where the registry gives it (a failure there only leaves them undated).
  */
-export async function pollWatches(db: Db, databaseUrl: string, list: (language: string) => Promise<string[]>): Promise<WatchPoll[]> {
+export async function pollWatches(db: Db, databaseUrl: string, registry: WatchRegistry | ((language: string) => Promise<string[]>)): Promise<WatchPoll[]> {
+  const { list, dates } = typeof registry === 'function' ? { list: registry, dates: undefined } : registry;
   const watches = await db.watch.findMany({ orderBy: { createdAt: 'asc' }, include: { gates: { select: { watchVersion: true, watchScenario: true } } } });
   const listings = new Map<string, Promise<string[]>>();
   const polls: WatchPoll[] = [];
@@ -88,7 +99,13 @@ export async function pollWatches(db: Db, databaseUrl: string, list: (language: 
           if ((e as { code?: string }).code !== 'P2002') throw e;
         }
       }
-    await db.watch.update({ where: { id: w.id }, data: { polledAt: new Date(), pollError: null } });
+    const listedNow = new Set(listed);
+    const gated = [...new Set([...w.gates.map((g) => g.watchVersion ?? ''), ...queued.map((q) => q.version)])].filter(Boolean);
+    const unlisted = gated.filter((v) => !listedNow.has(v)).sort(compareSemver);
+    const known = jsonRecord(w.releaseDates);
+    const undated = gated.filter((v) => !known[v] && listedNow.has(v));
+    const found = dates && undated.length ? await dates(language, undated).catch(() => ({})) : {};
+    await db.watch.update({ where: { id: w.id }, data: { polledAt: new Date(), pollError: null, unlisted, releaseDates: { ...known, ...found } } });
     polls.push({ watchId: w.id, queued, error: null });
   }
   return polls;
@@ -98,7 +115,28 @@ export async function pollWatches(db: Db, databaseUrl: string, list: (language: 
 export interface WatchRelease {
   version: string;
   predecessor: string;
-  gates: { scenario: string; gateId: string; status: string; verdict: string | null }[];
+  /** As the registry dates it; null where it does not (yet). */
+  publishedAt: string | null;
+  /** The registry no longer lists it (yanked, or withdrawn). */
+  unlisted: boolean;
+  /** Seconds its gates' jobs ran, all scenarios together (those still running count so far). */
+  runSeconds: number;
+  gates: WatchGate[];
+}
+
+export interface WatchGate {
+  scenario: string;
+  /** Its place in the watch's list of scenarios (one id may be listed twice, with other settings). */
+  scenarioIndex: number;
+  gateId: string;
+  /** The gate's job's status (queued, running, succeeded, failed, canceled). */
+  status: string;
+  verdict: string | null;
+  finishedAt: Date | null;
+  /** Why the release or its predecessor could not be installed on this product's runners; null when both could. */
+  installFailure: string | null;
+  /** The verdict's first reason, or the job's error. */
+  reason: string | null;
 }
 
 export interface StoredWatch {
@@ -119,17 +157,40 @@ export interface StoredWatch {
 export async function getWatch(db: Db, id: string): Promise<StoredWatch | null> {
   if (!isStoredId(id)) return null;
   // Each release's gates in the watch's order of scenarios.
-  const w = await db.watch.findUnique({ where: { id }, include: { gates: { include: { job: { select: { status: true } } }, orderBy: { watchScenario: 'asc' } } } });
+  const w = await db.watch.findUnique({
+    where: { id },
+    include: { gates: { include: { job: { select: { status: true, error: true, startedAt: true, finishedAt: true } } }, orderBy: { watchScenario: 'asc' } } },
+  });
   if (!w) return null;
   const spec = parseWatchSpec(w.spec);
   if (!spec.ok) return null;
+  const installs = await knownClientVersions(db, spec.value.language);
+  const installFailure = (...versions: string[]) => {
+    const failed = versions.flatMap((v) => (installs.get(v)?.ok === false ? [`${v}: ${installs.get(v)?.message ?? 'could not be installed'}`] : []));
+    return failed.length ? failed.join('; ') : null;
+  };
+  const dates = jsonRecord(w.releaseDates);
+  const unlisted = new Set(Array.isArray(w.unlisted) ? w.unlisted : []);
+  const now = Date.now();
   const byVersion = new Map<string, WatchRelease>();
   for (const g of w.gates) {
     const version = g.watchVersion ?? '';
+    const predecessor = String((g.spec as { baseline?: string }).baseline ?? '');
     let r = byVersion.get(version);
-    if (!r) byVersion.set(version, (r = { version, predecessor: String((g.spec as { baseline?: string }).baseline ?? ''), gates: [] }));
+    if (!r) byVersion.set(version, (r = { version, predecessor, publishedAt: dates[version] ?? null, unlisted: unlisted.has(version), runSeconds: 0, gates: [] }));
+    if (g.job.startedAt) r.runSeconds += ((g.job.finishedAt?.getTime() ?? now) - g.job.startedAt.getTime()) / 1000;
     const scenario = spec.value.scenarios[g.watchScenario ?? 0];
-    r.gates.push({ scenario: scenario === undefined ? '' : watchScenarioId(scenario), gateId: g.id, status: g.job.status, verdict: g.verdict });
+    const reasons = (g.evaluation as { reasons?: unknown } | null)?.reasons;
+    r.gates.push({
+      scenario: scenario === undefined ? '' : watchScenarioId(scenario),
+      scenarioIndex: g.watchScenario ?? 0,
+      gateId: g.id,
+      status: g.job.status,
+      verdict: g.verdict,
+      finishedAt: g.finishedAt,
+      installFailure: installFailure(version, predecessor),
+      reason: (Array.isArray(reasons) && typeof reasons[0] === 'string' ? reasons[0] : null) ?? g.job.error,
+    });
   }
   return {
     id: w.id,
@@ -143,6 +204,12 @@ export async function getWatch(db: Db, id: string): Promise<StoredWatch | null> 
   };
 }
 
+/** A stored JSON object of strings (release dates), {} for anything else. */
+function jsonRecord(v: unknown): Record<string, string> {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return {};
+  return Object.fromEntries(Object.entries(v).filter((e): e is [string, string] => typeof e[1] === 'string'));
+}
+
 /** What a watch without `since` found listed when it was made. */
 function listedAtStartOf(w: { listedAtStart: unknown }): string[] {
   return Array.isArray(w.listedAtStart) ? w.listedAtStart.filter((v): v is string => typeof v === 'string') : [];
@@ -152,4 +219,48 @@ function listedAtStartOf(w: { listedAtStart: unknown }): string[] {
 export async function listWatches(db: Db, page: { limit?: number; offset?: number } = {}): Promise<{ id: string; createdAt: Date; createdBy: string | null; spec: unknown; gates: number }[]> {
   const ws = await db.watch.findMany({ orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], take: page.limit ?? 100, skip: page.offset ?? 0, include: { _count: { select: { gates: true } } } });
   return ws.map((w) => ({ id: w.id, createdAt: w.createdAt, createdBy: w.createdBy, spec: w.spec, gates: w._count.gates }));
+}
+
+/** A watch gate's finished verdict, for the feeds: newest first. */
+export interface WatchVerdict {
+  watchId: string;
+  watchName: string | null;
+  language: string;
+  version: string;
+  predecessor: string;
+  scenario: string;
+  gateId: string;
+  verdict: string;
+  reasons: string[];
+  finishedAt: Date;
+}
+
+/** The newest finished verdicts of one watch's gates, or of every watch's. */
+export async function listWatchVerdicts(db: Db, { watchId, limit = 50 }: { watchId?: string; limit?: number } = {}): Promise<WatchVerdict[]> {
+  const gates = await db.gate.findMany({
+    where: { watchId: watchId ?? { not: null }, verdict: { not: null }, finishedAt: { not: null } },
+    orderBy: [{ finishedAt: 'desc' }, { id: 'asc' }],
+    take: limit,
+    select: { id: true, verdict: true, evaluation: true, finishedAt: true, spec: true, watchVersion: true, watchScenario: true, watch: { select: { id: true, spec: true } } },
+  });
+  return gates.flatMap((g) => {
+    const spec = g.watch && parseWatchSpec(g.watch.spec);
+    if (!g.watch || !spec?.ok || !g.verdict || !g.finishedAt) return [];
+    const scenario = spec.value.scenarios[g.watchScenario ?? 0];
+    const reasons = (g.evaluation as { reasons?: unknown } | null)?.reasons;
+    return [
+      {
+        watchId: g.watch.id,
+        watchName: spec.value.name ?? null,
+        language: spec.value.language,
+        version: g.watchVersion ?? '',
+        predecessor: String((g.spec as { baseline?: string }).baseline ?? ''),
+        scenario: scenario === undefined ? '' : watchScenarioId(scenario),
+        gateId: g.id,
+        verdict: g.verdict,
+        reasons: Array.isArray(reasons) ? reasons.filter((r): r is string => typeof r === 'string') : [],
+        finishedAt: g.finishedAt,
+      },
+    ];
+  });
 }

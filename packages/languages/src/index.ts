@@ -54,6 +54,12 @@ export async function publishedVersions(language: Language, { fresh = false }: {
   return versions;
 }
 
+/** When each of `versions` was published, where the language's registry says; {} for a language that cannot. Throws RegistryError. */
+export async function publishDates(language: Language, versions: readonly string[]): Promise<Record<string, string>> {
+  const p = pluginOf(language);
+  return versions.length && p.publishDates ? p.publishDates(versions) : {};
+}
+
 /** Semver order, newest first; prereleases after their release. */
 export function newestFirst(versions: string[]): string[] {
   return [...versions].sort((a, b) => compareSemver(b, a));

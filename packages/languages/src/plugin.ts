@@ -30,6 +30,8 @@ export interface LanguagePlugin {
   packageName: string;
   /** Published versions, oldest first as the registry lists them. Throws RegistryError. */
   listVersions(): Promise<string[]>;
+  /** When each of `versions` was published, ISO 8601, where the registry says (a version it does not date is left out). Throws RegistryError. */
+  publishDates?(versions: readonly string[]): Promise<Record<string, string>>;
   /** Installs the client (its version, and what else the language pins) on first use; throws ClientInstallError with a sentence for the user. */
   install(client: Client, ctx: InstallContext): Promise<DriverLaunch>;
   /** Folders under the cache the language keeps only to build versions faster: removed first when the cache is over its cap. */

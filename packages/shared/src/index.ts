@@ -30,7 +30,7 @@ export * from './compare/index';
 export * from './gate/gate';
 export * from './gate/gate-stats';
 export * from './gate/gate-markdown';
-export * from './watch/watch';
+export * from './watch/index';
 export * from './stored';
 export * from './job/placement';
 export * from './policy/policy';

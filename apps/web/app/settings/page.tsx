@@ -66,6 +66,11 @@ export default function SettingsPage() {
         <dt>emulator hosts ({POLICY_VARIABLES.emulatorHosts})</dt>
         <dd>loopback (127.0.0.1, localhost){p.emulatorHosts.length ? `, ${p.emulatorHosts.join(', ')}` : ' only'}</dd>
       </dl>
+      <h2>Release watches</h2>
+      <dl className="env" data-testid="policy-webhooks">
+        <dt>webhooks ({POLICY_VARIABLES.webhooks}), by name; their URLs are not shown</dt>
+        <dd>{Object.keys(p.webhooks).join(', ') || 'none'}</dd>
+      </dl>
     </>
   );
 }

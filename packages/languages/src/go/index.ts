@@ -1,11 +1,12 @@
 import { toolVersion, type LanguagePlugin } from '../plugin';
 import { ensureGoClient } from './install';
-import { GO_PACKAGE, goVersions } from './registry';
+import { GO_PACKAGE, goVersions, goPublishDates } from './registry';
 
 export const go: LanguagePlugin = {
   language: 'go',
   packageName: GO_PACKAGE,
   listVersions: goVersions,
+  publishDates: goPublishDates,
   install: (client, ctx) => ensureGoClient(client, ctx),
   // goEnv's module and build caches: every installed version keeps its own driver binary.
   buildCaches: ['go/mod', 'go/build'],

@@ -17,6 +17,21 @@ async function proxyGet(url: string): Promise<Response> {
   return fetch(url, { signal: AbortSignal.timeout(30_000) });
 }
 
+/** The proxy's time of each version (its .info), from the module that holds it (0.x: the monorepo). */
+export async function goPublishDates(versions: readonly string[]): Promise<Record<string, string>> {
+  const dates: Record<string, string> = {};
+  for (const v of versions) {
+    const module = v.startsWith('0.') ? 'cloud.google.com/go' : 'cloud.google.com/go/spanner';
+    const res = await proxyGet(`${proxy()}/${escaped(module)}/@v/v${v}.info`).catch((e: Error) => {
+      throw new RegistryError(`could not ask the Go module proxy when ${GO_PACKAGE} ${v} was published: ${e.message}`);
+    });
+    if (!res.ok) continue;
+    const time = ((await res.json().catch(() => ({}))) as { Time?: unknown }).Time;
+    if (typeof time === 'string' && !Number.isNaN(Date.parse(time))) dates[v] = new Date(time).toISOString();
+  }
+  return dates;
+}
+
 /**
  * The versions the proxy lists: the spanner module (1.x) and, before it, the monorepo releases that
  * still held the spanner package (0.x up to 0.45.1; spanner became its own module at v1.0.0). The proxy's

@@ -1,11 +1,12 @@
 import { toolVersion, type LanguagePlugin } from '../plugin';
 import { ensureJavaClient } from './install';
-import { JAVA_ARTIFACT, mavenVersions } from './registry';
+import { JAVA_ARTIFACT, mavenVersions, mavenPublishDates } from './registry';
 
 export const java: LanguagePlugin = {
   language: 'java',
   packageName: JAVA_ARTIFACT,
   listVersions: mavenVersions,
+  publishDates: mavenPublishDates,
   install: (client, ctx) => ensureJavaClient(client.version, ctx),
   // `java -version` writes to stderr: `openjdk version "17.0.12" 2024-07-16`.
   toolchain: () => toolVersion('java', ['-version'], (out) => out.match(/version "([^"]+)"/)?.[1]),

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LanguagePlugin } from '../plugin';
 import { ensureNodeClient } from './install';
-import { NODE_PACKAGE, npmVersions } from './registry';
+import { NODE_PACKAGE, npmVersions, npmPublishDates } from './registry';
 
 const DRIVER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'driver', 'main.ts');
 
@@ -10,6 +10,7 @@ export const node: LanguagePlugin = {
   language: 'node',
   packageName: NODE_PACKAGE,
   listVersions: npmVersions,
+  publishDates: npmPublishDates,
   async install(client, ctx) {
     const clientDir = await ensureNodeClient(client.version, ctx);
     // The driver loads the client from that version's own folder, given as its one argument.

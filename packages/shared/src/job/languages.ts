@@ -80,6 +80,11 @@ export function infoOf(language: string): LanguageInfo {
   return info;
 }
 
+/** The client as its users name it: google-cloud-spanner (a Maven artifact without its group), @google-cloud/spanner, cloud.google.com/go/spanner. */
+export function clientName(language: string): string {
+  return languageInfo(language)?.packageName.split(':').pop() ?? language;
+}
+
 /** Why a configuration cannot run on a language at all, before anything is installed; null when it can. */
 export function refusedOption(language: string, configuration: { grpcGcp?: string }): { option: string; message: string } | null {
   return languageInfo(language)?.refuse?.(configuration) ?? null;

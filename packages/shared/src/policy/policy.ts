@@ -24,6 +24,8 @@ export const GOOGLE_SPANNER_ENDPOINTS = ['spanner.googleapis.com:443', '*-spanne
 
 const HOST_PORT = /^([a-z0-9*.-]+):(\d{1,5})$/;
 const ID = /^(\*|[a-z][a-z0-9.:_-]{0,62})$/;
+/** A webhook's name as a watch gives it. */
+export const WEBHOOK_NAME = /^[a-z0-9][a-z0-9-]{0,40}$/;
 
 /** A comma-separated variable's entries, trimmed; unset or empty is none. Every app reads its lists so. */
 export const commaList = (v: unknown): string[] =>
@@ -52,6 +54,17 @@ export function policyFromEnv(env: Record<string, string | undefined>): { ok: tr
   const emulatorHosts = hostPorts(POLICY_VARIABLES.emulatorHosts);
   if (!emulatorHosts.ok) return emulatorHosts;
   if (emulatorHosts.entries.some((e) => e.includes('*'))) return { ok: false, error: `${POLICY_VARIABLES.emulatorHosts}: list exact host:port entries, without *` };
+  const webhooks: Record<string, string> = {};
+  for (const entry of commaList(env[POLICY_VARIABLES.webhooks])) {
+    const at = entry.indexOf('=');
+    const name = entry.slice(0, at).trim();
+    const url = entry.slice(at + 1).trim();
+    // Its URL may be a secret: a malformed entry is named by its name alone.
+    if (at < 1 || !WEBHOOK_NAME.test(name)) return { ok: false, error: `${POLICY_VARIABLES.webhooks}: an entry is not name=https://… (a name of lower-case letters, digits and hyphens)` };
+    if (!/^https?:$/.test(URL.parse(url)?.protocol ?? '')) return { ok: false, error: `${POLICY_VARIABLES.webhooks}: the URL of "${name}" is not an http(s) URL` };
+    if (name in webhooks) return { ok: false, error: `${POLICY_VARIABLES.webhooks}: "${name}" is named twice` };
+    webhooks[name] = url;
+  }
   const defaultEndpoints = endpoints.entries.length === 0;
   const limits = { ...DEFAULT_LIMITS };
   for (const key of ['cellsPerJob', 'bodyBytes', 'jobMinutes', 'queuedJobsPerIdentity'] as const) {
@@ -62,7 +75,7 @@ export function policyFromEnv(env: Record<string, string | undefined>): { ok: tr
   }
   return {
     ok: true,
-    policy: { spanner: { databases, endpoints: defaultEndpoints ? GOOGLE_SPANNER_ENDPOINTS : endpoints.entries, defaultEndpoints }, emulatorHosts: emulatorHosts.entries, limits },
+    policy: { spanner: { databases, endpoints: defaultEndpoints ? GOOGLE_SPANNER_ENDPOINTS : endpoints.entries, defaultEndpoints }, emulatorHosts: emulatorHosts.entries, webhooks, limits },
   };
 }
 
@@ -105,4 +118,14 @@ export function queueLimitRefusal(policy: Policy, queuedOrRunning: number): stri
 export function policyRefusal(policy: Policy, target: Target): string | null {
   const issues = policyIssues(policy, target);
   return issues.length ? `this runner's policy refuses the job: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}` : null;
+}
+
+/** The webhooks a watch names that the operator has not listed (SCB_WEBHOOKS), at their field's path. */
+export function webhookIssues(policy: Policy, names: readonly string[]): FieldIssue[] {
+  const known = Object.keys(policy.webhooks);
+  return names.flatMap((name, i) =>
+    name in policy.webhooks
+      ? []
+      : [{ path: `webhooks.${i}`, message: `"${name}" is not one of this server's webhooks (${POLICY_VARIABLES.webhooks}${known.length ? `: ${known.join(', ')}` : ' lists none'})` }],
+  );
 }

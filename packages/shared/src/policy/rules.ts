@@ -19,6 +19,11 @@ export interface Policy {
   };
   /** host:port of emulators a spec may name besides loopback ones. */
   emulatorHosts: string[];
+  /**
+   * The webhooks a release watch may POST its verdicts to, by the operator's name for each: a watch
+   * names them, so their URLs (often secrets, such as Slack's) are never stored or shown.
+   */
+  webhooks: Record<string, string>;
   limits: {
     /** Cells one job may plan. */
     cellsPerJob: number;
@@ -36,6 +41,7 @@ export const POLICY_VARIABLES = {
   databases: 'SCB_SPANNER_DATABASES',
   endpoints: 'SCB_SPANNER_ENDPOINTS',
   emulatorHosts: 'SCB_EMULATOR_HOSTS',
+  webhooks: 'SCB_WEBHOOKS',
   cellsPerJob: 'SCB_MAX_CELLS_PER_JOB',
   bodyBytes: 'SCB_MAX_BODY_BYTES',
   jobMinutes: 'SCB_MAX_JOB_MINUTES',

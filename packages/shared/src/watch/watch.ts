@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { CriteriaSchema, GATE_SCENARIO_IDS, GateSpecSchema, MIN_GATE_REPEATS, type GateSpec } from '../gate/gate';
 import { compareSemver } from '../job/semver';
 import { LanguageSchema, parseSpecWith, SEMVER, toFieldIssues, type ParseResult } from '../job/spec';
+import { WEBHOOK_NAME } from '../policy/policy';
 
 const version = z.string().regex(SEMVER, 'must be a plain semver such as 6.105.0');
 
@@ -31,6 +32,12 @@ export const WatchSpecSchema = z
     /** Per arm, for every scenario that does not set its own. */
     repeats: z.number().int().min(MIN_GATE_REPEATS, `must be at least ${MIN_GATE_REPEATS}: fewer repeats can never decide`).max(50).optional(),
     criteria: CriteriaSchema.optional(),
+    /** Webhooks each finished verdict is POSTed to, by the names the operator gave them (SCB_WEBHOOKS). */
+    webhooks: z
+      .array(z.string().regex(WEBHOOK_NAME, "must be the name of one of the operator's webhooks (SCB_WEBHOOKS), not a URL"))
+      .max(5)
+      .refine((w) => new Set(w).size === w.length, 'names a webhook twice')
+      .default([]),
   })
   .superRefine((w, ctx) => {
     if (w.since && w.until && SEMVER.test(w.since) && SEMVER.test(w.until) && compareSemver(w.since, w.until) > 0)

@@ -2,12 +2,15 @@ import { readRoute, writeRoute } from '@/lib/auth/guard';
 import type { Identity } from '@/lib/auth/identity';
 import { NextResponse } from 'next/server';
 import { createWatch, WatchBackfillTooLarge } from '@scb/db';
-import { publishedVersions } from '@scb/languages';
+import { publishDates, publishedVersions } from '@scb/languages';
+import { releasePairs } from '@scb/shared/watch';
+import { webhookIssues } from '@scb/shared/policy';
 import { gateJobSpec } from '@scb/shared/gate';
 import { parseJobSpec } from '@scb/shared/job';
 import { parseWatchSpec, watchGateSpec } from '@scb/shared/watch';
 import { databaseUrl, db } from '@/lib/db';
-import { readSpec, refusedByPolicy } from '@/lib/http';
+import { policyResponse, readSpec, refusedByPolicy } from '@/lib/http';
+import { webPolicy } from '@/lib/env';
 import { publicOrigin } from '@/lib/jobs';
 import { listWatches, watchUrl } from '@/lib/watches';
 
@@ -28,14 +31,19 @@ async function handlePOST(req: Request, _ctx: unknown, who: Identity) {
     const refused = refusedByPolicy(job.value);
     if (refused) return refused;
   }
+  const unknownWebhooks = webhookIssues(webPolicy(), watch.webhooks);
+  if (unknownWebhooks.length) return policyResponse(unknownWebhooks);
   let listed: string[];
   try {
     listed = await publishedVersions(watch.language);
   } catch (e) {
     return NextResponse.json({ error: (e as Error).message }, { status: 502 });
   }
+  // The backfill's publish dates where the registry gives them; without them the releases are only undated.
+  const backfill = watch.since ? releasePairs(listed, watch).map((r) => r.version) : [];
+  const dates = await publishDates(watch.language, backfill.slice(0, 60)).catch(() => ({}));
   try {
-    const { id, gates } = await createWatch(db(), databaseUrl(), watch, listed, { createdBy: who.name });
+    const { id, gates } = await createWatch(db(), databaseUrl(), watch, listed, { createdBy: who.name, dates });
     const url = watchUrl(id, publicOrigin());
     return NextResponse.json({ id, url, gates }, { status: 201, headers: { Location: url } });
   } catch (e) {

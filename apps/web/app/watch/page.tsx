@@ -1,0 +1,78 @@
+import Link from 'next/link';
+import { GATE_SCENARIOS } from '@scb/shared/gate';
+import { languageNames } from '@scb/shared/job';
+import { CHIP_STATES } from '@scb/shared/watch';
+import { WatchTimeline } from '@/components/WatchTimeline';
+import { webPolicy } from '@/lib/env';
+import { publicOrigin } from '@/lib/jobs';
+import { listWatchViews } from '@/lib/watches';
+import { WatchForm } from './WatchForm';
+
+export const dynamic = 'force-dynamic';
+
+export const metadata = { title: 'Release watches' };
+
+type Search = { language?: string; verdict?: string };
+
+export default async function WatchesPage({ searchParams }: { searchParams: Promise<Search> }) {
+  const { language = '', verdict = '' } = await searchParams;
+  const watches = (await listWatchViews(publicOrigin())).filter((w) => !language || w.spec.language === language);
+  // A verdict filter keeps the releases with a chip in that state, and the watches that have one.
+  const shown = watches
+    .map((w) => ({ watch: w, releases: verdict ? w.releases.filter((r) => r.gates.some((g) => g.state === verdict)) : w.releases }))
+    .filter((s) => !verdict || s.releases.length > 0);
+  return (
+    <>
+      <h1>Release watches</h1>
+      <p className="muted">
+        Every new release of a client, gated against the release before it on the scenarios you pick, as soon as the registry lists it. Verdicts also as an <a href="/watch/feed.xml">Atom feed</a>, a
+        badge per watch, and webhooks.
+      </p>
+      <WatchForm scenarios={GATE_SCENARIOS.map((s) => ({ id: s.id, title: s.title }))} webhooks={Object.keys(webPolicy().webhooks)} />
+      <form method="get" className="filters" aria-label="filter watches">
+        <label>
+          Client{' '}
+          <select name="language" defaultValue={language}>
+            <option value="">all</option>
+            {languageNames().map((l) => (
+              <option key={l} value={l}>
+                {l}
+              </option>
+            ))}
+          </select>
+        </label>{' '}
+        <label>
+          Verdict{' '}
+          <select name="verdict" defaultValue={verdict}>
+            <option value="">any</option>
+            {CHIP_STATES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </label>{' '}
+        <button type="submit">Filter</button>
+      </form>
+      {shown.length === 0 ? (
+        <p className="muted">{watches.length === 0 && !language ? 'No watches yet.' : 'No watch matches.'}</p>
+      ) : (
+        shown.map(({ watch, releases }) => (
+          <section key={watch.id} className="watch" data-testid="watch">
+            <h2>
+              <Link href={`/watch/${watch.id}`}>{watch.spec.name ?? `${watch.client} releases`}</Link>{' '}
+              <img src={`/api/watches/${watch.id}/badge.svg?state=${encodeURIComponent(watch.releases[0]?.state ?? 'none')}`} alt={`${watch.client}: newest release's verdict`} height={20} />
+            </h2>
+            <p className="small muted">
+              {watch.scenarios.join(', ')}
+              {watch.spec.since ? ` · since ${watch.spec.since}` : ''}
+              {watch.spec.until ? ` until ${watch.spec.until}` : ''}
+              {watch.pollError ? ` · the registry could not be read at the last poll: ${watch.pollError}` : ''}
+            </p>
+            <WatchTimeline watch={watch} releases={releases.slice(0, 10)} />
+          </section>
+        ))
+      )}
+    </>
+  );
+}

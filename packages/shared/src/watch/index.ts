@@ -1,0 +1,4 @@
+export * from './atom';
+export * from './badge';
+export * from './chips';
+export * from './watch';
