@@ -31,7 +31,7 @@ export function WatchTimeline({ watch, releases = watch.releases }: { watch: Wat
             <td>
               <strong>
                 {watch.client} {r.version}
-              </strong>
+              </strong>{' '}
               {r.state === 'fail' && (
                 <span className="verdict verdict-fail" title="a scenario's gate failed">
                   REGRESSION
