@@ -52,7 +52,9 @@ try {
   console.log('\n| release | against | published | state | gates ran | per scenario |');
   console.log('| --- | --- | --- | --- | ---: | --- |');
   for (const r of watch.releases)
-    console.log(`| ${r.version} | ${r.predecessor} | ${r.publishedAt?.slice(0, 10) ?? '?'} | ${r.state} | ${r.runSeconds} s | ${r.gates.map((g) => `${g.scenario}: ${g.state}${g.reason ? ` (${g.reason})` : ''}`).join('; ')} |`);
+    console.log(
+      `| ${r.version} | ${r.predecessor} | ${r.publishedAt?.slice(0, 10) ?? '?'} | ${r.state} | ${r.runSeconds} s | ${r.gates.map((g) => `${g.scenario}: ${g.state}${g.reason ? ` (${g.reason})` : ''}`).join('; ')} |`,
+    );
   console.log(`\nfrom the form to the last verdict: ${Math.round(wallSeconds)} s`);
 
   const entries = assertAtom(await (await fetch(`${stack.baseUrl}/watch/${id}/feed.xml`)).text());

@@ -620,3 +620,52 @@ test('500 concurrent POST /api/jobs (50 at a time on loopback): every answer is 
     assert.equal(r.spanner, false);
   }
 });
+
+test('a job states expectations: its page, Markdown and API say which were met; /reproductions lists the known bugs and runs one', { timeout: 300_000 }, async () => {
+  const res = await post(
+    JSON.stringify({
+      name: 'expectations e2e',
+      clients: [{ language: 'node', version: '9.0.0' }],
+      configurations: [{ label: 'client default' }],
+      concurrency: [2],
+      target: { kind: 'fake', latencyMs: 5 },
+      workload: { operation: 'select1', warmupOps: 20, durationSeconds: 1 },
+      expectations: [
+        { kind: 'bound', metric: 'qps', cells: { version: '9.0.0' }, atLeast: 1, says: 'it serves at all' },
+        { kind: 'bound', metric: 'p50Ms', cells: { version: '9.0.0' }, atMost: 1, says: 'faster than the <server>' },
+      ],
+    }),
+  );
+  assert.equal(res.status, 201);
+  const { id } = (await res.json()) as { id: string };
+  const page = await browser.newPage();
+  await page.goto(`${stack.baseUrl}/jobs/${id}`);
+  await page.getByTestId('expectations-verdict').filter({ hasText: 'NOT MET' }).waitFor({ timeout: 120_000 });
+  const items = page.getByTestId('expectation');
+  assert.deepEqual(await items.evaluateAll((li) => li.map((l) => l.getAttribute('data-met'))), ['true', 'false']);
+  assert.match((await items.nth(1).textContent()) ?? '', /faster than the <server>\. p50 of 9\.0\.0 is [\d.]+ ms: expected at most 1\.0 ms — not met/);
+  const job = (await (await api(`/api/jobs/${id}`)).json()) as { expectations: { met: boolean; outcomes: { met: boolean }[] } };
+  assert.deepEqual([job.expectations.met, job.expectations.outcomes.map((o) => o.met)], [false, [true, false]]);
+  const md = await (await api(`/api/jobs/${id}/markdown`)).text();
+  assert.match(md, /\*\*Expectations: NOT MET\*\*\n\n- met: it serves at all\. .*\n- NOT MET: faster than the \\<server\\>\./);
+
+  // The known bugs: listed, filtered, each a valid job a button queues.
+  const list = (await (await api('/api/reproductions')).json()) as { reproductions: { id: string; language: string; spec: unknown; lastRun: unknown }[] };
+  assert.ok(list.reproductions.length >= 4);
+  assert.ok((await (await api('/api/reproductions?language=java')).json()).reproductions.every((r: { language: string }) => r.language === 'java'));
+  await page.goto(`${stack.baseUrl}/reproductions?language=go`);
+  const rows = page.getByTestId('reproduction');
+  assert.equal(await rows.count(), list.reproductions.filter((r) => r.language === 'go').length);
+  await page.goto(`${stack.baseUrl}/reproductions`);
+  await page.getByRole('button', { name: /run Go before 0\.36\.0/ }).click();
+  await page.waitForURL(/\/jobs\/[0-9a-z]+$/, { timeout: 30_000 });
+  const runId = page.url().split('/').pop()!;
+  await postJson(`/api/jobs/${runId}/cancel`);
+  const run = (await (await api(`/api/jobs/${runId}`)).json()) as { spec: { reproduction: string; expectations: unknown[] } };
+  assert.equal(run.spec.reproduction, 'go-abort-backoff');
+  assert.equal(run.spec.expectations.length, 2);
+  await page.goto(`${stack.baseUrl}/reproductions`);
+  const row = page.locator('[data-testid=reproduction][data-id=go-abort-backoff]');
+  assert.equal(await row.locator(`a[href="/jobs/${runId}"]`).count(), 1, 'its last run is the one just queued');
+  await page.close();
+});

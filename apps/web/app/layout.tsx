@@ -30,6 +30,7 @@ export default async function RootLayout({ children }: { children: React.ReactNo
             <Link href="/versions">Across versions</Link>
             <Link href="/gates">Gates</Link>
             <Link href="/watch">Watches</Link>
+            <Link href="/reproductions">Reproductions</Link>
             <Link href="/runners">Runners</Link>
             <Link href="/settings">Settings</Link>
           </nav>

@@ -1,3 +1,4 @@
+import { evaluateExpectations, type ExpectationCell } from '@scb/shared/expect';
 import { clientText, isOpenLoop, loadLevels, OPERATIONS, type FieldIssue, type JobSpec, type Operation } from '@scb/shared/job';
 import { placementFlags, placementProblem } from '@scb/shared/placement';
 import { CHANNEL_SOURCES, cpuShare, shownChannels, summarizeChannels, type ChannelSource, type ChannelSummary } from '@scb/shared/channels';
@@ -40,6 +41,8 @@ export interface JobView {
   /** A queued job no alive runner can take: why, in one sentence; null otherwise. */
   placement: string | null;
   cells: CellView[];
+  /** Its spec's expectations, evaluated on its cells; null where it states none. */
+  expectations: ReturnType<typeof evaluateExpectations> | null;
   /** The release gate this job runs, if any. */
   gateId: string | null;
   /** Who submitted it ("local", a token's name, a signed-in user; null before submitters were recorded) and who asked to cancel it. */
@@ -180,6 +183,7 @@ export async function getJob(id: string): Promise<JobView | InvalidJob | null> {
   if (!job) return null;
   if (!job.ok) return { id: job.id, name: job.name, status: job.status, createdAt: job.createdAt.toISOString(), invalid: job.invalid, issues: job.issues };
   const cores = job.environment?.cores ?? 0;
+  const cells = job.cells.map((c) => cellView(c, cores, job.spec));
   return {
     id: job.id,
     name: job.name,
@@ -207,8 +211,15 @@ export async function getJob(id: string): Promise<JobView | InvalidJob | null> {
             (await listRunners()).filter((r) => r.alive),
           )
         : null,
-    cells: job.cells.map((c) => cellView(c, cores, job.spec)),
+    cells,
+    expectations: job.spec.expectations?.length ? evaluateExpectations(job.spec.expectations, cells.map(expectationCell)) : null,
   };
+}
+
+/** What an expectation reads of a cell: its figures and the connections as shown (the target's count where there is one). */
+function expectationCell(c: CellView): ExpectationCell {
+  const source = c.channelSource ?? 'client';
+  return { ...c, channels: c.channels.map((ch) => ({ source, rpcs: ch.rpcs })) };
 }
 
 /** A job to export (CSV, Markdown), or the plain-text answer saying why there is none. */

@@ -15,6 +15,7 @@ export {
   isCancelRequested,
   listJobs,
   listSucceededJobs,
+  lastReproductionRuns,
   markJobRunning,
   newJobId,
   QueueFullError,

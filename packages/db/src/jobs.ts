@@ -351,3 +351,11 @@ export async function failOrphanedJobs(db: Db): Promise<number> {
   for (const { id } of orphans) await finishJob(db, id, { status: 'failed', error: 'the runner stopped while this job ran' });
   return orphans.length;
 }
+
+/** The newest job of each reproduction (spec.reproduction), by id. */
+export async function lastReproductionRuns(db: Db): Promise<Map<string, string>> {
+  const rows = await db.$queryRaw<{ reproduction: string; id: string }[]>`
+    SELECT DISTINCT ON (spec->>'reproduction') spec->>'reproduction' AS reproduction, id
+    FROM "Job" WHERE spec->>'reproduction' IS NOT NULL ORDER BY spec->>'reproduction', "createdAt" DESC, id`;
+  return new Map(rows.map((r) => [r.reproduction, r.id]));
+}

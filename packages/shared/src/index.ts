@@ -31,6 +31,8 @@ export * from './gate/gate';
 export * from './gate/gate-stats';
 export * from './gate/gate-markdown';
 export * from './watch/index';
+export * from './expect/expectation';
+export * from './reproductions/index';
 export * from './stored';
 export * from './job/placement';
 export * from './policy/policy';

@@ -3,21 +3,14 @@ import { TargetSchema, targetCap, targetRefusal } from '../targets/index';
 import { RequirementsSchema } from './placement';
 import { languageNames, refusedOption } from './languages';
 import { languageInfo } from '../registry';
+import { ExpectationSchema } from '../expect/expectation';
+import { OPERATIONS, SEMVER, type Operation } from './names';
 
-/** Plain semver only (no ranges, tags, paths or URLs): it ends up in an npm/Maven command line. */
-export const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z]+(\.[0-9A-Za-z]+)*)?$/;
+export { OPERATIONS, SEMVER, type Operation } from './names';
 
 /** A client language's name: one a plug-in registered (job/languages.ts; the spec is checked against the registry). */
 export type Language = string;
 export const GRPC_GCP = ['on', 'off', 'default'] as const;
-/**
- * What an agent runs, on the leaderboard schema of the session pool case study (Players, Scores; a
- * random PlayerId of 1..1000): `select1` a single-use `SELECT 1`; `readOnlyTxn` a read-only transaction
- * running the leaderboard query; `readWriteTxn` a read-write transaction inserting a score with the
- * commit timestamp, then committing; `pointRead` a single-use read of one Players row by key.
- */
-export const OPERATIONS = ['select1', 'readOnlyTxn', 'readWriteTxn', 'pointRead'] as const;
-export type Operation = (typeof OPERATIONS)[number];
 /** The tables each operation reads or writes: a real Spanner database must have them (we create none there). */
 export const OPERATION_TABLES: Record<Operation, string[]> = { select1: [], readOnlyTxn: ['Players', 'Scores'], readWriteTxn: ['Scores'], pointRead: ['Players'] };
 export { PLAYERS } from '../catalogue';
@@ -176,6 +169,13 @@ export const JobSpecSchema = z
     arms: z.array(z.enum(ARMS)).optional(),
     /** What the runner taking the job must have besides its clients' toolchains and target. */
     requirements: RequirementsSchema.optional(),
+    /** Comparisons of its own results the job is expected to show (a reproduction's: the bug on the affected version, not on the fixed). */
+    expectations: z.array(ExpectationSchema).max(10).optional(),
+    /** The reproduction (reproductions/) this job runs, for its last-run status. */
+    reproduction: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]{0,60}$/, 'must be a reproduction id')
+      .optional(),
   })
   .superRefine((s, ctx) => {
     if ((s.concurrency === undefined) === (s.arrivalRates === undefined)) {
@@ -211,6 +211,32 @@ export const JobSpecSchema = z
         ctx.addIssue({ code: 'custom', path: ['target', 'maxSecondsPerCell'], message: `the workload measures ${s.workload.durationSeconds} s per cell, longer than the cap of ${cap.ms / 1000} s` });
       }
     }
+    // An expectation reads cells the job runs: a side that names none is a typo, refused now.
+    s.expectations?.forEach((e, i) => {
+      const sides =
+        e.kind === 'ratio'
+          ? ([
+              ['of', e.of],
+              ['to', e.to],
+            ] as const)
+          : ([['cells', e.cells]] as const);
+      for (const [side, sel] of sides) {
+        const at = ['expectations', i, side];
+        if (
+          !s.clients.some(
+            (c) =>
+              (sel.language === undefined || c.language === sel.language) &&
+              (sel.version === undefined || c.version === sel.version) &&
+              (sel.grpcVersion === undefined || (c.grpcVersion ?? '') === sel.grpcVersion),
+          )
+        )
+          ctx.addIssue({ code: 'custom', path: at, message: 'names no client of this job (language, version, grpcVersion)' });
+        if (sel.configuration !== undefined && !s.configurations.some((c) => c.label === sel.configuration))
+          ctx.addIssue({ code: 'custom', path: [...at, 'configuration'], message: 'is no configuration label of this job' });
+        if (sel.level !== undefined && !loadLevels(s).includes(sel.level))
+          ctx.addIssue({ code: 'custom', path: [...at, 'level'], message: `is not one of the job's load levels (${loadLevels(s).join(', ')})` });
+      }
+    });
     if (s.arms && (s.pairing !== 'zip' || s.arms.length !== s.clients.length)) {
       ctx.addIssue({ code: 'custom', path: ['arms'], message: `needs pairing zip and one arm per client (${s.clients.length})` });
     }

@@ -1,3 +1,4 @@
+import type { ExpectationOutcome } from '../expect/expectation';
 import { formatOps } from '../format';
 import { clientText, describeOperations, levelName, levelText, workloadMix, type JobSpec } from '../job/spec';
 import { describeTarget } from '../targets/index';
@@ -21,6 +22,24 @@ export interface MarkdownJob {
   spec: JobSpec;
   environment: { cores?: number; host?: string; emulator?: string | null; targets?: Record<string, string | null>; commit?: string | null } | null;
   cells: TableCell[];
+  /** Its spec's expectations as evaluated on its cells (expect/expectation.ts), where it states any. */
+  expectations?: { met: boolean | null; outcomes: Pick<ExpectationOutcome, 'met' | 'text' | 'expectation'>[] } | null;
+}
+
+/** "met", "not met", or why it is undecided. */
+export function expectationWord(met: boolean | null): string {
+  return met === true ? 'met' : met === false ? 'NOT MET' : 'undecided';
+}
+
+/** The expectations in Markdown: each with its verdict, its own words and the figures. */
+export function expectationLines(e: MarkdownJob['expectations']): string[] {
+  if (!e?.outcomes.length) return [];
+  return [
+    '',
+    `**Expectations: ${expectationWord(e.met)}**`,
+    '',
+    ...e.outcomes.map((o) => `- ${expectationWord(o.met)}: ${o.expectation.says ? `${escapeMarkdown(o.expectation.says)}. ` : ''}${escapeMarkdown(o.text)}`),
+  ];
 }
 
 /**
@@ -57,6 +76,7 @@ export function jobMarkdown(job: MarkdownJob): string {
     resultTableMarkdown(job.cells, levelName(job.spec)),
     '',
     `qps / p50 ms / p99 ms.${multi}${cpu} Full results: ${job.url}`,
+    ...expectationLines(job.expectations),
     ...operationTables(job),
     ...boundCellLines(job.cells, job.spec),
   ].join('\n');

@@ -9,7 +9,7 @@ export function JobDetails({ job, cells }: { job: JobView; cells: TableCell[] })
       <details>
         <summary>Markdown (for a GitHub issue)</summary>
         <pre className="markdown" data-testid="markdown">
-          {jobMarkdown({ id: job.id, url: jobUrl(job.id, publicOrigin()), spec: job.spec, environment: job.environment, cells })}
+          {jobMarkdown({ id: job.id, url: jobUrl(job.id, publicOrigin()), spec: job.spec, environment: job.environment, cells, expectations: job.expectations })}
         </pre>
       </details>
       <details>

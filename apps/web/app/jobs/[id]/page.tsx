@@ -22,6 +22,7 @@ import { InvalidJobPage } from './invalid-job';
 import { OperationsTable } from './operations-table';
 import { Progress } from './progress';
 import { ResultsTable } from './results-table';
+import { Expectations } from './expectations';
 
 export const dynamic = 'force-dynamic';
 
@@ -109,6 +110,7 @@ export default async function JobPage({ params }: Params) {
       {live && <Progress job={job} />}
 
       <ResultsTable table={table} level={levelName(job.spec)} repeats={job.spec.repeats} legend={jobVerdictLegend(job)} hasResults={withResults} live={live} />
+      {job.expectations && <Expectations expectations={job.expectations} live={live} />}
       {withResults && <Charts job={job} table={table} latency={latency} />}
       {hasOperationKinds(job) && <OperationsTable job={job} />}
       <CellsTable cells={job.cells} />

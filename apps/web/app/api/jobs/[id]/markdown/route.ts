@@ -8,7 +8,7 @@ export const dynamic = 'force-dynamic';
 async function handleGET(req: Request, ctx: { params: Promise<{ id: string }> }) {
   const job = await exportableJob((await ctx.params).id);
   if (job instanceof Response) return job;
-  const text = jobMarkdown({ id: job.id, url: jobUrl(job.id, publicOrigin()), spec: job.spec, environment: job.environment, cells: tableCells(job) });
+  const text = jobMarkdown({ id: job.id, url: jobUrl(job.id, publicOrigin()), spec: job.spec, environment: job.environment, cells: tableCells(job), expectations: job.expectations });
   return new Response(text + '\n', { headers: { 'content-type': 'text/markdown; charset=utf-8' } });
 }
 

@@ -1,0 +1,114 @@
+import Link from 'next/link';
+import { languageNames } from '@scb/shared/job';
+import { expectationWord } from '@scb/shared/markdown';
+import { publicOrigin } from '@/lib/jobs';
+import { listReproductions } from '@/lib/reproductions';
+import { RunReproduction } from './RunReproduction';
+
+export const dynamic = 'force-dynamic';
+
+export const metadata = { title: 'Reproductions' };
+
+const STATUSES = ['reproduced', 'not reproduced', 'not run yet'];
+
+export default async function ReproductionsPage({ searchParams }: { searchParams: Promise<{ language?: string; status?: string }> }) {
+  const { language = '', status = '' } = await searchParams;
+  const entries = await listReproductions(publicOrigin(), { language: language || undefined, status: status || undefined });
+  return (
+    <>
+      <h1>Reproductions</h1>
+      <p className="muted">
+        Known client bugs, each a job that shows it on the affected version and not on the fixed one, with expectations checked after every run. Also as JSON: <code>GET /api/reproductions</code>.
+      </p>
+      <form method="get" className="filters" aria-label="filter reproductions">
+        <label>
+          Client{' '}
+          <select name="language" defaultValue={language}>
+            <option value="">all</option>
+            {languageNames().map((l) => (
+              <option key={l} value={l}>
+                {l}
+              </option>
+            ))}
+          </select>
+        </label>{' '}
+        <label>
+          Status{' '}
+          <select name="status" defaultValue={status}>
+            <option value="">any</option>
+            {STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </label>{' '}
+        <button type="submit">Filter</button>
+      </form>
+      {entries.length === 0 ? (
+        <p className="muted">No reproduction matches.</p>
+      ) : (
+        <table data-testid="reproductions">
+          <thead>
+            <tr>
+              <th>Bug</th>
+              <th>Client</th>
+              <th>Affected</th>
+              <th>Fixed</th>
+              <th>Status here</th>
+              <th>Last run</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {entries.map((r) => (
+              <tr key={r.id} data-testid="reproduction" data-id={r.id}>
+                <td>
+                  <strong>{r.title}</strong>
+                  <div className="small">
+                    {r.links.map((l) => (
+                      <a key={l.url} href={l.url} rel="noreferrer">
+                        {l.label}{' '}
+                      </a>
+                    ))}
+                  </div>
+                  <div className="small muted">{r.trigger}</div>
+                </td>
+                <td>{r.language}</td>
+                <td>{r.affected}</td>
+                <td>
+                  {r.fixed}
+                  {r.versionsNote && <div className="small muted">{r.versionsNote}</div>}
+                </td>
+                <td>
+                  {r.status}
+                  {r.seen && <div className="small muted">{r.seen}</div>}
+                </td>
+                <td>
+                  {r.lastRun ? (
+                    <>
+                      <Link href={`/jobs/${r.lastRun.jobId}`}>{r.lastRun.status}</Link>{' '}
+                      {r.lastRun.expectations && r.lastRun.status !== 'queued' && r.lastRun.status !== 'running' && (
+                        <span
+                          className={`verdict verdict-${r.lastRun.expectations.met === true ? 'pass' : r.lastRun.expectations.met === false ? 'fail' : 'inconclusive'}`}
+                          data-testid="reproduction-verdict"
+                        >
+                          {expectationWord(r.lastRun.expectations.met)}
+                        </span>
+                      )}
+                    </>
+                  ) : (
+                    <span className="muted">never</span>
+                  )}
+                </td>
+                <td>
+                  <RunReproduction spec={r.spec} title={r.title} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </>
+  );
+}
