@@ -11,15 +11,16 @@ function sample(l: Latency): number {
   return l.p50 * Math.exp(sigma * z);
 }
 
-/** Kinds without a latency of their own take the query latency; session and rollback take 0. */
+/** Kinds without a latency of their own take the query latency; session and rollback take 0; a multiplexed CreateSession takes session's. */
 function latencyFor(latency: FakeBehaviour['latency'], kind: RpcKind): Latency {
+  if (kind === 'multiplexedSession') return latency.multiplexedSession ?? latency.session ?? 0;
   return latency[kind] ?? (kind === 'session' || kind === 'rollback' ? 0 : (latency.query ?? 0));
 }
 
 /** A schedule entry in a few words: "query 200 ms, ABORTED on query 5%". */
 function describeEntry(e: FakeBehaviour['schedule'][number]): string {
   const latency = Object.entries(e.latency ?? {}).map(([kind, l]) => `${kind} ${typeof l === 'number' ? `${l} ms` : `p50 ${l.p50} ms p99 ${l.p99} ms`}`);
-  const faults = (e.faults ?? []).map((f) => `${f.code} on ${f.kind} ${+(f.ratio * 100).toFixed(2)}%`);
+  const faults = (e.faults ?? []).map((f) => `${f.code} on ${f.kind} ${+(f.ratio * 100).toFixed(2)}%${f.first ? ` of the first ${f.first}` : ''}`);
   return [...latency, ...faults].join(', ');
 }
 
@@ -29,6 +30,9 @@ export class Behaviour {
   /** The same moment on the wall clock, for the schedule's boundaries in stats. */
   private startedEpochMs = Date.now();
 
+  /** RPCs each fault with `first` has seen of its kind, since this configuration was set. */
+  private seen = new Map<Fault, number>();
+
   constructor(private current: FakeBehaviour) {}
 
   get settings(): FakeBehaviour {
@@ -37,6 +41,7 @@ export class Behaviour {
 
   replace(next: FakeBehaviour): void {
     this.current = next;
+    this.seen = new Map();
   }
 
   /** Schedule times count from here. */
@@ -72,7 +77,15 @@ export class Behaviour {
   /** The fault to inject into one RPC of `kind`, if the dice say so. */
   fault(kind: RpcKind, now = performance.now()): Fault | undefined {
     const faults = this.current.schedule.length ? [...this.current.faults, ...this.active(now).flatMap((e) => e.faults ?? [])] : this.current.faults;
-    for (const f of faults) if (f.kind === kind && f.ratio > 0 && Math.random() < f.ratio) return f;
+    for (const f of faults) {
+      if (f.kind !== kind) continue;
+      if (f.first !== undefined) {
+        const n = (this.seen.get(f) ?? 0) + 1;
+        this.seen.set(f, n);
+        if (n > f.first) continue;
+      }
+      if (f.ratio > 0 && Math.random() < f.ratio) return f;
+    }
     return undefined;
   }
 }

@@ -87,9 +87,9 @@ export function spannerHandlers(ctx: ServiceContext): grpc.UntypedServiceImpleme
     }
   }
 
-  function unary(method: string, kind: RpcKind, body: (req: any) => unknown) {
+  function unary(method: string, kind: RpcKind | ((req: any) => RpcKind), body: (req: any) => unknown) {
     return (call: grpc.ServerUnaryCall<any, any>, cb: grpc.sendUnaryData<any>) => {
-      serve(call, method, kind, () => body(call.request)).then(
+      serve(call, method, typeof kind === 'function' ? kind(call.request) : kind, () => body(call.request)).then(
         (r) => cb(null, r),
         (e) => cb(toServiceError(e)),
       );
@@ -99,8 +99,11 @@ export function spannerHandlers(ctx: ServiceContext): grpc.UntypedServiceImpleme
   function streaming(method: string, kind: RpcKind, body: (req: any) => unknown[]) {
     return (call: grpc.ServerWritableStream<any, any>) => {
       serve(call, method, kind, () => body(call.request)).then(
-        (parts) => {
+        async (parts) => {
           for (const p of parts as unknown[]) call.write(p);
+          // The last part said `last`: the trailers follow later (holdTrailersMs), as a slow front end's may.
+          const hold = behaviour.settings.holdTrailersMs * behaviour.settings.timeScale;
+          if (hold > 0) await sleep(hold);
           call.end();
         },
         (e) => call.emit('error', toServiceError(e)),

@@ -38,11 +38,13 @@ export function resultSet(columns: Column[], rows: Row[], transaction?: object):
 }
 
 /** Results here are small: one PartialResultSet carries them all. */
-export function partialResultSet(columns: Column[], rows: Row[], transaction?: object, stats?: object): object {
+/** `last`: the answer's last part says so (PartialResultSet.last, with a resume token), as Spanner may. */
+export function partialResultSet(columns: Column[], rows: Row[], transaction?: object, stats?: object, last = false): object {
   return {
     metadata: metadataOf(columns, transaction),
     values: rows.flatMap((r) => r.map((v, i) => toProtoValue(v, columns[i].type))),
     ...(stats ? { stats } : {}),
+    ...(last ? { last: true, resumeToken: Buffer.from('fake-last') } : {}),
   };
 }
 

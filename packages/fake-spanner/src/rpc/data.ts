@@ -12,6 +12,7 @@ export const dataRpcs: RpcGroup = (frame) => {
   const { unary, streaming } = frame;
   const execute = executor(frame);
   const encodedReplies = new WeakMap<StatementHandler, Buffer>();
+  const holdingTrailers = () => frame.ctx.behaviour.settings.holdTrailersMs > 0;
   const read = (req: any) => {
     const { begun } = transactionFor(frame.transactions, req.session, req.transaction);
     const r = frame.ctx.store.read(req.table, req.columns ?? [], keysOf(req.keySet), Number(req.limit ?? 0));
@@ -24,6 +25,7 @@ export const dataRpcs: RpcGroup = (frame) => {
     }),
     ExecuteStreamingSql: streaming('ExecuteStreamingSql', 'query', (req) => {
       const r = execute(req);
+      if (holdingTrailers()) return [partialResultSet(r.columns, r.rows, r.begun, r.stats, true)];
       if (r.fixed) {
         let bytes = encodedReplies.get(r.fixed);
         if (!bytes) encodedReplies.set(r.fixed, (bytes = spannerService().ExecuteStreamingSql.responseSerialize(partialResultSet(r.columns, r.rows)) as Buffer));
@@ -47,7 +49,7 @@ export const dataRpcs: RpcGroup = (frame) => {
     }),
     StreamingRead: streaming('StreamingRead', 'read', (req) => {
       const r = read(req);
-      return [partialResultSet(r.columns, r.rows, r.begun)];
+      return [partialResultSet(r.columns, r.rows, r.begun, undefined, holdingTrailers())];
     }),
   };
 };

@@ -18,7 +18,8 @@ export interface ServiceContext {
 export interface Frame {
   ctx: ServiceContext;
   transactions: Transactions;
-  unary(method: string, kind: RpcKind, body: (req: any) => unknown): grpc.handleUnaryCall<any, any>;
+  /** `kind` may depend on the request (a CreateSession asking for a multiplexed session). */
+  unary(method: string, kind: RpcKind | ((req: any) => RpcKind), body: (req: any) => unknown): grpc.handleUnaryCall<any, any>;
   streaming(method: string, kind: RpcKind, body: (req: any) => unknown[]): grpc.handleServerStreamingCall<any, any>;
 }
 

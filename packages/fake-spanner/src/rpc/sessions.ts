@@ -14,7 +14,11 @@ export const sessionRpcs: RpcGroup = ({ ctx, unary }) => {
     return s;
   };
   return {
-    CreateSession: unary('CreateSession', 'session', (req) => newSession(req.database, Boolean(req.session?.multiplexed))),
+    CreateSession: unary(
+      'CreateSession',
+      (req) => (req?.session?.multiplexed ? 'multiplexedSession' : 'session'),
+      (req) => newSession(req.database, Boolean(req.session?.multiplexed)),
+    ),
     BatchCreateSessions: unary('BatchCreateSessions', 'session', (req) => ({
       session: Array.from({ length: Math.max(1, Number(req.sessionCount ?? 1)) }, () => newSession(req.database, false)),
     })),

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import * as grpc from '@grpc/grpc-js';
+import { FakeBehaviourSchema } from '@scb/shared';
 import { startFakeSpanner, startFakeSpannerThread, type FakeSpanner } from '../../src/index';
 import { spannerService } from '../../src/proto';
 
@@ -109,6 +110,65 @@ test('ABORTED carries google.rpc.RetryInfo with the configured delay', async () 
       return true;
     });
     assert.deepEqual(f.stats().faults, { commit: { ABORTED: 1 } });
+    c.close();
+  } finally {
+    await f.stop();
+  }
+});
+
+test('a multiplexed CreateSession is its own kind: only the first N fail (first), with codes the clients do not retry; a new configuration counts again', async () => {
+  const f = await startFakeSpanner({ latency: { session: 5, multiplexedSession: 30 }, faults: [{ kind: 'multiplexedSession', code: 'DEADLINE_EXCEEDED', ratio: 1, first: 2 }] });
+  try {
+    const c = new Client(`${f.host}:${f.port}`, grpc.credentials.createInsecure(), { 'grpc.use_local_subchannel_pool': 1 });
+    const mux = () => unary(c, 'CreateSession', { database: DB, session: { multiplexed: true } });
+    for (let i = 0; i < 2; i++) await assert.rejects(mux(), (e: any) => e.code === grpc.status.DEADLINE_EXCEEDED && /injected DEADLINE_EXCEEDED/.test(e.details));
+    // Regular sessions are another kind: neither failed nor counted against `first`.
+    assert.equal((await unary(c, 'BatchCreateSessions', { database: DB, sessionCount: 2 })).session.length, 2);
+    const t0 = performance.now();
+    assert.equal((await mux()).multiplexed, true, 'the third is answered');
+    assert.ok(performance.now() - t0 >= 29, "a multiplexed CreateSession takes its own latency, not session's");
+    const stats = f.stats();
+    assert.deepEqual(stats.faults, { multiplexedSession: { DEADLINE_EXCEEDED: 2 } });
+    assert.equal(stats.rpcsByMethod.CreateSession, 3);
+    // Configured again: the first RPCs count from there.
+    f.update(FakeBehaviourSchema.parse({ faults: [{ kind: 'multiplexedSession', code: 'PERMISSION_DENIED', ratio: 1, first: 1 }] }));
+    await assert.rejects(mux(), (e: any) => e.code === grpc.status.PERMISSION_DENIED);
+    assert.equal((await mux()).multiplexed, true);
+    f.update(FakeBehaviourSchema.parse({ faults: [{ kind: 'session', code: 'INTERNAL', ratio: 1, first: 1 }] }));
+    await assert.rejects(unary(c, 'CreateSession', { database: DB, session: {} }), (e: any) => e.code === grpc.status.INTERNAL);
+    assert.equal((await mux()).multiplexed, true, 'a regular-session fault leaves multiplexed ones alone');
+    c.close();
+  } finally {
+    await f.stop();
+  }
+});
+
+test('holdTrailersMs: a streamed answer says `last` in its last part, and its trailers come that much later', async () => {
+  const f = await startFakeSpanner({ latency: { query: 5 }, holdTrailersMs: 150 });
+  try {
+    const c = new Client(`${f.host}:${f.port}`, grpc.credentials.createInsecure(), { 'grpc.use_local_subchannel_pool': 1 });
+    const t0 = performance.now();
+    let dataAt = 0;
+    const parts: any[] = [];
+    await new Promise<void>((resolve, reject) => {
+      const call = c.ExecuteStreamingSql({ session: `${DB}/sessions/x`, sql: 'SELECT 1' });
+      call.on('data', (d: any) => {
+        dataAt = performance.now() - t0;
+        parts.push(d);
+      });
+      call.on('error', reject);
+      call.on('status', () => resolve());
+    });
+    const endAt = performance.now() - t0;
+    assert.equal(parts.length, 1);
+    assert.equal(parts[0].last, true);
+    assert.ok(parts[0].resumeToken.length > 0, 'with a resume token, which Node 8.1.0 needs to end on `last`');
+    assert.equal(parts[0].values[0].stringValue, '1');
+    assert.ok(endAt - dataAt >= 145, `the trailers came ${(endAt - dataAt).toFixed(0)} ms after the last part`);
+    // Without it: no `last`, trailers with the answer (as before).
+    f.update(FakeBehaviourSchema.parse({ latency: { query: 5 } }));
+    const { parts: plain } = await stream(c, { session: `${DB}/sessions/x`, sql: 'SELECT 1' });
+    assert.ok(!plain[0].last);
     c.close();
   } finally {
     await f.stop();

@@ -1,9 +1,13 @@
 import { z } from 'zod';
 
-/** The RPC kinds whose latency and faults are configured separately. */
-export const RPC_KINDS = ['session', 'query', 'read', 'begin', 'commit', 'rollback', 'batchDml'] as const;
+/**
+ * The RPC kinds whose latency and faults are configured separately. `multiplexedSession` is a
+ * CreateSession asking for a multiplexed session (its latency is `session`'s unless given); `session` the
+ * other session RPCs.
+ */
+export const RPC_KINDS = ['session', 'multiplexedSession', 'query', 'read', 'begin', 'commit', 'rollback', 'batchDml'] as const;
 export type RpcKind = (typeof RPC_KINDS)[number];
-export const FAULT_CODES = ['ABORTED', 'UNAVAILABLE', 'RESOURCE_EXHAUSTED', 'DEADLINE_EXCEEDED'] as const;
+export const FAULT_CODES = ['ABORTED', 'UNAVAILABLE', 'RESOURCE_EXHAUSTED', 'DEADLINE_EXCEEDED', 'INTERNAL', 'PERMISSION_DENIED'] as const;
 export type FaultCode = (typeof FAULT_CODES)[number];
 export const RETRY_INFO_ENCODINGS = ['both', 'trailer', 'status-details'] as const;
 export type RetryInfoEncoding = (typeof RETRY_INFO_ENCODINGS)[number];
@@ -25,6 +29,11 @@ export const FaultSchema = z.strictObject({
   code: z.enum(FAULT_CODES),
   /** Share of that kind's RPCs that fail, 0..1. */
   ratio: z.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1'),
+  /**
+   * Only the first N RPCs of the kind since the fake started (or was configured again) may fail: a
+   * client's first CreateSession failing, later ones answered.
+   */
+  first: z.number().int().min(1).max(1_000_000).optional(),
   /** ABORTED only: the retry delay sent as google.rpc.RetryInfo. */
   retryDelayMs: ms.optional(),
   /**
@@ -62,6 +71,12 @@ export const FakeBehaviourSchema = z.strictObject({
   schedule: z.array(ScheduleEntrySchema).max(MAX_SCHEDULE, `at most ${MAX_SCHEDULE} schedule entries`).default([]),
   /** Delay before a new client connection is accepted (slow reconnect: DNS, handshake). */
   acceptDelayMs: ms.default(0),
+  /**
+   * Streamed answers (ExecuteStreamingSql, StreamingRead) mark their last PartialResultSet `last` (with a
+   * resume token) and send the call's trailers this much later: a client that waits for the trailers
+   * before it ends the result waits this long, one that reads `last` does not.
+   */
+  holdTrailersMs: ms.default(0),
 });
 export type FakeBehaviour = z.output<typeof FakeBehaviourSchema>;
 

@@ -1,0 +1,64 @@
+// Bugs in the first multiplexed CreateSession of a client: an error that is kept, or that leaves waiters hanging.
+import type { Reproduction } from '../reproduction';
+
+export const MULTIPLEXED_SESSION_BUGS: Reproduction[] = [
+  {
+    id: 'java-mux-session-error-cached',
+    title: 'Java: a failed first multiplexed CreateSession is cached and rethrown to every later RPC',
+    language: 'java',
+    links: [
+      { label: 'java-spanner PR #4288', url: 'https://github.com/googleapis/java-spanner/pull/4288' },
+      { label: 'java-spanner PR #4360', url: 'https://github.com/googleapis/java-spanner/pull/4360' },
+    ],
+    affected: '6.96.0 to 6.110.x with the default options (multiplexed sessions on by default from 6.96.0)',
+    fixed: '6.111.1 (retries CreateSession with waitForMinSessions zero, the default)',
+    versionsNote: "6.106.0's retry (#4288) runs only with a non-zero waitForMinSessions, so with the defaults 6.106.0 still keeps the error (changelogs of 6.106.0 and 6.111.1).",
+    trigger: 'The first CreateSession asking for a multiplexed session fails with DEADLINE_EXCEEDED, a code gax does not retry for it; every later CreateSession is answered.',
+    status: 'not run yet',
+    spec: {
+      name: 'Reproduction: Java keeps a failed multiplexed CreateSession',
+      clients: [
+        { language: 'java', version: '6.105.0' },
+        { language: 'java', version: '6.106.0' },
+        { language: 'java', version: '6.111.1' },
+      ],
+      configurations: [{ label: 'client default' }],
+      concurrency: [10],
+      target: { kind: 'fake', latencyMs: 10, server: { faults: [{ kind: 'multiplexedSession', code: 'DEADLINE_EXCEEDED', ratio: 1, first: 1 }] } },
+      workload: { operation: 'select1', warmupOps: 50, durationSeconds: 3 },
+      expectations: [
+        { kind: 'bound', metric: 'errorPct', cells: { version: '6.105.0' }, atLeast: 90, says: '6.105.0 fails every operation with the kept error' },
+        { kind: 'bound', metric: 'errorPct', cells: { version: '6.106.0' }, atLeast: 90, says: "6.106.0's retry needs waitForMinSessions: with the defaults it fails alike" },
+        { kind: 'bound', metric: 'errorPct', cells: { version: '6.111.1' }, atMost: 1, says: '6.111.1 creates the session again and serves' },
+      ],
+    },
+  },
+  {
+    id: 'node-mux-session-error-hang',
+    title: 'Node 8.3.x: a failed multiplexed CreateSession leaves every later request waiting forever (and leaks listeners past 10 waiters)',
+    language: 'node',
+    links: [
+      { label: 'nodejs-spanner #2475', url: 'https://github.com/googleapis/nodejs-spanner/issues/2475' },
+      { label: 'nodejs-spanner PR #2477', url: 'https://github.com/googleapis/nodejs-spanner/pull/2477' },
+    ],
+    affected: '8.3.0 and 8.3.1 (multiplexed sessions by default from 8.3.0; opt-in from 7.19.0)',
+    fixed: '8.4.0',
+    trigger: 'The first multiplexed CreateSession fails with INTERNAL (not retried by gax) while 20 requests wait for it; later CreateSessions are answered.',
+    status: 'not run yet',
+    spec: {
+      name: 'Reproduction: Node 8.3.1 hangs after a failed multiplexed CreateSession',
+      clients: [
+        { language: 'node', version: '8.3.1' },
+        { language: 'node', version: '8.4.0' },
+      ],
+      configurations: [{ label: 'client default' }],
+      concurrency: [20],
+      target: { kind: 'fake', latencyMs: 10, server: { latency: { multiplexedSession: 200 }, faults: [{ kind: 'multiplexedSession', code: 'INTERNAL', ratio: 1, first: 1 }] } },
+      workload: { operation: 'select1', warmupOps: 50, durationSeconds: 3 },
+      expectations: [
+        { kind: 'bound', metric: 'failedCells', cells: { version: '8.3.1' }, atLeast: 1, says: '8.3.1 never finishes its operations: the cell ends at its deadline' },
+        { kind: 'bound', metric: 'errorPct', cells: { version: '8.4.0' }, atMost: 1, says: '8.4.0 creates the session again and serves' },
+      ],
+    },
+  },
+];
