@@ -60,7 +60,9 @@ export async function startFakeSpanner(opts: FakeSpannerOptions = {}): Promise<F
     port,
     config: () => config,
     update(next) {
-      config = { ...config, ...next };
+      // The behaviour in force is replaced whole, its optional settings included.
+      const { holdTrailersMs: _held, ...rest } = config;
+      config = { ...rest, ...next };
       behaviour.replace(config);
     },
     statements,

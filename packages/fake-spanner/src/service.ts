@@ -102,7 +102,7 @@ export function spannerHandlers(ctx: ServiceContext): grpc.UntypedServiceImpleme
         async (parts) => {
           for (const p of parts as unknown[]) call.write(p);
           // The last part said `last`: the trailers follow later (holdTrailersMs), as a slow front end's may.
-          const hold = behaviour.settings.holdTrailersMs * behaviour.settings.timeScale;
+          const hold = (behaviour.settings.holdTrailersMs ?? 0) * behaviour.settings.timeScale;
           if (hold > 0) await sleep(hold);
           call.end();
         },

@@ -12,7 +12,7 @@ export const dataRpcs: RpcGroup = (frame) => {
   const { unary, streaming } = frame;
   const execute = executor(frame);
   const encodedReplies = new WeakMap<StatementHandler, Buffer>();
-  const holdingTrailers = () => frame.ctx.behaviour.settings.holdTrailersMs > 0;
+  const holdingTrailers = () => (frame.ctx.behaviour.settings.holdTrailersMs ?? 0) > 0;
   const read = (req: any) => {
     const { begun } = transactionFor(frame.transactions, req.session, req.transaction);
     const r = frame.ctx.store.read(req.table, req.columns ?? [], keysOf(req.keySet), Number(req.limit ?? 0));

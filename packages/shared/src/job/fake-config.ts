@@ -76,7 +76,7 @@ export const FakeBehaviourSchema = z.strictObject({
    * resume token) and send the call's trailers this much later: a client that waits for the trailers
    * before it ends the result waits this long, one that reads `last` does not.
    */
-  holdTrailersMs: ms.default(0),
+  holdTrailersMs: ms.optional(),
 });
 export type FakeBehaviour = z.output<typeof FakeBehaviourSchema>;
 
