@@ -233,6 +233,14 @@ export const JobSpecSchema = z
           ctx.addIssue({ code: 'custom', path: at, message: 'names no client of this job (language, version, grpcVersion)' });
         if (sel.configuration !== undefined && !s.configurations.some((c) => c.label === sel.configuration))
           ctx.addIssue({ code: 'custom', path: [...at, 'configuration'], message: 'is no configuration label of this job' });
+        if (sel.operation !== undefined && !workloadMix(s.workload).some((m) => m.operation === sel.operation))
+          ctx.addIssue({
+            code: 'custom',
+            path: [...at, 'operation'],
+            message: `is not in the workload's mix (${workloadMix(s.workload)
+              .map((m) => m.operation)
+              .join(', ')})`,
+          });
         if (sel.level !== undefined && !loadLevels(s).includes(sel.level))
           ctx.addIssue({ code: 'custom', path: [...at, 'level'], message: `is not one of the job's load levels (${loadLevels(s).join(', ')})` });
       }

@@ -84,3 +84,21 @@ test('every reproduction is a valid job with expectations, a public link and its
     );
   }
 });
+
+test("a workload of one kind keeps no per-kind figures: its kind's figures are the cell's; a kind outside the mix is refused", () => {
+  const e = expectation({ kind: 'bound', metric: 'p99Ms', cells: { version: '0.35.0', operation: 'readWriteTxn' }, atLeast: 1000 });
+  assert.equal(evaluateExpectation(e, [cell('0.35.0', { operations: null }, { p99Ms: 1081 })]).value, 1081);
+  assert.equal(evaluateExpectation(e, [cell('0.35.0', { operations: { select1: { qps: 1, p50Ms: 1, p99Ms: 2 } } })]).value, null, 'a mix without the kind has no figure for it');
+  const spec = parseJobSpec({
+    clients: [{ language: 'go', version: '0.35.0' }],
+    configurations: [{ label: 'client default' }],
+    concurrency: [10],
+    workload: { operation: 'select1', warmupOps: 10, durationSeconds: 1 },
+    expectations: [{ kind: 'bound', metric: 'p99Ms', cells: { operation: 'readWriteTxn' }, atLeast: 1 }],
+  });
+  assert.ok(!spec.ok);
+  assert.deepEqual(
+    spec.issues.map((i) => i.path),
+    ['expectations.0.cells.operation'],
+  );
+});

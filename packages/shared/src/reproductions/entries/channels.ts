@@ -12,7 +12,8 @@ export const CHANNEL_BUGS: Reproduction[] = [
     fixed: '9.0.0 spreads its RPCs over its channel pool',
     versionsNote: 'Which release changed it is not confirmed: the entry compares 7.21.0 with 9.0.0 only.',
     trigger: '200 SELECT 1 in flight on a client with its default grpc-gcp channel pool; one HTTP/2 connection holds at most 100 streams.',
-    status: 'not run yet',
+    status: 'reproduced',
+    seen: "2026-11-24, 64f9ec7: SELECT 1 at 65 ms, C=200: 7.21.0 sent 100% of its RPCs on one connection (787 ops/s, p50 241 ms: one connection's 100 streams); 9.0.0's busiest connection 12.8% (1,957 ops/s, p50 95 ms).",
     spec: {
       name: 'Reproduction: Node 7.21.0 on one connection',
       clients: [

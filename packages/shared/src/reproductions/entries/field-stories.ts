@@ -15,7 +15,8 @@ export const FIELD_STORIES: Reproduction[] = [
     fixed: '6.104.0 behaves (grpc-gcp off by default); later fixes are not confirmed here',
     versionsNote: 'The collapse hits about one cold start in five here (9 of 50), so the reproduction reads the worst of 10 repeats.',
     trigger: 'A fresh client whose first traffic is a 400-way burst of SELECT 1 binds its affinity keys to one channel, whose HTTP/2 connection queues at 100 streams.',
-    status: 'not run yet',
+    status: 'reproduced',
+    seen: "2026-11-24, 64f9ec7: 10 cold starts each at C=400 (650 ms queries): 6.105.0's worst put 35.6% of its RPCs on one of 32 connections, p99 1,814 ms; 6.104.0's worst 3.7%, p99 728 ms.",
     spec: {
       ...affinityBurstSpec({ versions: ['6.104.0', '6.105.0'], concurrency: [400], repeats: 10, configurations: 'default' }),
       name: 'Reproduction: java 6.105.0 affinity collapse',
@@ -48,7 +49,8 @@ export const FIELD_STORIES: Reproduction[] = [
     affected: 'cloud.google.com/go 0.35.0 and earlier (1 s), 0.36.0 (100 ms)',
     fixed: '0.37.0 (20 ms); today RetryInfo is read on streams',
     trigger: 'ABORTED with RetryInfo 5 ms on 5% of the streaming queries of read-write transactions.',
-    status: 'not run yet',
+    status: 'reproduced',
+    seen: '2026-11-24, 64f9ec7 with the per-kind fix: readWriteTxn p99 at C=10: 0.35.0 1,082 ms, 0.36.0 184 ms, 0.37.0 100 ms, 1.96.1 66 ms, Java 6.123.0 84 ms, Node 9.0.0 108 ms.',
     spec: {
       ...preset('abort-backoff'),
       name: 'Reproduction: Go abort backoff',
@@ -80,7 +82,8 @@ export const FIELD_STORIES: Reproduction[] = [
     affected: 'grpc-go 1.18.0 and 1.19.0',
     fixed: 'grpc-go 1.19.1; 1.16.0 and 1.17.0 reconnected promptly',
     trigger: 'The server closes each connection at an age (GOAWAY; an hour there, 5 s here) and a new connection takes 1 s to be accepted.',
-    status: 'not run yet',
+    status: 'reproduced',
+    seen: '2026-11-24, 64f9ec7: a reset every 5 s, 1 s to accept: the slowest operation 2,750 ms on grpc-go 1.18.0 against 1,023 ms on 1.17.0 (Go 1.96.1, Java 6.123.0 and Node 9.0.0 1,027-1,033 ms).',
     spec: {
       ...preset('hourly-reconnect'),
       name: 'Reproduction: grpc-go 1.18.0 slow reconnects',
@@ -109,7 +112,8 @@ export const FIELD_STORIES: Reproduction[] = [
     affected: '1.33.0 with MaxOpened 100 (any pooled client at its pool maximum)',
     fixed: 'not a bug but a configuration: a larger pool, or a client on one multiplexed session (1.96.1)',
     trigger: 'Read and write agents with think time, more than 100 sessions can serve.',
-    status: 'not run yet',
+    status: 'reproduced',
+    seen: '2026-11-24, 64f9ec7: at 400 agents 1.96.1 served 533 ops/s, 1.33.0 (pool max 100) 274 (p99 3.3 s) and Node 9.0.0 282; at 50 agents all 67-68.',
     spec: {
       ...preset('session-pool-exhaustion'),
       name: 'Reproduction: Go session pool exhaustion',
