@@ -2,12 +2,9 @@
 
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
+import { IssueList } from '@/components/IssueList';
+import { postJson, type Issue } from '@/components/post-json';
 import { languageNames } from '@scb/shared/job';
-
-interface Issue {
-  path: string;
-  message: string;
-}
 
 /** Launches a gate through POST /api/gates; bad fields come back named. */
 export function GateForm({ scenarios }: { scenarios: { id: string; title: string; kinds: string[]; operation?: string }[] }) {
@@ -22,22 +19,17 @@ export function GateForm({ scenarios }: { scenarios: { id: string; title: string
   async function submit(e: React.FormEvent) {
     e.preventDefault();
     setBusy(true);
-    const res = await fetch('/api/gates', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        scenario: form.scenario,
-        language: form.language,
-        baseline: form.baseline,
-        candidate: form.candidate,
-        ...(form.repeats.trim() ? { repeats: Number(form.repeats) } : {}),
-        ...(form.operation ? { operation: form.operation } : {}),
-      }),
+    const res = await postJson('/api/gates', {
+      scenario: form.scenario,
+      language: form.language,
+      baseline: form.baseline,
+      candidate: form.candidate,
+      ...(form.repeats.trim() ? { repeats: Number(form.repeats) } : {}),
+      ...(form.operation ? { operation: form.operation } : {}),
     });
-    const body = res.headers.get('content-type')?.includes('json') ? await res.json() : { error: `the server answered HTTP ${res.status}` };
     setBusy(false);
-    if (res.ok) router.push(`/gates/${body.id}`);
-    else setIssues(body.issues ?? [{ path: '(root)', message: body.error ?? `HTTP ${res.status}` }]);
+    if (res.ok) router.push(`/gates/${res.body.id}`);
+    else setIssues(res.issues);
   }
 
   return (
@@ -98,15 +90,7 @@ export function GateForm({ scenarios }: { scenarios: { id: string; title: string
       <button type="submit" disabled={busy}>
         Run gate
       </button>
-      {issues.length > 0 && (
-        <ul className="error" role="alert">
-          {issues.map((i) => (
-            <li key={i.path + i.message}>
-              <code>{i.path}</code>: {i.message}
-            </li>
-          ))}
-        </ul>
-      )}
+      <IssueList issues={issues} />
     </form>
   );
 }

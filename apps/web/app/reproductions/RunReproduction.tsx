@@ -2,6 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
+import { postJson } from '@/components/post-json';
 
 /** Queues the reproduction's job through POST /api/jobs and opens it. */
 export function RunReproduction({ spec, title }: { spec: unknown; title: string }) {
@@ -10,11 +11,10 @@ export function RunReproduction({ spec, title }: { spec: unknown; title: string 
   const [busy, setBusy] = useState(false);
   async function run() {
     setBusy(true);
-    const res = await fetch('/api/jobs', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(spec) });
-    const body = res.headers.get('content-type')?.includes('json') ? await res.json() : { error: `the server answered HTTP ${res.status}` };
+    const res = await postJson('/api/jobs', spec);
     setBusy(false);
-    if (res.ok) router.push(`/jobs/${body.id}`);
-    else setError(body.issues?.map((i: { path: string; message: string }) => `${i.path}: ${i.message}`).join('; ') || body.error || `HTTP ${res.status}`);
+    if (res.ok) router.push(`/jobs/${res.body.id}`);
+    else setError(res.issues.map((i) => `${i.path}: ${i.message}`).join('; '));
   }
   return (
     <>

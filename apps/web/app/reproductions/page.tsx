@@ -1,4 +1,5 @@
 import Link from 'next/link';
+import { Filters } from '@/components/Filters';
 import { languageNames } from '@scb/shared/job';
 import { expectationWord } from '@scb/shared/markdown';
 import { publicOrigin } from '@/lib/jobs';
@@ -20,31 +21,13 @@ export default async function ReproductionsPage({ searchParams }: { searchParams
       <p className="muted">
         Known client bugs, each a job that shows it on the affected version and not on the fixed one, with expectations checked after every run. Also as JSON: <code>GET /api/reproductions</code>.
       </p>
-      <form method="get" className="filters" aria-label="filter reproductions">
-        <label>
-          Client{' '}
-          <select name="language" defaultValue={language}>
-            <option value="">all</option>
-            {languageNames().map((l) => (
-              <option key={l} value={l}>
-                {l}
-              </option>
-            ))}
-          </select>
-        </label>{' '}
-        <label>
-          Status{' '}
-          <select name="status" defaultValue={status}>
-            <option value="">any</option>
-            {STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </label>{' '}
-        <button type="submit">Filter</button>
-      </form>
+      <Filters
+        label="filter reproductions"
+        fields={[
+          { name: 'language', label: 'Client', value: language, options: languageNames(), any: 'all' },
+          { name: 'status', label: 'Status', value: status, options: STATUSES, any: 'any' },
+        ]}
+      />
       {entries.length === 0 ? (
         <p className="muted">No reproduction matches.</p>
       ) : (

@@ -2,12 +2,9 @@
 
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
+import { IssueList } from '@/components/IssueList';
+import { postJson, type Issue } from '@/components/post-json';
 import { languageNames } from '@scb/shared/job';
-
-interface Issue {
-  path: string;
-  message: string;
-}
 
 /** Creates a watch through POST /api/watches; bad fields come back named. */
 export function WatchForm({ scenarios, webhooks }: { scenarios: { id: string; title: string }[]; webhooks: string[] }) {
@@ -18,7 +15,6 @@ export function WatchForm({ scenarios, webhooks }: { scenarios: { id: string; ti
   const [issues, setIssues] = useState<Issue[]>([]);
   const [busy, setBusy] = useState(false);
   const set = (k: 'name' | 'language' | 'since' | 'until' | 'repeats' | 'settings') => (e: { target: { value: string } }) => setForm({ ...form, [k]: e.target.value });
-  const toggle = (list: string[], id: string, on: boolean) => (on ? [...list, id] : list.filter((x) => x !== id));
 
   async function submit(e: React.FormEvent) {
     e.preventDefault();
@@ -33,24 +29,19 @@ export function WatchForm({ scenarios, webhooks }: { scenarios: { id: string; ti
       }
     }
     setBusy(true);
-    const res = await fetch('/api/watches', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        ...(form.name.trim() && { name: form.name.trim() }),
-        language: form.language,
-        scenarios: settings ? picked.map((scenario) => ({ ...settings, scenario })) : picked,
-        ...(form.since.trim() && { since: form.since.trim() }),
-        ...(form.until.trim() && { until: form.until.trim() }),
-        ...(form.repeats.trim() && { repeats: Number(form.repeats) }),
-        prereleases: form.prereleases,
-        webhooks: hooks,
-      }),
+    const res = await postJson('/api/watches', {
+      ...(form.name.trim() && { name: form.name.trim() }),
+      language: form.language,
+      scenarios: settings ? picked.map((scenario) => ({ ...settings, scenario })) : picked,
+      ...(form.since.trim() && { since: form.since.trim() }),
+      ...(form.until.trim() && { until: form.until.trim() }),
+      ...(form.repeats.trim() && { repeats: Number(form.repeats) }),
+      prereleases: form.prereleases,
+      webhooks: hooks,
     });
-    const body = res.headers.get('content-type')?.includes('json') ? await res.json() : { error: `the server answered HTTP ${res.status}` };
     setBusy(false);
-    if (res.ok) router.push(`/watch/${body.id}`);
-    else setIssues(body.issues ?? [{ path: '(root)', message: body.error ?? `HTTP ${res.status}` }]);
+    if (res.ok) router.push(`/watch/${res.body.id}`);
+    else setIssues(res.issues);
   }
 
   return (
@@ -88,14 +79,7 @@ export function WatchForm({ scenarios, webhooks }: { scenarios: { id: string; ti
       <label>
         Name <input value={form.name} onChange={set('name')} name="name" size={16} placeholder="optional" />
       </label>
-      <fieldset className="scenarios">
-        <legend>Scenarios</legend>
-        {scenarios.map((s) => (
-          <label key={s.id}>
-            <input type="checkbox" name="scenario" value={s.id} checked={picked.includes(s.id)} onChange={(e) => setPicked(toggle(picked, s.id, e.target.checked))} /> {s.title}{' '}
-          </label>
-        ))}
-      </fieldset>
+      <Choices legend="Scenarios" name="scenario" choices={scenarios.map((s) => ({ value: s.id, title: s.title }))} picked={picked} onChange={setPicked} />
       <label className="settings">
         Scenario settings{' '}
         <input
@@ -107,28 +91,32 @@ export function WatchForm({ scenarios, webhooks }: { scenarios: { id: string; ti
           title="a gate spec's fields (concurrency, workload, timeScale, configuration, criteria…) applied to every scenario picked"
         />
       </label>
-      {webhooks.length > 0 && (
-        <fieldset className="webhooks">
-          <legend>Webhooks</legend>
-          {webhooks.map((w) => (
-            <label key={w}>
-              <input type="checkbox" name="webhook" value={w} checked={hooks.includes(w)} onChange={(e) => setHooks(toggle(hooks, w, e.target.checked))} /> {w}{' '}
-            </label>
-          ))}
-        </fieldset>
-      )}
+      {webhooks.length > 0 && <Choices legend="Webhooks" name="webhook" choices={webhooks.map((w) => ({ value: w, title: w }))} picked={hooks} onChange={setHooks} />}
       <button type="submit" disabled={busy}>
         Watch
       </button>
-      {issues.length > 0 && (
-        <ul className="error" role="alert">
-          {issues.map((i) => (
-            <li key={i.path + i.message}>
-              <code>{i.path}</code>: {i.message}
-            </li>
-          ))}
-        </ul>
-      )}
+      <IssueList issues={issues} />
     </form>
+  );
+}
+
+/** Checkboxes, one per choice; `picked` in the order they were ticked. */
+function Choices({ legend, name, choices, picked, onChange }: { legend: string; name: string; choices: { value: string; title: string }[]; picked: string[]; onChange: (next: string[]) => void }) {
+  return (
+    <fieldset className={`${name}s`}>
+      <legend>{legend}</legend>
+      {choices.map((c) => (
+        <label key={c.value}>
+          <input
+            type="checkbox"
+            name={name}
+            value={c.value}
+            checked={picked.includes(c.value)}
+            onChange={(e) => onChange(e.target.checked ? [...picked, c.value] : picked.filter((x) => x !== c.value))}
+          />{' '}
+          {c.title}{' '}
+        </label>
+      ))}
+    </fieldset>
   );
 }

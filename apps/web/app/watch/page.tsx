@@ -1,4 +1,5 @@
 import Link from 'next/link';
+import { Filters } from '@/components/Filters';
 import { GATE_SCENARIOS } from '@scb/shared/gate';
 import { languageNames } from '@scb/shared/job';
 import { CHIP_STATES } from '@scb/shared/watch';
@@ -29,31 +30,13 @@ export default async function WatchesPage({ searchParams }: { searchParams: Prom
         badge per watch, and webhooks.
       </p>
       <WatchForm scenarios={GATE_SCENARIOS.map((s) => ({ id: s.id, title: s.title }))} webhooks={Object.keys(webPolicy().webhooks)} />
-      <form method="get" className="filters" aria-label="filter watches">
-        <label>
-          Client{' '}
-          <select name="language" defaultValue={language}>
-            <option value="">all</option>
-            {languageNames().map((l) => (
-              <option key={l} value={l}>
-                {l}
-              </option>
-            ))}
-          </select>
-        </label>{' '}
-        <label>
-          Verdict{' '}
-          <select name="verdict" defaultValue={verdict}>
-            <option value="">any</option>
-            {CHIP_STATES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </label>{' '}
-        <button type="submit">Filter</button>
-      </form>
+      <Filters
+        label="filter watches"
+        fields={[
+          { name: 'language', label: 'Client', value: language, options: languageNames(), any: 'all' },
+          { name: 'verdict', label: 'Verdict', value: verdict, options: CHIP_STATES, any: 'any' },
+        ]}
+      />
       {shown.length === 0 ? (
         <p className="muted">{watches.length === 0 && !language ? 'No watches yet.' : 'No watch matches.'}</p>
       ) : (
