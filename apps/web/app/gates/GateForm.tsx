@@ -3,8 +3,8 @@
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { IssueList } from '@/components/IssueList';
+import { LanguageSelect } from '@/components/LanguageSelect';
 import { postJson, type Issue } from '@/components/post-json';
-import { languageNames } from '@scb/shared/job';
 
 /** Launches a gate through POST /api/gates; bad fields come back named. */
 export function GateForm({ scenarios }: { scenarios: { id: string; title: string; kinds: string[]; operation?: string }[] }) {
@@ -44,16 +44,7 @@ export function GateForm({ scenarios }: { scenarios: { id: string; title: string
           ))}
         </select>
       </label>{' '}
-      <label>
-        Client{' '}
-        <select value={form.language} onChange={set('language')} name="language">
-          {languageNames().map((l) => (
-            <option key={l} value={l}>
-              {l}
-            </option>
-          ))}
-        </select>
-      </label>{' '}
+      <LanguageSelect value={form.language} onChange={set('language')} />{' '}
       <label>
         Baseline <input value={form.baseline} onChange={set('baseline')} name="baseline" size={9} />
       </label>{' '}

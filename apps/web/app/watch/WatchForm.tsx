@@ -3,8 +3,8 @@
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { IssueList } from '@/components/IssueList';
+import { LanguageSelect } from '@/components/LanguageSelect';
 import { postJson, type Issue } from '@/components/post-json';
-import { languageNames } from '@scb/shared/job';
 
 /** Creates a watch through POST /api/watches; bad fields come back named. */
 export function WatchForm({ scenarios, webhooks }: { scenarios: { id: string; title: string }[]; webhooks: string[] }) {
@@ -46,16 +46,7 @@ export function WatchForm({ scenarios, webhooks }: { scenarios: { id: string; ti
 
   return (
     <form onSubmit={submit} className="gate-form" aria-label="new watch">
-      <label>
-        Client{' '}
-        <select value={form.language} onChange={set('language')} name="language">
-          {languageNames().map((l) => (
-            <option key={l} value={l}>
-              {l}
-            </option>
-          ))}
-        </select>
-      </label>{' '}
+      <LanguageSelect value={form.language} onChange={set('language')} />{' '}
       <label>
         Since{' '}
         <input
