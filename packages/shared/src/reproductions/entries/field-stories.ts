@@ -130,4 +130,24 @@ export const FIELD_STORIES: Reproduction[] = [
       ],
     },
   },
+  {
+    id: 'go-slow-session-creation',
+    title: "Go: 600 ms session creation makes a cold client's first operations wait",
+    language: 'go',
+    links: [{ label: 'Mercari: Days of fighting Spanner at Merpay', url: 'https://engineering.mercari.com/blog/entry/2019-04-18-090000/' }],
+    affected: 'every client that creates sessions when it starts (Go 1.33.0 with and without a pool minimum; 1.96.1 creates its one multiplexed session)',
+    fixed: 'not a client bug: a client that creates a session per request pays it every time, one that keeps its sessions pays it once',
+    trigger: 'CreateSession and BatchCreateSessions take 600 ms; the first operations of a cold client are measured (no warm-up).',
+    status: 'reproduced',
+    seen: '2026-11-24, f1bc887: sessions at 600 ms, no warm-up: the slowest operation 637 ms for 1.33.0 (with and without a pool minimum of 100) and 633 ms for 1.96.1; the median 11 ms for all three.',
+    spec: {
+      ...preset('slow-session-creation'),
+      name: 'Reproduction: slow session creation',
+      expectations: [
+        { kind: 'bound', metric: 'maxMs', cells: { version: '1.33.0', configuration: 'client default' }, atLeast: 600, says: "a cold 1.33.0's first operations wait for the 600 ms sessions" },
+        { kind: 'bound', metric: 'maxMs', cells: { version: '1.96.1' }, atLeast: 600, says: "so do 1.96.1's, for its multiplexed session" },
+        { kind: 'bound', metric: 'p50Ms', cells: { version: '1.33.0', configuration: 'client default' }, atMost: 40, says: 'once created, sessions are kept: the median operation does not wait' },
+      ],
+    },
+  },
 ];

@@ -63,4 +63,35 @@ export const MULTIPLEXED_SESSION_BUGS: Reproduction[] = [
       ],
     },
   },
+  {
+    id: 'go-mux-creation-deadlock',
+    title: 'Go 1.66-1.72: multiplexed-session creation could deadlock after a failure (found by static analysis)',
+    language: 'go',
+    links: [
+      { label: 'google-cloud-go #11126', url: 'https://github.com/googleapis/google-cloud-go/issues/11126' },
+      { label: 'google-cloud-go PR #11131', url: 'https://github.com/googleapis/google-cloud-go/pull/11131' },
+    ],
+    affected: '1.66.0 to 1.72.0, with GOOGLE_CLOUD_SPANNER_MULTIPLEXED_SESSIONS=true (multiplexed sessions were opt-in then)',
+    fixed: '1.73.0 ("Add safecheck to avoid deadlock when creating multiplex session")',
+    versionsNote:
+      'The issue is a static-analysis report: the unguarded send sits on the path where the client fails to build its gRPC stub, not where CreateSession returns an error, whose path 1.72.0 already guards. A fake server may not be able to reach it; this entry tries the CreateSession error.',
+    trigger: 'The first multiplexed CreateSession fails with INTERNAL while 20 requests wait for it; later ones are answered.',
+    status: 'not reproduced',
+    seen: '2026-11-24, f1bc887: with the first multiplexed CreateSession failing (INTERNAL, 200 ms) under 20 waiters, 1.72.0 served 1,655 ops/s without an error, as 1.73.0 did (1,693): the guarded error path of 1.72.0 returns the error to the waiters, and the unguarded send is on a client-side path (building the gRPC stub) a server cannot reach.',
+    spec: {
+      name: 'Reproduction: Go multiplexed-session creation after a failure',
+      clients: [
+        { language: 'go', version: '1.72.0' },
+        { language: 'go', version: '1.73.0' },
+      ],
+      configurations: [{ label: 'multiplexed sessions', multiplexedSessions: true }],
+      concurrency: [20],
+      target: { kind: 'fake', latencyMs: 10, server: { latency: { multiplexedSession: 200 }, faults: [{ kind: 'multiplexedSession', code: 'INTERNAL', ratio: 1, first: 1 }] } },
+      workload: { operation: 'select1', warmupOps: 50, durationSeconds: 3 },
+      expectations: [
+        { kind: 'bound', metric: 'failedCells', cells: { version: '1.72.0' }, atLeast: 1, says: '1.72.0 hangs after the failed creation: its cell fails' },
+        { kind: 'bound', metric: 'errorPct', cells: { version: '1.73.0' }, atMost: 1, says: '1.73.0 serves' },
+      ],
+    },
+  },
 ];
