@@ -36,10 +36,11 @@ for (const [language, version] of Object.entries(VERSIONS) as [Language, string]
           'RPCs per connection',
         );
         // The tap holds a stream open from the client's HEADERS until the server's END_STREAM passes it,
-        // the fake from its handler's start to its end: the tap's peak is the fake's or a little above.
+        // the fake from its handler's start to its end: the tap's peak is at least the fake's, and never
+        // above the 50 agents (how far above the fake's depends on the machine's load: no window on it).
         t.forEach((c, i) => {
           const fp = f[i]!.peakInFlight;
-          assert.ok(c.peakInFlight >= fp && c.peakInFlight <= Math.ceil(fp * 1.5) + 2, `connection ${i}: tap peak ${c.peakInFlight}, fake peak ${fp}`);
+          assert.ok(c.peakInFlight >= fp && c.peakInFlight <= 50, `connection ${i}: tap peak ${c.peakInFlight}, fake peak ${fp}`);
         });
         assert.ok(
           seen.connections.some((c) => c.peakInFlight > 1),
@@ -55,6 +56,8 @@ for (const [language, version] of Object.entries(VERSIONS) as [Language, string]
           'RPCs per channel, as the client counted them',
         );
         assert.ok(Math.max(...mine.map((c) => c.peakInFlight)) >= Math.max(...f.map((c) => c.peakInFlight)), 'the client saw at least the peak the fake saw');
+        // Each RPC's time on the tap lies within its time in the client (from the call to its answer).
+        assert.ok(Math.max(...mine.map((c) => c.peakInFlight)) >= Math.max(...t.map((c) => c.peakInFlight)), 'the client saw at least the peak the tap saw');
       } finally {
         await tap.stop();
         await fake.stop();
