@@ -1,5 +1,5 @@
 // The runner's environment variables, read and validated once (docs/configuration.md).
-import { commaList, policyFromEnv, type Policy } from '@scb/shared/policy';
+import { commaList, isPublicUrl, policyFromEnv, PUBLIC_URL_ERROR, type Policy } from '@scb/shared/policy';
 import { z } from 'zod';
 
 /** Unset and empty are the same: the variable is not given. */
@@ -41,10 +41,7 @@ const RunnerEnvSchema = z.object({
   /** Milliseconds before a failed delivery's second attempt; each later wait doubles (30 s, 1 min, 2 min, …). */
   SCB_WEBHOOK_BACKOFF_MS: z.coerce.number().int().min(10).max(3_600_000).default(30_000),
   /** The dashboard's public URL, for the links a webhook's message carries (the web app reads it too); default http://localhost:$PORT. */
-  SCB_PUBLIC_URL: optional.refine(
-    (u) => u === undefined || (URL.canParse(u) && ['http:', 'https:'].includes(new URL(u).protocol)),
-    'SCB_PUBLIC_URL must be an http(s) URL, e.g. https://bench.example.com',
-  ),
+  SCB_PUBLIC_URL: optional.refine((u) => u === undefined || isPublicUrl(u), PUBLIC_URL_ERROR),
   PORT: z.coerce.number().int().min(1).max(65_535).default(3000),
   /** Tests only: a PEM file of roots the drivers trust for TLS targets instead of the system's. */
   SCB_TEST_TLS_ROOTS: optional,

@@ -2,10 +2,10 @@
 // repository_dispatch (`event_type`, `client_payload`) both accept, the gate's Markdown as the text.
 import { getDelivery, getGate, recordDeliveryAttempt, type Db } from '@scb/db';
 import { clientName, gateMarkdown, parseWatchSpec, watchScenarioId } from '@scb/shared';
+import { publicOriginOf } from '@scb/shared/policy';
 import { env, policy } from './env';
 
-const origin = () => new URL(env.SCB_PUBLIC_URL ?? `http://localhost:${env.PORT}`).origin;
-const link = (p: string) => new URL(p, origin()).toString();
+const link = (p: string) => new URL(p, publicOriginOf(env.SCB_PUBLIC_URL, env.PORT)).toString();
 
 /** The body one delivery POSTs, or why there is none to send. */
 export async function deliveryBody(db: Db, deliveryId: string): Promise<{ ok: true; webhook: string; body: unknown } | { ok: false; error: string }> {

@@ -35,10 +35,7 @@ export async function startRunner(db: Db, databaseUrl: string, log: (line: strin
     pollInterval: 1000,
     // Jobs needing what this runner lacks (a toolchain, the emulator, cores, a label) are left to others.
     forbiddenFlags: async () => (await queuedFlags(db).catch(() => [])).filter((f) => missingFor(f, presence.offer) !== null),
-    // Only graphile-worker's warnings and errors: our own lines tell job and cell events.
-    logger: new Logger(() => (level, message) => {
-      if (level === 'error' || level === 'warning') log(`queue ${level}: ${message}`);
-    }),
+    logger: queueLogger(log),
     taskList: {
       [RUN_JOB_TASK]: async (payload) => {
         const { jobId } = payload as { jobId: string };
@@ -89,9 +86,7 @@ export function startSideWorker(db: Db, databaseUrl: string, log: (line: string)
     concurrency: 1,
     noHandleSignals: true,
     pollInterval: 1000,
-    logger: new Logger(() => (level, message) => {
-      if (level === 'error' || level === 'warning') log(`queue ${level}: ${message}`);
-    }),
+    logger: queueLogger(log),
     ...(env.SCB_WATCH_POLL !== 'off' && { crontab: `${env.SCB_WATCH_POLL} ${POLL_WATCHES_TASK}` }),
     taskList: {
       [POLL_WATCHES_TASK]: async () => {
@@ -103,6 +98,13 @@ export function startSideWorker(db: Db, databaseUrl: string, log: (line: string)
       },
       [DELIVER_WEBHOOK_TASK]: async (payload) => deliverWebhook(db, (payload as { deliveryId: string }).deliveryId, log),
     },
+  });
+}
+
+/** Only graphile-worker's warnings and errors: our own lines tell job and cell events. */
+function queueLogger(log: (line: string) => void): Logger {
+  return new Logger(() => (level, message) => {
+    if (level === 'error' || level === 'warning') log(`queue ${level}: ${message}`);
   });
 }
 

@@ -1,6 +1,6 @@
 // The web app's environment variables, read and validated once, on first use (not at build time:
 // `next build` imports these modules without a database).
-import { commaList, isLoopbackHost, policyFromEnv, type Policy } from '@scb/shared/policy';
+import { commaList, isLoopbackHost, isPublicUrl, policyFromEnv, PUBLIC_URL_ERROR, publicOriginOf, type Policy } from '@scb/shared/policy';
 import { z } from 'zod';
 
 /** Unset and empty are the same: the variable is not given. */
@@ -17,12 +17,7 @@ const WebEnvSchema = z
     PORT: z.coerce.number({ error: 'PORT must be a port number' }).int().min(1).max(65_535).default(3000),
     HOST: given(z.string().trim()).transform((v) => v ?? '127.0.0.1'),
     /** Where users reach the app: every permanent link is built from it, never from a request's headers. */
-    SCB_PUBLIC_URL: given(
-      z
-        .string()
-        .trim()
-        .refine((u) => URL.canParse(u) && ['http:', 'https:'].includes(new URL(u).protocol), 'SCB_PUBLIC_URL must be an http(s) URL, e.g. https://bench.example.com'),
-    ),
+    SCB_PUBLIC_URL: given(z.string().trim().refine(isPublicUrl, PUBLIC_URL_ERROR)),
     SCB_AUTH: onOnly('SCB_AUTH'),
     SCB_AUTH_READ: onOnly('SCB_AUTH_READ'),
     /** Identities (e-mail addresses, proxy user names) that may cancel anyone's job. */
@@ -71,7 +66,7 @@ export function webEnv(): WebEnv {
   if (!r.success) throw new Error(r.error.issues[0]!.message);
   const e = r.data;
   const mode = e.SCB_AUTH === 'on' || !isLoopbackHost(e.HOST) ? 'team' : 'local';
-  const publicOrigin = new URL(e.SCB_PUBLIC_URL ?? `http://localhost:${e.PORT}`).origin;
+  const publicOrigin = publicOriginOf(e.SCB_PUBLIC_URL, e.PORT);
   return (cached = { ...e, mode, publicOrigin });
 }
 

@@ -1,6 +1,6 @@
 // Release watches: stored with the gates that judge their releases; a watch made with `since` gets the
 // gates of every release from there at once (its backfill).
-import { compareSemver, parseWatchSpec, releasePairs, watchGateSpec, watchScenarioId, type ReleasePair, type WatchSpec } from '@scb/shared';
+import { compareSemver, newReleasePairs, parseWatchSpec, releasePairs, watchGateSpec, watchScenarioId, type ReleasePair, type WatchSpec } from '@scb/shared';
 import type { Db } from './client';
 import type { Prisma } from '../generated/prisma/client';
 import { knownClientVersions } from './client-versions';
@@ -86,7 +86,7 @@ export async function pollWatches(db: Db, databaseUrl: string, registry: WatchRe
     const have = new Set(w.gates.map((g) => `${g.watchVersion} ${g.watchScenario}`));
     // Without `since`, what was listed when the watch was made is history, whatever its number.
     const before = new Set(listedAtStartOf(w));
-    const releases = releasePairs(listed, spec.value).filter((r) => spec.value.since || !before.has(r.version));
+    const releases = spec.value.since ? releasePairs(listed, spec.value) : newReleasePairs(listed, before, spec.value);
     const queued: WatchPoll['queued'] = [];
     for (const release of releases)
       for (const [i, scenario] of spec.value.scenarios.entries()) {
@@ -224,7 +224,6 @@ export async function listWatches(db: Db, page: { limit?: number; offset?: numbe
 /** A watch gate's finished verdict, for the feeds: newest first. */
 export interface WatchVerdict {
   watchId: string;
-  watchName: string | null;
   language: string;
   version: string;
   predecessor: string;
@@ -251,7 +250,6 @@ export async function listWatchVerdicts(db: Db, { watchId, limit = 50 }: { watch
     return [
       {
         watchId: g.watch.id,
-        watchName: spec.value.name ?? null,
         language: spec.value.language,
         version: g.watchVersion ?? '',
         predecessor: String((g.spec as { baseline?: string }).baseline ?? ''),

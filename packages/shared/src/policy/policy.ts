@@ -129,3 +129,12 @@ export function webhookIssues(policy: Policy, names: readonly string[]): FieldIs
       : [{ path: `webhooks.${i}`, message: `"${name}" is not one of this server's webhooks (${POLICY_VARIABLES.webhooks}${known.length ? `: ${known.join(', ')}` : ' lists none'})` }],
   );
 }
+
+/** SCB_PUBLIC_URL, read by the web app and the runners alike: an http(s) URL. */
+export const isPublicUrl = (u: string) => URL.canParse(u) && ['http:', 'https:'].includes(new URL(u).protocol);
+export const PUBLIC_URL_ERROR = 'SCB_PUBLIC_URL must be an http(s) URL, e.g. https://bench.example.com';
+
+/** Where permanent links point: SCB_PUBLIC_URL's origin, else the app on this machine's port. */
+export function publicOriginOf(publicUrl: string | undefined, port: number): string {
+  return new URL(publicUrl ?? `http://localhost:${port}`).origin;
+}

@@ -88,8 +88,8 @@ export function releasePairs(listed: readonly string[], o: Pick<WatchSpec, 'sinc
 }
 
 /**
- * What a poll queues: the releases listed now that the watch has not seen, with their predecessors.
- * A watch without `since` gates only releases newer than the newest it saw when it was created.
+ * What a poll of a watch without `since` gates: the releases listed now that were not listed when it was
+ * made (`seen`), with their predecessors; a patch on an older line too.
  */
 export function newReleasePairs(listed: readonly string[], seen: ReadonlySet<string>, o: Pick<WatchSpec, 'since' | 'until' | 'prereleases'>): ReleasePair[] {
   return releasePairs(listed, o).filter((p) => !seen.has(p.version));
