@@ -3,10 +3,12 @@
 // cells as the job page evaluates them, are met: the bug on the affected version, not on the fixed.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { evaluateExpectations, parseJobSpec, reproduction, reproductionJobSpec, type ExpectationCell, type JobSpecInput } from '@scb/shared';
-import { useRunner } from '../helpers/jobs';
+import { createGate, getGate } from '@scb/db';
+import { evaluateExpectations, parseGateSpec, parseJobSpec, reproduction, reproductionJobSpec, type ExpectationCell, type JobSpecInput } from '@scb/shared';
+import { useRunner, waitForJob } from '../helpers/jobs';
 
-const { runSpec } = useRunner();
+const runner = useRunner();
+const { runSpec } = runner;
 
 type Stored = Awaited<ReturnType<typeof runSpec>>;
 
@@ -50,3 +52,28 @@ test('Java 6.88.0, Node 8.0.0 and Go 1.79.0 wait for the held trailers; 6.89.0, 
 });
 
 test('Node 7.21.0 puts every RPC on one connection; 9.0.0 spreads them', { timeout: 600_000 }, () => reproduce('node-7-one-connection', shorter));
+
+test('a reproduction as a release gate: a Node release that waits for the trailers fails the gate by the reproduction’s name', { timeout: 600_000 }, async () => {
+  // 7.21.0 in 8.2.1's place: a release with the bug, judged beside 8.0.0, which shows the trigger works.
+  const spec = parseGateSpec({ scenario: 'node-waits-for-trailers', language: 'node', baseline: '7.20.0', candidate: '7.21.0' });
+  assert.ok(spec.ok, JSON.stringify(!spec.ok && spec.issues));
+  const { id, jobId } = await createGate(runner.db, runner.databaseUrl, spec.value);
+  const job = await waitForJob(runner.db, jobId, 600_000, runner.logs);
+  assert.deepEqual(
+    job.cells.map((c) => c.clientVersion),
+    ['8.0.0', '7.21.0'],
+  );
+  let gate = await getGate(runner.db, id);
+  for (let i = 0; i < 40 && gate?.ok && !gate.verdict; i++) {
+    await new Promise((r) => setTimeout(r, 250));
+    gate = await getGate(runner.db, id);
+  }
+  assert.ok(gate?.ok && gate.evaluation, `not judged: ${JSON.stringify(gate)}\n${runner.logs.slice(-10).join('\n')}`);
+  for (const r of gate.evaluation.reasons) console.log(`# gate: ${r}`);
+  assert.equal(gate.verdict, 'fail', gate.evaluation.reasons.join('\n'));
+  assert.equal(gate.evaluation.reasons[0], 'node-waits-for-trailers: the bug is back in 7.21.0');
+  assert.ok(
+    gate.evaluation.reasons.some((r) => /8\.0\.0 waits for the trailers held 100 ms: p50 of 8\.0\.0 is .* — met/.test(r)),
+    'the trigger shown on 8.0.0',
+  );
+});

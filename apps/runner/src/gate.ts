@@ -4,6 +4,8 @@ import {
   CellTimelineSchema,
   ConfigurationSchema,
   evaluateGate,
+  evaluateReproductionGate,
+  gateReproduction,
   gateJobSpec,
   invalidText,
   isUnfinishedJob,
@@ -14,10 +16,11 @@ import {
   verdictReasons,
   type Arm,
   type CellVerdict,
+  type ExpectationCell,
   type GateSample,
   type Verdict,
 } from '@scb/shared';
-import { findPendingGateJobIds, getGateToEvaluate, storeGateVerdict, type Db, type GateCell } from '@scb/db';
+import { findPendingGateJobIds, getGateToEvaluate, knownClientVersions, storeGateVerdict, type Db, type GateCell, type GateToEvaluate } from '@scb/db';
 
 /**
  * Judges the gate a finished job belongs to, from its succeeded cells, and stores the verdict.
@@ -31,6 +34,12 @@ export async function evaluateGateOfJob(db: Db, jobId: string, log: (line: strin
   const spec = gate.spec;
   if (!spec.ok) {
     await storeGateVerdict(db, gate.id, { verdict: 'inconclusive', reasons: [invalidText('stored gate', spec.issues)], metrics: [], errors: [], method: '' });
+    return;
+  }
+  const repro = gateReproduction(spec.value.scenario);
+  if (repro) {
+    await storeGateVerdict(db, gate.id, await reproductionVerdict(db, repro, spec.value, gate));
+    log(`gate ${gate.id} (job ${jobId}, reproduction ${repro.id}): done`);
     return;
   }
   const cells = gate.cells.flatMap((c) => (isArm(c.arm) ? [{ ...c, arm: c.arm }] : []));
@@ -109,6 +118,26 @@ export async function evaluateGateOfJob(db: Db, jobId: string, log: (line: strin
   const reasons = verdict === 'fail' && evaluation.verdict !== 'fail' ? notes : [...evaluation.reasons, ...notes];
   await storeGateVerdict(db, gate.id, { ...evaluation, verdict, reasons });
   log(`gate ${gate.id} (job ${jobId}): ${verdict}`);
+}
+
+/** A reproduction gate: its expectations on the stored cells, as the job page evaluates them. */
+async function reproductionVerdict(db: Db, repro: NonNullable<ReturnType<typeof gateReproduction>>, spec: Parameters<typeof evaluateReproductionGate>[1], gate: GateToEvaluate) {
+  const installs = await knownClientVersions(db, repro.language);
+  const cells: ExpectationCell[] = gate.cells.map((c) => {
+    const configuration = ConfigurationSchema.safeParse(c.config);
+    const operations = CellOperationsSchema.safeParse(c.result?.operations);
+    return {
+      client: { language: c.clientLanguage, version: c.clientVersion, grpcVersion: c.clientGrpcVersion },
+      configuration: { label: configuration.success ? configuration.data.label : '' },
+      concurrency: c.concurrency,
+      status: c.status,
+      result: c.result,
+      operations: operations.success ? operations.data : null,
+      channels: c.channels,
+    };
+  });
+  const failed = gate.cells.filter((c) => c.status !== 'succeeded').map((c) => ({ version: c.clientVersion, error: c.error, installFailed: installs.get(c.clientVersion)?.ok === false }));
+  return evaluateReproductionGate(repro, spec, cells, gate.job, failed);
 }
 
 const isArm = (a: string | null): a is Arm => (ARMS as readonly (string | null)[]).includes(a);

@@ -1,6 +1,7 @@
 // Reproductions as the API and /reproductions show them: each entry with its newest run and that run's expectations.
 import { lastReproductionRuns } from '@scb/db';
 import { REPRODUCTIONS, reproductionJobSpec } from '@scb/shared/reproductions';
+import { gateReproduction } from '@scb/shared/reproduction-gate';
 import { db } from './db';
 import { getJob, isInvalidJob, jobUrl } from './jobs';
 
@@ -21,7 +22,7 @@ export async function listReproductions(origin: string, filter: { language?: str
               expectations: job.expectations && { met: job.expectations.met, outcomes: job.expectations.outcomes.map((o) => ({ met: o.met, says: o.expectation.says ?? null, text: o.text })) },
             }
           : null;
-      return { ...r, spec: reproductionJobSpec(r), lastRun };
+      return { ...r, spec: reproductionJobSpec(r), gateable: gateReproduction(r.id) !== undefined, lastRun };
     }),
   );
 }

@@ -78,6 +78,7 @@ const GATE_RESULT = {
   operations: true,
   count: true,
   errorCount: true,
+  maxMs: true,
   qps: true,
   p50Ms: true,
   p99Ms: true,
@@ -93,7 +94,7 @@ const GATE_RESULT = {
   timeline: true,
 } as const;
 
-export type GateCell = Pick<Cell, 'index' | 'arm' | 'clientLanguage' | 'clientVersion' | 'config' | 'concurrency' | 'repeat' | 'status' | 'error'> & {
+export type GateCell = Pick<Cell, 'index' | 'arm' | 'clientLanguage' | 'clientVersion' | 'clientGrpcVersion' | 'config' | 'concurrency' | 'repeat' | 'status' | 'error'> & {
   result: Pick<CellResult, keyof typeof GATE_RESULT> | null;
   /** As the runner stored them, every source: the verdict's ceiling reads the target's count where there is one. */
   channels: Pick<ChannelStat, 'source' | 'rpcs' | 'peakInFlight'>[];
@@ -122,6 +123,7 @@ export async function getGateToEvaluate(db: Db, jobId: string): Promise<GateToEv
       arm: true,
       clientLanguage: true,
       clientVersion: true,
+      clientGrpcVersion: true,
       config: true,
       concurrency: true,
       repeat: true,

@@ -30,6 +30,7 @@ export * from './compare/index';
 export * from './gate/gate';
 export * from './gate/gate-stats';
 export * from './gate/gate-markdown';
+export * from './gate/reproduction-gate';
 export * from './watch/index';
 export * from './expect/expectation';
 export * from './reproductions/index';

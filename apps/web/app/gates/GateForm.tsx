@@ -7,14 +7,19 @@ import { LanguageSelect } from '@/components/LanguageSelect';
 import { postJson, type Issue } from '@/components/post-json';
 
 /** Launches a gate through POST /api/gates; bad fields come back named. */
-export function GateForm({ scenarios }: { scenarios: { id: string; title: string; kinds: string[]; operation?: string }[] }) {
+export function GateForm({ scenarios }: { scenarios: { id: string; title: string; kinds: string[]; operation?: string; language?: string }[] }) {
   const router = useRouter();
   const [form, setForm] = useState({ scenario: scenarios[0]?.id ?? '', language: 'java', baseline: '6.104.0', candidate: '6.105.0', repeats: '', operation: '' });
   const scenario = scenarios.find((s) => s.id === form.scenario);
   const [issues, setIssues] = useState<Issue[]>([]);
   const [busy, setBusy] = useState(false);
   // Another scenario has another mix: its own default kind again.
-  const set = (k: keyof typeof form) => (e: { target: { value: string } }) => setForm({ ...form, [k]: e.target.value, ...(k === 'scenario' && { operation: '' }) });
+  // A reproduction runs one client: picking one picks its language.
+  const languageOf = (id: string) => scenarios.find((s) => s.id === id)?.language;
+  const set = (k: keyof typeof form) => (e: { target: { value: string } }) => {
+    const picked = k === 'scenario' ? languageOf(e.target.value) : undefined;
+    setForm({ ...form, [k]: e.target.value, ...(k === 'scenario' && { operation: '' }), ...(picked && { language: picked }) });
+  };
 
   async function submit(e: React.FormEvent) {
     e.preventDefault();

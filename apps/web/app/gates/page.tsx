@@ -1,5 +1,6 @@
 import Link from 'next/link';
 import { GATE_SCENARIOS, gateScenarioKinds } from '@scb/shared/gate';
+import { GATE_REPRODUCTIONS } from '@scb/shared/reproduction-gate';
 import { Pager } from '@/components/Pager';
 import { VerdictBadge } from '@/components/VerdictBadge';
 import { gateCount, listGates } from '@/lib/gates';
@@ -24,7 +25,12 @@ export default async function GatesPage({ searchParams }: { searchParams: Promis
         A candidate version against a baseline under one scenario, repeated with the arms interleaved; pass, fail or inconclusive per metric. From CI:{' '}
         <code>npm run gate -- --client java --baseline 6.104.0 --candidate 6.105.0 --scenario affinity-burst</code> (exit 0 pass, 1 fail, 2 inconclusive or error) or <code>POST /api/gates</code>.
       </p>
-      <GateForm scenarios={GATE_SCENARIOS.map((s) => ({ id: s.id, title: s.title, kinds: gateScenarioKinds(s), ...(s.operation && { operation: s.operation }) }))} />
+      <GateForm
+        scenarios={[
+          ...GATE_SCENARIOS.map((s) => ({ id: s.id, title: s.title, kinds: gateScenarioKinds(s), ...(s.operation && { operation: s.operation }) })),
+          ...GATE_REPRODUCTIONS.map((r) => ({ id: r.id, title: `Reproduction (${r.language}): ${r.id}`, kinds: [], language: r.language })),
+        ]}
+      />
       {gates.length === 0 ? (
         <p className="muted">No gates yet.</p>
       ) : (

@@ -19,7 +19,8 @@ export default async function ReproductionsPage({ searchParams }: { searchParams
     <>
       <h1>Reproductions</h1>
       <p className="muted">
-        Known client bugs, each a job that shows it on the affected version and not on the fixed one, with expectations checked after every run. Also as JSON: <code>GET /api/reproductions</code>.
+        Known client bugs, each a job that shows it on the affected version and not on the fixed one, with expectations checked after every run. Those with a release that behaves are gate scenarios
+        too: a release watch runs each new release in that one's place, so a bug that comes back fails the release's gate by name. Also as JSON: <code>GET /api/reproductions</code>.
       </p>
       <Filters
         label="filter reproductions"
@@ -62,6 +63,11 @@ export default async function ReproductionsPage({ searchParams }: { searchParams
                 <td>
                   {r.fixed}
                   {r.versionsNote && <div className="small muted">{r.versionsNote}</div>}
+                  {r.gateable && (
+                    <div className="small" data-testid="gate-scenario">
+                      Gate scenario <code>{r.id}</code>: a release in place of {r.fixedVersion} (<Link href="/watch">watch</Link> or <Link href="/gates">gate</Link>)
+                    </div>
+                  )}
                 </td>
                 <td>
                   {r.status}

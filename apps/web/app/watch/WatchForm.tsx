@@ -7,7 +7,7 @@ import { LanguageSelect } from '@/components/LanguageSelect';
 import { postJson, type Issue } from '@/components/post-json';
 
 /** Creates a watch through POST /api/watches; bad fields come back named. */
-export function WatchForm({ scenarios, webhooks }: { scenarios: { id: string; title: string }[]; webhooks: string[] }) {
+export function WatchForm({ scenarios, webhooks }: { scenarios: { id: string; title: string; language?: string }[]; webhooks: string[] }) {
   const router = useRouter();
   const [form, setForm] = useState({ name: '', language: 'java', since: '', until: '', repeats: '', prereleases: false, settings: '' });
   const [picked, setPicked] = useState<string[]>([scenarios[0]?.id ?? '']);
@@ -15,6 +15,10 @@ export function WatchForm({ scenarios, webhooks }: { scenarios: { id: string; ti
   const [issues, setIssues] = useState<Issue[]>([]);
   const [busy, setBusy] = useState(false);
   const set = (k: 'name' | 'language' | 'since' | 'until' | 'repeats' | 'settings') => (e: { target: { value: string } }) => setForm({ ...form, [k]: e.target.value });
+
+  // Reproductions run one client: only the watched language's are offered.
+  const languageOf = (id: string) => scenarios.find((s) => s.id === id)?.language;
+  const shown = scenarios.filter((s) => !s.language || s.language === form.language);
 
   async function submit(e: React.FormEvent) {
     e.preventDefault();
@@ -32,7 +36,8 @@ export function WatchForm({ scenarios, webhooks }: { scenarios: { id: string; ti
     const res = await postJson('/api/watches', {
       ...(form.name.trim() && { name: form.name.trim() }),
       language: form.language,
-      scenarios: settings ? picked.map((scenario) => ({ ...settings, scenario })) : picked,
+      // A reproduction is its own spec: the settings are the comparison scenarios'.
+      scenarios: picked.filter((id) => shown.some((s) => s.id === id)).map((scenario) => (settings && !languageOf(scenario) ? { ...settings, scenario } : scenario)),
       ...(form.since.trim() && { since: form.since.trim() }),
       ...(form.until.trim() && { until: form.until.trim() }),
       ...(form.repeats.trim() && { repeats: Number(form.repeats) }),
@@ -70,7 +75,7 @@ export function WatchForm({ scenarios, webhooks }: { scenarios: { id: string; ti
       <label>
         Name <input value={form.name} onChange={set('name')} name="name" size={16} placeholder="optional" />
       </label>
-      <Choices legend="Scenarios" name="scenario" choices={scenarios.map((s) => ({ value: s.id, title: s.title }))} picked={picked} onChange={setPicked} />
+      <Choices legend="Scenarios" name="scenario" choices={shown.map((s) => ({ value: s.id, title: s.title }))} picked={picked} onChange={setPicked} />
       <label className="settings">
         Scenario settings{' '}
         <input

@@ -1,6 +1,7 @@
 import Link from 'next/link';
 import { Filters } from '@/components/Filters';
 import { GATE_SCENARIOS } from '@scb/shared/gate';
+import { GATE_REPRODUCTIONS } from '@scb/shared/reproduction-gate';
 import { languageNames } from '@scb/shared/job';
 import { CHIP_STATES } from '@scb/shared/watch';
 import { WatchTimeline } from '@/components/WatchTimeline';
@@ -29,7 +30,10 @@ export default async function WatchesPage({ searchParams }: { searchParams: Prom
         Every new release of a client, gated against the release before it on the scenarios you pick, as soon as the registry lists it. Verdicts also as an <a href="/watch/feed.xml">Atom feed</a>, a
         badge per watch, and webhooks.
       </p>
-      <WatchForm scenarios={GATE_SCENARIOS.map((s) => ({ id: s.id, title: s.title }))} webhooks={Object.keys(webPolicy().webhooks)} />
+      <WatchForm
+        scenarios={[...GATE_SCENARIOS.map((s) => ({ id: s.id, title: s.title })), ...GATE_REPRODUCTIONS.map((r) => ({ id: r.id, title: `Reproduction: ${r.id}`, language: r.language }))]}
+        webhooks={Object.keys(webPolicy().webhooks)}
+      />
       <Filters
         label="filter watches"
         fields={[

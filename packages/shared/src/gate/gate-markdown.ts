@@ -2,6 +2,7 @@ import { formatMs, formatQps } from '../format';
 import { escapeMarkdown } from '../results/markdown-escape';
 import type { GateSpec } from './gate';
 import { gateScenario } from './gate';
+import { gateReproduction } from './reproduction-gate';
 import { METRIC_NAMES, confidenceText, pctText, type GateEvaluation, type MetricJudgement } from './gate-stats';
 
 export interface MarkdownGate {
@@ -48,6 +49,9 @@ export function gateOverrides(g: GateSpec, text: (s: string) => string = (s) => 
  * the spec's strings: escapeMarkdown for Markdown, as they are for a page.
  */
 export function gateSetupLine(g: GateSpec, text: (s: string) => string = (s) => s): string {
+  const r = gateReproduction(g.scenario);
+  if (r)
+    return `${g.language} ${g.candidate} (candidate, after ${g.baseline}) · scenario reproduction ${r.id}: the candidate in place of ${r.fixedVersion}, judged by the reproduction's expectations · ${g.repeats} ${g.repeats === 1 ? 'run' : 'repeats'}, fresh client each`;
   const s = gateScenario(g.scenario);
   const cfg = (c: object | undefined) => (c && Object.keys(c).length ? text(JSON.stringify(c)) : '');
   const both = cfg(g.configuration);
@@ -89,10 +93,8 @@ export function gateMarkdown(g: MarkdownGate): string {
     // Stored text: the runner's reasons quote cells' and jobs' error messages.
     ...e.reasons.map((r) => `- ${escapeMarkdown(r)}`),
     '',
-    `| ${cols.join(' | ')} |`,
-    `|${cols.map(() => '---').join('|')}|`,
-    ...rows.map((r) => `| ${r} |`),
-    '',
+    // A reproduction gate is judged by expectations (its reasons), not per metric.
+    ...(rows.length ? [`| ${cols.join(' | ')} |`, `|${cols.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r} |`), ''] : []),
     ...(e.errors ?? []).map((x) => `${escapeMarkdown(x.reason)}.`),
     '',
     `Method: ${e.method}. Gate: ${g.url} · its job: ${g.jobUrl}`,

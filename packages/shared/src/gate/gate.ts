@@ -20,6 +20,7 @@ import {
 import { SCENARIO_PRESETS } from '../job/presets';
 import { refusedOption } from '../job/languages';
 import { TargetSchema } from '../targets/index';
+import { GATE_REPRODUCTIONS, gateReproduction, REPRODUCTION_OWN_FIELDS, reproductionGateJobSpec } from './reproduction-gate';
 
 /**
  * A release gate: a candidate version against a baseline under one scenario, repeated with the
@@ -93,10 +94,18 @@ export const GATE_SCENARIOS: GateScenario[] = [
   }),
 ];
 
-export const GATE_SCENARIO_IDS = GATE_SCENARIOS.map((s) => s.id) as [string, ...string[]];
+/** The built-in scenarios, then every reproduction a gate can run (reproduction-gate.ts), by its id. */
+export const GATE_SCENARIO_IDS = [...GATE_SCENARIOS.map((s) => s.id), ...GATE_REPRODUCTIONS.map((r) => r.id)] as [string, ...string[]];
 
 export function gateScenario(id: string): GateScenario | undefined {
   return GATE_SCENARIOS.find((s) => s.id === id);
+}
+
+/** A gate scenario's title and description, built-in or a reproduction's. */
+export function gateScenarioText(id: string): { title: string; description: string } | undefined {
+  const r = gateReproduction(id);
+  if (r) return { title: `reproduction ${r.id}`, description: `${r.title} (${r.links[0]?.label ?? ''}); the candidate runs in place of ${r.fixedVersion}, judged by the reproduction's expectations` };
+  return gateScenario(id);
 }
 
 export const MIN_GATE_REPEATS = 3;
@@ -136,8 +145,8 @@ export const GateSpecSchema = z
     configuration: ArmConfigurationSchema.optional(),
     /** Options for the candidate arm only, over `configuration`. */
     candidateConfiguration: ArmConfigurationSchema.optional(),
-    /** Per arm; default: the scenario's (5, or 10 for affinity-burst). Fewer than 3 can never decide. */
-    repeats: z.number().int().min(MIN_GATE_REPEATS, `must be at least ${MIN_GATE_REPEATS}: fewer repeats can never decide`).max(50).optional(),
+    /** Per arm; default: the scenario's (5, or 10 for affinity-burst). Fewer than 3 can never decide; a reproduction's runs its own (1). */
+    repeats: z.number().int().min(1, 'must be at least 1').max(50).optional(),
     /** Overrides of the scenario, for small gates (tests) or other shapes of the same scenario. */
     concurrency: z.array(z.number().int().min(1).max(2000)).min(1).max(10).optional(),
     /** An open loop's rates (ops/s) in place of the scenario's concurrency or rates. */
@@ -150,6 +159,14 @@ export const GateSpecSchema = z
     criteria: CriteriaSchema.default(CriteriaSchema.parse({})),
   })
   .superRefine((g, ctx) => {
+    const r = gateReproduction(g.scenario);
+    if (r) {
+      if (g.language !== r.language) ctx.addIssue({ code: 'custom', path: ['language'], message: `must be ${r.language}: reproduction ${r.id} runs that client` });
+      for (const field of REPRODUCTION_OWN_FIELDS)
+        if (g[field] !== undefined) ctx.addIssue({ code: 'custom', path: [field], message: `is the reproduction's own (${r.id}): a reproduction scenario takes no ${field}` });
+      return;
+    }
+    if (g.repeats !== undefined && g.repeats < MIN_GATE_REPEATS) ctx.addIssue({ code: 'custom', path: ['repeats'], message: `must be at least ${MIN_GATE_REPEATS}: fewer repeats can never decide` });
     const repeats = g.repeats ?? gateScenario(g.scenario)?.repeats ?? 0;
     if (g.criteria.worstRepeatCount > repeats) {
       ctx.addIssue({ code: 'custom', path: ['criteria', 'worstRepeatCount'], message: `must be at most the repeats per arm (${repeats})` });
@@ -167,6 +184,8 @@ export const GateSpecSchema = z
     }
   })
   .transform((g) => {
+    const r = gateReproduction(g.scenario);
+    if (r) return { ...g, repeats: g.repeats ?? r.spec.repeats ?? 1, criteria: { ...g.criteria, worstRepeat: false } };
     const s = gateScenario(g.scenario)!;
     // The scenario's kind only while the gate's workload still runs it.
     const fallback = s.operation && gateSpecKinds(g.workload, s).includes(s.operation) ? s.operation : undefined;
@@ -204,6 +223,8 @@ export function armConfiguration(gate: GateSpec, arm: Arm): Configuration {
  * baseline, candidate, baseline, candidate... and every cell is a fresh driver process.
  */
 export function gateJobSpec(gate: GateSpec): JobSpecInput {
+  const r = gateReproduction(gate.scenario);
+  if (r) return reproductionGateJobSpec(r, gate);
   const s = gateScenario(gate.scenario)!;
   const client = (v: string) => ({ language: gate.language as Language, version: v });
   return {

@@ -12,6 +12,8 @@ export interface Reproduction {
   affected: string;
   fixed: string;
   versionsNote?: string;
+  /** The release of the entry's clients that behaves: a release gate on this entry runs its candidate in this one's place (gate/reproduction-gate.ts). */
+  fixedVersion?: string;
   /** What makes it happen, in words. */
   trigger: string;
   /** Whether it was seen here: reproduced, not reproduced (and what was seen instead), or not run yet. */

@@ -4,6 +4,7 @@
 // pages build on it.
 import { z } from 'zod';
 import { CriteriaSchema, GATE_SCENARIO_IDS, GateSpecSchema, MIN_GATE_REPEATS, type GateSpec } from '../gate/gate';
+import { gateReproduction } from '../gate/reproduction-gate';
 import { compareSemver } from '../job/semver';
 import { LanguageSchema, parseSpecWith, SEMVER, toFieldIssues, type ParseResult } from '../job/spec';
 import { WEBHOOK_NAME } from '../policy/policy';
@@ -44,7 +45,12 @@ export const WatchSpecSchema = z
       ctx.addIssue({ code: 'custom', path: ['until'], message: `must not be before since (${w.since})` });
     // A scenario of the watch's own is checked as the gate it becomes, on a placeholder pair of versions.
     w.scenarios.forEach((s, i) => {
-      if (typeof s === 'string') return;
+      if (typeof s === 'string') {
+        // An object scenario is checked below, as its gate.
+        const repro = gateReproduction(s);
+        if (repro && repro.language !== w.language) ctx.addIssue({ code: 'custom', path: ['scenarios', i], message: `reproduction ${repro.id} runs ${repro.language}, not ${w.language}` });
+        return;
+      }
       for (const field of ['language', 'baseline', 'candidate', 'name'])
         if (field in s) ctx.addIssue({ code: 'custom', path: ['scenarios', i, field], message: "is the watch's to set, not a scenario's" });
       const r = GateSpecSchema.safeParse({ ...s, language: w.language, baseline: '0.0.0', candidate: '0.0.1' });
@@ -98,9 +104,11 @@ export function newReleasePairs(listed: readonly string[], seen: ReadonlySet<str
 /** The gate spec of one scenario of a watch for one release: the scenario's own settings, the watch's repeats and criteria. */
 export function watchGateSpec(watch: WatchSpec, scenario: WatchSpec['scenarios'][number], pair: ReleasePair): GateSpec {
   const own = typeof scenario === 'string' ? { scenario } : scenario;
+  // A reproduction is judged by its expectations on its own repeats: the watch's repeats and criteria are the comparisons'.
+  const comparison = !gateReproduction(String(own.scenario));
   return GateSpecSchema.parse({
-    ...(watch.repeats !== undefined && { repeats: watch.repeats }),
-    ...(watch.criteria && { criteria: watch.criteria }),
+    ...(comparison && watch.repeats !== undefined && { repeats: watch.repeats }),
+    ...(comparison && watch.criteria && { criteria: watch.criteria }),
     ...own,
     name: `watch${watch.name ? ` ${watch.name}` : ''}: ${watch.language} ${pair.version} vs ${pair.predecessor} (${String(own.scenario)})`.slice(0, 120),
     language: watch.language,

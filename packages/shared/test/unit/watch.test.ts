@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { newReleasePairs, parseWatchSpec, releasePairs, watchGateSpec, type WatchSpec } from '../../src/index';
+import { GATE_SCENARIO_IDS, newReleasePairs, parseWatchSpec, releasePairs, watchGateSpec, type WatchSpec } from '../../src/index';
 
 // Maven Central's order is not semver order: a patch on an older line comes after a newer minor.
 const LISTED = ['6.103.0', '6.104.0', '6.105.0', '6.104.1', '6.106.0-rc1', '6.106.0', 'not-a-version', '6.105.0'];
@@ -55,7 +55,7 @@ test('bad watches are refused field by field, a scenario of their own as the gat
     return r.ok ? [] : r.issues.map((i) => `${i.path}: ${i.message}`);
   };
   assert.deepEqual(issues({ language: 'cobol', scenarios: [] }), ['language: must be one of node, java, go', 'scenarios: list at least one scenario']);
-  assert.deepEqual(issues({ language: 'java', scenarios: ['nope'] }), ['scenarios.0: must be one of affinity-burst, steady-select1, abort-backoff, or a gate spec (an object)']);
+  assert.deepEqual(issues({ language: 'java', scenarios: ['nope'] }), [`scenarios.0: must be one of ${GATE_SCENARIO_IDS.join(', ')}, or a gate spec (an object)`]);
   assert.deepEqual(issues({ language: 'java', scenarios: ['affinity-burst'], since: 'latest', until: '1.0.0; rm -rf /' }), [
     'since: must be a plain semver such as 6.105.0',
     'until: must be a plain semver such as 6.105.0',

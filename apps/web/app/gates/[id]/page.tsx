@@ -2,7 +2,8 @@ import { readingLocked } from '@/lib/auth/guard';
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { gateScenario } from '@scb/shared/gate';
+import { gateScenarioText } from '@scb/shared/gate';
+import { gateReproduction } from '@scb/shared/reproduction-gate';
 import { METRIC_NAMES, confidenceText } from '@scb/shared/gate-stats';
 import { formatChange, formatInterval, formatMetricValue, formatWorst, gateMarkdown, gateSetupLine } from '@scb/shared/gate-markdown';
 import { AutoRefresh } from '@/components/AutoRefresh';
@@ -54,6 +55,7 @@ export default async function GatePage({ params }: Params) {
   const e = gate.evaluation;
   const live = gate.status !== 'finished';
   const ran = job?.cells.filter((c) => c.result) ?? [];
+  const repro = gateReproduction(s.scenario);
 
   return (
     <>
@@ -62,13 +64,19 @@ export default async function GatePage({ params }: Params) {
         Gate: {s.language} {s.candidate} vs {s.baseline} <VerdictBadge verdict={gate.verdict} status={gate.status} />
       </h1>
       <p className="muted">
-        {gateSetupLine(s)} · scenario: {gateScenario(s.scenario)?.description} · created {formatUtc(gate.createdAt)}
+        {gateSetupLine(s)} · scenario: {gateScenarioText(s.scenario)?.description} · created {formatUtc(gate.createdAt)}
         {gate.createdBy && <span data-testid="created-by"> by {gate.createdBy}</span>}
       </p>
       <GateActions id={gate.id} />
       <p>
-        Runs in job <Link href={`/jobs/${gate.job.id}`}>{gate.job.id}</Link> ({gate.job.status}, {gate.job.cellsDone} of {gate.job.cellsTotal} cells done): baseline and candidate interleaved, each
-        repeat a fresh client process.
+        Runs in job <Link href={`/jobs/${gate.job.id}`}>{gate.job.id}</Link> ({gate.job.status}, {gate.job.cellsDone} of {gate.job.cellsTotal} cells done):{' '}
+        {repro ? (
+          <>
+            the <Link href="/reproductions">reproduction</Link>&apos;s affected releases and the candidate in place of {repro.fixedVersion}, each cell a fresh client process; its expectations decide.
+          </>
+        ) : (
+          'baseline and candidate interleaved, each repeat a fresh client process.'
+        )}
       </p>
       {gate.job.error && (
         <p className="error" role="alert">
@@ -84,42 +92,44 @@ export default async function GatePage({ params }: Params) {
               <li key={r}>{r}</li>
             ))}
           </ul>
-          <h2>Per metric</h2>
-          <table data-testid="gate-table">
-            <thead>
-              <tr>
-                <th>Metric</th>
-                <th>C</th>
-                <th>Baseline median</th>
-                <th>Candidate median</th>
-                <th>Change</th>
-                <th>{confidenceText(e.metrics[0]?.confidence ?? 0.9)} CI</th>
-                <th>Allowed</th>
-                <th>Worst repeat</th>
-                <th>Verdict</th>
-              </tr>
-            </thead>
-            <tbody>
-              {e.metrics.map((m) => (
-                <tr key={`${m.metric}-${m.concurrency}`} data-metric={`${m.metric}-${m.concurrency}`}>
-                  <td>{METRIC_NAMES[m.metric]}</td>
-                  <td className="num">{m.concurrency}</td>
-                  <td className="num">{formatMetricValue(m, m.baselineMedian)}</td>
-                  <td className="num">{formatMetricValue(m, m.candidateMedian)}</td>
-                  <td className="num">{formatChange(m)}</td>
-                  <td className="num">{formatInterval(m)}</td>
-                  <td className="num">
-                    {m.limitPct > 0 ? '+' : '−'}
-                    {Math.abs(m.limitPct)}%
-                  </td>
-                  <td className="num">{formatWorst(m)}</td>
-                  <td>
-                    <VerdictBadge verdict={m.verdict} status="" />
-                  </td>
+          {e.metrics.length > 0 && <h2>Per metric</h2>}
+          {e.metrics.length > 0 && (
+            <table data-testid="gate-table">
+              <thead>
+                <tr>
+                  <th>Metric</th>
+                  <th>C</th>
+                  <th>Baseline median</th>
+                  <th>Candidate median</th>
+                  <th>Change</th>
+                  <th>{confidenceText(e.metrics[0]?.confidence ?? 0.9)} CI</th>
+                  <th>Allowed</th>
+                  <th>Worst repeat</th>
+                  <th>Verdict</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {e.metrics.map((m) => (
+                  <tr key={`${m.metric}-${m.concurrency}`} data-metric={`${m.metric}-${m.concurrency}`}>
+                    <td>{METRIC_NAMES[m.metric]}</td>
+                    <td className="num">{m.concurrency}</td>
+                    <td className="num">{formatMetricValue(m, m.baselineMedian)}</td>
+                    <td className="num">{formatMetricValue(m, m.candidateMedian)}</td>
+                    <td className="num">{formatChange(m)}</td>
+                    <td className="num">{formatInterval(m)}</td>
+                    <td className="num">
+                      {m.limitPct > 0 ? '+' : '−'}
+                      {Math.abs(m.limitPct)}%
+                    </td>
+                    <td className="num">{formatWorst(m)}</td>
+                    <td>
+                      <VerdictBadge verdict={m.verdict} status="" />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
           {(e.errors ?? []).map((x) => (
             <p key={x.concurrency} className={x.verdict === 'fail' ? 'error' : 'muted'} data-testid="gate-errors">
               {x.reason}
@@ -156,7 +166,7 @@ export default async function GatePage({ params }: Params) {
             streamLimit={streamLimit(job.spec.target)}
             cells={ran.map((c) => ({
               index: c.index,
-              label: `${c.arm} ${c.client.version} · ${c.configuration.label} · C=${c.concurrency} · repeat ${c.repeat}`,
+              label: `${c.arm ? `${c.arm} ` : ''}${c.client.version} · ${c.configuration.label} · C=${c.concurrency} · repeat ${c.repeat}`,
               channels: c.channels,
               timeline: c.result!.timeline,
               events: c.result!.events ?? [],

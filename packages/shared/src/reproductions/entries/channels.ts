@@ -10,6 +10,7 @@ export const CHANNEL_BUGS: Reproduction[] = [
     links: [{ label: '@google-cloud/spanner releases (no public issue found)', url: 'https://github.com/googleapis/nodejs-spanner/releases' }],
     affected: "7.21.0 (as reported in this product's issue list; the 7.x line)",
     fixed: '9.0.0 spreads its RPCs over its channel pool',
+    fixedVersion: '9.0.0',
     versionsNote: 'Which release changed it is not confirmed: the entry compares 7.21.0 with 9.0.0 only.',
     trigger: '200 SELECT 1 in flight on a client with its default grpc-gcp channel pool; one HTTP/2 connection holds at most 100 streams.',
     status: 'reproduced',
