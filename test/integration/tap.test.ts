@@ -2,6 +2,7 @@
 // per-connection RPCs and peaks in flight must equal the fake's, for both clients, grpc-gcp on and off;
 // and so must the client's own count per gRPC channel, which is all a TLS target (real Spanner) leaves us.
 import assert from 'node:assert/strict';
+import http2 from 'node:http2';
 import { test } from 'node:test';
 import { startFakeSpanner } from '@scb/fake-spanner';
 import { prepareDriver } from '@scb/languages';
@@ -107,6 +108,43 @@ test('the tap resets connections at an age and holds new ones back for the accep
     assert.ok(second.openedMs - first.closedMs >= 290, `the reconnect reached the fake ${second.openedMs - first.closedMs} ms after the reset`);
     assert.ok(tap.stats().connections.length >= 2);
   } finally {
+    await tap.stop();
+    await fake.stop();
+  }
+});
+
+test('a blackhole silences the connections open at its time without closing them; later connections pass', { timeout: 60_000 }, async () => {
+  const fake = await startFakeSpanner({ latencyMs: 5 });
+  const tap = await startTap({ host: fake.host, port: fake.port }, { blackholeAtMs: 200 });
+  const url = `http://${tap.host}:${tap.port}`;
+  /** Whether the server acknowledged an HTTP/2 PING within a second. */
+  const ping = async (s: http2.ClientHttp2Session) => {
+    if (s.connecting) await new Promise((r) => s.once('connect', r));
+    return new Promise<boolean>((resolve) => {
+      const t = setTimeout(() => resolve(false), 1000);
+      s.ping((err) => {
+        clearTimeout(t);
+        resolve(!err);
+      });
+    });
+  };
+  const early = http2.connect(url);
+  early.on('error', () => {});
+  try {
+    assert.equal(await ping(early), true, 'answered before the blackhole');
+    assert.equal(tap.blackhole(), null);
+    tap.markMeasuring();
+    await new Promise((r) => setTimeout(r, 400));
+    assert.equal(await ping(early), false, 'unanswered after it');
+    assert.equal(early.closed || early.destroyed, false, 'and never closed');
+    const late = http2.connect(url);
+    late.on('error', () => {});
+    assert.equal(await ping(late), true, 'a connection made after the blackhole passes');
+    late.destroy();
+    assert.deepEqual(tap.blackhole(), { atMs: 200, silenced: 1, openedAfter: 1 });
+    assert.deepEqual(tap.events(), [{ atMs: 200, kind: 'schedule-change', text: 'blackhole: 1 connection(s) go silent, never closed' }]);
+  } finally {
+    early.destroy();
     await tap.stop();
     await fake.stop();
   }

@@ -4,7 +4,7 @@ import { emulatorVersion, findEmulatorBinary, missingEmulatorMessage } from './e
 import { startEmulatorProcess } from './emulator/process';
 import { provision } from './emulator/provision';
 import { watchProcessCpu } from '../process-cpu';
-import { startTap, type TapBehaviour } from './tap';
+import { startTap, tapBehaviour, type TapBehaviour } from './tap';
 import type { StartedTarget, TargetPlugin } from './target';
 
 const NAMES = { projectId: 'bench-project', instanceId: 'bench-instance', databaseId: 'bench-db' };
@@ -19,7 +19,7 @@ export const emulator: TargetPlugin<EmulatorTarget> = {
   available: () => findEmulatorBinary() !== null,
   version: () => emulatorVersion(),
   async start(target, spec) {
-    const behaviour = tapBehaviour(target, spec.timeScale);
+    const behaviour = tapBehaviour(target.network, spec.timeScale);
     if (target.emulatorHost) {
       const at = target.emulatorHost.lastIndexOf(':');
       const host = target.emulatorHost.slice(0, at);
@@ -42,13 +42,6 @@ export const emulator: TargetPlugin<EmulatorTarget> = {
   },
 };
 
-/** The target's network as the tap plays it: durations after the job's time scale. */
-export function tapBehaviour(target: EmulatorTarget, timeScale: number): TapBehaviour {
-  const n = target.network ?? {};
-  const scaled = (ms: number | undefined) => (ms === undefined ? undefined : ms * timeScale);
-  return { oneWayLatencyMs: scaled(n.oneWayLatencyMs), maxConnectionAgeMs: scaled(n.maxConnectionAgeMs), acceptDelayMs: scaled(n.acceptDelayMs), maxConcurrentStreams: n.maxConcurrentStreams };
-}
-
 /** The emulator behind the tap; where it is our child (`pid`), its CPU while the cell measures. */
 async function tapped(host: string, port: number, behaviour: TapBehaviour, pid: number | undefined, stopUpstream: () => Promise<void>): Promise<StartedTarget> {
   const tap = await startTap({ host, port }, behaviour);
@@ -57,9 +50,10 @@ async function tapped(host: string, port: number, behaviour: TapBehaviour, pid: 
     endpoint: { host: tap.host, port: tap.port, security: 'plaintext' },
     database: NAMES,
     markMeasuring: async () => {
+      tap.markMeasuring();
       if (pid !== undefined) cpu = watchProcessCpu(pid);
     },
-    stats: async () => ({ channels: tap.stats(), added: null, load: null, cpuShare: cpu?.end() ?? null }),
+    stats: async () => ({ channels: tap.stats(), added: null, load: null, cpuShare: cpu?.end() ?? null, events: tap.events() }),
     async stop() {
       await tap.stop();
       await stopUpstream();

@@ -1,18 +1,19 @@
 import { startFakeSpannerThread, type FakeStats } from '@scb/fake-spanner';
 import type { CellEvent, FakeTarget } from '@scb/shared';
-import { startTap, type WireTimes } from './tap';
+import { startTap, tapBehaviour, type WireTimes } from './tap';
 import type { AddedLatency, TargetPlugin } from './target';
 
 /**
  * The bundled fake, on a free port and a worker thread of its own; it counts every RPC per connection
- * itself. With measureOnWire the driver reaches it through the connection tap, which times its RPCs on the wire.
+ * itself. With measureOnWire or a network the driver reaches it through the connection tap, which times its
+ * RPCs on the wire and plays the network.
  */
 export const fake: TargetPlugin<FakeTarget> = {
   kind: 'fake',
   available: () => true,
   async start(target, spec) {
     const server = await startFakeSpannerThread({ ...target.server, latencyMs: target.latencyMs, timeScale: spec.timeScale });
-    const tap = target.measureOnWire ? await startTap(server) : null;
+    const tap = target.measureOnWire || target.network ? await startTap(server, tapBehaviour(target.network, spec.timeScale)) : null;
     return {
       endpoint: { host: (tap ?? server).host, port: (tap ?? server).port, security: 'plaintext' },
       // The fake serves any names: fixed ones keep logs readable.
@@ -22,14 +23,17 @@ export const fake: TargetPlugin<FakeTarget> = {
         return {
           channels: { source: 'fake', totalRpcs: s.totalRpcs, connections: s.connections },
           added: s.added,
-          wireAdded: tap ? wireAdded(tap.wire(), s.applied) : null,
+          wireAdded: tap && target.measureOnWire ? wireAdded(tap.wire(), s.applied) : null,
           load: s.loop,
           cpuShare: null,
           serverByOperation: s.operations,
-          events: s.measureStartMs === null ? [] : fakeEvents(s, s.measureStartMs),
+          events: [...(s.measureStartMs === null ? [] : fakeEvents(s, s.measureStartMs)), ...(tap?.events() ?? [])].sort((a, b) => a.atMs - b.atMs),
         };
       },
-      markMeasuring: () => server.mark(),
+      markMeasuring: async () => {
+        tap?.markMeasuring();
+        await server.mark();
+      },
       async stop() {
         await tap?.stop();
         await server.stop();

@@ -3,7 +3,7 @@
 // streams (RPCs) opened and the peak in flight, the same ChannelStats the fake counts itself. It can
 // also stand for the network and front end in front of any plaintext target (TapBehaviour).
 import net from 'node:net';
-import { newLatencyHistogram } from '@scb/shared';
+import { newLatencyHistogram, type CellEvent, type Network } from '@scb/shared';
 import type { ChannelStats } from './target';
 
 const PREFACE = 24; // "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
@@ -25,6 +25,23 @@ export interface TapBehaviour {
   acceptDelayMs?: number;
   /** Written into the target's first SETTINGS frame, as Spanner's front end announces 100. */
   maxConcurrentStreams?: number;
+  /**
+   * This long after `markMeasuring`, every connection open then goes silent: its bytes are read and
+   * dropped both ways, and it is never closed (TCP stays up, HTTP/2 frames vanish, PINGs go unanswered).
+   */
+  blackholeAtMs?: number;
+}
+
+/** A target's network as the tap plays it: durations after the job's time scale. */
+export function tapBehaviour(n: Network | undefined, timeScale: number): TapBehaviour {
+  const scaled = (ms: number | undefined) => (ms === undefined ? undefined : ms * timeScale);
+  return {
+    oneWayLatencyMs: scaled(n?.oneWayLatencyMs),
+    maxConnectionAgeMs: scaled(n?.maxConnectionAgeMs),
+    acceptDelayMs: scaled(n?.acceptDelayMs),
+    maxConcurrentStreams: n?.maxConcurrentStreams,
+    blackholeAtMs: scaled(n?.blackholeAtMs),
+  };
 }
 
 interface Connection {
@@ -36,6 +53,9 @@ interface Connection {
   lastStream: number;
   /** Per stream: when the request's last frame (END_STREAM) went by towards the target, until its answer's first frame came back. */
   requestEnded: Map<number, number>;
+  /** Blackholed: nothing passes either way any more. */
+  silent: boolean;
+  closed: boolean;
 }
 
 /**
@@ -150,6 +170,12 @@ export interface Tap {
   /** The target's time per RPC on the wire since the tap started (or the last `resetWire`). */
   wire(): WireTimes;
   resetWire(): void;
+  /** The measured phase begins: a blackhole's clock starts. */
+  markMeasuring(): void;
+  /** What the tap did to the connections, ms into the measured phase (a blackhole and the connections it caught). */
+  events(): CellEvent[];
+  /** Connections the blackhole silenced, and how many connected after it. */
+  blackhole(): { atMs: number; silenced: number; openedAfter: number } | null;
   stop(): Promise<void>;
 }
 
@@ -158,6 +184,9 @@ export async function startTap(upstream: { host: string; port: number }, behavio
   const connections: Connection[] = [];
   const sockets = new Set<net.Socket>();
   let wire = newLatencyHistogram();
+  let measureStart: number | null = null;
+  let hole: { atMs: number; silenced: number; connections: number } | null = null;
+  const timers: NodeJS.Timeout[] = [];
   const server = net.createServer((client) => {
     const c: Connection = {
       connection: connections.length,
@@ -167,7 +196,10 @@ export async function startTap(upstream: { host: string; port: number }, behavio
       open: new Set(),
       lastStream: 0,
       requestEnded: new Map(),
+      silent: false,
+      closed: false,
     };
+    client.on('close', () => (c.closed = true));
     connections.push(c);
     // Held back for the accept delay: bytes the client sends meanwhile wait in its socket.
     if (behaviour.acceptDelayMs) {
@@ -223,10 +255,12 @@ export async function startTap(upstream: { host: string; port: number }, behavio
     const toTarget = delayedWriter(target, behaviour.oneWayLatencyMs ?? 0, () => client.pause());
     const toClient = delayedWriter(client, behaviour.oneWayLatencyMs ?? 0, () => target.pause());
     client.on('data', (d: Buffer) => {
+      if (c.silent) return;
       fromClient(d);
       toTarget.write(d);
     });
     target.on('data', (received: Buffer) => {
+      if (c.silent) return;
       const d = rewrite(received);
       if (d.length === 0) return;
       fromServer(d);
@@ -250,12 +284,31 @@ export async function startTap(upstream: { host: string; port: number }, behavio
     resetWire: () => {
       wire = newLatencyHistogram();
     },
+    markMeasuring: () => {
+      measureStart = performance.now();
+      const at = behaviour.blackholeAtMs;
+      if (at === undefined) return;
+      timers.push(
+        setTimeout(() => {
+          const caught = connections.filter((c) => !c.closed);
+          for (const c of caught) c.silent = true;
+          hole = { atMs: at, silenced: caught.length, connections: connections.length };
+        }, at),
+      );
+    },
+    events: () => {
+      if (!hole || measureStart === null) return [];
+      const h = hole;
+      return [{ atMs: h.atMs, kind: 'schedule-change', text: `blackhole: ${h.silenced} connection(s) go silent, never closed` }];
+    },
+    blackhole: () => (hole ? { atMs: hole.atMs, silenced: hole.silenced, openedAfter: connections.length - hole.connections } : null),
     stats: () => ({
       source: 'tap',
       totalRpcs: connections.reduce((a, c) => a + c.rpcs, 0),
       connections: connections.map(({ connection, peer, rpcs, peakInFlight }) => ({ connection, peer, rpcs, peakInFlight })),
     }),
     async stop() {
+      for (const t of timers) clearTimeout(t);
       for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

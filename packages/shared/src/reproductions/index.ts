@@ -1,5 +1,6 @@
 // Every reproduction; adding one is adding an entry file and listing it here.
 import { CHANNEL_BUGS } from './entries/channels';
+import { SILENT_CONNECTIONS } from './entries/connections';
 import { FIELD_STORIES } from './entries/field-stories';
 import { MULTIPLEXED_SESSION_BUGS } from './entries/multiplexed-sessions';
 import { TRAILER_WAITS } from './entries/trailers';
@@ -7,7 +8,7 @@ import type { Reproduction } from './reproduction';
 
 export * from './reproduction';
 
-export const REPRODUCTIONS: Reproduction[] = [...FIELD_STORIES, ...MULTIPLEXED_SESSION_BUGS, ...TRAILER_WAITS, ...CHANNEL_BUGS];
+export const REPRODUCTIONS: Reproduction[] = [...FIELD_STORIES, ...MULTIPLEXED_SESSION_BUGS, ...TRAILER_WAITS, ...CHANNEL_BUGS, ...SILENT_CONNECTIONS];
 
 export function reproduction(id: string): Reproduction | undefined {
   return REPRODUCTIONS.find((r) => r.id === id);

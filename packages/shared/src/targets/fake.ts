@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { formatMs } from '../format';
 import { FakeConfigSchema } from '../job/fake-config';
 import type { TargetKind } from './kind';
+import { describeNetwork, NetworkSchema } from './network';
 
 /** The fake's behaviour besides the query latency; unset fields take the fake's defaults. */
 export const FakeServerSchema = FakeConfigSchema.omit({ timeScale: true })
@@ -24,6 +25,8 @@ export const FakeTargetSchema = z.strictObject({
    * The relay adds a fraction of a millisecond to every RPC.
    */
   measureOnWire: z.boolean().optional(),
+  /** A network in front of the fake, played by the connection tap (targets/network.ts): for what a server cannot do to its own connections, such as a blackhole. */
+  network: NetworkSchema.optional(),
 });
 export type FakeTarget = z.output<typeof FakeTargetSchema>;
 
@@ -43,6 +46,7 @@ export const fakeTarget: TargetKind<FakeTarget> = {
   streamLimit: (t) => t.server?.maxConcurrentStreams ?? DEFAULT_SERVER.maxConcurrentStreams ?? 100,
   describe: (t, timeScale) => {
     const faults = t.server?.faults?.length ? `, ${t.server.faults.length} fault rule(s)` : '';
-    return `fake Spanner, ${formatMs(t.latencyMs)} ms × time scale ${timeScale}${faults}`;
+    const network = describeNetwork(t.network);
+    return `fake Spanner, ${formatMs(t.latencyMs)} ms × time scale ${timeScale}${faults}${network ? `, behind a network of ${network}` : ''}`;
   },
 };

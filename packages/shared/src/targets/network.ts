@@ -14,6 +14,12 @@ export const NetworkSchema = z.strictObject({
   acceptDelayMs: z.number().min(0).max(60_000).optional(),
   /** Announced in the target's SETTINGS, as Spanner's front end announces 100 streams per connection. */
   maxConcurrentStreams: z.number().int().min(1).max(100_000).optional(),
+  /**
+   * This long after the measured phase begins, every connection open then goes silent: the tap stops
+   * forwarding both ways and never closes it (a dropped NAT or load balancer entry). Connections opened
+   * later pass. Only a client's keepalive, or an RPC deadline, finds out.
+   */
+  blackholeAtMs: z.number().min(0).max(86_400_000).optional(),
 });
 export type Network = z.output<typeof NetworkSchema>;
 
@@ -25,6 +31,7 @@ export function describeNetwork(n: Network | undefined): string {
     n.maxConnectionAgeMs ? `connections reset at ${formatMs(n.maxConnectionAgeMs)} ms` : '',
     n.acceptDelayMs ? `${formatMs(n.acceptDelayMs)} ms accept delay` : '',
     n.maxConcurrentStreams ? `${n.maxConcurrentStreams} streams per connection` : '',
+    n.blackholeAtMs !== undefined ? `connections silent from ${formatMs(n.blackholeAtMs)} ms into the measurement` : '',
   ];
   return parts.filter(Boolean).join(', ');
 }
