@@ -51,7 +51,7 @@ try {
     console.log(`\n## ${r.id}: expectations ${word(job.expectations?.met ?? null)} (job ${job.status}${job.error ? `: ${job.error}` : ''}, ${took})`);
     for (const o of job.expectations?.outcomes ?? []) console.log(`- ${word(o.met)}: ${o.expectation.says ? `${o.expectation.says}. ` : ''}${o.text}`);
     for (const c of job.cells) {
-      const who = `${c.client.language} ${c.client.version}${c.client.grpcVersion ? ` (grpc-go ${c.client.grpcVersion})` : ''}`;
+      const who = `${c.client.language} ${c.client.version}${c.client.grpcVersion ? ` (grpc ${c.client.grpcVersion})` : ''}`;
       const f = c.result;
       console.log(
         `  ${who}: ${c.status}${f ? `, ${f.count} ops, ${f.errorCount} errors, ${f.qps.toFixed(0)} ops/s, p50 ${f.p50Ms.toFixed(1)} ms, p99 ${f.p99Ms.toFixed(1)} ms, max ${f.maxMs.toFixed(0)} ms` : ''}${c.error ? `: ${c.error.slice(0, 300)}` : ''}`,

@@ -53,6 +53,11 @@ test('Java 6.88.0, Node 8.0.0 and Go 1.79.0 wait for the held trailers; 6.89.0, 
 
 test('Node 7.21.0 puts every RPC on one connection; 9.0.0 spreads them', { timeout: 600_000 }, () => reproduce('node-7-one-connection', shorter));
 
+test('Node 7.10.0 never notices a blackholed connection; 7.14.0’s keepalive finds it within 30 s + 10 s', { timeout: 600_000 }, () =>
+  // The smallest form is the entry itself: 7.10.0's cell lasts until its deadline whatever the duration.
+  reproduce('node-keepalive-blackhole', (s) => ({ ...s, workload: { ...s.workload, warmupOps: 20, durationSeconds: 4 } })),
+);
+
 test('a reproduction as a release gate: a Node release that waits for the trailers fails the gate by the reproduction’s name', { timeout: 600_000 }, async () => {
   // 7.21.0 in 8.2.1's place: a release with the bug, judged beside 8.0.0, which shows the trigger works.
   const spec = parseGateSpec({ scenario: 'node-waits-for-trailers', language: 'node', baseline: '7.20.0', candidate: '7.21.0' });

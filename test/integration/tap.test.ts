@@ -149,3 +149,39 @@ test('a blackhole silences the connections open at its time without closing them
     await fake.stop();
   }
 });
+
+test('a GOAWAY from the tap reaches the client between two frames of a stream in flight, which still ends whole', { timeout: 60_000 }, async () => {
+  // An HTTP/2 server whose answer comes in two parts 600 ms apart: the GOAWAY lands between them.
+  const server = http2.createServer();
+  server.on('stream', (stream) => {
+    stream.respond({ ':status': 200 });
+    stream.write('first;');
+    setTimeout(() => stream.end('second'), 600);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const tap = await startTap({ host: '127.0.0.1', port: (server.address() as { port: number }).port }, { goawayAtMs: 200 });
+  const session = http2.connect(`http://${tap.host}:${tap.port}`);
+  session.on('error', () => {});
+  try {
+    const told = new Promise<{ code: number; lastStream: number }>((resolve) => session.once('goaway', (code, lastStream) => resolve({ code, lastStream })));
+    const req = session.request({ ':path': '/' });
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (d: string) => (body += d));
+    const ended = new Promise<void>((resolve, reject) => {
+      req.on('end', resolve);
+      req.on('error', reject);
+    });
+    await new Promise((r) => req.once('response', r));
+    tap.markMeasuring();
+    assert.deepEqual(await told, { code: 0, lastStream: 1 }, 'no error, stream 1 still served');
+    await ended;
+    assert.equal(body, 'first;second', 'the stream in flight ended whole');
+    assert.deepEqual(tap.goaways(), [{ connection: 0, lastStream: 1, inFlight: 1 }]);
+    assert.deepEqual(tap.events(), [{ atMs: 200, kind: 'schedule-change', text: 'GOAWAY to 1 connection(s) with 1 stream(s) in flight' }]);
+  } finally {
+    session.destroy();
+    await tap.stop();
+    await new Promise((r) => server.close(r));
+  }
+});

@@ -11,6 +11,7 @@ const DATA = 0x0;
 const HEADERS = 0x1;
 const RST_STREAM = 0x3;
 const SETTINGS = 0x4;
+const GOAWAY = 0x7;
 const END_STREAM = 0x1;
 const ACK = 0x1;
 const SETTINGS_MAX_CONCURRENT_STREAMS = 0x3;
@@ -30,6 +31,12 @@ export interface TapBehaviour {
    * dropped both ways, and it is never closed (TCP stays up, HTTP/2 frames vanish, PINGs go unanswered).
    */
   blackholeAtMs?: number;
+  /**
+   * This long after `markMeasuring`, the tap tells the client of every connection open then that the
+   * server is going away (GOAWAY, no error, the last stream the client opened), between two frames of
+   * whatever is in flight; the server knows nothing and finishes those streams.
+   */
+  goawayAtMs?: number;
 }
 
 /** A target's network as the tap plays it: durations after the job's time scale. */
@@ -41,6 +48,7 @@ export function tapBehaviour(n: Network | undefined, timeScale: number): TapBeha
     acceptDelayMs: scaled(n?.acceptDelayMs),
     maxConcurrentStreams: n?.maxConcurrentStreams,
     blackholeAtMs: scaled(n?.blackholeAtMs),
+    goawayAtMs: scaled(n?.goawayAtMs),
   };
 }
 
@@ -55,6 +63,8 @@ interface Connection {
   requestEnded: Map<number, number>;
   /** Blackholed: nothing passes either way any more. */
   silent: boolean;
+  /** A GOAWAY to send the client at the next frame boundary of the server's bytes. */
+  sendGoaway: (() => void) | null;
   closed: boolean;
 }
 
@@ -70,14 +80,20 @@ export interface WireTimes {
   p99Ms: number;
 }
 
-/** Walks frame headers across chunk boundaries; `onFrame` sees type, flags and stream id of each. */
+/**
+ * Walks frame headers across chunk boundaries; `onFrame` sees type, flags and stream id of each. Returns
+ * the offsets in each chunk where a frame begins (or the chunk ends between frames): where a frame of
+ * the tap's own may go in; `between()` says whether the stream is between frames now.
+ */
 function frameReader(skipFirst: number, onFrame: (type: number, flags: number, stream: number) => void) {
   let skip = skipFirst; // payload (or preface) bytes still to pass
   const header = Buffer.alloc(9);
   let have = 0; // header bytes gathered
-  return (chunk: Buffer) => {
+  const read = (chunk: Buffer): number[] => {
+    const boundaries: number[] = [];
     let i = 0;
     while (i < chunk.length) {
+      if (skip === 0 && have === 0) boundaries.push(i);
       if (skip > 0) {
         const n = Math.min(skip, chunk.length - i);
         skip -= n;
@@ -93,7 +109,19 @@ function frameReader(skipFirst: number, onFrame: (type: number, flags: number, s
       skip = header.readUIntBE(0, 3);
       onFrame(header[3]!, header[4]!, header.readUInt32BE(5) & 0x7fffffff);
     }
+    if (skip === 0 && have === 0) boundaries.push(chunk.length);
+    return boundaries;
   };
+  return Object.assign(read, { between: () => skip === 0 && have === 0 });
+}
+
+/** A GOAWAY frame: no error, the last stream the sender will still serve. */
+export function goawayFrame(lastStream: number): Buffer {
+  const f = Buffer.alloc(9 + 8);
+  f.writeUIntBE(8, 0, 3);
+  f[3] = GOAWAY;
+  f.writeUInt32BE(lastStream & 0x7fffffff, 9);
+  return f;
 }
 
 /**
@@ -174,6 +202,8 @@ export interface Tap {
   markMeasuring(): void;
   /** What the tap did to the connections, ms into the measured phase (a blackhole and the connections it caught). */
   events(): CellEvent[];
+  /** Each GOAWAY the tap sent: to which connection, naming which last stream, with how many streams in flight. */
+  goaways(): { connection: number; lastStream: number; inFlight: number }[];
   /** Connections the blackhole silenced, and how many connected after it. */
   blackhole(): { atMs: number; silenced: number; openedAfter: number } | null;
   stop(): Promise<void>;
@@ -184,8 +214,11 @@ export async function startTap(upstream: { host: string; port: number }, behavio
   const connections: Connection[] = [];
   const sockets = new Set<net.Socket>();
   let wire = newLatencyHistogram();
-  let measureStart: number | null = null;
+  let goawayAtMs: number | null = null;
   let hole: { atMs: number; silenced: number; connections: number } | null = null;
+  /** Per relayed connection: sends it a GOAWAY as soon as its server bytes allow. */
+  const goawayDue = new Map<Connection, () => void>();
+  const goaways: { connection: number; lastStream: number; inFlight: number }[] = [];
   const timers: NodeJS.Timeout[] = [];
   const server = net.createServer((client) => {
     const c: Connection = {
@@ -198,6 +231,7 @@ export async function startTap(upstream: { host: string; port: number }, behavio
       requestEnded: new Map(),
       silent: false,
       closed: false,
+      sendGoaway: null,
     };
     client.on('close', () => (c.closed = true));
     connections.push(c);
@@ -263,9 +297,21 @@ export async function startTap(upstream: { host: string; port: number }, behavio
       if (c.silent) return;
       const d = rewrite(received);
       if (d.length === 0) return;
-      fromServer(d);
-      toClient.write(d);
+      const boundaries = fromServer(d);
+      const at = c.sendGoaway ? boundaries[0] : undefined;
+      if (at === undefined) return toClient.write(d);
+      toClient.write(d.subarray(0, at));
+      c.sendGoaway!();
+      toClient.write(d.subarray(at));
     });
+    // Set when the GOAWAY is due: now if the server's bytes are between frames, else at their next boundary.
+    c.sendGoaway = null;
+    const goaway = () => {
+      c.sendGoaway = null;
+      toClient.write(goawayFrame(c.lastStream));
+      goaways.push({ connection: c.connection, lastStream: c.lastStream, inFlight: c.open.size });
+    };
+    goawayDue.set(c, () => (fromServer.between() ? goaway() : (c.sendGoaway = goaway)));
     target.on('drain', () => client.resume());
     client.on('drain', () => target.resume());
     client.on('end', () => toTarget.end());
@@ -285,22 +331,32 @@ export async function startTap(upstream: { host: string; port: number }, behavio
       wire = newLatencyHistogram();
     },
     markMeasuring: () => {
-      measureStart = performance.now();
-      const at = behaviour.blackholeAtMs;
-      if (at === undefined) return;
-      timers.push(
-        setTimeout(() => {
-          const caught = connections.filter((c) => !c.closed);
-          for (const c of caught) c.silent = true;
-          hole = { atMs: at, silenced: caught.length, connections: connections.length };
-        }, at),
-      );
+      const hAt = behaviour.blackholeAtMs;
+      if (hAt !== undefined)
+        timers.push(
+          setTimeout(() => {
+            const caught = connections.filter((c) => !c.closed);
+            for (const c of caught) c.silent = true;
+            hole = { atMs: hAt, silenced: caught.length, connections: connections.length };
+          }, hAt),
+        );
+      const gAt = behaviour.goawayAtMs;
+      if (gAt !== undefined)
+        timers.push(
+          setTimeout(() => {
+            goawayAtMs = gAt;
+            for (const c of connections) if (!c.closed && !c.silent) goawayDue.get(c)?.();
+          }, gAt),
+        );
     },
     events: () => {
-      if (!hole || measureStart === null) return [];
-      const h = hole;
-      return [{ atMs: h.atMs, kind: 'schedule-change', text: `blackhole: ${h.silenced} connection(s) go silent, never closed` }];
+      const out: CellEvent[] = [];
+      if (hole) out.push({ atMs: hole.atMs, kind: 'schedule-change', text: `blackhole: ${hole.silenced} connection(s) go silent, never closed` });
+      if (goawayAtMs !== null)
+        out.push({ atMs: goawayAtMs, kind: 'schedule-change', text: `GOAWAY to ${goaways.length} connection(s) with ${goaways.reduce((a, g) => a + g.inFlight, 0)} stream(s) in flight` });
+      return out.sort((a, b) => a.atMs - b.atMs);
     },
+    goaways: () => [...goaways],
     blackhole: () => (hole ? { atMs: hole.atMs, silenced: hole.silenced, openedAfter: connections.length - hole.connections } : null),
     stats: () => ({
       source: 'tap',

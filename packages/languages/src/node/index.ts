@@ -12,7 +12,7 @@ export const node: LanguagePlugin = {
   listVersions: npmVersions,
   publishDates: npmPublishDates,
   async install(client, ctx) {
-    const clientDir = await ensureNodeClient(client.version, ctx);
+    const clientDir = await ensureNodeClient(client.version, ctx, client.grpcVersion);
     // The driver loads the client from that version's own folder, given as its one argument.
     return { command: process.execPath, args: ['--import', 'tsx', DRIVER, clientDir], dir: clientDir };
   },

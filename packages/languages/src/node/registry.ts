@@ -18,12 +18,17 @@ export async function npmPublishDates(versions: readonly string[]): Promise<Reco
   }
 }
 
+/** The gRPC library a Node client can be pinned to (a client's grpcVersion). */
+export const GRPC_JS = '@grpc/grpc-js';
+
 /** npm's own client, so a user's registry settings (.npmrc, mirrors) apply. */
-export async function npmVersions(): Promise<string[]> {
+export async function npmVersionsOf(pkg: string): Promise<string[]> {
   try {
-    const { stdout } = await run(NPM, ['view', NODE_PACKAGE, 'versions', '--json'], { timeout: 60_000, maxBuffer: 16 << 20 });
+    const { stdout } = await run(NPM, ['view', pkg, 'versions', '--json'], { timeout: 60_000, maxBuffer: 16 << 20 });
     return JSON.parse(stdout) as string[];
   } catch (e) {
-    throw new RegistryError(`could not ask the npm registry for ${NODE_PACKAGE} versions: ${lastLines((e as { stderr?: string }).stderr ?? (e as Error).message, 2)}`);
+    throw new RegistryError(`could not ask the npm registry for ${pkg} versions: ${lastLines((e as { stderr?: string }).stderr ?? (e as Error).message, 2)}`);
   }
 }
+
+export const npmVersions = () => npmVersionsOf(NODE_PACKAGE);

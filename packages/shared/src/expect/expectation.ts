@@ -10,7 +10,7 @@ import { median } from '../results/stats';
 export const CellSelectorSchema = z.strictObject({
   language: z.string().optional(),
   version: z.string().regex(SEMVER, 'must be a plain semver such as 1.96.1').optional(),
-  /** Go: the grpc-go a client was built against (a pinned build); "" for the client's own. */
+  /** The gRPC library version a client was pinned to (grpc-go, grpc-js); "" for the client's own. */
   grpcVersion: z.union([z.literal(''), z.string().regex(SEMVER, 'must be a plain semver such as 1.18.0')]).optional(),
   /** A configuration's label. */
   configuration: z.string().optional(),
@@ -121,7 +121,7 @@ export function selectorText(s: CellSelector): string {
   const parts = [
     s.aggregate !== 'median' && `the ${s.aggregate === 'max' ? 'largest' : 'smallest'} of`,
     s.language && s.version ? `${s.language} ${s.version}` : (s.version ?? s.language),
-    s.grpcVersion && `(grpc-go ${s.grpcVersion})`,
+    s.grpcVersion && `(grpc ${s.grpcVersion})`,
     s.configuration && `"${s.configuration}"`,
     s.operation,
     s.level !== undefined && `at ${s.level}`,

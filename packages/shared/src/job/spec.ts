@@ -37,13 +37,14 @@ export const ClientSchema = z
     version: semver('9.0.0'),
     /** Go only, optional: the module, which must be the one the version belongs to (goModuleOf). */
     module: z.enum(GO_MODULES).optional(),
-    /** Go only: build the client against this google.golang.org/grpc instead of the one it requires. */
+    /** Run the client on this version of its gRPC library instead of the one it requires: google.golang.org/grpc for Go, @grpc/grpc-js for Node (LanguageInfo.grpcPackage). */
     grpcVersion: semver('1.17.0').optional(),
   })
   .superRefine((c, ctx) => {
-    for (const field of ['module', 'grpcVersion'] as const) {
-      if (c[field] !== undefined && c.language !== 'go') ctx.addIssue({ code: 'custom', path: [field], message: `only the go client has ${field}` });
-    }
+    if (c.module !== undefined && c.language !== 'go') ctx.addIssue({ code: 'custom', path: ['module'], message: 'only the go client has module' });
+    const pinnable = languageNames().filter((l) => languageInfo(l)?.grpcPackage);
+    if (c.grpcVersion !== undefined && !languageInfo(c.language)?.grpcPackage)
+      ctx.addIssue({ code: 'custom', path: ['grpcVersion'], message: `only the ${pinnable.join(' and ')} clients can be pinned to a gRPC version` });
     if (c.module && c.language === 'go' && c.module !== goModuleOf(c.version)) {
       ctx.addIssue({
         code: 'custom',
@@ -80,8 +81,12 @@ export const ConfigurationSchema = z.strictObject({
       /** Idle sessions the pool keeps: Go MaxIdle, Java setMaxIdleSessions, Node maxIdle. */
       maxIdle: z.number().int().min(0).max(10_000).optional(),
       writeSessionsFraction: z.number().min(0).max(1).optional(),
+      /** Go only: TrackSessionHandles, the pool keeps the stack of every session taken out (for leak reports). */
+      trackSessionHandles: z.boolean().optional(),
     })
     .optional(),
+  /** Go only: each operation's own deadline, as an application's context timeout; an operation past it fails. */
+  operationTimeoutMs: z.number().min(1).max(3_600_000).optional(),
 });
 
 /** An operation count: fixed, or max(min, perConcurrency x C) so that bursts scale with concurrency. */

@@ -7,7 +7,7 @@ export { formatMs, formatOps, formatPercent, formatQps, formatUtc } from '../for
 
 /** The stored facts a results table needs about one cell (pages and Markdown read the same shape). */
 export interface TableCell {
-  /** grpcVersion (Go): the grpc-go the client was built against, when pinned. */
+  /** grpcVersion: the gRPC library (grpc-go, grpc-js) the client ran on, when pinned. */
   client: { language: string; version: string; grpcVersion?: string | null };
   configuration: { label: string };
   /** A gate's arm: arms with the same client and configuration (an A/A gate) stay apart. */

@@ -20,6 +20,12 @@ export const NetworkSchema = z.strictObject({
    * later pass. Only a client's keepalive, or an RPC deadline, finds out.
    */
   blackholeAtMs: z.number().min(0).max(86_400_000).optional(),
+  /**
+   * This long after the measured phase begins, the client of every connection open then is told the
+   * server is going away (GOAWAY, no error), in the middle of the streams in flight, which the server
+   * still finishes; a client opens a new connection for its next calls.
+   */
+  goawayAtMs: z.number().min(0).max(86_400_000).optional(),
 });
 export type Network = z.output<typeof NetworkSchema>;
 
@@ -32,6 +38,7 @@ export function describeNetwork(n: Network | undefined): string {
     n.acceptDelayMs ? `${formatMs(n.acceptDelayMs)} ms accept delay` : '',
     n.maxConcurrentStreams ? `${n.maxConcurrentStreams} streams per connection` : '',
     n.blackholeAtMs !== undefined ? `connections silent from ${formatMs(n.blackholeAtMs)} ms into the measurement` : '',
+    n.goawayAtMs !== undefined ? `GOAWAY mid-stream ${formatMs(n.goawayAtMs)} ms into the measurement` : '',
   ];
   return parts.filter(Boolean).join(', ');
 }

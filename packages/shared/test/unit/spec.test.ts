@@ -95,7 +95,32 @@ test('agents: a weighted mix of known operations, each once, and a think time; t
   assert.deepEqual(pathsOf({ ...good, workload: { ...good.workload, thinkTime: { ms: 10, distribution: 'pareto' } } }), ['workload.thinkTime.distribution']);
 });
 
-test('go clients: the module follows the version, grpcVersion is Go only, grpc-gcp on is refused', () => {
+test('a gRPC pin is for the go and node clients; a context deadline per operation and tracked session handles are Go options, refused elsewhere by field', () => {
+  const spec = (language: string, version: string, client: object = {}, configuration: object = {}) => ({
+    ...good,
+    clients: [{ language, version, ...client }],
+    configurations: [{ label: 'c', ...configuration }],
+  });
+  assert.ok(parseJobSpec(spec('node', '6.16.0', { grpcVersion: '1.8.2' })).ok);
+  const java = parseJobSpec(spec('java', '6.105.0', { grpcVersion: '1.18.0' }));
+  assert.ok(!java.ok);
+  assert.deepEqual(
+    java.issues.map((i) => `${i.path}: ${i.message}`),
+    ['clients.0.grpcVersion: only the node and go clients can be pinned to a gRPC version'],
+  );
+  assert.deepEqual(pathsOf(spec('node', '6.16.0', { grpcVersion: '1.8.2 && ls' })), ['clients.0.grpcVersion']);
+  assert.ok(parseJobSpec(spec('go', '1.88.0', {}, { operationTimeoutMs: 300, sessionPool: { maxSessions: 1, trackSessionHandles: true } })).ok);
+  const node = parseJobSpec(spec('node', '9.0.0', {}, { operationTimeoutMs: 300 }));
+  assert.ok(!node.ok);
+  assert.deepEqual(
+    node.issues.map((i) => `${i.path}: ${i.message}`),
+    ['configurations.0.operationTimeoutMs: is a go driver option (a context deadline per operation); the node driver has none'],
+  );
+  assert.deepEqual(pathsOf(spec('java', '6.105.0', {}, { sessionPool: { trackSessionHandles: true } })), ['configurations.0.sessionPool']);
+  assert.deepEqual(pathsOf(spec('go', '1.88.0', {}, { operationTimeoutMs: 0 })), ['configurations.0.operationTimeoutMs']);
+});
+
+test("go clients: the module follows the version, grpcVersion is not Java's, grpc-gcp on is refused", () => {
   const go = (client: object, configurations: object[] = [{ label: 'd' }]) => ({ ...good, clients: [{ language: 'go', ...client }], configurations });
   assert.ok(parseJobSpec(go({ version: '1.33.0' })).ok);
   assert.ok(parseJobSpec(go({ version: '0.37.0', module: 'cloud.google.com/go', grpcVersion: '1.17.0' })).ok);

@@ -20,7 +20,7 @@ func (d Database) Path() string {
 }
 
 func (p *SessionPool) empty() bool {
-	return p == nil || (p.MinSessions == nil && p.MaxSessions == nil && p.WriteSessionsFraction == nil && p.MaxIdle == nil)
+	return p == nil || (p.MinSessions == nil && p.MaxSessions == nil && p.WriteSessionsFraction == nil && p.MaxIdle == nil && p.TrackSessionHandles == nil)
 }
 
 func parseCell(data []byte) (*DriverCell, error) {

@@ -133,6 +133,13 @@ func setupClient(cell *DriverCell) (*clientSetup, error) {
 				return nil, unsupported(cell, f.option, "")
 			}
 		}
+		if t := sp.TrackSessionHandles; t != nil {
+			v := pool.FieldByName("TrackSessionHandles")
+			if !v.IsValid() || v.Kind() != reflect.Bool || !v.CanSet() {
+				return nil, unsupported(cell, "sessionPool.trackSessionHandles", "")
+			}
+			v.SetBool(*t)
+		}
 	}
 
 	switch m := conf.MultiplexedSessions; {

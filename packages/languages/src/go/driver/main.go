@@ -86,7 +86,7 @@ func run(cell *DriverCell, out *output) error {
 	m := newMix(cell.Operations)
 	ops := make([]Operation, len(m.kinds))
 	for k, kind := range m.kinds {
-		ops[k] = operations[kind](client)
+		ops[k] = withDeadline(operations[kind](client), cell.Configuration.OperationTimeoutMs)
 	}
 	runner := &loadRunner{shape: shapes[cell.Load.Shape].make(cell.Load), open: cell.Load.Shape == "open", mix: m, ops: ops, out: out, cap: newCostCap(cell.Cap)}
 	out.emit(runner.run(cell.Load))
@@ -112,4 +112,17 @@ func closeClient(c *spanner.Client) {
 func fail(message string, code int) {
 	fmt.Fprintln(os.Stderr, message)
 	os.Exit(code)
+}
+
+// withDeadline gives each operation its own context deadline, as an application's request timeout does.
+func withDeadline(op Operation, ms *float64) Operation {
+	if ms == nil {
+		return op
+	}
+	d := time.Duration(*ms * float64(time.Millisecond))
+	return func(ctx context.Context) error {
+		ctx, cancel := context.WithTimeout(ctx, d)
+		defer cancel()
+		return op(ctx)
+	}
 }

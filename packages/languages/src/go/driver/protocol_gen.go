@@ -57,6 +57,7 @@ type Configuration struct {
 	DynamicChannelPool  *bool        `json:"dynamicChannelPool,omitempty"`
 	MultiplexedSessions *bool        `json:"multiplexedSessions,omitempty"`
 	SessionPool         *SessionPool `json:"sessionPool,omitempty"`
+	OperationTimeoutMs  *float64     `json:"operationTimeoutMs,omitempty"`
 }
 
 // SessionPool is Configuration.sessionPool.
@@ -65,6 +66,7 @@ type SessionPool struct {
 	MaxSessions           *int     `json:"maxSessions,omitempty"`
 	MaxIdle               *int     `json:"maxIdle,omitempty"`
 	WriteSessionsFraction *float64 `json:"writeSessionsFraction,omitempty"`
+	TrackSessionHandles   *bool    `json:"trackSessionHandles,omitempty"`
 }
 
 // Load is DriverCell.load: one struct for every shape, Shape says which (the fields of the others stay zero).
@@ -299,6 +301,10 @@ func (d *protocolDecoder) decodeConfiguration(raw json.RawMessage, path string, 
 		x.SessionPool = new(SessionPool)
 		d.decodeSessionPool(v, p, x.SessionPool)
 	}
+	if v, p := d.field(o, path, "operationTimeoutMs", false); v != nil {
+		x.OperationTimeoutMs = new(float64)
+		*x.OperationTimeoutMs = d.number(v, p)
+	}
 }
 
 func (d *protocolDecoder) decodeSessionPool(raw json.RawMessage, path string, x *SessionPool) {
@@ -318,6 +324,10 @@ func (d *protocolDecoder) decodeSessionPool(raw json.RawMessage, path string, x 
 	if v, p := d.field(o, path, "writeSessionsFraction", false); v != nil {
 		x.WriteSessionsFraction = new(float64)
 		*x.WriteSessionsFraction = d.number(v, p)
+	}
+	if v, p := d.field(o, path, "trackSessionHandles", false); v != nil {
+		x.TrackSessionHandles = new(bool)
+		*x.TrackSessionHandles = d.boolean(v, p)
 	}
 }
 

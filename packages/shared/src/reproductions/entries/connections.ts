@@ -1,4 +1,5 @@
-// Connections that fail without a word: how long a client takes to notice, by its keepalive.
+// Connections that fail without a word (how long a client takes to notice, by its keepalive) or that
+// are told to go away in the middle of a stream.
 import type { Reproduction } from '../reproduction';
 
 /** SELECT 1 at 10 ms from 4 agents; every connection open 2 s into the measurement goes silent. */
@@ -64,6 +65,45 @@ export const SILENT_CONNECTIONS: Reproduction[] = [
       expectations: [
         { kind: 'bound', metric: 'failedCells', cells: { version: '1.86.0' }, atLeast: 1, says: '1.86.0 never notices: its calls wait past the cell’s deadline' },
         { kind: 'bound', metric: 'maxMs', cells: { version: '1.87.0' }, atLeast: 100_000, atMost: 170_000, says: "1.87.0's keepalive (120 s, 20 s to answer) finds the dead connection" },
+      ],
+    },
+  },
+  {
+    id: 'node-grpc-js-goaway-mid-stream',
+    title: 'grpc-js 1.8.2: a GOAWAY ends every call in flight on the connection (the client retries them)',
+    language: 'node',
+    links: [
+      { label: 'grpc-node #1490', url: 'https://github.com/grpc/grpc-node/issues/1490' },
+      { label: 'grpc-node PR #2319 (1.8.3: "Don\'t end calls when receiving GOAWAY")', url: 'https://github.com/grpc/grpc-node/pull/2319' },
+    ],
+    affected: '@grpc/grpc-js 1.8.2, under @google-cloud/spanner 6.x and 7.0.0 where the lockfile resolves it',
+    fixed:
+      'grpc-js 1.8.3; 1.8.1 and earlier let the calls finish but stop keepalive pings on a connection told to go away (a hang if the server then goes silent, as #1490 reports for runPartitionedUpdate)',
+    versionsNote: 'The versions are grpc-js releases, read from their source at the tags; the Spanner client is 6.16.0 on each, pinned by an npm override.',
+    trigger: 'Two seconds into the measurement the client of every open connection is told GOAWAY (no error) while its queries wait 1 s for their trailers; the server finishes them.',
+    status: 'not run yet',
+    spec: {
+      name: 'Reproduction: grpc-js 1.8.2 ends the calls in flight on a GOAWAY',
+      clients: [
+        { language: 'node', version: '6.16.0', grpcVersion: '1.8.1' },
+        { language: 'node', version: '6.16.0', grpcVersion: '1.8.2' },
+        { language: 'node', version: '6.16.0', grpcVersion: '1.8.3' },
+      ],
+      configurations: [{ label: 'client default' }],
+      concurrency: [4],
+      target: { kind: 'fake', latencyMs: 10, server: { holdTrailersMs: 1000 }, network: { goawayAtMs: 2000 } },
+      workload: { operation: 'select1', warmupOps: 8, durationSeconds: 6 },
+      expectations: [
+        {
+          kind: 'ratio',
+          metric: 'maxMs',
+          of: { grpcVersion: '1.8.2' },
+          to: { grpcVersion: '1.8.3' },
+          atLeast: 1.6,
+          says: 'on 1.8.2 the calls in flight at the GOAWAY are ended and the client retries them: they wait for the trailers twice',
+        },
+        { kind: 'bound', metric: 'maxMs', cells: { grpcVersion: '1.8.3' }, atMost: 1500, says: 'on 1.8.3 they finish on the connection told to go away' },
+        { kind: 'bound', metric: 'maxMs', cells: { grpcVersion: '1.8.1' }, atMost: 1500, says: 'on 1.8.1 too' },
       ],
     },
   },

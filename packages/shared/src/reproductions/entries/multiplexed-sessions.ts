@@ -96,4 +96,35 @@ export const MULTIPLEXED_SESSION_BUGS: Reproduction[] = [
       ],
     },
   },
+  {
+    id: 'go-mux-cancelled-waiter-deadlock',
+    title: 'Go 1.66-1.88: a caller whose deadline passes while the multiplexed session is created stops the creator, and every later caller waits forever',
+    language: 'go',
+    links: [
+      { label: 'google-cloud-go #14212', url: 'https://github.com/googleapis/google-cloud-go/issues/14212' },
+      { label: 'google-cloud-go PR #14215', url: 'https://github.com/googleapis/google-cloud-go/pull/14215' },
+    ],
+    affected: '1.66.0 to 1.88.0 with multiplexed sessions (on by default from 1.85.0); the issue reports it on 1.87.0',
+    fixed: '1.89.0 ("replace multiplexed session request loop with shared in-flight creation")',
+    fixedVersion: '1.89.0',
+    versionsNote: 'The issue names v1.87.0, the version it was seen on; the changelog puts the fix in 1.89.0, and 1.88.0 still has the old loop.',
+    trigger:
+      'The first multiplexed CreateSession takes 1.5 s while 20 callers, each with a 300 ms deadline, wait for it: callers queue on a send that ignores their context, and the creator gives up when it meets one whose deadline passed.',
+    status: 'not run yet',
+    spec: {
+      name: 'Reproduction: Go callers with deadlines during a slow multiplexed CreateSession',
+      clients: [
+        { language: 'go', version: '1.88.0' },
+        { language: 'go', version: '1.89.0' },
+      ],
+      configurations: [{ label: 'deadline 300 ms', operationTimeoutMs: 300 }],
+      concurrency: [20],
+      target: { kind: 'fake', latencyMs: 10, server: { latency: { multiplexedSession: 1500 } } },
+      workload: { operation: 'select1', warmupOps: 0, durationSeconds: 5 },
+      expectations: [
+        { kind: 'bound', metric: 'failedCells', cells: { version: '1.88.0' }, atLeast: 1, says: "1.88.0's callers wait forever, past their own deadlines: its cell never ends" },
+        { kind: 'bound', metric: 'count', cells: { version: '1.89.0' }, atLeast: 100, says: '1.89.0 serves once the session exists' },
+      ],
+    },
+  },
 ];

@@ -100,7 +100,8 @@ final class Protocol {
       Integer numChannels,
       Boolean dynamicChannelPool,
       Boolean multiplexedSessions,
-      SessionPool sessionPool) {
+      SessionPool sessionPool,
+      Double operationTimeoutMs) {
     static Configuration read(JsonElement json, String path) {
       JsonObject o = ProtocolReader.object(json, path);
       return new Configuration(
@@ -109,7 +110,8 @@ final class Protocol {
           ProtocolReader.optional(o, path, "numChannels", ProtocolReader::int32, null),
           ProtocolReader.optional(o, path, "dynamicChannelPool", ProtocolReader::bool, null),
           ProtocolReader.optional(o, path, "multiplexedSessions", ProtocolReader::bool, null),
-          ProtocolReader.optional(o, path, "sessionPool", SessionPool::read, null));
+          ProtocolReader.optional(o, path, "sessionPool", SessionPool::read, null),
+          ProtocolReader.optional(o, path, "operationTimeoutMs", ProtocolReader::number, null));
     }
   }
 
@@ -118,14 +120,16 @@ final class Protocol {
       Integer minSessions,
       Integer maxSessions,
       Integer maxIdle,
-      Double writeSessionsFraction) {
+      Double writeSessionsFraction,
+      Boolean trackSessionHandles) {
     static SessionPool read(JsonElement json, String path) {
       JsonObject o = ProtocolReader.object(json, path);
       return new SessionPool(
           ProtocolReader.optional(o, path, "minSessions", ProtocolReader::int32, null),
           ProtocolReader.optional(o, path, "maxSessions", ProtocolReader::int32, null),
           ProtocolReader.optional(o, path, "maxIdle", ProtocolReader::int32, null),
-          ProtocolReader.optional(o, path, "writeSessionsFraction", ProtocolReader::number, null));
+          ProtocolReader.optional(o, path, "writeSessionsFraction", ProtocolReader::number, null),
+          ProtocolReader.optional(o, path, "trackSessionHandles", ProtocolReader::bool, null));
     }
   }
 
