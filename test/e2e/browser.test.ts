@@ -4,8 +4,9 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { estimateJobSeconds, parseJobSpec, PRESETS } from '@scb/shared';
+import { launchChromium } from '../helpers/browser';
 import { startStack, type Stack } from '../helpers/stack';
 
 const ARTIFACTS = path.resolve(process.env.SCB_TEST_ARTIFACTS ?? 'test-artifacts');
@@ -16,10 +17,7 @@ before(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   // The operator allows one Cloud Spanner database; this stack's runner is not enabled for Cloud Spanner.
   stack = await startStack({ env: { SCB_SPANNER_DATABASES: 'my-project/my-instance/my-db' } });
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  browser = await launchChromium();
 });
 
 after(async () => {

@@ -9,7 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../helpers/browser';
 import { startStack, type Stack } from '../helpers/stack';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -137,10 +138,7 @@ test('a gate whose candidate is slower fails through the queue, naming the metri
 
   // The pages: history with its badge, the gate page with verdict, table, charts and Markdown.
   mkdirSync(ARTIFACTS, { recursive: true });
-  const browser: Browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  const browser: Browser = await launchChromium();
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     await page.goto(`${stack.baseUrl}/gates`);
@@ -247,10 +245,7 @@ test('a gate judged on one operation kind of a mix compares that kind, not the c
 });
 
 test('a reproduction as a gate scenario from the form: its client is picked, the candidate runs in the fixed release’s place and its expectations decide', { timeout: 600_000 }, async () => {
-  const browser: Browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  const browser: Browser = await launchChromium();
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     await page.goto(`${stack.baseUrl}/gates`);

@@ -7,7 +7,8 @@ import http from 'node:http';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../helpers/browser';
 import { startStack, type Stack } from '../helpers/stack';
 import { assertAtom, childText, parseXml } from '../helpers/xml';
 
@@ -48,10 +49,7 @@ before(async () => {
   await new Promise<void>((r) => registry.listen(0, '127.0.0.1', r));
   const base = `http://127.0.0.1:${(registry.address() as { port: number }).port}`;
   stack = await startStack({ env: { GOPROXY: `${base}/go,https://proxy.golang.org`, SCB_WEBHOOKS: `team-ci=${base}/hook`, SCB_WEBHOOK_BACKOFF_MS: '200', SCB_WATCH_POLL: 'off' } });
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  browser = await launchChromium();
 });
 after(async () => {
   await browser?.close();

@@ -28,8 +28,9 @@ async function reproduce(id: string, smaller: (s: JobSpecInput) => JobSpecInput 
   const r = reproduction(id);
   assert.ok(r, id);
   const spec = smaller(structuredClone(reproductionJobSpec(r)));
-  const kept = new Set(spec.clients.map((c) => c.version));
-  spec.expectations = spec.expectations?.filter((e) => (e.kind === 'ratio' ? [e.of, e.to] : [e.cells]).every((s) => s.version === undefined || kept.has(s.version)));
+  const names = (s: { version?: string; grpcVersion?: string }) =>
+    spec.clients.some((c) => (s.version === undefined || c.version === s.version) && (s.grpcVersion === undefined || (c.grpcVersion ?? '') === s.grpcVersion));
+  spec.expectations = spec.expectations?.filter((e) => (e.kind === 'ratio' ? [e.of, e.to] : [e.cells]).every(names));
   const parsed = parseJobSpec(spec);
   assert.ok(parsed.ok, JSON.stringify(!parsed.ok && parsed.issues));
   const job = await runSpec(spec, 600_000);
@@ -56,6 +57,10 @@ test('Node 7.21.0 puts every RPC on one connection; 9.0.0 spreads them', { timeo
 test('Node 7.10.0 never notices a blackholed connection; 7.14.0’s keepalive finds it within 30 s + 10 s', { timeout: 600_000 }, () =>
   // The smallest form is the entry itself: 7.10.0's cell lasts until its deadline whatever the duration.
   reproduce('node-keepalive-blackhole', (s) => ({ ...s, workload: { ...s.workload, warmupOps: 20, durationSeconds: 4 } })),
+);
+
+test('grpc-js 1.8.2 ends the calls in flight at a GOAWAY and Node 6.16.0 retries them; on 1.8.3 they finish', { timeout: 600_000 }, () =>
+  reproduce('node-grpc-js-goaway-mid-stream', (s) => ({ ...s, clients: s.clients.filter((c) => c.grpcVersion !== '1.8.1'), workload: { ...s.workload, durationSeconds: 4 } })),
 );
 
 test('a reproduction as a release gate: a Node release that waits for the trailers fails the gate by the reproduction’s name', { timeout: 600_000 }, async () => {

@@ -18,7 +18,8 @@ export const SILENT_CONNECTIONS: Reproduction[] = [
     fixed: "7.12.0 (keepalive every 30 s, 10 s to answer); from 8.3.0 every 120 s with grpc-js's 20 s timeout",
     versionsNote: 'npm here lists neither 7.11.0 nor 7.12.0, so the entry runs 7.10.0 and 7.14.0.',
     trigger: 'Two seconds into the measurement every open connection goes silent (the tap drops its bytes both ways and never closes it), as when a NAT or load balancer forgets it.',
-    status: 'not run yet',
+    status: 'reproduced',
+    seen: "2026-11-25, 2204dcc (npm run bench:reproductions): 7.10.0's calls never returned and the driver was stopped at its 76 s deadline; 7.14.0's slowest call took 40.8 s (the dead connection found by a keepalive ping at 30 s and its 10 s timeout, the call then retried on a new connection), 0 errors, p50 16.6 ms.",
     spec: {
       name: 'Reproduction: Node on a silently dropped connection, keepalive off and on',
       clients: [
@@ -81,7 +82,8 @@ export const SILENT_CONNECTIONS: Reproduction[] = [
       'grpc-js 1.8.3; 1.8.1 and earlier let the calls finish but stop keepalive pings on a connection told to go away (a hang if the server then goes silent, as #1490 reports for runPartitionedUpdate)',
     versionsNote: 'The versions are grpc-js releases, read from their source at the tags; the Spanner client is 6.16.0 on each, pinned by an npm override.',
     trigger: 'Two seconds into the measurement the client of every open connection is told GOAWAY (no error) while its queries wait 1 s for their trailers; the server finishes them.',
-    status: 'not run yet',
+    status: 'reproduced',
+    seen: '2026-11-25, 2204dcc, twice: on grpc-js 1.8.2 the slowest query took 2,043 and 2,014 ms, twice the 1 s the trailers were held, against 1,024-1,030 ms on 1.8.1 and 1.8.3; no call failed on any (20 queries on 1.8.2, 24 on the others): 6.16.0 retried the streams 1.8.2 ended, each waiting again. The hang #1490 reports (1.8.1 stops keepalive pings after a GOAWAY, so a server that then goes silent is never found out) needs a client with keepalive on, which 6.x does not set; not tried.',
     spec: {
       name: 'Reproduction: grpc-js 1.8.2 ends the calls in flight on a GOAWAY',
       clients: [
