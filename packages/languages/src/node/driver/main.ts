@@ -67,6 +67,12 @@ async function main(): Promise<void> {
   emit({ type: 'progress', phase: 'connecting', done: 0, elapsedMs: 0, qps: 0 });
   const spanner = new Spanner(setup.clientOptions);
   const database = spanner.instance(cell.database.instanceId).database(cell.database.databaseId, setup.poolOptions);
+  // As an application must: an 'error' nobody listens for (8.3.x forwards a failed session creation)
+  // would end the process, and what the client does next is the thing measured.
+  let databaseErrors = 0;
+  database.on('error', (e: Error) => {
+    if (databaseErrors++ === 0) process.stderr.write(`driver: the Database emitted 'error': ${e?.message ?? e}\n`);
+  });
   const operations = Object.fromEntries(cell.operations.map((o) => [o.kind, OPERATIONS[o.kind](database)])) as Record<OperationKind, Operation>;
 
   const result = await runPhases(cell, operations, emit, poolSampler(database), sessionsCreated);

@@ -19,7 +19,7 @@ export const SILENT_CONNECTIONS: Reproduction[] = [
     versionsNote: 'npm here lists neither 7.11.0 nor 7.12.0, so the entry runs 7.10.0 and 7.14.0.',
     trigger: 'Two seconds into the measurement every open connection goes silent (the tap drops its bytes both ways and never closes it), as when a NAT or load balancer forgets it.',
     status: 'reproduced',
-    seen: "2026-11-25, 2204dcc (npm run bench:reproductions): 7.10.0's calls never returned and the driver was stopped at its 76 s deadline; 7.14.0's slowest call took 40.8 s (the dead connection found by a keepalive ping at 30 s and its 10 s timeout, the call then retried on a new connection), 0 errors, p50 16.6 ms.",
+    seen: "2026-11-25, 2204dcc (npm run bench:reproductions): 7.10.0's calls never returned and the driver was stopped at its 76 s deadline; 7.14.0's slowest call took 40.8 s (the time of a keepalive ping at 30 s and its 10 s timeout), and it ended without an error, as every call did, p50 16.6 ms.",
     spec: {
       name: 'Reproduction: Node on a silently dropped connection, keepalive off and on',
       clients: [
@@ -51,7 +51,8 @@ export const SILENT_CONNECTIONS: Reproduction[] = [
     affected: "before 1.87.0 (grpc-go's default: no keepalive pings)",
     fixed: "1.87.0 (keepalive every 120 s, grpc-go's 20 s to answer)",
     trigger: 'Two seconds into the measurement every open connection goes silent (the tap drops its bytes both ways and never closes it).',
-    status: 'not run yet',
+    status: 'reproduced',
+    seen: "2026-11-25, 2204dcc: 1.86.0's calls never returned and the driver was stopped at its 241 s deadline; 1.87.0's slowest call took 140.1 s (the time of a keepalive ping at 120 s and its 20 s timeout), and it ended without an error, as every call did, p50 11.1 ms.",
     spec: {
       name: 'Reproduction: Go on a silently dropped connection, keepalive off and on',
       clients: [

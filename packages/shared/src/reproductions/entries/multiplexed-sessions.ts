@@ -110,7 +110,8 @@ export const MULTIPLEXED_SESSION_BUGS: Reproduction[] = [
     versionsNote: 'The issue names v1.87.0, the version it was seen on; the changelog puts the fix in 1.89.0, and 1.88.0 still has the old loop.',
     trigger:
       'The first multiplexed CreateSession takes 1.5 s while 20 callers, each with a 300 ms deadline, wait for it: callers queue on a send that ignores their context, and the creator gives up when it meets one whose deadline passed.',
-    status: 'not run yet',
+    status: 'reproduced',
+    seen: '2026-11-25, 2204dcc: 1.88.0\'s callers timed out while the session was created (DeadlineExceeded "timeout / context canceled during getting session"), then none returned again, deadline or not: the driver was stopped at its 67 s deadline. 1.89.0 served 6,072 operations in 5 s (1,213 ops/s, p50 11.2 ms); its 100 errors are the callers whose 300 ms passed during the 1.5 s creation.',
     spec: {
       name: 'Reproduction: Go callers with deadlines during a slow multiplexed CreateSession',
       clients: [

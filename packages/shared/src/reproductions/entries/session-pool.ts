@@ -27,6 +27,8 @@ export const SESSION_POOL_BUGS: Reproduction[] = [
       concurrency: [1000],
       target: { kind: 'fake', latencyMs: 20 },
       workload: { operation: 'readWriteTxn', warmupOps: 0, durationSeconds: 20 },
+      // A race: three tries per version.
+      repeats: 3,
       expectations: [
         { kind: 'bound', metric: 'failedCells', cells: { version: '1.30.0' }, atLeast: 1, says: "1.30.0's pool deadlocks: no operation ends and the cell never does" },
         { kind: 'bound', metric: 'failedCells', cells: { version: '1.30.1' }, atMost: 0, says: '1.30.1 times callers out and goes on' },
