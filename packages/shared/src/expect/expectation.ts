@@ -150,7 +150,7 @@ export function evaluateExpectation(e: Expectation, cells: ExpectationCell[]): E
     const text =
       side.value === null
         ? `${words} of ${selectorText(e.cells)}: no figure (no cell ran to a result); expected ${expected}`
-        : `${words} of ${selectorText(e.cells)} is ${valueText(e.metric, side.value)}${side.cells > 1 && e.cells.aggregate === 'median' ? ` (median of ${side.cells})` : ''}: expected ${expected} — ${met ? 'met' : 'not met'}`;
+        : `${words} of ${selectorText(e.cells)} is ${valueText(e.metric, side.value)}${side.cells > 1 && e.cells.aggregate === 'median' ? (e.metric === 'failedCells' ? ` (of ${side.cells})` : ` (median of ${side.cells})`) : ''}: expected ${expected} — ${met ? 'met' : 'not met'}`;
     return { expectation: e, met, value: side.value, sides: [{ selector: e.cells, ...side }], text };
   }
   const of = sideValue(cells, e.metric, e.of);

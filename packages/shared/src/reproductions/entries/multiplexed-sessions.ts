@@ -48,7 +48,7 @@ export const MULTIPLEXED_SESSION_BUGS: Reproduction[] = [
     fixedVersion: '8.4.0',
     trigger: 'The first multiplexed CreateSession fails with INTERNAL (not retried by gax) while 20 requests wait for it; later CreateSessions are answered.',
     status: 'reproduced',
-    seen: "2026-11-24, 64f9ec7: 8.3.1's driver died of the Database's forwarded 'error' event, which nothing listened to (\"Exception occurred in retry method that was not classified as transient\"); the hang the issue reports needs an application that listens for it, not tried here. 8.4.0 served 920 ops/s without an error.",
+    seen: "2026-11-25, e604cc2 (the driver listening for the Database's 'error' event, as an application must): 8.3.1 printed MaxListenersExceededWarning (11 mux-session-available listeners), its Database emitted the creation's INTERNAL as 'error', and no operation returned again: the driver was stopped at its deadline. 8.4.0 served 833 ops/s without an error. (On 2026-11-24, with no listener, 8.3.1's process died of that 'error' event instead.)",
     spec: {
       name: 'Reproduction: Node 8.3.1 hangs after a failed multiplexed CreateSession',
       clients: [
