@@ -16,8 +16,8 @@ export const SESSION_POOL_BUGS: Reproduction[] = [
     versionsNote: 'A lock-order inversion (the pool lock, then each handle lock, against a handle lock, then the pool lock): a race, so a run may miss it.',
     trigger:
       'A pool of one session with handles tracked, 1,000 read-write transactions at once, each with a 5 s deadline, as in the issue: many callers time out waiting for the session (their error lists the tracked handles under the pool lock) while the session is recycled.',
-    status: 'not reproduced',
-    seen: '2026-11-25, 2204dcc and c87167e (the first at one repeat, the second at three): in four 20 s runs 1.30.0 never froze, nor did 1.30.1: each served about 11 read-write transactions a second through its one session while about 3,940 callers timed out after 5 s (each timeout listing the tracked handles under the pool lock). The inversion needs a timeout to lock the pool while a recycle holds the handle lock, a window of a few instructions per recycle, about 11 a second here; four tries did not meet it.',
+    status: 'reproduced',
+    seen: '2026-11-25, 91d6759: with 1 ms RPCs, 1.30.0 froze in 2 of 3 runs (no operation returned again; the driver was stopped at its 90 s deadline) and served 139 transactions a second in the third; 1.30.1 served 141-149 a second in all 3, about 3,650 callers timing out after 5 s in each. With 20 ms RPCs (about 11 recycles a second) four runs of 1.30.0 never froze: the race needs many recycles.',
     spec: {
       name: 'Reproduction: Go session pool deadlock with TrackSessionHandles',
       clients: [
