@@ -136,9 +136,14 @@ async function reproductionVerdict(db: Db, repro: NonNullable<ReturnType<typeof 
       channels: c.channels,
     };
   });
-  const failed = gate.cells.filter((c) => c.status !== 'succeeded').map((c) => ({ version: c.clientVersion, error: c.error, installFailed: installs.get(c.clientVersion)?.ok === false }));
+  const failed = gate.cells
+    .filter((c) => c.status !== 'succeeded')
+    .map((c) => ({ version: c.clientVersion, error: c.error, couldNotRun: installs.get(c.clientVersion)?.ok === false || UNSUPPORTED_OPTION.test(c.error ?? '') }));
   return evaluateReproductionGate(repro, spec, cells, gate.job, failed);
 }
+
+/** How every driver says a version lacks an option ("option X is not supported by go 1.97.0"). */
+const UNSUPPORTED_OPTION = /\boption \S+ is not supported by /;
 
 const isArm = (a: string | null): a is Arm => (ARMS as readonly (string | null)[]).includes(a);
 

@@ -53,14 +53,15 @@ export const REPRODUCTION_GATE_METHOD =
 
 /**
  * The verdict of a reproduction gate from its job's cells. `failedCells`: each cell that did not
- * succeed; a candidate's cell that failed once installed (a crash, a hang) is the bug's shape too.
+ * succeed; a candidate's cell that failed once running (a crash, a hang) is the bug's shape too, one that
+ * `couldNotRun` (not installed, or without an option the reproduction sets) is no evidence either way.
  */
 export function evaluateReproductionGate(
   r: Reproduction & { fixedVersion: string },
   g: { candidate: string; repeats?: number },
   cells: ExpectationCell[],
   job: { status: string; error?: string | null },
-  failedCells: { version: string; error: string | null; installFailed: boolean }[] = [],
+  failedCells: { version: string; error: string | null; couldNotRun: boolean }[] = [],
 ): GateEvaluation {
   const spec = parseJobSpec(reproductionGateJobSpec(r, g));
   if (!spec.ok)
@@ -75,7 +76,7 @@ export function evaluateReproductionGate(
   const onCandidate = outcomes.filter((o) => reads(o.expectation, g.candidate));
   const trigger = outcomes.filter((o) => !onCandidate.includes(o));
   const line = (o: ExpectationOutcome) => `${o.expectation.says ? `${o.expectation.says}: ` : ''}${o.text}`;
-  const crashed = failedCells.some((c) => c.version === g.candidate && !c.installFailed);
+  const crashed = failedCells.some((c) => c.version === g.candidate && !c.couldNotRun);
   const missed = onCandidate.filter((o) => o.met === false || (o.met === null && crashed));
   const triggerShown = trigger.every((o) => o.met === true);
   let verdict: Verdict;

@@ -98,13 +98,11 @@ test('the verdict: pass when the candidate behaves, fail by name when the bug is
   assert.equal(noTrigger.verdict, 'inconclusive');
   assert.match(noTrigger.reasons[0]!, /did not show the bug/);
 
-  // A candidate that crashed once installed is the bug's shape; one that could not be installed is not.
-  const crashed = evaluateReproductionGate(mux, g, [...affected, java('6.112.0', 'failed')], { status: 'succeeded' }, [{ version: '6.112.0', error: 'driver exited', installFailed: false }]);
+  // A candidate that crashed once running is the bug's shape; one that could not run (not installed, an option it lacks) is not.
+  const crashed = evaluateReproductionGate(mux, g, [...affected, java('6.112.0', 'failed')], { status: 'succeeded' }, [{ version: '6.112.0', error: 'driver exited', couldNotRun: false }]);
   assert.equal(crashed.verdict, 'fail');
   assert.ok(crashed.reasons.includes('6.112.0: the cell failed: driver exited'));
-  const notInstalled = evaluateReproductionGate(mux, g, [...affected, java('6.112.0', 'failed')], { status: 'succeeded' }, [
-    { version: '6.112.0', error: 'not on Maven Central', installFailed: true },
-  ]);
+  const notInstalled = evaluateReproductionGate(mux, g, [...affected, java('6.112.0', 'failed')], { status: 'succeeded' }, [{ version: '6.112.0', error: 'not on Maven Central', couldNotRun: true }]);
   assert.equal(notInstalled.verdict, 'inconclusive');
 });
 
