@@ -41,6 +41,8 @@ export interface CellOutcome {
   serverByOperation?: Record<string, ServerTime>;
   /** What the target saw happen while the driver measured (the fake): connections, schedule changes, faults. */
   events?: CellEvent[];
+  /** Credentials mode: every RPC's bearer token as the fake found it (not stored yet). */
+  tokens?: Record<string, number> | null;
 }
 
 export interface CellHooks {
@@ -89,8 +91,19 @@ export async function runCell(spec: JobSpec, plan: CellPlan, launch: DriverLaunc
         },
       },
       spec.target.kind,
+      target.environment,
     );
     const stats = await target.stats?.();
+    // Nothing measured but the missing credentials: the cell failed, and says where they should have come from.
+    const hint = result.count === 0 ? target.failureHint?.() : null;
+    if (hint)
+      throw new CellError(
+        `${hint}: every operation failed (${
+          Object.entries(result.errors)
+            .map(([code, n]) => `${n} ${code}`)
+            .join(', ') || 'none ran'
+        })`,
+      );
     return {
       result,
       channels: stats?.channels,
@@ -101,7 +114,11 @@ export async function runCell(spec: JobSpec, plan: CellPlan, launch: DriverLaunc
       machine,
       serverByOperation: stats?.serverByOperation,
       events: stats?.events,
+      tokens: stats?.tokens,
     };
+  } catch (e) {
+    const hint = e instanceof CellError && !e.message.startsWith("the cell's") ? target.failureHint?.() : null;
+    throw hint ? new CellError(`${hint}; ${(e as Error).message}`) : e;
   } finally {
     await target.stop();
   }
@@ -127,10 +144,10 @@ export const DEADLINE_GRACE_MS = 15_000;
  * Runs a driver process on one cell and reads its protocol lines; the result, or a CellError saying why not.
  * The driver gets a minimal environment: Application Default Credentials only when `target` is `spanner`.
  */
-export function runDriver(cell: DriverCell, launch: DriverLaunch, hooks: CellHooks = {}, target?: Target['kind']): Promise<ResultMessage> {
+export function runDriver(cell: DriverCell, launch: DriverLaunch, hooks: CellHooks = {}, target?: Target['kind'], environment: Record<string, string> = {}): Promise<ResultMessage> {
   return new Promise((resolve, reject) => {
     const child = spawn(launch.command, launch.args, {
-      env: driverEnvironment(target),
+      env: { ...driverEnvironment(target), ...environment },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let result: ResultMessage | undefined;

@@ -1,3 +1,4 @@
+import type { TokenVerdict } from './tokens';
 import type { Histogram } from 'hdr-histogram-js';
 import { newLatencyHistogram, type RpcKind } from '@scb/shared';
 
@@ -53,6 +54,8 @@ export interface FakeStats {
   faultsBySecond: { second: number; rpc: RpcKind; code: string; count: number }[];
   /** Schedule entries beginning and ending, ms since the stats began (the server adds them). */
   schedule: { atMs: number; text: string }[];
+  /** Credentials mode (a token secret): every RPC's bearer token as the fake found it; null otherwise. */
+  tokens: Record<TokenVerdict, number> | null;
 }
 
 /** Per-connection counters keyed by the peer address, plus per-kind latency and fault counts. */
@@ -70,6 +73,7 @@ export class Accounting {
   private operations = new Map<string, Histogram>();
   private measureStartMs: number | null = null;
   private faultsBySecond = new Map<string, FakeStats['faultsBySecond'][number]>();
+  private tokens: Record<TokenVerdict, number> | null = null;
 
   private conn(peer: string, opened: boolean): ConnectionStat {
     let c = this.byPeer.get(peer);
@@ -147,6 +151,12 @@ export class Accounting {
     this.sessionsCreated++;
   }
 
+  /** An RPC's bearer token as checked in credentials mode. */
+  token(verdict: TokenVerdict): void {
+    this.tokens ??= { valid: 0, missing: 0, expired: 0, invalid: 0 };
+    this.tokens[verdict]++;
+  }
+
   snapshot(): Omit<FakeStats, 'schedule'> {
     const latency: FakeStats['latency'] = {};
     for (const [kind, h] of this.latency) latency[kind] = kindLatency(h);
@@ -164,6 +174,7 @@ export class Accounting {
       operations: Object.fromEntries([...this.operations].map(([op, h]) => [op, kindLatency(h)])),
       measureStartMs: this.measureStartMs,
       faultsBySecond: [...this.faultsBySecond.values()].map((s) => ({ ...s })),
+      tokens: this.tokens && { ...this.tokens },
     };
   }
 
@@ -173,6 +184,7 @@ export class Accounting {
     this.rpcsByMethod = {};
     this.totalRpcs = 0;
     this.rpcsWithCredentials = 0;
+    this.tokens = null;
     this.sessionsCreated = 0;
     this.since = Date.now();
     this.latency = new Map();

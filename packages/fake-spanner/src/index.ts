@@ -5,3 +5,4 @@ export type { ConnectionStat, FakeStats, KindLatency } from './accounting';
 export { startAdmin, type AdminServer } from './admin';
 export { startFakeSpannerThread, type FakeSpannerThread, type FakeThreadStats } from './thread';
 export type { LoopLoad } from './loop';
+export { checkToken, issueToken, newTokenSecret, type TokenVerdict } from './tokens';

@@ -15,8 +15,10 @@ export interface FakeSpannerOptions extends FakeConfigInput {
   port?: number;
   /** Shorthand for `latency.query`, which reads, begins, commits and batch DML also take unless set. */
   latencyMs?: number;
-  /** Serve TLS with this certificate chain and key (PEM) instead of plaintext: real Spanner's path, in tests. */
+  /** Serve TLS with this certificate chain and key (PEM) instead of plaintext: real Spanner's path. */
   tls?: { certChain: string; privateKey: string };
+  /** Credentials mode: refuse (UNAUTHENTICATED) and count every RPC without a valid token issued under this secret. */
+  tokenSecret?: string;
 }
 
 export interface FakeSpanner {
@@ -37,7 +39,7 @@ export interface FakeSpanner {
 
 /** Starts a fake google.spanner.v1.Spanner server on plaintext HTTP/2, or TLS with `tls`. */
 export async function startFakeSpanner(opts: FakeSpannerOptions = {}): Promise<FakeSpanner> {
-  const { host = '127.0.0.1', port: wantedPort = 0, latencyMs, tls, ...input } = opts;
+  const { host = '127.0.0.1', port: wantedPort = 0, latencyMs, tls, tokenSecret, ...input } = opts;
   let config = FakeConfigSchema.parse(latencyMs === undefined ? input : { ...input, latency: { query: latencyMs, ...input.latency } });
   const accounting = new Accounting();
   const behaviour = new Behaviour(config);
@@ -50,7 +52,7 @@ export async function startFakeSpanner(opts: FakeSpannerOptions = {}): Promise<F
     ...(config.maxConnectionAgeMs !== undefined ? { 'grpc.max_connection_age_ms': Math.round(config.maxConnectionAgeMs * scale) } : {}),
     ...(config.maxConnectionAgeGraceMs !== undefined ? { 'grpc.max_connection_age_grace_ms': Math.round(config.maxConnectionAgeGraceMs * scale) } : {}),
   });
-  server.addService(spannerService(), spannerHandlers({ accounting, behaviour, statements, store }));
+  server.addService(spannerService(), spannerHandlers({ accounting, behaviour, statements, store, tokenSecret }));
   const credentials = tls ? grpc.ServerCredentials.createSsl(null, [{ cert_chain: Buffer.from(tls.certChain), private_key: Buffer.from(tls.privateKey) }]) : grpc.ServerCredentials.createInsecure();
   const port = await new Promise<number>((resolve, reject) => server.bindAsync(`${host}:${wantedPort}`, credentials, (err, p) => (err ? reject(err) : resolve(p))));
   for (const h2 of http2ServersOf(server)) watchConnections(h2, accounting, () => behaviour.settings.acceptDelayMs * behaviour.settings.timeScale);

@@ -10,6 +10,7 @@ import { sessionRpcs } from './rpc/sessions';
 import { transactionRpcs } from './rpc/transactions';
 import { StatementParamError } from './statements';
 import { StoreError } from './store';
+import { checkToken } from './tokens';
 import { Transactions } from './transactions';
 
 export type { ServiceContext } from './rpc/frame';
@@ -43,6 +44,12 @@ export function spannerHandlers(ctx: ServiceContext): grpc.UntypedServiceImpleme
     call.on('cancelled', end);
     let delay = 0;
     try {
+      // Credentials mode: refused at the front door, as Spanner's front end refuses a bad token.
+      if (ctx.tokenSecret !== undefined) {
+        const verdict = checkToken(ctx.tokenSecret, call.metadata.get('authorization')[0]?.toString());
+        accounting.token(verdict);
+        if (verdict !== 'valid') throw spannerError(grpc.status.UNAUTHENTICATED, `Request had invalid authentication credentials: the access token is ${verdict}`);
+      }
       delay = behaviour.latencyMs(kind);
       accounting.serverTime(kind, delay);
       await sleep(delay);

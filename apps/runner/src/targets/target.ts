@@ -33,6 +33,8 @@ export interface TargetStats {
   serverByOperation?: Record<string, ServerTime>;
   /** Connections opened and closed, schedule changes and injected faults while the driver measured, where the target saw them (the fake). */
   events?: CellEvent[];
+  /** Credentials mode: every RPC's bearer token as the fake found it (valid, missing, expired, invalid). */
+  tokens?: Record<string, number> | null;
 }
 
 /** The server's time per RPC of one operation kind: how many RPCs, and their percentiles. */
@@ -50,6 +52,10 @@ export interface StartedTarget {
   stats?(): Promise<TargetStats>;
   /** Called when the driver starts its measured phase, so the target's load covers that phase. */
   markMeasuring?(): Promise<void>;
+  /** Set in the driver's environment over the runner's own (the fake's credentials mode: its metadata server). */
+  environment?: Record<string, string>;
+  /** What the target knows of why a cell failed (its metadata server gave no token), put before the driver's words. */
+  failureHint?(): string | null;
   stop(): Promise<void>;
 }
 

@@ -13,6 +13,8 @@ export interface ServiceContext {
   behaviour: Behaviour;
   statements: StatementRegistry;
   store: Store;
+  /** Credentials mode: every RPC must carry a bearer token issued under this secret (tokens.ts). */
+  tokenSecret?: string;
 }
 
 export interface Frame {

@@ -9,25 +9,48 @@ export const FakeServerSchema = FakeConfigSchema.omit({ timeScale: true })
   .partial()
   .refine((s) => s.latency?.query === undefined, { message: 'set the query latency with target.latencyMs', path: ['latency', 'query'] });
 
-export const FakeTargetSchema = z.strictObject({
-  kind: z.literal('fake'),
-  /** Server-side latency of every data RPC, before the time scale. */
-  latencyMs: z.number().min(0).max(10_000).default(65),
-  /**
-   * The rest of the fake's behaviour: latency of other RPC kinds (session, commit...), faults,
-   * schedules, connection age, accept delay, stream limit. The job's time scale applies to all of it.
-   */
-  server: FakeServerSchema.optional(),
-  /**
-   * Relay the cell through the connection tap, which times every RPC on the wire (request's last
-   * frame to the answer's first): the fake's added time as the network sees it, its HTTP/2 framing and
-   * socket reads and writes included, which the verdict then weighs instead of the fake's own clock.
-   * The relay adds a fraction of a millisecond to every RPC.
-   */
-  measureOnWire: z.boolean().optional(),
-  /** A network in front of the fake, played by the connection tap (targets/network.ts): for what a server cannot do to its own connections, such as a blackhole. */
-  network: NetworkSchema.optional(),
-});
+export const FakeTargetSchema = z
+  .strictObject({
+    kind: z.literal('fake'),
+    /** Server-side latency of every data RPC, before the time scale. */
+    latencyMs: z.number().min(0).max(10_000).default(65),
+    /**
+     * The rest of the fake's behaviour: latency of other RPC kinds (session, commit...), faults,
+     * schedules, connection age, accept delay, stream limit. The job's time scale applies to all of it.
+     */
+    server: FakeServerSchema.optional(),
+    /**
+     * Relay the cell through the connection tap, which times every RPC on the wire (request's last
+     * frame to the answer's first): the fake's added time as the network sees it, its HTTP/2 framing and
+     * socket reads and writes included, which the verdict then weighs instead of the fake's own clock.
+     * The relay adds a fraction of a millisecond to every RPC.
+     */
+    measureOnWire: z.boolean().optional(),
+    /** A network in front of the fake, played by the connection tap (targets/network.ts): for what a server cannot do to its own connections, such as a blackhole. */
+    network: NetworkSchema.optional(),
+    /**
+     * Credentials mode: the fake serves TLS with a certificate from a CA made for the cell, and refuses
+     * every RPC without a valid bearer token; tokens come from a GCE metadata server made for the cell,
+     * which the client's own credential code finds through GCE_METADATA_HOST. Durations before the time scale.
+     */
+    credentials: z
+      .strictObject({
+        /** How long each token lives. */
+        tokenLifetimeMs: z.number().min(1000, 'must be at least 1000').max(86_400_000).default(3_600_000),
+        /** How long the metadata server takes to answer a token request. */
+        tokenDelayMs: z.number().min(0).max(120_000).default(0),
+        /** The first N token requests fail (HTTP 500). */
+        tokenFailures: z.number().int().min(0).max(1000).default(0),
+        /** No metadata server: GCE_METADATA_HOST names a port nothing listens on. */
+        unreachable: z.boolean().optional(),
+      })
+      .optional(),
+  })
+  .superRefine((t, ctx) => {
+    // The tap reads HTTP/2 frames, which TLS hides.
+    if (t.credentials && (t.network || t.measureOnWire))
+      ctx.addIssue({ code: 'custom', path: ['credentials'], message: 'cannot go with a network or measureOnWire: the tap reads HTTP/2 frames, which TLS hides' });
+  });
 export type FakeTarget = z.output<typeof FakeTargetSchema>;
 
 const DEFAULT_SERVER = FakeServerSchema.parse({});
@@ -47,6 +70,7 @@ export const fakeTarget: TargetKind<FakeTarget> = {
   describe: (t, timeScale) => {
     const faults = t.server?.faults?.length ? `, ${t.server.faults.length} fault rule(s)` : '';
     const network = describeNetwork(t.network);
-    return `fake Spanner, ${formatMs(t.latencyMs)} ms × time scale ${timeScale}${faults}${network ? `, behind a network of ${network}` : ''}`;
+    const credentials = t.credentials ? `, TLS and tokens living ${formatMs(t.credentials.tokenLifetimeMs)} ms` : '';
+    return `fake Spanner, ${formatMs(t.latencyMs)} ms × time scale ${timeScale}${faults}${credentials}${network ? `, behind a network of ${network}` : ''}`;
   },
 };

@@ -1,7 +1,8 @@
 import { startFakeSpannerThread, type FakeStats } from '@scb/fake-spanner';
 import type { CellEvent, FakeTarget } from '@scb/shared';
-import { startTap, tapBehaviour, type WireTimes } from './tap';
-import type { AddedLatency, TargetPlugin } from './target';
+import { startTap, tapBehaviour, type WireTimes } from '../tap';
+import { startCredentials } from './credentials';
+import type { AddedLatency, TargetPlugin } from '../target';
 
 /**
  * The bundled fake, on a free port and a worker thread of its own; it counts every RPC per connection
@@ -12,12 +13,25 @@ export const fake: TargetPlugin<FakeTarget> = {
   kind: 'fake',
   available: () => true,
   async start(target, spec) {
-    const server = await startFakeSpannerThread({ ...target.server, latencyMs: target.latencyMs, timeScale: spec.timeScale });
+    const creds = target.credentials ? await startCredentials(target.credentials, spec.timeScale, DATABASE.projectId) : null;
+    let server: Awaited<ReturnType<typeof startFakeSpannerThread>>;
+    try {
+      server = await startFakeSpannerThread({
+        ...target.server,
+        latencyMs: target.latencyMs,
+        timeScale: spec.timeScale,
+        ...(creds && { tls: { certChain: creds.ca.certChain, privateKey: creds.ca.privateKey }, tokenSecret: creds.tokenSecret }),
+      });
+    } catch (e) {
+      await creds?.stop();
+      throw e;
+    }
     const tap = target.measureOnWire || target.network ? await startTap(server, tapBehaviour(target.network, spec.timeScale)) : null;
+    let measureStart: number | null = null;
     return {
-      endpoint: { host: (tap ?? server).host, port: (tap ?? server).port, security: 'plaintext' },
-      // The fake serves any names: fixed ones keep logs readable.
-      database: { projectId: 'bench-project', instanceId: 'bench-instance', databaseId: 'bench-db' },
+      endpoint: creds ? { host: server.host, port: server.port, security: 'tls', tlsRootsFile: creds.ca.caFile } : { host: (tap ?? server).host, port: (tap ?? server).port, security: 'plaintext' },
+      database: DATABASE,
+      ...(creds && { environment: creds.environment, failureHint: creds.failureHint }),
       async stats() {
         const s = await server.stats();
         return {
@@ -27,20 +41,28 @@ export const fake: TargetPlugin<FakeTarget> = {
           load: s.loop,
           cpuShare: null,
           serverByOperation: s.operations,
-          events: [...(s.measureStartMs === null ? [] : fakeEvents(s, s.measureStartMs)), ...(tap?.events() ?? [])].sort((a, b) => a.atMs - b.atMs),
+          events: [...(s.measureStartMs === null ? [] : fakeEvents(s, s.measureStartMs)), ...(tap?.events() ?? []), ...(creds && measureStart !== null ? creds.events(measureStart) : [])].sort(
+            (a, b) => a.atMs - b.atMs,
+          ),
+          tokens: s.tokens,
         };
       },
       markMeasuring: async () => {
+        measureStart = performance.now();
         tap?.markMeasuring();
         await server.mark();
       },
       async stop() {
         await tap?.stop();
         await server.stop();
+        await creds?.stop();
       },
     };
   },
 };
+
+// The fake serves any names: fixed ones keep logs readable.
+const DATABASE = { projectId: 'bench-project', instanceId: 'bench-instance', databaseId: 'bench-db' };
 
 /**
  * The wire's time per RPC beyond the latency the fake applied, at p50 and p99: exact where every RPC

@@ -1,0 +1,54 @@
+// The fake's credentials mode, per client: TLS with a CA made for the cell, and a bearer token on every
+// RPC that the client's own credential code fetched from the cell's GCE metadata server (found through
+// GCE_METADATA_HOST); and a cell whose metadata server is not there fails saying so.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { prepareDriver } from '@scb/languages';
+import { parseJobSpec, planCells, type JobSpecInput } from '@scb/shared';
+import { runCell } from '../../apps/runner/src/cell';
+import { CACHE_DIR } from '../../apps/runner/src/paths';
+
+const CLIENTS = [
+  { language: 'node', version: '9.0.0' },
+  { language: 'go', version: '1.96.1' },
+  { language: 'java', version: '6.123.0' },
+] as const;
+
+function cellOf(client: (typeof CLIENTS)[number], credentials: object) {
+  const input: JobSpecInput = {
+    clients: [client],
+    configurations: [{ label: 'client default' }],
+    concurrency: [4],
+    target: { kind: 'fake', latencyMs: 5, credentials },
+    workload: { operation: 'select1', warmupOps: 20, measuredOps: 200 },
+  };
+  const spec = parseJobSpec(input);
+  assert.ok(spec.ok, JSON.stringify(!spec.ok && spec.issues));
+  return { spec: spec.value, plan: planCells(spec.value)[0]! };
+}
+
+for (const client of CLIENTS) {
+  test(`${client.language} ${client.version}: a credentials-mode cell succeeds over TLS, and the fake saw no RPC without a valid token`, { timeout: 600_000 }, async () => {
+    const { spec, plan } = cellOf(client, {});
+    const launch = await prepareDriver(plan.client, { cacheDir: CACHE_DIR, log: () => {} });
+    const out = await runCell(spec, plan, launch);
+    assert.equal(out.result.count, 200);
+    assert.deepEqual(out.result.errors, {});
+    assert.ok(out.tokens, 'the fake checked tokens');
+    const { valid, ...rest } = out.tokens;
+    assert.deepEqual(rest, { missing: 0, expired: 0, invalid: 0 });
+    assert.ok((valid ?? 0) >= 220, `every RPC carried a valid token (${valid})`);
+  });
+}
+
+test('an unreachable metadata server fails the cell with a sentence naming it', { timeout: 600_000 }, async () => {
+  const { spec, plan } = cellOf(CLIENTS[0], { unreachable: true });
+  const launch = await prepareDriver(plan.client, { cacheDir: CACHE_DIR, log: () => {} });
+  await assert.rejects(runCell(spec, plan, launch), (e: Error) => {
+    assert.match(
+      e.message,
+      /^the cell's GCE metadata server \(GCE_METADATA_HOST=127\.0\.0\.1:\d+\) was unreachable \(credentials\.unreachable\), so the client had no token: every operation failed \(\d+ [A-Z_]+/,
+    );
+    return true;
+  });
+});
