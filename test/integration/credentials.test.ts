@@ -12,6 +12,8 @@ const CLIENTS = [
   { language: 'node', version: '9.0.0' },
   { language: 'go', version: '1.96.1' },
   { language: 'java', version: '6.123.0' },
+  // Its auth library (1.40.0) reads the default service account from the list of every account.
+  { language: 'java', version: '6.104.0' },
 ] as const;
 
 function cellOf(client: (typeof CLIENTS)[number], credentials: object) {

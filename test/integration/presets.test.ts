@@ -206,3 +206,33 @@ test('slow-session-creation: the first second of a cold client waits for its 600
     assert.ok(timeline.at(-1)!.p99Ms < timeline[0]!.p99Ms / 2, `${c.clientVersion} ${c.configLabel}: last second p99 ${timeline.at(-1)!.p99Ms}, first ${timeline[0]!.p99Ms}`);
   }
 });
+
+test('token-refresh: a client that refreshes at expiry stalls for the token endpoint at each token request; one that refreshes in the background does not', { timeout: 900_000 }, async () => {
+  const spec = preset('token-refresh');
+  spec.clients = [
+    { language: 'go', version: '1.33.0' },
+    { language: 'go', version: '1.96.1' },
+  ];
+  spec.workload.durationSeconds = 14;
+  const job = await run(spec);
+  const second = (ms: number) => Math.floor(ms / 1000) + 1;
+  for (const c of job.cells) {
+    const timeline = CellTimelineSchema.parse(c.result!.timeline);
+    const marks = (CellEventsSchema.parse(c.result!.events) ?? []).filter((e) => e.kind === 'schedule-change' && e.text.startsWith('token request answered in'));
+    console.log(`# go ${c.clientVersion}: token requests at ${marks.map((m) => (m.atMs / 1000).toFixed(1)).join(', ')} s; per-second p99 ${timeline.map((t) => t.p99Ms.toFixed(0)).join(', ')} ms`);
+    const stalled = timeline.filter((t) => t.p99Ms >= 900).map((t) => t.second);
+    if (c.clientVersion === '1.33.0') {
+      // Once, 10 s before the token's expiry: that second, or the next where the waiting calls end, waits the 1 s.
+      // (A second token source of the client may ask too, without anyone waiting: not every mark stalls.)
+      assert.ok(stalled.length >= 1, 'a refresh within 14 s of a 20 s token stalls a second');
+      for (const s of stalled)
+        assert.ok(
+          marks.some((m) => s === second(m.atMs) || s === second(m.atMs) + 1),
+          `second ${s} stalled without a token request in it or the one before`,
+        );
+    } else {
+      assert.ok(marks.length >= 5, `1.96.1 refreshes in the background, often at this short life (${marks.length})`);
+      assert.deepEqual(stalled, [], 'and no second waits for it');
+    }
+  }
+});

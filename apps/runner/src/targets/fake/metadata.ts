@@ -54,8 +54,10 @@ export async function startMetadataServer(secret: string, b: MetadataBehaviour):
     if (p === '/computeMetadata/v1/instance/zone') return send(200, 'projects/123456789012/zones/bench-zone-a');
     if (p === '/computeMetadata/v1/instance/service-accounts/default/email') return send(200, ACCOUNT);
     if (p === '/computeMetadata/v1/instance/service-accounts/default/scopes') return send(200, 'https://www.googleapis.com/auth/cloud-platform\n');
-    if (p === '/computeMetadata/v1/instance/service-accounts/default' || p === '/computeMetadata/v1/instance/service-accounts')
-      return send(200, JSON.stringify({ aliases: ['default'], email: ACCOUNT, scopes: ['https://www.googleapis.com/auth/cloud-platform'] }), 'application/json');
+    const account = { aliases: ['default'], email: ACCOUNT, scopes: ['https://www.googleapis.com/auth/cloud-platform'] };
+    if (p === '/computeMetadata/v1/instance/service-accounts/default') return send(200, JSON.stringify(account), 'application/json');
+    // Every account by name (older Java auth libraries read the default one from here).
+    if (p === '/computeMetadata/v1/instance/service-accounts') return send(200, JSON.stringify({ default: account, [ACCOUNT]: account }), 'application/json');
     if (p === '/computeMetadata/v1/instance/service-accounts/default/token') {
       const at = performance.now();
       const failing = requests.length < b.tokenFailures;
