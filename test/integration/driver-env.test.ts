@@ -58,10 +58,12 @@ const BASICS = {
   SPANNER_DISABLE_BUILTIN_METRICS: 'true',
 };
 
-test('a Driver gets the allowlist only, and the Application Default Credentials only on Cloud Spanner', () => {
+test('a Driver gets the allowlist only, and the Application Default Credentials (and the metadata server probe) only on Cloud Spanner', () => {
   for (const kind of ['fake', 'emulator', undefined] as const) assert.deepEqual(driverEnvironment(kind, RUNNER), BASICS, String(kind));
   assert.deepEqual(driverEnvironment('spanner', RUNNER), {
     ...BASICS,
+    // On Google Cloud the metadata server is where the credentials come from: its probe stays as the Runner has it.
+    METADATA_SERVER_DETECTION: RUNNER.METADATA_SERVER_DETECTION,
     GOOGLE_APPLICATION_CREDENTIALS: RUNNER.GOOGLE_APPLICATION_CREDENTIALS,
     GOOGLE_CLOUD_PROJECT: RUNNER.GOOGLE_CLOUD_PROJECT,
     CLOUDSDK_CONFIG: RUNNER.CLOUDSDK_CONFIG,

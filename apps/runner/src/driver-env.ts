@@ -27,10 +27,15 @@ const CREDENTIALS = ['GOOGLE_APPLICATION_CREDENTIALS', 'GOOGLE_CLOUD_PROJECT', '
 
 /** Set by the Runner for every Driver, whatever its own environment says. */
 const SET: Record<string, string> = {
-  // No probe of the GCE metadata server, no metrics export: neither may differ between the clients compared.
-  METADATA_SERVER_DETECTION: 'none',
+  // No metrics export: it may not differ between the clients compared.
   SPANNER_DISABLE_BUILTIN_METRICS: 'true',
 };
+
+/**
+ * Set for a Driver without credentials: no probe of the GCE metadata server. A Cell on Cloud Spanner
+ * keeps the probe: on Google Cloud the metadata server is where its credentials come from.
+ */
+const SET_WITHOUT_CREDENTIALS: Record<string, string> = { METADATA_SERVER_DETECTION: 'none' };
 
 /**
  * A Driver's whole environment for a Cell on a Target of this kind. Not passed on purpose, besides
@@ -38,13 +43,14 @@ const SET: Record<string, string> = {
  * what is measured) and proxies (the Driver only reaches the Target).
  */
 export function driverEnvironment(target: Target['kind'] | undefined, runner: NodeJS.ProcessEnv = process.env): Record<string, string> {
-  const names: readonly string[] = target && targetPlugin(target)?.credentials ? [...PASSED, ...CREDENTIALS] : PASSED;
+  const credentials = Boolean(target && targetPlugin(target)?.credentials);
+  const names: readonly string[] = credentials ? [...PASSED, ...CREDENTIALS, 'METADATA_SERVER_DETECTION'] : PASSED;
   const env: Record<string, string> = {};
   for (const name of names) {
     const v = runner[name];
     if (v !== undefined) env[name] = v;
   }
-  return { ...env, ...SET };
+  return { ...env, ...SET, ...(credentials ? {} : SET_WITHOUT_CREDENTIALS) };
 }
 
 /** Variables whose values are everyday words or paths in messages, unless their name says secret. */
