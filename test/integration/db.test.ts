@@ -251,6 +251,7 @@ const result = (over: Partial<CellResultInput> = {}): CellResultInput => ({
   scheduleLagMaxMs: null,
   outstandingCapWaits: null,
   events: [{ atMs: 1500, kind: 'connection-closed', connection: 0 }],
+  tokens: null,
   operations: { select1: { count: 100, qps: 100, p50Ms: 65, p90Ms: 70, p99Ms: 80, p999Ms: 90, maxMs: 95, errorCount: 0, errors: {} } },
   channels: [
     { source: 'fake', connection: 0, peer: '127.0.0.1:1', rpcs: 60, peakInFlight: 7 },

@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import {
   CellEventsSchema,
   CellTimelineSchema,
+  CellTokensSchema,
   CellUncorrectedSchema,
   OperationSummarySchema,
   SCENARIO_PRESETS,
@@ -221,6 +222,9 @@ test('token-refresh: a client that refreshes at expiry stalls for the token endp
     const marks = (CellEventsSchema.parse(c.result!.events) ?? []).filter((e) => e.kind === 'schedule-change' && e.text.startsWith('token request answered in'));
     console.log(`# go ${c.clientVersion}: token requests at ${marks.map((m) => (m.atMs / 1000).toFixed(1)).join(', ')} s; per-second p99 ${timeline.map((t) => t.p99Ms.toFixed(0)).join(', ')} ms`);
     const stalled = timeline.filter((t) => t.p99Ms >= 900).map((t) => t.second);
+    // Stored with the cell: every RPC carried a valid token.
+    const tokens = CellTokensSchema.parse(c.result!.tokens);
+    assert.ok(tokens && tokens.valid > c.result!.count && tokens.missing + tokens.expired + tokens.invalid === 0, JSON.stringify(tokens));
     if (c.clientVersion === '1.33.0') {
       // Once, 10 s before the token's expiry: that second, or the next where the waiting calls end, waits the 1 s.
       // (A second token source of the client may ask too, without anyone waiting: not every mark stalls.)

@@ -33,6 +33,7 @@ export function cellResultOf(out: CellOutcome): CellResultInput {
     operations: operationsOf(r, out.serverByOperation),
     // Past the measured phase's end (the driver's last calls winding down) they are not its.
     events: out.events ? out.events.filter((e) => e.atMs <= r.elapsedMs) : null,
+    tokens: out.tokens ?? null,
     channels: [
       ...(out.channels?.connections ?? []).map((c) => ({ source: out.channels!.source, connection: c.connection, peer: c.peer, rpcs: c.rpcs, peakInFlight: c.peakInFlight })),
       // The client's own view of the same traffic, per gRPC channel, where its driver counts it.

@@ -10,6 +10,7 @@ import {
   targetCap,
   type CellEvent,
   type CellPlan,
+  type CellTokens,
   type DriverCell,
   type JobSpec,
   type ProgressMessage,
@@ -41,8 +42,8 @@ export interface CellOutcome {
   serverByOperation?: Record<string, ServerTime>;
   /** What the target saw happen while the driver measured (the fake): connections, schedule changes, faults. */
   events?: CellEvent[];
-  /** Credentials mode: every RPC's bearer token as the fake found it (not stored yet). */
-  tokens?: Record<string, number> | null;
+  /** Credentials mode: every RPC's bearer token as the fake found it. */
+  tokens?: CellTokens;
 }
 
 export interface CellHooks {

@@ -9,7 +9,7 @@ import type { CsvRow } from '@scb/shared/export';
 import type { TableCell } from '@scb/shared/table';
 import type { LatencySummary } from '@scb/shared/stats';
 import type { ProgressMessage, TimelinePoint } from '@scb/shared/protocol';
-import { environmentAsAnswered, type CellEvent, type CellOperations, type CellUncorrected, type JobEnvironment, type OperationSummary } from '@scb/shared/stored';
+import { environmentAsAnswered, type CellEvent, type CellOperations, type CellTokens, type CellUncorrected, type JobEnvironment, type OperationSummary } from '@scb/shared/stored';
 import { latencySplit, type LatencySplit } from '@scb/shared/split';
 import type { BudgetSpent } from '@scb/shared/budget';
 import { countJobs, getJob as readJob, listJobs as readJobs, type StoredCell } from '@scb/db';
@@ -123,6 +123,8 @@ export interface CellView {
         operations: CellOperations | null;
         /** What the target saw while measuring (the fake: connections, schedule changes, faults), ms into the measured phase; null where unknown. */
         events: CellEvent[] | null;
+        /** The fake's credentials mode: RPCs by what their bearer token was; null otherwise. */
+        tokens: CellTokens;
         /** Share of the machine's cores the driver used while measuring. */
         cpuShare: number;
         /** Which process limited the cell, and the figures past their thresholds (or the configuration limit that held it). */
@@ -360,6 +362,7 @@ export function csvRows(job: JobView): CsvRow[] {
     machine_runner_share: c.result?.machineRunnerShare,
     machine_load1: c.result?.machineLoad1,
     capped: c.result?.capped,
+    tokens_refused: c.result?.tokens ? c.result.tokens.missing + c.result.tokens.expired + c.result.tokens.invalid : undefined,
     arrival_rate: c.arrivalRate,
     uncorrected_p50_ms: c.result?.uncorrected?.p50Ms,
     uncorrected_p99_ms: c.result?.uncorrected?.p99Ms,

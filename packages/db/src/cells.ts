@@ -3,8 +3,10 @@ import {
   CellErrorsSchema,
   CellOperationsSchema,
   CellEventsSchema,
+  CellTokensSchema,
   CellUncorrectedSchema,
   type CellEvent,
+  type CellTokens,
   type CellUncorrected,
   type CellOperations,
   CellTimelineSchema,
@@ -29,12 +31,13 @@ export const UNFINISHED_CELL = { status: { in: [...UNFINISHED_CELL_STATUSES] } }
 export type StoredChannel = Omit<ChannelStat, 'id' | 'cellId'>;
 
 /** A cell's measured result; serverRpcs is null where the target cannot count RPCs. */
-export type StoredCellResult = Omit<CellResult, 'cellId' | 'errors' | 'timeline' | 'operations' | 'events' | 'uncorrected'> & {
+export type StoredCellResult = Omit<CellResult, 'cellId' | 'errors' | 'timeline' | 'operations' | 'events' | 'uncorrected' | 'tokens'> & {
   errors: Record<string, number>;
   uncorrected: CellUncorrected | null;
   timeline: TimelinePoint[];
   operations: CellOperations | null;
   events: CellEvent[] | null;
+  tokens: CellTokens;
 };
 
 export type StoredCell = Omit<Cell, 'jobId' | 'config' | 'progress'> & {
@@ -59,6 +62,7 @@ export function parseCell(c: Cell & { result: CellResult | null; channels: Chann
       timeline: p.take(`${path}.result.timeline`, parseStored(CellTimelineSchema, result.timeline)),
       operations: p.take(`${path}.result.operations`, parseStored(CellOperationsSchema, result.operations)),
       events: p.take(`${path}.result.events`, parseStored(CellEventsSchema, result.events)),
+      tokens: p.take(`${path}.result.tokens`, parseStored(CellTokensSchema, result.tokens)),
       uncorrected: p.take(`${path}.result.uncorrected`, parseStored(CellUncorrectedSchema, result.uncorrected)),
     },
     channels: channels.map(({ id: _i, cellId: _c, ...ch }) => ch),
@@ -110,11 +114,18 @@ export type CellResultInput = StoredCellResult & { channels: StoredChannel[] };
  * nothing, if the cell is running in a job of `runnerId`.
  */
 export async function storeCellResult(db: Db, cellId: number, input: CellResultInput, runnerId: string | null = null): Promise<CellWrite> {
-  const { channels, operations, events, uncorrected, ...result } = input;
+  const { channels, operations, events, uncorrected, tokens, ...result } = input;
   try {
     await db.$transaction(async (tx) => {
       await tx.cellResult.create({
-        data: { ...result, operations: operations ?? Prisma.DbNull, events: events ?? Prisma.DbNull, uncorrected: uncorrected ?? Prisma.DbNull, cellId },
+        data: {
+          ...result,
+          operations: operations ?? Prisma.DbNull,
+          events: events ?? Prisma.DbNull,
+          uncorrected: uncorrected ?? Prisma.DbNull,
+          tokens: tokens ?? Prisma.DbNull,
+          cellId,
+        },
       });
       await tx.channelStat.createMany({ data: channels.map((c) => ({ ...c, cellId })) });
       const done = await tx.cell.updateMany({ where: { ...ownedCell(cellId, runnerId), status: 'running' }, data: { status: 'succeeded', finishedAt: new Date() } });

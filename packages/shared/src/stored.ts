@@ -78,6 +78,11 @@ export type CellEvent = z.output<typeof CellEventSchema>;
 /** CellResult.events; null where the target does not tell (and for cells stored before). */
 export const CellEventsSchema = z.array(CellEventSchema).nullable();
 
+/** CellResult.tokens: the fake's credentials mode, RPCs by what their bearer token was; null otherwise. */
+const count = z.number().int().min(0);
+export const CellTokensSchema = z.object({ valid: count, missing: count, expired: count, invalid: count }).nullable();
+export type CellTokens = z.output<typeof CellTokensSchema>;
+
 /** The server's side of one operation kind: RPCs per operation, and the time per RPC. */
 const ServerSideSchema = z.object({ rpcsPerOp: z.number(), p50Ms: z.number(), p99Ms: z.number() });
 

@@ -1,4 +1,4 @@
-import type { CellEvent, CellPlan, DriverCell, JobSpec, Target } from '@scb/shared';
+import type { CellEvent, CellPlan, CellTokens, DriverCell, JobSpec, Target } from '@scb/shared';
 
 /** What a target saw of a cell's connections: every RPC it served and their spread over connections. */
 export interface ChannelStats {
@@ -34,7 +34,7 @@ export interface TargetStats {
   /** Connections opened and closed, schedule changes and injected faults while the driver measured, where the target saw them (the fake). */
   events?: CellEvent[];
   /** Credentials mode: every RPC's bearer token as the fake found it (valid, missing, expired, invalid). */
-  tokens?: Record<string, number> | null;
+  tokens?: CellTokens;
 }
 
 /** The server's time per RPC of one operation kind: how many RPCs, and their percentiles. */

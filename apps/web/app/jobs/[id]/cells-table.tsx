@@ -80,6 +80,11 @@ function CellRow({ c }: { c: CellView }) {
           </div>
         )}
         {c.result?.capped && <div className="hint">ended by the cost cap on {CAPPED_WORDS[c.result.capped] ?? c.result.capped}</div>}
+        {c.result?.tokens && (
+          <div className={c.result.tokens.missing + c.result.tokens.expired + c.result.tokens.invalid ? 'warn' : 'hint'} data-testid="tokens">
+            tokens: {c.result.tokens.valid} valid, {c.result.tokens.missing} missing, {c.result.tokens.expired} expired, {c.result.tokens.invalid} invalid
+          </div>
+        )}
         {c.result?.warmStart && !c.result.warmStart.warm && (
           <div className="warn" title="the warm-up was too short: the first measured window ran at another rate than the rest">
             not warm: {formatQps(c.result.warmStart.firstRate)}/s first, {formatQps(c.result.warmStart.medianRate)}/s after
