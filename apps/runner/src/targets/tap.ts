@@ -304,8 +304,7 @@ export async function startTap(upstream: { host: string; port: number }, behavio
       c.sendGoaway!();
       toClient.write(d.subarray(at));
     });
-    // Set when the GOAWAY is due: now if the server's bytes are between frames, else at their next boundary.
-    c.sendGoaway = null;
+    // When the GOAWAY is due: now if the server's bytes are between frames, else at their next boundary.
     const goaway = () => {
       c.sendGoaway = null;
       toClient.write(goawayFrame(c.lastStream));
