@@ -93,7 +93,11 @@ export async function runCell(spec: JobSpec, plan: CellPlan, launch: DriverLaunc
       },
       spec.target.kind,
       target.environment,
-    );
+    ).catch((e: unknown) => {
+      // What the target knows of why (no token was ever issued) goes before the driver's words.
+      const hint = e instanceof CellError ? target.failureHint?.() : null;
+      throw hint ? new CellError(`${hint}; ${(e as Error).message}`) : e;
+    });
     const stats = await target.stats?.();
     // Nothing measured but the missing credentials: the cell failed, and says where they should have come from.
     const hint = result.count === 0 ? target.failureHint?.() : null;
@@ -117,9 +121,6 @@ export async function runCell(spec: JobSpec, plan: CellPlan, launch: DriverLaunc
       events: stats?.events,
       tokens: stats?.tokens,
     };
-  } catch (e) {
-    const hint = e instanceof CellError && !e.message.startsWith("the cell's") ? target.failureHint?.() : null;
-    throw hint ? new CellError(`${hint}; ${(e as Error).message}`) : e;
   } finally {
     await target.stop();
   }

@@ -65,6 +65,8 @@ interface Connection {
   silent: boolean;
   /** A GOAWAY to send the client at the next frame boundary of the server's bytes. */
   sendGoaway: (() => void) | null;
+  /** Sends the client a GOAWAY as soon as the server's bytes allow (set once relayed). */
+  goAway: (() => void) | null;
   closed: boolean;
 }
 
@@ -216,8 +218,6 @@ export async function startTap(upstream: { host: string; port: number }, behavio
   let wire = newLatencyHistogram();
   let goawayAtMs: number | null = null;
   let hole: { atMs: number; silenced: number; connections: number } | null = null;
-  /** Per relayed connection: sends it a GOAWAY as soon as its server bytes allow. */
-  const goawayDue = new Map<Connection, () => void>();
   const goaways: { connection: number; lastStream: number; inFlight: number }[] = [];
   const timers: NodeJS.Timeout[] = [];
   const server = net.createServer((client) => {
@@ -232,6 +232,7 @@ export async function startTap(upstream: { host: string; port: number }, behavio
       silent: false,
       closed: false,
       sendGoaway: null,
+      goAway: null,
     };
     client.on('close', () => (c.closed = true));
     connections.push(c);
@@ -310,7 +311,7 @@ export async function startTap(upstream: { host: string; port: number }, behavio
       toClient.write(goawayFrame(c.lastStream));
       goaways.push({ connection: c.connection, lastStream: c.lastStream, inFlight: c.open.size });
     };
-    goawayDue.set(c, () => (fromServer.between() ? goaway() : (c.sendGoaway = goaway)));
+    c.goAway = () => (fromServer.between() ? goaway() : (c.sendGoaway = goaway));
     target.on('drain', () => client.resume());
     client.on('drain', () => target.resume());
     client.on('end', () => toTarget.end());
@@ -344,7 +345,7 @@ export async function startTap(upstream: { host: string; port: number }, behavio
         timers.push(
           setTimeout(() => {
             goawayAtMs = gAt;
-            for (const c of connections) if (!c.closed && !c.silent) goawayDue.get(c)?.();
+            for (const c of connections) if (!c.closed && !c.silent) c.goAway?.();
           }, gAt),
         );
     },
