@@ -145,7 +145,8 @@ test('two runners on one database share the queued jobs: none runs twice, none i
     // One host: the jobs' cells ran one after another, never overlapping.
     const spans = jobs.map((j) => [j.cells[0]!.startedAt!.getTime(), j.cells[0]!.finishedAt!.getTime()] as const).sort((x, y) => x[0] - y[0]);
     for (let i = 1; i < spans.length; i++) assert.ok(spans[i]![0] >= spans[i - 1]![1], `cells overlapped on one host: ${JSON.stringify(spans)}`);
-    const alive = (await listRunners(t.db, HEARTBEAT_MS * 4)).filter((r) => r.alive);
+    // A generous window: a heartbeat late on a loaded machine must not drop a runner that is up (as below).
+    const alive = (await listRunners(t.db, 30_000)).filter((r) => r.alive);
     assert.ok(alive.length >= 2);
     assert.ok(alive.every((r) => r.languages.includes('node') && r.cores > 0));
   } finally {
