@@ -180,7 +180,8 @@ for (const language of languagePlugins().map((p) => p.language)) {
     const p90 = (h: string) => decodeHistogram(h).getValueAtPercentile(90) / 1000;
     const [late, early] = [p90(s.histogram), p90(s.uncorrected!.histogram)];
     // Waiters are a fifth or more of the operations: the corrected p90 carries their wait (hundreds of
-    // ms); counted from their actual start they took the fake's 5 ms.
-    assert.ok(late >= 10 * early, `p90 corrected ${late} ms, uncorrected ${early} ms`);
+    // ms); counted from their actual start they took the fake's 5 ms, or a few tens of ms on a loaded
+    // machine (Java's p90 was 97 ms once beside a corrected 858 ms), so the ratio asked is 5.
+    assert.ok(late >= 5 * early, `p90 corrected ${late} ms, uncorrected ${early} ms`);
   });
 }
