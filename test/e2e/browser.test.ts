@@ -509,12 +509,17 @@ test("the per-second chart marks the fake's schedule changes and draws the fault
   const page = await browser.newPage({ viewport: { width: 1280, height: 1200 } });
   await page.goto(`${stack.baseUrl}/jobs/${id}`);
   assert.equal(await page.locator('h1 .status').textContent(), 'succeeded');
-  assert.match(await page.getByTestId('event-marks').innerText(), /second \d+: schedule 1 begins: query 100 ms, UNAVAILABLE on query 20%; second \d+: schedule 1 ends/);
+  const marks = await page.getByTestId('event-marks').innerText();
+  assert.match(marks, /second \d+: schedule 1 begins: query 100 ms, UNAVAILABLE on query 20%(, [^;]*)?; (second [^;]*; )*second \d+: schedule 1 ends/);
   assert.match(await page.getByTestId('fault-marks').innerText(), /Faults injected by the fake: \d+ UNAVAILABLE on query in seconds \d+–\d+/);
   const chart = page.getByTestId('timeline-chart');
   // Recharts draws in the browser after the page loads: wait for the lines before counting them.
   await chart.locator('.recharts-reference-line').nth(1).waitFor({ state: 'attached', timeout: 15_000 });
-  assert.equal(await chart.locator('.recharts-reference-line').count(), 2, 'one line where the entry began, one where it ended');
+  // One line per second with events: where the entry began, where it ended, and any second a
+  // connection opened or closed in (a loaded machine's client sometimes reconnects).
+  const seconds = marks.match(/second \d+:/g)!.length;
+  assert.ok(seconds >= 2);
+  assert.equal(await chart.locator('.recharts-reference-line').count(), seconds, `one line per second in "${marks}"`);
   assert.match(await chart.locator('.recharts-legend-wrapper').innerText(), /faults injected \/ s/);
   // Node 9.0.0 runs on a multiplexed session: its pool figures are all 0, said in a line, not drawn.
   assert.match(await page.getByTestId('pool-unused').innerText(), /did not use its pool/);

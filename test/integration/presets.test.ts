@@ -240,3 +240,40 @@ test('token-refresh: a client that refreshes at expiry stalls for the token endp
     }
   }
 });
+
+test('slow-dns: grpc-go 1.18.0 resolves again at every reset but does not wait for the lookup; Go 1.96.1 does not resolve again within 30 s', { timeout: 900_000 }, async () => {
+  const spec = preset('slow-dns');
+  spec.clients = [
+    { language: 'go', version: '0.37.0', grpcVersion: '1.18.0' },
+    { language: 'go', version: '1.96.1' },
+  ];
+  spec.workload.durationSeconds = 12;
+  // Queries of 4 s: a reconnect that waited for one (SRV, then A) would stall a second 4 s or more.
+  (spec.target as FakeTarget).dns = { lookupDelayMs: 4000 };
+  const job = await run(spec);
+  for (const c of job.cells) {
+    const timeline = CellTimelineSchema.parse(c.result!.timeline);
+    const events = CellEventsSchema.parse(c.result!.events) ?? [];
+    const lookups = events.filter((e) => e.kind === 'schedule-change' && /^DNS lookup A spanner\.bench\.test, answered in 4\d{3} ms$/.test(e.text));
+    const closed = events.filter((e) => e.kind === 'connection-closed');
+    console.log(
+      `# go ${c.clientVersion}: A lookups at ${lookups.map((m) => (m.atMs / 1000).toFixed(1)).join(', ') || 'none'} s; resets at ${closed.map((m) => (m.atMs / 1000).toFixed(1)).join(', ')} s; per-second p99 ${timeline.map((t) => t.p99Ms.toFixed(0)).join(', ')} ms`,
+    );
+    assert.deepEqual(c.result!.errors, {});
+    assert.ok(closed.length >= 2, 'the fake reset connections at their age');
+    const worst = Math.max(...timeline.map((t) => t.p99Ms));
+    assert.ok(worst < 3500, `${c.clientVersion}: a second's p99 reached ${worst.toFixed(0)} ms, as a reconnect waiting for a 4 s lookup would`);
+    if (c.clientGrpcVersion === '1.18.0') {
+      // Each lookup follows a reset (within the SRV query's 4 s and a little).
+      assert.ok(lookups.length >= 1, 'grpc-go 1.18.0 resolves again after a reset');
+      for (const l of lookups)
+        assert.ok(
+          closed.some((e) => e.atMs <= l.atMs && l.atMs - e.atMs <= 6000),
+          `the A lookup at ${l.atMs} ms follows a reset`,
+        );
+    } else {
+      const any = events.filter((e) => e.kind === 'schedule-change' && e.text.startsWith('DNS lookup'));
+      assert.deepEqual(any, [], 'grpc-go resolves again 30 s after the last resolution at the earliest');
+    }
+  }
+});

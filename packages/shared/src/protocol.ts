@@ -47,7 +47,14 @@ export const DriverCellSchema = z.strictObject({
    * driver's environment (real Spanner); `tlsRootsFile`, set only by tests, is a PEM file of the roots
    * the driver trusts (Node and Java: instead of the system's; Go: besides its certificate directories).
    */
-  endpoint: z.strictObject({ host: z.string(), port: z.number().int(), security: z.enum(['plaintext', 'tls']), tlsRootsFile: z.string().optional() }),
+  endpoint: z.strictObject({
+    host: z.string(),
+    port: z.number().int(),
+    security: z.enum(['plaintext', 'tls']),
+    tlsRootsFile: z.string().optional(),
+    /** Reach the target by this name, resolved through this DNS server (host:port): a dns://<server>/<name>:<port> target; host is then the address it resolves to. */
+    resolver: z.strictObject({ server: z.string(), name: z.string() }).optional(),
+  }),
   database: z.strictObject({ projectId: z.string(), instanceId: z.string(), databaseId: z.string() }),
   /** The client as the job names it; its language is the driver's own, so any name a plug-in registered in the runner passes here. */
   client: ClientSchema.safeExtend({ language: z.string().min(1) }),

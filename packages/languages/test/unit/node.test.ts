@@ -85,3 +85,22 @@ test('the Node driver counts the sessions of a BatchCreateSessionsResponse from 
   assert.equal(repeatedField1(mixed), 3);
   assert.equal(repeatedField1(response(3).subarray(0, -5)), 3, 'the third entry began before the cut');
 });
+
+test('a target resolved through a DNS server becomes a dns:// servicePath; a grpc-js before 1.11.0 refuses it by name', () => {
+  const through = (grpcVersion?: string) => {
+    const c = cell({});
+    c.endpoint.resolver = { server: '127.0.0.1:5353', name: 'spanner.bench.test' };
+    return nodeClientSetup(c, { ...deps, grpcVersion });
+  };
+  const o = through('1.14.7').clientOptions;
+  assert.equal(o.servicePath, 'dns://127.0.0.1:5353/spanner.bench.test');
+  assert.equal(o.port, 1234);
+  assert.equal(through('1.11.0').clientOptions.servicePath, 'dns://127.0.0.1:5353/spanner.bench.test');
+  for (const v of ['1.10.11', '1.8.3', undefined])
+    assert.throws(
+      () => through(v),
+      (e) => e instanceof UnsupportedOption && /^option target\.dns is not supported by node 9\.0\.0 \(its grpc-js .* asks the system's resolver/.test(e.message),
+      String(v),
+    );
+  assert.equal(nodeClientSetup(cell({}), deps).clientOptions.servicePath, '127.0.0.1', 'no resolver: the host as it is');
+});

@@ -119,6 +119,9 @@ const SESSION_POOL_CONFIGURATIONS = [
 const TOKEN_REFRESH_DESCRIPTION =
   "Mercari: a client that fetches a new OAuth token synchronously when the old one expires makes requests wait for the token endpoint about once a token's life. Here tokens live 20 s and the cell's GCE metadata server takes 1 s to answer; each token request is a mark on the per-second p99. Measured here: Go 0.37.0 (grpc-go 1.17.0) and 1.33.0 refresh synchronously 10 s before expiry, every 11 s, and those seconds' p99 is the token endpoint's (1,013-1,017 ms); Go 1.96.1 refreshes in the background (about once a second at this short life) and no second passes 16 ms. Java 6.104.0 and 6.123.0 and Node 9.0.0 refresh synchronously on every request while a token has less than their margin left (Java 3 min, Node 5 min), so at a 20 s life every request waits about 1 s. With longer tokens: Java refreshes in the background 3 min 45 s before expiry without a stall (240 s tokens: requests at 15 s and 31 s, no second over 27 ms), Node 9.0.0 stalls once, 5 min before expiry (330 s tokens: 1,020 ms at 30 s and 61 s). So with hour-long tokens Go 0.37.0, Go 1.33.0 and Node 9.0.0 stall once an hour; Go 1.96.1 and Java do not.";
 
+const SLOW_DNS_DESCRIPTION =
+  "Mercari: each hourly reconnect resolved the Spanner host name again through a slow resolver, and requests waited. Here the fake closes every connection at 5 s of age and its name resolves through the cell's DNS server, which answers each query in 1 s; the client gets a dns://<server>/<name>:<port> target, and each query is a mark on the per-second p99. Measured here (40 s, 8 resets): no client version waits for a lookup when it reconnects. Go 0.37.0 on grpc-go 1.17.0 never resolves again after its start, no second over 31 ms. On grpc-go 1.18.0 it resolves again at every reset (SRV, then A and AAAA, then TXT, one after another) and stalls 1.3-2.1 s at each reset, but as long with 3 s queries (1.2-2.1 s) and with no DNS server at all (1.2-1.9 s): its own slow reconnect (the hourly-reconnect preset), not the lookup. Go 1.33.0 and 1.96.1 resolve once per connection 30 s after their start (grpc-go's least interval between resolutions), in the background: no second over 24 ms. Node 9.0.0 (grpc-js 1.14.7, which follows a dns:// server only with GRPC_NODE_USE_ALTERNATIVE_RESOLVER=true, set by its driver) resolves once at 29 s, no second over 38 ms. Java is refused: grpc-java's resolver ignores the server a dns:// target names. Mercari's lookup was inside the dial (a plain host:port target through the system resolver), which no per-process setting points at the cell's DNS server.";
+
 export const SCENARIO_PRESETS: Preset[] = [
   {
     id: 'session-pool-exhaustion',
@@ -246,6 +249,25 @@ export const SCENARIO_PRESETS: Preset[] = [
       configurations: [{ label: 'client default' }],
       concurrency: [4],
       target: { kind: 'fake', latencyMs: 10, credentials: { tokenLifetimeMs: 20_000, tokenDelayMs: 1000 } },
+      workload: { operation: 'select1', warmupOps: 20, durationSeconds: 40 },
+    },
+  },
+  {
+    id: 'slow-dns',
+    title: 'Slow DNS on reconnect (resets at 5 s, 1 s per DNS query)',
+    description: SLOW_DNS_DESCRIPTION,
+    spec: {
+      name: 'Slow DNS: connections reset at 5 s, each DNS query answered in 1 s',
+      clients: [
+        { language: 'go', version: '0.37.0', grpcVersion: '1.17.0' },
+        { language: 'go', version: '0.37.0', grpcVersion: '1.18.0' },
+        { language: 'go', version: '1.33.0' },
+        { language: 'go', version: '1.96.1' },
+        { language: 'node', version: '9.0.0' },
+      ],
+      configurations: [{ label: 'client default' }],
+      concurrency: [10],
+      target: { kind: 'fake', latencyMs: 10, server: { maxConnectionAgeMs: 5000, maxConnectionAgeGraceMs: 1000 }, dns: { lookupDelayMs: 1000 } },
       workload: { operation: 'select1', warmupOps: 20, durationSeconds: 40 },
     },
   },

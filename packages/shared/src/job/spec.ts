@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TargetSchema, targetCap, targetRefusal } from '../targets/index';
+import { TargetSchema, targetCap, targetClientRefusal, targetRefusal } from '../targets/index';
 import { RequirementsSchema } from './placement';
 import { languageNames, refusedOption } from './languages';
 import { languageInfo } from '../registry';
@@ -196,6 +196,10 @@ export const JobSpecSchema = z
       ctx.addIssue({ code: 'custom', path: ['configurations'], message: `pairing zip needs one configuration per client (${s.clients.length} clients, ${s.configurations.length} configurations)` });
     }
     // Pairs that can never run: refused now rather than failing every cell later.
+    s.clients.forEach((c, i) => {
+      const refused = targetClientRefusal(s.target, c);
+      if (refused) ctx.addIssue({ code: 'custom', path: ['clients', i], message: refused });
+    });
     s.configurations.forEach((configuration, i) => {
       const clients = s.pairing === 'zip' ? [s.clients[i]].filter((c) => c !== undefined) : s.clients;
       const refused = clients.map((c) => refusedOption(c.language, configuration) ?? targetRefusal(s.target, c, configuration)).find((r) => r !== null);

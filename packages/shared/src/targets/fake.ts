@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { formatMs } from '../format';
 import { FakeConfigSchema } from '../job/fake-config';
+import { compareSemver } from '../job/semver';
+import type { Client } from '../job/spec';
 import type { TargetKind } from './kind';
 import { describeNetwork, NetworkSchema } from './network';
 
@@ -45,11 +47,20 @@ export const FakeTargetSchema = z
         unreachable: z.boolean().optional(),
       })
       .optional(),
+    /**
+     * The fake's host name resolves through a DNS server made for the cell, which answers each lookup
+     * after `lookupDelayMs` (before the time scale): the client gets a dns://<server>/<name>:<port> target,
+     * so its own gRPC resolver asks that server when it starts and whenever it resolves again. Go and
+     * Node (grpc-js 1.11.0 on) follow such a target; grpc-java's resolver ignores the server it names.
+     */
+    dns: z.strictObject({ lookupDelayMs: z.number().min(0).max(60_000).default(0) }).optional(),
   })
   .superRefine((t, ctx) => {
     // The tap reads HTTP/2 frames, which TLS hides.
     if (t.credentials && (t.network || t.measureOnWire))
       ctx.addIssue({ code: 'custom', path: ['credentials'], message: 'cannot go with a network or measureOnWire: the tap reads HTTP/2 frames, which TLS hides' });
+    // The cell's certificate names 127.0.0.1 and localhost only.
+    if (t.credentials && t.dns) ctx.addIssue({ code: 'custom', path: ['dns'], message: 'cannot go with credentials yet: the cell certificate does not name the DNS name' });
   });
 export type FakeTarget = z.output<typeof FakeTargetSchema>;
 
@@ -71,6 +82,20 @@ export const fakeTarget: TargetKind<FakeTarget> = {
     const faults = t.server?.faults?.length ? `, ${t.server.faults.length} fault rule(s)` : '';
     const network = describeNetwork(t.network);
     const credentials = t.credentials ? `, TLS and tokens living ${formatMs(t.credentials.tokenLifetimeMs)} ms` : '';
-    return `fake Spanner, ${formatMs(t.latencyMs)} ms × time scale ${timeScale}${faults}${credentials}${network ? `, behind a network of ${network}` : ''}`;
+    const dns = t.dns ? `, its name resolved through a DNS server answering in ${formatMs(t.dns.lookupDelayMs)} ms` : '';
+    return `fake Spanner, ${formatMs(t.latencyMs)} ms × time scale ${timeScale}${faults}${credentials}${dns}${network ? `, behind a network of ${network}` : ''}`;
   },
+  refuseClient: (t, client) => (t.dns ? dnsRefusal(client) : null),
 };
+
+/** The first grpc-js whose DNS resolver asks the server a dns:// target names (with GRPC_NODE_USE_ALTERNATIVE_RESOLVER=true). */
+export const GRPC_JS_DNS_AUTHORITY = '1.11.0';
+
+/** Why a client cannot resolve through the cell's DNS server: its gRPC resolver would ask the system's. */
+function dnsRefusal(client: Client): string | null {
+  if (client.language === 'java')
+    return `java ${client.version} cannot resolve through target.dns: grpc-java's DNS resolver ignores the DNS server a dns:// target names and asks the system's (grpc-java #1140)`;
+  if (client.language === 'node' && client.grpcVersion && compareSemver(client.grpcVersion, GRPC_JS_DNS_AUTHORITY) < 0)
+    return `node ${client.version} on grpc-js ${client.grpcVersion} cannot resolve through target.dns: grpc-js asks the DNS server a dns:// target names from ${GRPC_JS_DNS_AUTHORITY} on`;
+  return null;
+}

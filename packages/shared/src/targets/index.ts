@@ -7,7 +7,7 @@ import { fakeTarget, type FakeTarget } from './fake';
 import { spannerTarget, type SpannerTarget } from './spanner';
 import type { JobBudget, TargetKind } from './kind';
 
-export { FakeServerSchema, FakeTargetSchema, type FakeTarget } from './fake';
+export { FakeServerSchema, FakeTargetSchema, GRPC_JS_DNS_AUTHORITY, type FakeTarget } from './fake';
 export { EmulatorTargetSchema, type EmulatorTarget } from './emulator';
 export { NetworkSchema, type Network } from './network';
 export { DEFAULT_SPANNER_ENDPOINT, SpannerTargetSchema, type SpannerTarget } from './spanner';
@@ -103,6 +103,11 @@ export function targetCap(target: Target): { ops: number; ms: number } | null {
 /** Why a client and configuration can never run on the target; null when they can. */
 export function targetRefusal(target: Target, client: Client, configuration: Configuration): { option: string; message: string } | null {
   return kindOf(target).refuse?.(client, configuration) ?? null;
+}
+
+/** Why a client can never run on the target as the spec sets it up; null when it can. */
+export function targetClientRefusal(target: Target, client: Client): string | null {
+  return kindOf(target).refuseClient?.(target, client) ?? null;
 }
 
 /** The configuration a cell runs on the target (the emulator turns Node's multiplexed sessions off). */

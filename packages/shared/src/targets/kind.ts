@@ -44,6 +44,8 @@ export interface TargetKind<T extends { kind: string } = { kind: string }> {
   describe(target: T, timeScale: number): string;
   /** Why a client and configuration can never run on this kind of target; null when they can. */
   refuse?(client: Client, configuration: Configuration): { option: string; message: string } | null;
+  /** Why a client can never follow what this target asks of it (a language whose resolver cannot); null when it can. */
+  refuseClient?(target: T, client: Client): string | null;
   /** The cost cap every cell's driver enforces on this target (real Spanner); absent where there is none. */
   cap?(target: T): { ops: number; ms: number };
   /** The job-wide budget the runner enforces across cells (real Spanner); null parts are unbounded. */

@@ -329,3 +329,29 @@ test('an open loop: arrivalRates in place of concurrency, its arrivals filled in
     'workload.arrivals.maxOutstanding: must be at least 1',
   ]);
 });
+
+test('target.dns: clients whose resolver cannot ask the cell DNS server are refused by name; it does not go with credentials', () => {
+  const target = { kind: 'fake', dns: { lookupDelayMs: 1000 } };
+  const plain = { ...good, configurations: [{ label: 'client default' }] };
+  const clients = [
+    { language: 'go', version: '1.96.1' },
+    { language: 'node', version: '9.0.0' },
+    { language: 'java', version: '6.123.0' },
+    { language: 'node', version: '6.16.0', grpcVersion: '1.8.3' },
+    { language: 'node', version: '9.0.0', grpcVersion: '1.11.0' },
+  ];
+  const r = parseJobSpec({ ...plain, clients, target });
+  assert.ok(!r.ok);
+  assert.deepEqual(
+    r.issues.map((i) => [i.path, i.message.split(':')[0]]),
+    [
+      ['clients.2', 'java 6.123.0 cannot resolve through target.dns'],
+      ['clients.3', 'node 6.16.0 on grpc-js 1.8.3 cannot resolve through target.dns'],
+    ],
+  );
+  const ok = parseJobSpec({ ...plain, clients: [clients[0], clients[1], clients[4]], target });
+  assert.ok(ok.ok);
+  assert.deepEqual(ok.value.target, { kind: 'fake', latencyMs: 65, dns: { lookupDelayMs: 1000 } });
+  assert.deepEqual(pathsOf({ ...good, target: { kind: 'fake', dns: { lookupDelayMs: -1 } } }), ['target.dns.lookupDelayMs']);
+  assert.deepEqual(pathsOf({ ...good, target: { kind: 'fake', dns: {}, credentials: {} } }), ['target.dns']);
+});

@@ -2,6 +2,10 @@
 // lookup, and records every lookup, so that a client resolving the target through it (a
 // `dns://<server>/<name>:<port>` target) shows what each resolution costs it. Other names: NXDOMAIN.
 import dgram from 'node:dgram';
+import { formatMs, type CellEvent } from '@scb/shared';
+
+/** The name a cell's client resolves through its DNS server (a reserved top-level domain: never a real host). */
+export const DNS_NAME = 'spanner.bench.test';
 
 export interface DnsBehaviour {
   /** The one name it knows (case-insensitive, no trailing dot). */
@@ -13,8 +17,9 @@ export interface DnsBehaviour {
 }
 
 export interface DnsLookup {
-  /** When the query came (performance.now()), the name and record type asked. */
+  /** When the query came and when it was answered (performance.now()), the name and record type asked. */
   at: number;
+  answeredAt: number | null;
   name: string;
   type: string;
 }
@@ -74,10 +79,12 @@ export async function startDnsServer(b: DnsBehaviour): Promise<DnsServer> {
   socket.on('message', (msg, from) => {
     const q = parseQuestion(msg);
     if (!q) return;
-    lookups.push({ at: performance.now(), name: q.name, type: TYPES[q.type] ?? String(q.type) });
+    const lookup: DnsLookup = { at: performance.now(), answeredAt: null, name: q.name, type: TYPES[q.type] ?? String(q.type) };
+    lookups.push(lookup);
     const reply = answer(msg, q, b);
     const t = setTimeout(() => {
       timers.delete(t);
+      lookup.answeredAt = performance.now();
       socket.send(reply, from.port, from.address);
     }, b.delayMs);
     timers.add(t);
@@ -88,10 +95,25 @@ export async function startDnsServer(b: DnsBehaviour): Promise<DnsServer> {
   });
   return {
     host: `127.0.0.1:${socket.address().port}`,
-    lookups: () => [...lookups],
+    lookups: () => lookups.map((l) => ({ ...l })),
     async stop() {
       for (const t of timers) clearTimeout(t);
       await new Promise<void>((resolve) => socket.close(() => resolve()));
     },
   };
+}
+
+/** Queries from `measureStart` (performance.now()) on, as timeline marks: a resolution is one or more queries (A, AAAA, TXT...). */
+export function dnsEvents(lookups: DnsLookup[], measureStart: number): CellEvent[] {
+  return lookups.flatMap((l) =>
+    l.at >= measureStart
+      ? [
+          {
+            atMs: l.at - measureStart,
+            kind: 'schedule-change' as const,
+            text: `DNS lookup ${l.type} ${l.name}${l.answeredAt === null ? ', unanswered' : `, answered in ${formatMs(l.answeredAt - l.at)} ms`}`,
+          },
+        ]
+      : [],
+  );
 }

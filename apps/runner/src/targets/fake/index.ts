@@ -2,6 +2,7 @@ import { startFakeSpannerThread, type FakeStats } from '@scb/fake-spanner';
 import type { CellEvent, FakeTarget } from '@scb/shared';
 import { startTap, tapBehaviour, type WireTimes } from '../tap';
 import { startCredentials } from './credentials';
+import { DNS_NAME, dnsEvents, startDnsServer } from './dns';
 import type { AddedLatency, TargetPlugin } from '../target';
 
 /**
@@ -26,10 +27,23 @@ export const fake: TargetPlugin<FakeTarget> = {
       await creds?.stop();
       throw e;
     }
-    const tap = target.measureOnWire || target.network ? await startTap(server, tapBehaviour(target.network, spec.timeScale)) : null;
+    let tap: Awaited<ReturnType<typeof startTap>> | null = null;
+    let dns: Awaited<ReturnType<typeof startDnsServer>> | null = null;
+    try {
+      tap = target.measureOnWire || target.network ? await startTap(server, tapBehaviour(target.network, spec.timeScale)) : null;
+      dns = target.dns ? await startDnsServer({ name: DNS_NAME, delayMs: target.dns.lookupDelayMs * spec.timeScale, ttlSeconds: 30 }) : null;
+    } catch (e) {
+      await tap?.stop();
+      await server.stop();
+      await creds?.stop();
+      throw e;
+    }
     let measureStart: number | null = null;
+    const resolver = dns ? { resolver: { server: dns.host, name: DNS_NAME } } : {};
     return {
-      endpoint: creds ? { host: server.host, port: server.port, security: 'tls', tlsRootsFile: creds.ca.caFile } : { host: (tap ?? server).host, port: (tap ?? server).port, security: 'plaintext' },
+      endpoint: creds
+        ? { host: server.host, port: server.port, security: 'tls', tlsRootsFile: creds.ca.caFile }
+        : { host: (tap ?? server).host, port: (tap ?? server).port, security: 'plaintext', ...resolver },
       database: DATABASE,
       ...(creds && { environment: creds.environment, failureHint: creds.failureHint }),
       async stats() {
@@ -41,9 +55,12 @@ export const fake: TargetPlugin<FakeTarget> = {
           load: s.loop,
           cpuShare: null,
           serverByOperation: s.operations,
-          events: [...(s.measureStartMs === null ? [] : fakeEvents(s, s.measureStartMs)), ...(tap?.events() ?? []), ...(creds && measureStart !== null ? creds.events(measureStart) : [])].sort(
-            (a, b) => a.atMs - b.atMs,
-          ),
+          events: [
+            ...(s.measureStartMs === null ? [] : fakeEvents(s, s.measureStartMs)),
+            ...(tap?.events() ?? []),
+            ...(creds && measureStart !== null ? creds.events(measureStart) : []),
+            ...(dns && measureStart !== null ? dnsEvents(dns.lookups(), measureStart) : []),
+          ].sort((a, b) => a.atMs - b.atMs),
           tokens: s.tokens,
         };
       },
@@ -54,6 +71,7 @@ export const fake: TargetPlugin<FakeTarget> = {
       },
       async stop() {
         await tap?.stop();
+        await dns?.stop();
         await server.stop();
         await creds?.stop();
       },

@@ -63,6 +63,10 @@ func setupClient(cell *DriverCell) (*clientSetup, error) {
 		return nil, err
 	}
 	address := net.JoinHostPort(cell.Endpoint.Host, strconv.FormatInt(cell.Endpoint.Port, 10))
+	if r := cell.Endpoint.Resolver; r != nil {
+		// grpc-go's dns resolver asks the server a target's authority names (every version built here).
+		address = "dns://" + r.Server + "/" + net.JoinHostPort(r.Name, strconv.FormatInt(cell.Endpoint.Port, 10))
+	}
 	s := &clientSetup{
 		config: config,
 		// Plaintext (TLS replaces them below). grpc.WithInsecure, not insecure.NewCredentials: the

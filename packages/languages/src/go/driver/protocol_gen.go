@@ -28,10 +28,17 @@ type DriverCell struct {
 
 // Endpoint is DriverCell.endpoint.
 type Endpoint struct {
-	Host         string  `json:"host"`
-	Port         int64   `json:"port"`
-	Security     string  `json:"security"`
-	TLSRootsFile *string `json:"tlsRootsFile,omitempty"`
+	Host         string    `json:"host"`
+	Port         int64     `json:"port"`
+	Security     string    `json:"security"`
+	TLSRootsFile *string   `json:"tlsRootsFile,omitempty"`
+	Resolver     *Resolver `json:"resolver,omitempty"`
+}
+
+// Resolver is Endpoint.resolver.
+type Resolver struct {
+	Server string `json:"server"`
+	Name   string `json:"name"`
 }
 
 // Database is DriverCell.database.
@@ -241,6 +248,20 @@ func (d *protocolDecoder) decodeEndpoint(raw json.RawMessage, path string, x *En
 	if v, p := d.field(o, path, "tlsRootsFile", false); v != nil {
 		x.TLSRootsFile = new(string)
 		*x.TLSRootsFile = d.str(v, p)
+	}
+	if v, p := d.field(o, path, "resolver", false); v != nil {
+		x.Resolver = new(Resolver)
+		d.decodeResolver(v, p, x.Resolver)
+	}
+}
+
+func (d *protocolDecoder) decodeResolver(raw json.RawMessage, path string, x *Resolver) {
+	o := d.object(raw, path)
+	if v, p := d.field(o, path, "server", true); v != nil {
+		x.Server = d.str(v, p)
+	}
+	if v, p := d.field(o, path, "name", true); v != nil {
+		x.Name = d.str(v, p)
 	}
 }
 

@@ -34,6 +34,8 @@ async function main(): Promise<void> {
   setTimeout(() => fail(`driver: deadline of ${cell.deadlineMs} ms reached before the cell finished`, 3), cell.deadlineMs).unref();
   // grpc-js reads its trusted roots file when it is loaded: before the client is.
   if (cell.endpoint.tlsRootsFile) process.env.GRPC_DEFAULT_SSL_ROOTS_FILE_PATH = cell.endpoint.tlsRootsFile;
+  // So does its choice of resolver: only the alternative one asks the DNS server a dns:// target names.
+  if (cell.endpoint.resolver) process.env.GRPC_NODE_USE_ALTERNATIVE_RESOLVER = 'true';
   const clientDir = process.argv[2];
   if (!clientDir) fail('driver: the folder of the installed @google-cloud/spanner is required as the first argument');
 
@@ -53,6 +55,7 @@ async function main(): Promise<void> {
   try {
     setup = nodeClientSetup(cell, {
       grpc,
+      grpcVersion: optional(() => createRequire(clientReq.resolve('google-gax'))('@grpc/grpc-js/package.json').version),
       grpcGcp: optional(() => clientReq('grpc-gcp')(grpc)),
       gcpConfig: optional(() => req('@google-cloud/spanner/build/src/spanner_grpc_config.json')),
     });

@@ -1,4 +1,4 @@
-import type { DriverCell } from '@scb/shared';
+import { compareSemver, GRPC_JS_DNS_AUTHORITY, type DriverCell } from '@scb/shared';
 
 /** A configuration option this client or version does not have: the cell fails with this message. */
 export class UnsupportedOption extends Error {
@@ -10,6 +10,8 @@ export class UnsupportedOption extends Error {
 /** What the Node driver loads from the client version's own dependency tree. */
 export interface NodeClientDeps {
   grpc: { credentials: { createInsecure(): unknown } };
+  /** The version of that grpc-js, where its package.json could be read. */
+  grpcVersion?: string;
   /** grpc-gcp bound to that grpc, and the client's bundled spanner_grpc_config.json. */
   grpcGcp?: { createGcpApiConfig(config: object): unknown };
   gcpConfig?: { channelPool?: { maxSize?: number } };
@@ -26,9 +28,17 @@ export interface NodeClientSetup {
 /** Maps one configuration onto @google-cloud/spanner's options; throws UnsupportedOption. */
 export function nodeClientSetup(cell: DriverCell, deps: NodeClientDeps): NodeClientSetup {
   const c = cell.configuration;
+  const { resolver } = cell.endpoint;
+  if (resolver && (!deps.grpcVersion || compareSemver(deps.grpcVersion, GRPC_JS_DNS_AUTHORITY) < 0))
+    throw new UnsupportedOption(
+      'target.dns',
+      cell,
+      `its grpc-js ${deps.grpcVersion ?? '(version unknown)'} asks the system's resolver; it follows the DNS server of a dns:// target from ${GRPC_JS_DNS_AUTHORITY} on`,
+    );
   const clientOptions: Record<string, unknown> = {
     projectId: cell.database.projectId,
-    servicePath: cell.endpoint.host,
+    // google-gax appends ":port": grpc-js then parses dns://<server>/<name>:<port>.
+    servicePath: resolver ? `dns://${resolver.server}/${resolver.name}` : cell.endpoint.host,
     port: cell.endpoint.port,
   };
   // Plaintext goes without credentials; TLS takes the Application Default Credentials (google-gax's

@@ -50,6 +50,9 @@ final class ClientFactory {
     noGcpProbe();
     Protocol.Endpoint endpoint = cell.endpoint();
     boolean tls = endpoint.security().equals("tls");
+    // grpc-java's DNS resolver ignores a DNS server named in a dns:// target (grpc-java #1140).
+    if (endpoint.resolver() != null)
+      throw new UnsupportedOption("target.dns", version, "grpc-java's DNS resolver ignores the DNS server a dns:// target names");
     if (endpoint.tlsRootsFile() != null) trustOnly(endpoint.tlsRootsFile());
     // Never setChannelProvider: it silently bypasses grpc-gcp. The configurator is applied to every
     // channel builder, grpc-gcp's included.

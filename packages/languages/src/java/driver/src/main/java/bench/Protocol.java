@@ -52,14 +52,28 @@ final class Protocol {
       String host,
       long port,
       String security,
-      String tlsRootsFile) {
+      String tlsRootsFile,
+      Resolver resolver) {
     static Endpoint read(JsonElement json, String path) {
       JsonObject o = ProtocolReader.object(json, path);
       return new Endpoint(
           ProtocolReader.required(o, path, "host", ProtocolReader::string),
           ProtocolReader.required(o, path, "port", ProtocolReader::int64),
           ProtocolReader.required(o, path, "security", (j, p) -> ProtocolReader.oneOf(ProtocolReader.string(j, p), p, "plaintext", "tls")),
-          ProtocolReader.optional(o, path, "tlsRootsFile", ProtocolReader::string, null));
+          ProtocolReader.optional(o, path, "tlsRootsFile", ProtocolReader::string, null),
+          ProtocolReader.optional(o, path, "resolver", Resolver::read, null));
+    }
+  }
+
+  /** Endpoint.resolver. */
+  record Resolver(
+      String server,
+      String name) {
+    static Resolver read(JsonElement json, String path) {
+      JsonObject o = ProtocolReader.object(json, path);
+      return new Resolver(
+          ProtocolReader.required(o, path, "server", ProtocolReader::string),
+          ProtocolReader.required(o, path, "name", ProtocolReader::string));
     }
   }
 

@@ -1,0 +1,106 @@
+// The Mercari write-up's token-refresh and slow-DNS presets as a user runs them: picked in the launch
+// form, shortened in its JSON, run by the stack's runner; the job page marks each token request and DNS
+// lookup on the per-second chart, and the seconds that stalled sit on those marks.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { CellEventsSchema, CellTimelineSchema } from '@scb/shared';
+import { launchChromium } from '../helpers/browser';
+import { startStack, type Stack } from '../helpers/stack';
+
+let stack: Stack;
+let browser: Browser;
+
+before(async () => {
+  stack = await startStack();
+  browser = await launchChromium();
+});
+after(async () => {
+  await browser?.close();
+  if (stack) await stack.stop();
+});
+
+interface StoredCell {
+  clientVersion: string;
+  status: string;
+  error: string | null;
+  result: { timeline: unknown; events: unknown } | null;
+}
+
+/** Picks the preset in the form, lets `edit` change its spec, launches it and waits for the job to end. */
+async function runPreset(page: Page, id: string, edit: (spec: { clients: unknown[]; workload: { durationSeconds: number } }) => void): Promise<{ id: string; cells: StoredCell[] }> {
+  await page.goto(stack.baseUrl + '/jobs/new');
+  await page.getByText(/published versions, newest first/).waitFor({ timeout: 60_000 });
+  await page.selectOption('#preset', id);
+  await page.getByTestId('json-only').waitFor();
+  const spec = JSON.parse(await page.inputValue('#spec-json'));
+  edit(spec);
+  await page.fill('#spec-json', JSON.stringify(spec, null, 2));
+  await page.click('button[type=submit]');
+  await page.waitForURL(/\/jobs\/(?!new$)[0-9a-z]+$/, { timeout: 30_000 });
+  const jobId = page.url().split('/').pop()!;
+  let job: { status: string; cells: StoredCell[] };
+  for (const t0 = Date.now(); ; await page.waitForTimeout(1000)) {
+    job = await (await fetch(`${stack.baseUrl}/api/jobs/${jobId}`)).json();
+    if (!['queued', 'running'].includes(job.status) || Date.now() - t0 > 540_000) break;
+  }
+  assert.equal(job.status, 'succeeded', JSON.stringify(job.cells.map((c) => c.error)));
+  return { id: jobId, cells: job.cells };
+}
+
+/** The cell's seconds whose p99 is at least `ms`, and the seconds (1-based) its marks starting with `prefix` fell in. */
+function stallsAndMarks(cell: StoredCell, ms: number, prefix: string) {
+  const timeline = CellTimelineSchema.parse(cell.result!.timeline);
+  const events = CellEventsSchema.parse(cell.result!.events) ?? [];
+  const marks = events.filter((e) => e.kind === 'schedule-change' && e.text.startsWith(prefix)).map((e) => Math.floor(e.atMs / 1000) + 1);
+  return { stalled: timeline.filter((t) => t.p99Ms >= ms).map((t) => t.second), marks, timeline };
+}
+
+/** The job page's event line and the chart's reference lines, once Recharts has drawn them. */
+async function pageMarks(page: Page, jobId: string): Promise<{ text: string; lines: number }> {
+  await page.goto(`${stack.baseUrl}/jobs/${jobId}`);
+  const text = await page.getByTestId('event-marks').innerText();
+  const chart = page.getByTestId('timeline-chart');
+  await chart.locator('.recharts-reference-line').first().waitFor({ state: 'attached', timeout: 15_000 });
+  return { text, lines: await chart.locator('.recharts-reference-line').count() };
+}
+
+test('token-refresh from the form: Go 1.33.0 stalls for the token endpoint in the seconds its token requests are marked in', { timeout: 600_000 }, async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 1200 } });
+  const job = await runPreset(page, 'token-refresh', (spec) => {
+    spec.clients = [{ language: 'go', version: '1.33.0' }];
+    spec.workload.durationSeconds = 14;
+  });
+  const { stalled, marks, timeline } = stallsAndMarks(job.cells[0]!, 900, 'token request answered in');
+  assert.ok(stalled.length >= 1, `a refresh within 14 s of a 20 s token stalls a second: p99 ${timeline.map((t) => t.p99Ms.toFixed(0)).join(', ')}`);
+  for (const s of stalled)
+    assert.ok(
+      marks.some((m) => s === m || s === m + 1),
+      `second ${s} stalled without a token request in it or the one before (marks in ${marks.join(', ')})`,
+    );
+  const shown = await pageMarks(page, job.id);
+  for (const m of new Set(marks)) assert.match(shown.text, new RegExp(`second ${m}: [^;]*token request answered in 10\\d\\d ms`));
+  assert.equal(shown.lines, shown.text.match(/second \d+:/g)!.length, 'a line per marked second');
+  await page.close();
+});
+
+test('slow-dns from the form: the job page marks each DNS query of grpc-go 1.18.0 after the resets it follows', { timeout: 600_000 }, async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 1200 } });
+  const job = await runPreset(page, 'slow-dns', (spec) => {
+    spec.clients = [{ language: 'go', version: '0.37.0', grpcVersion: '1.18.0' }];
+    spec.workload.durationSeconds = 10;
+  });
+  const events = CellEventsSchema.parse(job.cells[0]!.result!.events) ?? [];
+  const lookups = events.filter((e) => e.kind === 'schedule-change' && e.text.startsWith('DNS lookup A spanner.bench.test, answered in'));
+  const firstReset = events.find((e) => e.kind === 'connection-closed');
+  assert.ok(firstReset && lookups.length >= 1, `a reset and a lookup after it: ${JSON.stringify(events.map((e) => e.kind))}`);
+  assert.ok(
+    lookups.every((l) => l.atMs >= firstReset.atMs),
+    'no lookup before the first reset: grpc-go 1.18.0 resolves again when it reconnects',
+  );
+  const shown = await pageMarks(page, job.id);
+  for (const l of lookups) assert.match(shown.text, new RegExp(`second ${Math.floor(l.atMs / 1000) + 1}: [^;]*DNS lookup A spanner\\.bench\\.test, answered in 10\\d\\d ms`));
+  assert.match(shown.text, /second \d+: [^;]*\d+ closed/);
+  assert.equal(shown.lines, shown.text.match(/second \d+:/g)!.length, 'a line per marked second');
+  await page.close();
+});
