@@ -16,13 +16,13 @@ const CLIENTS = [
   { language: 'java', version: '6.104.0' },
 ] as const;
 
-function cellOf(client: (typeof CLIENTS)[number], credentials: object) {
+function cellOf(client: (typeof CLIENTS)[number], credentials: object, workload: JobSpecInput['workload'] = { operation: 'select1', warmupOps: 20, measuredOps: 200 }) {
   const input: JobSpecInput = {
     clients: [client],
     configurations: [{ label: 'client default' }],
     concurrency: [4],
     target: { kind: 'fake', latencyMs: 5, credentials },
-    workload: { operation: 'select1', warmupOps: 20, measuredOps: 200 },
+    workload,
   };
   const spec = parseJobSpec(input);
   assert.ok(spec.ok, JSON.stringify(!spec.ok && spec.issues));
@@ -54,3 +54,26 @@ test('an unreachable metadata server fails the cell with a sentence naming it', 
     return true;
   });
 });
+
+// Tokens living 20 s answered in 500 ms: under their refresh margins (Java 3 min, Node 5 min) these two
+// fetch a token for every request; Go 1.96.1 fetches ahead in the background. Each second whose p99 is the
+// token endpoint's sits on a token request's mark, in it or the second before.
+for (const client of [CLIENTS[0], CLIENTS[1], CLIENTS[2]]) {
+  test(`${client.language} ${client.version}: with short-lived tokens and a slow metadata server, the seconds that waited sit on token-request marks`, { timeout: 600_000 }, async () => {
+    const { spec, plan } = cellOf(client, { tokenLifetimeMs: 20_000, tokenDelayMs: 500 }, { operation: 'select1', warmupOps: 8, durationSeconds: 4 });
+    const launch = await prepareDriver(plan.client, { cacheDir: CACHE_DIR, log: () => {} });
+    const out = await runCell(spec, plan, launch);
+    assert.deepEqual(out.result.errors, {});
+    const marks = (out.events ?? []).filter((e) => e.kind === 'schedule-change' && /^token request answered in \d+ ms$/.test(e.text)).map((e) => Math.floor(e.atMs / 1000) + 1);
+    const stalled = out.result.timeline.filter((t) => t.p99Ms >= 450).map((t) => t.second);
+    console.log(`# ${client.language} ${client.version}: token requests in seconds ${marks.join(', ')}; p99 ${out.result.timeline.map((t) => t.p99Ms.toFixed(0)).join(', ')} ms`);
+    assert.ok(marks.length >= 1, 'token requests during the measured phase are marks');
+    for (const s of stalled)
+      assert.ok(
+        marks.some((m) => s === m || s === m + 1),
+        `second ${s} waited without a token request in it or the one before`,
+      );
+    if (client.language === 'go') assert.deepEqual(stalled, [], 'Go 1.96.1 refreshes in the background');
+    else assert.ok(stalled.length >= 2, `${client.language} waits for a token in most seconds (${stalled.join(', ')})`);
+  });
+}

@@ -5,7 +5,9 @@
 // from the cells of the target the operator allows.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
+import { createJob } from '@scb/db';
 import { newTokenSecret, startFakeSpanner, type FakeSpanner } from '@scb/fake-spanner';
+import { parseJobSpec } from '@scb/shared';
 import { makeCellCa } from '../../apps/runner/src/targets/fake/ca';
 import { startMetadataServer } from '../../apps/runner/src/targets/fake/metadata';
 
@@ -22,7 +24,7 @@ process.env.SCB_ALLOW_SPANNER = '1';
 process.env.SCB_SPANNER_ENDPOINTS = `127.0.0.1:${fake.port}`;
 process.env.SCB_SPANNER_DATABASES = 'bench-project/bench-instance/bench-db';
 process.env.SCB_TEST_TLS_ROOTS = ca.caFile;
-const { useRunner } = await import('../helpers/jobs');
+const { useRunner, waitForJob } = await import('../helpers/jobs');
 
 const stack = useRunner();
 after(async () => {
@@ -61,4 +63,44 @@ test('the Cloud Spanner target on a token-checking fake: every RPC of every clie
   );
   assert.equal(local.status, 'succeeded', local.error ?? '');
   assert.equal(metadata.tokenRequests().length, requests, 'no token request from a cell on the fake');
+});
+
+test('tokens go only where the policy allows: a token-checking fake outside it gets no connection and no token is fetched for it; the cost cap ends a cell', { timeout: 600_000 }, async () => {
+  // The same CA and token secret: a client that reached it would be served, and counted.
+  const outside = await startFakeSpanner({ host: '127.0.0.1', latencyMs: 5, tls: ca, tokenSecret: secret });
+  try {
+    const before = metadata.tokenRequests().length;
+    // Stored straight into the database, as a script could: the runner's own policy refuses it.
+    const parsed = parseJobSpec({
+      clients: [CLIENTS[2]],
+      configurations: [{ label: 'default' }],
+      concurrency: [2],
+      workload: { warmupOps: 5, measuredOps: 20 },
+      target: { ...target, endpoint: `127.0.0.1:${outside.port}` },
+    });
+    assert.ok(parsed.ok, JSON.stringify(!parsed.ok && parsed.issues));
+    const refused = await waitForJob(stack.db, await createJob(stack.db, stack.databaseUrl, parsed.value), 60_000, stack.logs);
+    assert.equal(refused.status, 'failed');
+    assert.match(refused.error ?? '', /target\.endpoint: this endpoint is not among the Cloud Spanner endpoints this server's operator allows/);
+    const o = outside.stats();
+    assert.equal(o.connections.length, 0, 'the fake outside the policy saw no connection');
+    assert.equal(o.totalRpcs, 0, 'and no RPC, with a token or without');
+    assert.equal(metadata.tokenRequests().length, before, 'no token was fetched for the refused target');
+  } finally {
+    await outside.stop();
+  }
+
+  // Measured by time, capped at 100 operations: the Go driver stops at the cap, every RPC with a token.
+  const validBefore = fake.stats().tokens?.valid ?? 0;
+  const capped = await stack.runSpec(
+    { clients: [CLIENTS[2]], configurations: [{ label: 'default' }], concurrency: [4], workload: { warmupOps: 20, durationSeconds: 10 }, target: { ...target, maxOpsPerCell: 100 } },
+    300_000,
+  );
+  const c = capped.cells[0]!;
+  assert.equal(c.status, 'succeeded', c.error ?? '');
+  assert.equal(c.result!.capped, 'ops');
+  assert.ok(c.result!.count + c.result!.errorCount <= 80, `${c.result!.count} measured after 20 warm-up ops under a cap of 100`);
+  const { valid, ...refusedTokens } = fake.stats().tokens!;
+  assert.deepEqual(refusedTokens, { missing: 0, expired: 0, invalid: 0 });
+  assert.ok(valid - validBefore >= 100, `the capped cell's RPCs carried tokens (${valid - validBefore})`);
 });
