@@ -14,9 +14,22 @@ export async function waitForJob(db: Db, id: string, timeoutMs: number, logs: st
       include: { cells: { orderBy: { index: 'asc' }, include: { result: true, channels: { orderBy: { connection: 'asc' } } } } },
     });
     if (['succeeded', 'failed', 'cancelled'].includes(job.status)) return job;
-    if (Date.now() - t0 > timeoutMs) assert.fail(`job ${id} still ${job.status} after ${timeoutMs} ms; log:\n${logs.join('\n')}`);
+    if (Date.now() - t0 > timeoutMs) assert.fail(`job ${id} still ${job.status} after ${timeoutMs} ms; log:\n${logs.join('\n')}\n${await queueState(db)}`);
     await new Promise((r) => setTimeout(r, 500));
   }
+}
+
+/** What the queue, the runners and the database sessions were doing: for a job that waited too long. */
+async function queueState(db: Db): Promise<string> {
+  const rows = async (what: string, q: Promise<unknown[]>) => `${what}:\n${(await q.catch((e: Error) => [`(${e.message})`])).map((r) => `  ${JSON.stringify(r)}`).join('\n')}`;
+  return [
+    await rows('queue', db.$queryRaw`SELECT id::text, key, payload, flags, run_at, locked_at, locked_by, attempts, last_error FROM graphile_worker._private_jobs ORDER BY id`),
+    await rows('runners', db.$queryRaw`SELECT id, labels, "heartbeatAt", "stoppedAt", "stopReason", "jobId" FROM "Runner" ORDER BY "startedAt"`),
+    await rows(
+      'sessions',
+      db.$queryRaw`SELECT pid, state, wait_event_type, wait_event, (now() - query_start)::text AS running_for, left(query, 120) AS query FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND state <> 'idle'`,
+    ),
+  ].join('\n');
 }
 
 /** Validates a spec as the API does, queues it and waits for the runner to finish it. */

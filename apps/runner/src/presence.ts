@@ -37,7 +37,11 @@ export async function startPresence(db: Db, log: (line: string) => void, onLost:
   let current: { jobId: string; cellIndex: number | null } | null = null;
   let failing = false;
   let timer: NodeJS.Timeout | undefined;
+  let beating = false;
   const beat = async () => {
+    // A slow database must not pile up beats, each holding a connection of the pool the jobs need.
+    if (beating) return;
+    beating = true;
     try {
       if (!(await heartbeat(db, runnerId, current))) {
         log(`runner ${runnerId}: another runner took this one for gone (its heartbeat lapsed); stopping`);
@@ -51,6 +55,8 @@ export async function startPresence(db: Db, log: (line: string) => void, onLost:
     } catch (err) {
       if (!failing) log(`heartbeat failed (retrying): ${(err as Error).message}`);
       failing = true;
+    } finally {
+      beating = false;
     }
   };
   await beat();
