@@ -4,23 +4,16 @@
 // again without the DNS server. Prints, per client, every DNS query and connection event of the measured
 // phase and each second's p99: whether a reconnect waits for the lookup. Nothing is asserted; issue 26's
 // table is written from this output.
-import { execFileSync } from 'node:child_process';
-import os from 'node:os';
 import { prepareDriver } from '@scb/languages';
 import { parseJobSpec, planCells } from '@scb/shared';
 import { runCell } from '../apps/runner/src/cell';
 import { CACHE_DIR } from '../apps/runner/src/paths';
+import { benchHeader, clientsFromEnv, numberArgs } from './cli';
 
-const [ageMs = 5000, lookupDelayMs = 1000, seconds = 40] = process.argv
-  .slice(2)
-  .filter((a) => a !== '--')
-  .map(Number);
-const CLIENTS = (process.env.CLIENTS ?? 'go 0.37.0 1.17.0,go 0.37.0 1.18.0,go 1.33.0,go 1.96.1,node 9.0.0').split(',').map((c) => {
-  const [language, version, grpcVersion] = c.trim().split(' ');
-  return { language: language!, version: version!, ...(grpcVersion ? { grpcVersion } : {}) };
-});
+const [ageMs, lookupDelayMs, seconds] = numberArgs([5000, 1000, 40]);
+const CLIENTS = clientsFromEnv('go 0.37.0 1.17.0,go 0.37.0 1.18.0,go 1.33.0,go 1.96.1,node 9.0.0');
 
-console.log(`# commit ${execFileSync('git', ['describe', '--always', '--dirty'], { encoding: 'utf8' }).trim()}, ${os.availableParallelism()} cores, ${new Date().toISOString().slice(0, 10)}`);
+console.log(benchHeader());
 console.log(`# connections closed at ${ageMs} ms of age, each DNS query answered in ${lookupDelayMs} ms; SELECT 1 at 10 ms, C=10, ${seconds} s measured`);
 for (const client of CLIENTS) {
   for (const dns of process.env.CONTROL ? [true, false] : [true]) {

@@ -3,23 +3,16 @@
 // `delayMs` (default 1 s) to answer. Prints, per client, every token request of the measured phase and
 // each second's p99 and count, and the seconds whose p99 is over the delay: whether a client stalls on
 // its token refresh. Nothing is asserted; issue 26's table is written from this output.
-import { execFileSync } from 'node:child_process';
-import os from 'node:os';
 import { prepareDriver } from '@scb/languages';
 import { parseJobSpec, planCells } from '@scb/shared';
 import { runCell } from '../apps/runner/src/cell';
 import { CACHE_DIR } from '../apps/runner/src/paths';
+import { benchHeader, clientsFromEnv, numberArgs } from './cli';
 
-const [lifetimeMs = 20_000, delayMs = 1000, seconds = 40] = process.argv
-  .slice(2)
-  .filter((a) => a !== '--')
-  .map(Number);
-const CLIENTS = (process.env.CLIENTS ?? 'go 0.37.0 1.17.0,go 1.33.0,go 1.96.1,java 6.104.0,java 6.123.0,node 9.0.0').split(',').map((c) => {
-  const [language, version, grpcVersion] = c.trim().split(' ');
-  return { language: language!, version: version!, ...(grpcVersion ? { grpcVersion } : {}) };
-});
+const [lifetimeMs, delayMs, seconds] = numberArgs([20_000, 1000, 40]);
+const CLIENTS = clientsFromEnv('go 0.37.0 1.17.0,go 1.33.0,go 1.96.1,java 6.104.0,java 6.123.0,node 9.0.0');
 
-console.log(`# commit ${execFileSync('git', ['describe', '--always', '--dirty'], { encoding: 'utf8' }).trim()}, ${os.availableParallelism()} cores, ${new Date().toISOString().slice(0, 10)}`);
+console.log(benchHeader());
 console.log(`# tokens live ${lifetimeMs} ms, the metadata server answers in ${delayMs} ms; SELECT 1 at 10 ms, C=4, ${seconds} s measured`);
 for (const client of CLIENTS) {
   const spec = parseJobSpec({
