@@ -16,12 +16,12 @@ const CLIENTS = [
   { language: 'java', version: '6.104.0' },
 ] as const;
 
-function cellOf(client: (typeof CLIENTS)[number], credentials: object, workload: JobSpecInput['workload'] = { operation: 'select1', warmupOps: 20, measuredOps: 200 }) {
+function cellOf(client: (typeof CLIENTS)[number], credentials: object, workload: JobSpecInput['workload'] = { operation: 'select1', warmupOps: 20, measuredOps: 200 }, dns?: object) {
   const input: JobSpecInput = {
     clients: [client],
     configurations: [{ label: 'client default' }],
     concurrency: [4],
-    target: { kind: 'fake', latencyMs: 5, credentials },
+    target: { kind: 'fake', latencyMs: 5, credentials, ...(dns && { dns }) },
     workload,
   };
   const spec = parseJobSpec(input);
@@ -75,5 +75,19 @@ for (const client of [CLIENTS[0], CLIENTS[1], CLIENTS[2]]) {
       );
     if (client.language === 'go') assert.deepEqual(stalled, [], 'Go 1.96.1 refreshes in the background');
     else assert.ok(stalled.length >= 2, `${client.language} waits for a token in most seconds (${stalled.join(', ')})`);
+  });
+}
+
+// The deployment's whole path: a name resolved through a DNS server, TLS to that name, a token per RPC.
+for (const client of [CLIENTS[0], CLIENTS[1]]) {
+  test(`${client.language} ${client.version}: TLS and tokens to a name resolved through the cell's DNS server`, { timeout: 600_000 }, async () => {
+    const { spec, plan } = cellOf(client, {}, undefined, { lookupDelayMs: 100 });
+    const launch = await prepareDriver(plan.client, { cacheDir: CACHE_DIR, log: () => {} });
+    const out = await runCell(spec, plan, launch);
+    assert.equal(out.result.count, 200);
+    assert.deepEqual(out.result.errors, {});
+    const { valid, ...rest } = out.tokens!;
+    assert.deepEqual(rest, { missing: 0, expired: 0, invalid: 0 });
+    assert.ok((valid ?? 0) >= 220, `every RPC carried a valid token (${valid})`);
   });
 }

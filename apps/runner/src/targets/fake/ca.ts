@@ -1,5 +1,5 @@
-// A certificate authority made for one cell, and the fake's certificate for 127.0.0.1 and localhost
-// signed by it: each driver trusts the CA the way its language does (the cell's TLS roots file).
+// A certificate authority made for one cell, and the fake's certificate for 127.0.0.1, localhost and
+// the cell DNS server's name, signed by it: each driver trusts the CA the way its language does (the cell's TLS roots file).
 import { webcrypto } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,6 +7,7 @@ import path from 'node:path';
 // @peculiar/x509 resolves its algorithms through tsyringe, which needs the Reflect metadata API.
 import 'reflect-metadata';
 import * as x509 from '@peculiar/x509';
+import { DNS_NAME } from './dns';
 
 x509.cryptoProvider.set(webcrypto as Crypto);
 
@@ -23,7 +24,7 @@ export interface CellCa {
 
 const pem = (label: string, der: ArrayBuffer) => `-----BEGIN ${label}-----\n${Buffer.from(der).toString('base64').replace(/.{64}/g, '$&\n')}\n-----END ${label}-----\n`;
 
-/** A CA valid for a day and a server certificate for 127.0.0.1 and localhost; the files go in a fresh temporary folder. */
+/** A CA valid for a day and a server certificate for 127.0.0.1, localhost and the name a cell's DNS server resolves; the files go in a fresh temporary folder. */
 export async function makeCellCa(): Promise<CellCa> {
   const now = Date.now();
   const validity = { notBefore: new Date(now - 60_000), notAfter: new Date(now + 86_400_000) };
@@ -51,6 +52,7 @@ export async function makeCellCa(): Promise<CellCa> {
       new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
       new x509.SubjectAlternativeNameExtension([
         { type: 'dns', value: 'localhost' },
+        { type: 'dns', value: DNS_NAME },
         { type: 'ip', value: '127.0.0.1' },
       ]),
     ],

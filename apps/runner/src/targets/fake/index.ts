@@ -42,7 +42,7 @@ export const fake: TargetPlugin<FakeTarget> = {
     const resolver = dns ? { resolver: { server: dns.host, name: DNS_NAME } } : {};
     return {
       endpoint: creds
-        ? { host: server.host, port: server.port, security: 'tls', tlsRootsFile: creds.ca.caFile }
+        ? { host: server.host, port: server.port, security: 'tls', tlsRootsFile: creds.ca.caFile, ...resolver }
         : { host: (tap ?? server).host, port: (tap ?? server).port, security: 'plaintext', ...resolver },
       database: DATABASE,
       ...(creds && { environment: creds.environment, failureHint: creds.failureHint }),
