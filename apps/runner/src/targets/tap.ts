@@ -63,8 +63,8 @@ interface Connection {
   requestEnded: Map<number, number>;
   /** Blackholed: nothing passes either way any more. */
   silent: boolean;
-  /** A GOAWAY to send the client at the next frame boundary of the server's bytes. */
-  sendGoaway: (() => void) | null;
+  /** A GOAWAY is due at the next frame boundary of the server's bytes. */
+  goawayPending: boolean;
   /** Sends the client a GOAWAY as soon as the server's bytes allow (set once relayed). */
   goAway: (() => void) | null;
   closed: boolean;
@@ -231,7 +231,7 @@ export async function startTap(upstream: { host: string; port: number }, behavio
       requestEnded: new Map(),
       silent: false,
       closed: false,
-      sendGoaway: null,
+      goawayPending: false,
       goAway: null,
     };
     client.on('close', () => (c.closed = true));
@@ -299,19 +299,19 @@ export async function startTap(upstream: { host: string; port: number }, behavio
       const d = rewrite(received);
       if (d.length === 0) return;
       const boundaries = fromServer(d);
-      const at = c.sendGoaway ? boundaries[0] : undefined;
+      const at = c.goawayPending ? boundaries[0] : undefined;
       if (at === undefined) return toClient.write(d);
       toClient.write(d.subarray(0, at));
-      c.sendGoaway!();
+      goaway();
       toClient.write(d.subarray(at));
     });
     // When the GOAWAY is due: now if the server's bytes are between frames, else at their next boundary.
     const goaway = () => {
-      c.sendGoaway = null;
+      c.goawayPending = false;
       toClient.write(goawayFrame(c.lastStream));
       goaways.push({ connection: c.connection, lastStream: c.lastStream, inFlight: c.open.size });
     };
-    c.goAway = () => (fromServer.between() ? goaway() : (c.sendGoaway = goaway));
+    c.goAway = () => (fromServer.between() ? goaway() : (c.goawayPending = true));
     target.on('drain', () => client.resume());
     client.on('drain', () => target.resume());
     client.on('end', () => toTarget.end());
