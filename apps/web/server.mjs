@@ -1,16 +1,25 @@
-// The web app's server: Next.js behind a plain Node HTTP server, so that every request carries the
-// address it really came from (PEER_HEADER, lib/auth/peer.ts), which only a trusted auth proxy's
-// header is checked against. `npm start` runs it; `node server.mjs` needs PORT, HOST and a build.
+// The web app's one production entry point (`npm start`, `npm start -w @scb/web`, `node server.mjs`):
+// Next.js behind a plain Node HTTP server, so that every request carries the address it really came
+// from, under a header whose name is drawn at random here (lib/auth/peer.ts) after
+// every header a client sent under that prefix is deleted. Only a trusted auth proxy's header is
+// checked against it. With SCB_AUTH_PROXY_SOCKET the server also listens on that Unix socket, which
+// only the auth proxy reaches: its requests are the proxy's. Needs PORT, HOST and a build.
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, lstatSync, unlinkSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import next from 'next';
 import { loadPlugins } from '../../scripts/plugins.mjs';
 
-const PEER_HEADER = 'x-scb-peer-address';
+const PEER_HEADER_PREFIX = 'x-scb-peer-';
+const peerHeader = `${PEER_HEADER_PREFIX}${randomBytes(12).toString('hex')}`;
+// Handed to the app in this process's global object (lib/auth/peer.ts PEER_HEADER_GLOBAL), never the environment.
+globalThis[Symbol.for('scb.peerHeader')] = peerHeader;
 const dir = path.dirname(fileURLToPath(import.meta.url));
 const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOST ?? '127.0.0.1';
+const proxySocket = process.env.SCB_AUTH_PROXY_SOCKET?.trim() || undefined;
 
 // The operator's plug-ins register their languages and target kinds before the app serves.
 try {
@@ -23,15 +32,39 @@ try {
 const app = next({ dev: false, dir, hostname, port });
 const handle = app.getRequestHandler();
 await app.prepare();
-const server = http.createServer((req, res) => {
-  // Replaces whatever a client sent under that name.
-  req.headers[PEER_HEADER] = req.socket.remoteAddress ?? '';
+
+/** The request handler for one listener: `peer` names where its requests come from. */
+const serve = (peer) => (req, res) => {
+  for (const name of Object.keys(req.headers)) if (name.startsWith(PEER_HEADER_PREFIX)) delete req.headers[name];
+  req.headers[peerHeader] = peer(req);
   void handle(req, res);
-});
+};
+
+const server = http.createServer(serve((req) => req.socket.remoteAddress ?? ''));
 server.listen(port, hostname, () => console.log(`listening on http://${hostname}:${port}`));
+
+let proxyServer;
+if (proxySocket) {
+  // A stale socket from an earlier run is replaced; any other file there is not ours to remove.
+  if (existsSync(proxySocket)) {
+    if (!lstatSync(proxySocket).isSocket()) {
+      console.error(`web: SCB_AUTH_PROXY_SOCKET ${proxySocket} exists and is not a socket`);
+      process.exit(2);
+    }
+    unlinkSync(proxySocket);
+  }
+  proxyServer = http.createServer(serve(() => `unix:${proxySocket}`));
+  proxyServer.listen(proxySocket, () => {
+    // Only this user (and its group, for a proxy running as another user of it) may connect.
+    chmodSync(proxySocket, 0o660);
+    console.log(`listening for the auth proxy on unix:${proxySocket}`);
+  });
+}
+
 // Nothing to flush: stop at once rather than wait for idle keep-alive connections.
 for (const sig of ['SIGINT', 'SIGTERM'])
   process.on(sig, () => {
     server.closeAllConnections();
+    proxyServer?.closeAllConnections();
     process.exit(0);
   });

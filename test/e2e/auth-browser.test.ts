@@ -5,47 +5,40 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
-import Provider from 'oidc-provider';
 import type { Browser } from 'playwright-core';
 import { freePort } from '../helpers/postgres';
 import { launchChromium } from '../helpers/browser';
+import { request as httpRequest } from '../helpers/http';
+import { startOidcProvider, type OidcProvider } from '../helpers/oidc';
 import { startStack, type Stack } from '../helpers/stack';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const PROXY = '127.0.0.2'; // the trusted auth proxy's address: requests from it carry its header
 let stack: Stack;
 let browser: Browser;
-let oidc: http.Server;
+let oidc: OidcProvider;
 /** The public URL (SCB_PUBLIC_URL): a name, as a real deployment has (Next.js turns 127.0.0.1 into localhost in the URLs it hands Auth.js). */
 let appOrigin: string;
 /** Where the test's own requests connect. */
 let direct: string;
 
 before(async () => {
-  const [appPort, idpPort] = [await freePort(), await freePort()];
+  const appPort = await freePort();
   appOrigin = `http://localhost:${appPort}`;
   direct = `http://127.0.0.1:${appPort}`;
-  const secret = randomBytes(24).toString('hex');
   // A real OpenID Connect provider: its own login and consent pages, any login name accepted.
-  const provider = new Provider(`http://127.0.0.1:${idpPort}`, {
-    clients: [{ client_id: 'bench', client_secret: secret, redirect_uris: [`${appOrigin}/api/auth/callback/oidc`], grant_types: ['authorization_code'], response_types: ['code'] }],
-    claims: { openid: ['sub'], email: ['email', 'email_verified'] },
-    findAccount: async (_ctx: unknown, id: string) => ({ accountId: id, claims: async () => ({ sub: id, email: `${id}@example.com`, email_verified: true }) }),
-  });
-  oidc = http.createServer(provider.callback());
-  await new Promise<void>((r) => oidc.listen(idpPort, '127.0.0.1', r));
+  oidc = await startOidcProvider(appOrigin);
   stack = await startStack({
     port: appPort,
     env: {
       SCB_AUTH: 'on',
       SCB_PUBLIC_URL: appOrigin,
-      SCB_OIDC_ISSUER: `http://127.0.0.1:${idpPort}`,
-      SCB_OIDC_CLIENT_ID: 'bench',
-      SCB_OIDC_CLIENT_SECRET: secret,
+      SCB_OIDC_ISSUER: oidc.issuer,
+      SCB_OIDC_CLIENT_ID: oidc.clientId,
+      SCB_OIDC_CLIENT_SECRET: oidc.secret,
       SCB_OIDC_NAME: 'Test SSO',
       AUTH_SECRET: randomBytes(32).toString('base64'),
       SCB_AUTH_PROXY_HEADER: 'x-auth-user',
@@ -72,31 +65,8 @@ function tokenCli(...args: string[]) {
   return { code: r.status, stdout: r.stdout.trim(), stderr: r.stderr };
 }
 
-interface Answer {
-  status: number;
-  body: Record<string, unknown>;
-}
-
 /** A request from the given local address (the auth proxy's, or an ordinary one). */
-function request(method: string, p: string, headers: Record<string, string>, body?: string, localAddress = '127.0.0.1'): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(new URL(p, direct), { method, headers, localAddress }, (res) => {
-      let text = '';
-      res.on('data', (c) => (text += c));
-      res.on('end', () => {
-        let parsed: Record<string, unknown> = {};
-        try {
-          parsed = JSON.parse(text);
-        } catch {
-          parsed = { text };
-        }
-        resolve({ status: res.statusCode!, body: parsed });
-      });
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+const request = (method: string, p: string, headers: Record<string, string>, body?: string, localAddress = '127.0.0.1') => httpRequest(direct, method, p, headers, body, { localAddress });
 
 type Caller = { name: string; headers: Record<string, string>; from?: string };
 const post = (c: Caller, p: string, body: unknown = {}) => request('POST', p, { 'content-type': 'application/json', ...c.headers }, JSON.stringify(body), c.from);
@@ -163,12 +133,12 @@ test('the auth matrix: every write route refuses anonymous, revoked-token and un
   assert.equal(await jobCount(), before, 'nothing refused was stored');
 
   const allowed: Caller[] = [
-    { name: 'ci-bot', headers: { authorization: `Bearer ${created.stdout}` } },
-    { name: 'carol@example.com', headers: { 'x-auth-user': 'accounts.google.com:carol@example.com' }, from: PROXY },
+    { name: 'token:ci-bot', headers: { authorization: `Bearer ${created.stdout}` } },
+    { name: 'proxy:carol@example.com', headers: { 'x-auth-user': 'accounts.google.com:carol@example.com' }, from: PROXY },
   ];
   for (const c of allowed) {
     const r = await writeAll(c);
-    row(c.name === 'ci-bot' ? 'token' : 'proxy header from the trusted address', { jobs: r.job.status, cancel: r.cancel.status, rerun: r.rerun.status, gates: r.gate.status });
+    row(c.name === 'token:ci-bot' ? 'token' : 'proxy header from the trusted address', { jobs: r.job.status, cancel: r.cancel.status, rerun: r.rerun.status, gates: r.gate.status });
     assert.deepEqual([r.job.status, r.cancel.status, r.rerun.status, r.gate.status], [201, 200, 201, 201], `${c.name}: ${JSON.stringify(r)}`);
     for (const id of [r.id, r.rerunId!, (r.gate.body as { jobId: string }).jobId]) {
       const job = (await request('GET', `/api/jobs/${id}`, {})).body;
@@ -185,11 +155,11 @@ test('the auth matrix: every write route refuses anonymous, revoked-token and un
   const byBot = await post(allowed[0]!, `/api/jobs/${carolsJob}/cancel`);
   assert.equal(byBot.status, 403);
   assert.match(String(byBot.body.error), /only the job's submitter or an admin/);
-  const byAdmin = await post({ name: 'ops', headers: { authorization: `Bearer ${admin.stdout}` } }, `/api/jobs/${carolsJob}/cancel`);
+  const byAdmin = await post({ name: 'token:ops', headers: { authorization: `Bearer ${admin.stdout}` } }, `/api/jobs/${carolsJob}/cancel`);
   assert.equal(byAdmin.status, 200);
-  assert.equal((await request('GET', `/api/jobs/${carolsJob}`, {})).body.cancelledBy, 'ops');
-  const mine = (await request('GET', `/api/jobs?by=${encodeURIComponent('carol@example.com')}`, {})).body.jobs as { createdBy: string }[];
-  assert.ok(mine.length >= 3 && mine.every((j) => j.createdBy === 'carol@example.com'));
+  assert.equal((await request('GET', `/api/jobs/${carolsJob}`, {})).body.cancelledBy, 'token:ops');
+  const mine = (await request('GET', `/api/jobs?by=${encodeURIComponent('proxy:carol@example.com')}`, {})).body.jobs as { createdBy: string }[];
+  assert.ok(mine.length >= 3 && mine.every((j) => j.createdBy === 'proxy:carol@example.com'));
   assert.match(tokenCli('list').stdout, /ci-bot\tmember\tcreated \S+\tlast used /, 'a used token says when');
   const settings = (await request('GET', '/settings', {})).body.text as string;
   assert.match(settings, /team: every write needs an identity/);
@@ -245,7 +215,7 @@ test('one identity may have SCB_MAX_QUEUED_JOBS jobs queued or running; the next
   const settings = (await request('GET', '/settings', {})).body.text as string;
   assert.match(settings, /per identity \((<!-- -->)?SCB_MAX_QUEUED_JOBS(<!-- -->)?\)<\/dt><dd>3<\/dd>/);
   for (const j of (await request('GET', '/api/jobs', {})).body.jobs as { id: string; status: string; createdBy: string }[])
-    if (j.status === 'queued' && ['busy-bot', 'other-bot'].includes(j.createdBy)) await post(j.createdBy === 'busy-bot' ? busy : other, `/api/jobs/${j.id}/cancel`);
+    if (j.status === 'queued' && ['token:busy-bot', 'token:other-bot'].includes(j.createdBy)) await post(j.createdBy === 'token:busy-bot' ? busy : other, `/api/jobs/${j.id}/cancel`);
 });
 
 test('links come from SCB_PUBLIC_URL, never from forwarded headers', async () => {

@@ -5,10 +5,12 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { request } from '../helpers/http';
 import { freePort } from '../helpers/postgres';
 import { startStack, type Stack } from '../helpers/stack';
 
@@ -35,6 +37,8 @@ let bin: string;
 let databaseUrl: string;
 let stack: Stack;
 let second: ChildProcess | undefined;
+/** The auth proxy's own way in (docs/deploying.md): a Unix socket only it reaches. */
+let proxySocket: string;
 const secondLines: string[] = [];
 
 before(async () => {
@@ -58,7 +62,11 @@ before(async () => {
   assert.equal(created.status, 0, created.stderr);
   databaseUrl = `postgresql://bench:${PASSWORD}@127.0.0.1:${port}/bench`;
   // The web app and a runner: `npm start` on the external database, in team mode.
-  stack = await startStack({ databaseUrl, env: { SCB_AUTH: 'on', SCB_MACHINE: 'machine-a', SCB_PUBLIC_URL: 'https://bench.example.com' } });
+  proxySocket = path.join(dir, 'web.sock');
+  stack = await startStack({
+    databaseUrl,
+    env: { SCB_AUTH: 'on', SCB_MACHINE: 'machine-a', SCB_PUBLIC_URL: 'https://bench.example.com', SCB_AUTH_PROXY_HEADER: 'x-forwarded-email', SCB_AUTH_PROXY_SOCKET: proxySocket },
+  });
   // A second runner, as on another machine.
   second = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'apps/runner/src/main.ts')], {
     cwd: ROOT,
@@ -160,12 +168,67 @@ test("team deployment on Debian's PostgreSQL: two runners on two machines, auth 
     await new Promise((r) => setTimeout(r, 1000));
   }
   assert.equal(stored.status, 'succeeded', JSON.stringify(stored.error));
-  assert.equal(stored.createdBy, 'release-ci');
+  assert.equal(stored.createdBy, 'token:release-ci');
   const gates = (await api('/api/gates')).body.gates as { createdBy: string; verdict: string | null }[];
   assert.ok(
-    gates.some((g) => g.createdBy === 'release-ci' && g.verdict !== null),
+    gates.some((g) => g.createdBy === 'token:release-ci' && g.verdict !== null),
     JSON.stringify(gates),
   );
   const alive = ((await api('/api/runners')).body.runners as { machine?: string; alive: boolean }[]).filter((r) => r.alive);
   assert.equal(alive.length, 2, 'both runners are still there');
+});
+
+/**
+ * An oauth2-proxy-like hop, as docs/deploying.md puts oauth2-proxy in front: it signs users in itself
+ * (here oauth2-proxy's htpasswd mode: Basic credentials), replaces whatever user headers the client
+ * sent with the signed-in user's, and forwards to the app's auth-proxy socket.
+ */
+async function startAuthProxy(users: Record<string, string>): Promise<{ url: string; close(): void }> {
+  const server = http.createServer((req, res) => {
+    const [user, password] = Buffer.from((req.headers.authorization ?? '').replace(/^Basic /, ''), 'base64')
+      .toString()
+      .split(':');
+    if (!user || users[user] !== password) {
+      res.writeHead(401, { 'www-authenticate': 'Basic' }).end('sign in\n');
+      return;
+    }
+    const headers: http.OutgoingHttpHeaders = { ...req.headers, 'x-forwarded-email': `${user}@example.com` };
+    delete headers['x-forwarded-user'];
+    const upstream = http.request({ socketPath: proxySocket, path: req.url, method: req.method, headers }, (up) => {
+      res.writeHead(up.statusCode!, up.headers);
+      up.pipe(res);
+    });
+    upstream.on('error', (e) => res.writeHead(502).end(String(e)));
+    req.pipe(upstream);
+  });
+  const port = await freePort();
+  await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${port}`, close: () => server.close() };
+}
+
+test("the auth-proxy recipe: users arrive through the proxy's own socket; the same header sent straight to the app names no one", async () => {
+  const hop = await startAuthProxy({ dave: 'dave-password' });
+  try {
+    const job = JSON.stringify({ name: 'through the auth proxy', clients: [{ language: 'node', version: '9.0.0' }], concurrency: [1], workload: { measuredOps: 5 }, requirements: { minCores: 1024 } });
+    const json = { 'content-type': 'application/json' };
+    const dave = { ...json, authorization: `Basic ${Buffer.from('dave:dave-password').toString('base64')}` };
+    const through = await request(hop.url, 'POST', '/api/jobs', dave, job);
+    assert.equal(through.status, 201, through.text);
+    // A client's own user header is replaced by the proxy's.
+    const forgedThrough = await request(hop.url, 'POST', '/api/jobs', { ...dave, 'x-forwarded-email': 'mallory@example.com' }, job);
+    assert.equal(forgedThrough.status, 201, forgedThrough.text);
+    for (const id of [through.body.id, forgedThrough.body.id]) {
+      assert.equal((await api(`/api/jobs/${id}`)).body.createdBy, 'proxy:dave@example.com');
+      assert.equal((await request(hop.url, 'POST', `/api/jobs/${id}/cancel`, dave, '{}')).status, 200);
+    }
+    assert.equal((await request(hop.url, 'POST', '/api/jobs', json, job)).status, 401, 'the proxy signs in first');
+    // Straight to the app's TCP port, from the address the TLS proxy (and the auth proxy) would use too.
+    const direct = await request(stack.baseUrl, 'POST', '/api/jobs', { ...json, 'x-forwarded-email': 'dave@example.com' }, job);
+    assert.equal(direct.status, 401, direct.text);
+    console.log(
+      `# auth-proxy recipe: through the hop 201 (createdBy proxy:dave@example.com, a client's x-forwarded-email replaced), without signing in 401, the header sent straight to 127.0.0.1 ${direct.status}`,
+    );
+  } finally {
+    hop.close();
+  }
 });

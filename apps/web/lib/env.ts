@@ -1,6 +1,7 @@
 // The web app's environment variables, read and validated once, on first use (not at build time:
 // `next build` imports these modules without a database).
 import { commaList, isLoopbackHost, isPublicUrl, policyFromEnv, PUBLIC_URL_ERROR, publicOriginOf, type Policy } from '@scb/shared/policy';
+import { adminEntryIssue } from '@scb/shared/identity';
 import { z } from 'zod';
 
 /** Unset and empty are the same: the variable is not given. */
@@ -20,8 +21,13 @@ const WebEnvSchema = z
     SCB_PUBLIC_URL: given(z.string().trim().refine(isPublicUrl, PUBLIC_URL_ERROR)),
     SCB_AUTH: onOnly('SCB_AUTH'),
     SCB_AUTH_READ: onOnly('SCB_AUTH_READ'),
-    /** Identities (e-mail addresses, proxy user names) that may cancel anyone's job. */
-    SCB_ADMINS: list,
+    /** Identities that may cancel anyone's job, each in its kind's form: a person's e-mail, token:<name>, proxy:<user>. */
+    SCB_ADMINS: list.superRefine((entries, ctx) => {
+      for (const entry of entries) {
+        const issue = adminEntryIssue(entry);
+        if (issue) ctx.addIssue({ code: 'custom', message: issue });
+      }
+    }),
     /** A header a trusted auth proxy (IAP, oauth2-proxy) sets to the signed-in user, and the proxy addresses allowed to set it. */
     SCB_AUTH_PROXY_HEADER: given(
       z
@@ -31,6 +37,13 @@ const WebEnvSchema = z
         .regex(/^[a-z0-9-]+$/, 'SCB_AUTH_PROXY_HEADER must be a header name'),
     ),
     SCB_AUTH_PROXY_ADDRESSES: list,
+    /** A Unix socket the app's server also listens on for the auth proxy alone (server.mjs): its requests may carry the header. */
+    SCB_AUTH_PROXY_SOCKET: given(
+      z
+        .string()
+        .trim()
+        .refine((p) => p.startsWith('/'), 'SCB_AUTH_PROXY_SOCKET must be an absolute path'),
+    ),
     /** Browser sign-in through the operator's OpenID Connect provider (Google, GitHub through a bridge, a company's SSO). */
     SCB_OIDC_ISSUER: given(
       z

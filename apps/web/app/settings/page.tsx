@@ -12,7 +12,9 @@ export default function SettingsPage() {
   const ways = [
     'API tokens (npm run token)',
     ...(env.SCB_OIDC_ISSUER ? [`sign-in through ${env.SCB_OIDC_NAME} (${env.SCB_OIDC_ISSUER})`] : []),
-    ...(env.SCB_AUTH_PROXY_HEADER ? [`the ${env.SCB_AUTH_PROXY_HEADER} header from ${env.SCB_AUTH_PROXY_ADDRESSES.join(', ') || 'no address'}`] : []),
+    ...(env.SCB_AUTH_PROXY_HEADER
+      ? [`the ${env.SCB_AUTH_PROXY_HEADER} header from ${[...(env.SCB_AUTH_PROXY_SOCKET ? [`the socket ${env.SCB_AUTH_PROXY_SOCKET}`] : []), ...env.SCB_AUTH_PROXY_ADDRESSES].join(', ') || 'nowhere'}`]
+      : []),
     ...(env.mode === 'local' ? ['this machine without sign-in'] : []),
   ];
   const spannerOn = p.spanner.databases.length > 0;
