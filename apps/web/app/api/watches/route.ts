@@ -41,12 +41,13 @@ async function handlePOST(req: Request, _ctx: unknown, who: Identity) {
   } catch (e) {
     return NextResponse.json({ error: (e as Error).message }, { status: 502 });
   }
-  // The backfill's publish dates where the registry gives them; without them the releases are only undated.
   const backfill = watch.since ? releasePairs(listed, watch).map((r) => r.version) : [];
-  // The backfill counts against its creator's queue limit: one larger than the limit can never be queued.
+  // Its gates are its creator's jobs: a backfill larger than their queue limit could never be queued.
   const overLimit = queueLimitOf(who) === undefined ? null : backfillLimitRefusal(webPolicy(), backfill.length * watch.scenarios.length);
   if (overLimit) return NextResponse.json({ error: overLimit, issues: [{ path: 'since', message: overLimit }] }, { status: 400 });
+  // The backfill's publish dates where the registry gives them; without them the releases are only undated.
   const dates = await publishDates(watch.language, backfill.slice(0, 60)).catch(() => ({}));
+  // Local mode has one user and no limits.
   const maxWatches = who.kind === 'local' ? undefined : webPolicy().limits.watchesPerIdentity;
   try {
     const stored = await underQueueLimit(who, (max) => createWatch(db(), databaseUrl(), watch, listed, { createdBy: who.name, dates, maxUnfinished: max, maxWatches }));
