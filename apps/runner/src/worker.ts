@@ -94,6 +94,7 @@ export function startSideWorker(db: Db, databaseUrl: string, log: (line: string)
         for (const p of await pollWatches(db, databaseUrl, registry)) {
           if (p.error) log(`watch ${p.watchId}: the registry could not be read: ${p.error}`);
           for (const q of p.queued) log(`watch ${p.watchId}: ${q.version} vs ${q.predecessor} on ${q.scenario}: gate ${q.gateId} queued`);
+          if (p.deferred) log(`watch ${p.watchId}: ${p.deferred} gates wait for a later poll: its creator has as many jobs queued or running as the watch may (SCB_MAX_QUEUED_JOBS)`);
         }
       },
       [DELIVER_WEBHOOK_TASK]: async (payload) => deliverWebhook(db, (payload as { deliveryId: string }).deliveryId, log),

@@ -63,16 +63,21 @@ export function refusedByPolicy(spec: JobSpec): NextResponse | null {
   return issues.length ? policyResponse(issues) : null;
 }
 
+/** The identity's limit of jobs queued or running (SCB_MAX_QUEUED_JOBS); undefined in local mode, which has one user and no limit. */
+export function queueLimitOf(who: { kind: string }): number | undefined {
+  return who.kind === 'local' ? undefined : webPolicy().limits.queuedJobsPerIdentity;
+}
+
 /**
  * Stores a job (or gate) under the identity's limit of jobs queued or running: the 429 answer when
  * it is reached. Local mode has one user and no limit.
  */
 export async function underQueueLimit<T>(who: { name: string; kind: string }, store: (maxUnfinished: number | undefined) => Promise<T>): Promise<{ ok: true; value: T } | Refused> {
   try {
-    return { ok: true, value: await store(who.kind === 'local' ? undefined : webPolicy().limits.queuedJobsPerIdentity) };
+    return { ok: true, value: await store(queueLimitOf(who)) };
   } catch (e) {
     if (!(e instanceof QueueFullError)) throw e;
-    return { ok: false, response: NextResponse.json({ error: queueLimitRefusal(webPolicy(), e.unfinished) }, { status: 429, headers: { 'retry-after': '60' } }) };
+    return { ok: false, response: NextResponse.json({ error: queueLimitRefusal(webPolicy(), e.unfinished, e.adding) }, { status: 429, headers: { 'retry-after': '60' } }) };
   }
 }
 

@@ -26,6 +26,8 @@ export async function getWatch(id: string, origin: string) {
     startAfter: w.startAfter,
     polledAt: w.polledAt?.toISOString() ?? null,
     pollError: w.pollError,
+    stoppedAt: w.stoppedAt?.toISOString() ?? null,
+    stoppedBy: w.stoppedBy,
     releases: w.releases.map((r) => ({
       version: r.version,
       predecessor: r.predecessor,
@@ -51,7 +53,15 @@ export async function getWatch(id: string, origin: string) {
 export type WatchView = NonNullable<Awaited<ReturnType<typeof getWatch>>>;
 
 export async function listWatches(origin: string) {
-  return (await readWatches(db())).map((w) => ({ id: w.id, url: watchUrl(w.id, origin), createdAt: w.createdAt.toISOString(), createdBy: w.createdBy, spec: w.spec, gates: w.gates }));
+  return (await readWatches(db())).map((w) => ({
+    id: w.id,
+    url: watchUrl(w.id, origin),
+    createdAt: w.createdAt.toISOString(),
+    createdBy: w.createdBy,
+    spec: w.spec,
+    gates: w.gates,
+    stoppedAt: w.stoppedAt?.toISOString() ?? null,
+  }));
 }
 
 /** Every watch with its releases, newest watch first, for the /watch page. */

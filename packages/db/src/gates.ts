@@ -1,5 +1,17 @@
 // Release gates: create (with the job that runs them), read, list, and the runner's verdicts.
-import { GateEvaluationSchema, JobEnvironmentSchema, gateJobSpec, parseGateSpec, parseJobSpec, parseStored, placementFlags, type GateEvaluation, type GateSpec, type ParseResult } from '@scb/shared';
+import {
+  GateEvaluationSchema,
+  JobEnvironmentSchema,
+  gateJobSpec,
+  parseGateSpec,
+  parseJobSpec,
+  parseStored,
+  placementFlags,
+  type GateEvaluation,
+  type GateSpec,
+  type JobSpec,
+  type ParseResult,
+} from '@scb/shared';
 import type { Db } from './client';
 import type { Cell, CellResult, ChannelStat, Gate, Job, Prisma } from '../generated/prisma/client';
 import { FINISHED_CELL } from './cells';
@@ -8,24 +20,58 @@ import { enqueueJobIn, ensureQueue, WATCH_PRIORITY } from './queue';
 import { ColumnParser, type Read } from './read';
 import { queueDeliveriesIn } from './webhooks';
 
+/** The release watch a gate judges a release for: the watch, the release, the index of the scenario. */
+export interface GateOfWatch {
+  id: string;
+  version: string;
+  scenario: number;
+}
+
 /** Stores a validated gate with the job that runs it and queues the job: all of it or none. `watch`: the release watch it judges a release for. */
 export async function createGate(
   db: Db,
   databaseUrl: string,
   gate: GateSpec,
-  { createdBy = null, maxUnfinished, watch }: Pick<Author, 'createdBy' | 'maxUnfinished'> & { watch?: { id: string; version: string; scenario: number } } = {},
+  { createdBy = null, maxUnfinished, watch }: Pick<Author, 'createdBy' | 'maxUnfinished'> & { watch?: GateOfWatch } = {},
 ): Promise<{ id: string; jobId: string }> {
+  const spec = gateJob(gate);
+  await ensureQueue(databaseUrl);
+  return db.$transaction(async (tx) => {
+    await checkUnfinishedIn(tx, { createdBy, maxUnfinished });
+    return createGateIn(tx, gate, spec, { createdBy, watch });
+  });
+}
+
+/** A gate's job spec; a gate spec that makes an invalid one is a bug, thrown. */
+export function gateJob(gate: GateSpec): JobSpec {
   const spec = parseJobSpec(gateJobSpec(gate));
   if (!spec.ok) throw new Error(`the gate makes an invalid job: ${spec.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`);
+  return spec.value;
+}
+
+/** The watch is stopped (or gone): it queues no more gates. */
+export class WatchStoppedError extends Error {}
+
+/**
+ * In a transaction (the caller checks its author's queue limit first, the queue exists): stores the gate
+ * and its job and queues the job. A watch's gate waits for the watch's row and is refused once the watch
+ * is stopped, so a poll racing a DELETE queues nothing the DELETE does not cancel.
+ */
+export async function createGateIn(
+  tx: Prisma.TransactionClient,
+  gate: GateSpec,
+  spec: JobSpec,
+  { createdBy = null, watch }: { createdBy?: string | null; watch?: GateOfWatch },
+): Promise<{ id: string; jobId: string }> {
+  if (watch) {
+    const [row] = await tx.$queryRaw<{ stopped: boolean }[]>`SELECT "stoppedAt" IS NOT NULL AS stopped FROM "Watch" WHERE id = ${watch.id} FOR SHARE`;
+    if (!row || row.stopped) throw new WatchStoppedError(`watch ${watch.id} is stopped: it queues no more gates`);
+  }
   const id = newJobId();
   const jobId = newJobId();
-  await ensureQueue(databaseUrl);
-  await db.$transaction(async (tx) => {
-    await checkUnfinishedIn(tx, { createdBy, maxUnfinished });
-    await tx.job.create({ data: jobCreateData(jobId, spec.value, { createdBy }) });
-    await tx.gate.create({ data: { id, jobId, spec: gate as Prisma.InputJsonObject, createdBy, ...(watch && { watchId: watch.id, watchVersion: watch.version, watchScenario: watch.scenario }) } });
-    await enqueueJobIn(tx, jobId, placementFlags(spec.value), undefined, watch ? WATCH_PRIORITY : 0);
-  });
+  await tx.job.create({ data: jobCreateData(jobId, spec, { createdBy }) });
+  await tx.gate.create({ data: { id, jobId, spec: gate as Prisma.InputJsonObject, createdBy, ...(watch && { watchId: watch.id, watchVersion: watch.version, watchScenario: watch.scenario }) } });
+  await enqueueJobIn(tx, jobId, placementFlags(spec), undefined, watch ? WATCH_PRIORITY : 0);
   return { id, jobId };
 }
 

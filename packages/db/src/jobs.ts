@@ -53,20 +53,23 @@ export class QueueFullError extends Error {
   constructor(
     readonly unfinished: number,
     readonly limit: number,
+    /** How many the refused write would have queued. */
+    readonly adding = 1,
   ) {
-    super(`${unfinished} jobs queued or running, the limit is ${limit}`);
+    super(`${unfinished} jobs queued or running${adding === 1 ? '' : `, ${adding} more asked`}, the limit is ${limit}`);
   }
 }
 
 /**
- * In the transaction that stores a job: refuses it when its author is at their limit. One author's
- * concurrent posts wait on each other (a transaction-scoped advisory lock), so the limit is exact.
+ * In the transaction that stores a job (or `adding` jobs at once, a watch's backfill): refuses them when
+ * they would take their author past their limit. One author's concurrent posts wait on each other (a
+ * transaction-scoped advisory lock), so the limit is exact.
  */
-export async function checkUnfinishedIn(tx: Prisma.TransactionClient, { createdBy, maxUnfinished }: Author): Promise<void> {
-  if (maxUnfinished === undefined || !createdBy) return;
+export async function checkUnfinishedIn(tx: Prisma.TransactionClient, { createdBy, maxUnfinished }: Author, adding = 1): Promise<void> {
+  if (maxUnfinished === undefined || !createdBy || adding === 0) return;
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`scb-unfinished:${createdBy}`}))`;
   const unfinished = await tx.job.count({ where: { createdBy, status: { in: [...UNFINISHED_JOB_STATUSES] } } });
-  if (unfinished >= maxUnfinished) throw new QueueFullError(unfinished, maxUnfinished);
+  if (unfinished + adding > maxUnfinished) throw new QueueFullError(unfinished, maxUnfinished, adding);
 }
 
 /** A cell's plan from its stored row: the cells are planned once, when the job is created, and run from these rows. */
@@ -222,23 +225,22 @@ export async function cancelJob(db: Db, id: string, who?: { name: string; admin:
     if (job.createdBy !== who.name) return 'forbidden';
   }
   const cancelledBy = who?.name ?? null;
-  const cancelled = await db.$transaction(async (tx) => {
-    const queued = await tx.job.updateMany({
-      where: { id, status: 'queued' },
-      data: { status: 'cancelled', finishedAt: new Date(), error: 'cancelled before it started', cancelRequested: true, cancelledBy },
-    });
-    if (queued.count) {
-      await cancelUnfinishedCellsOp(tx, id);
-      // Out of the queue too, so that no runner is left holding it (a job no runner can take waits there).
-      const [queue] = await tx.$queryRaw<{ present: boolean }[]>`SELECT to_regclass('graphile_worker._private_jobs') IS NOT NULL AS present`;
-      if (queue?.present) await tx.$executeRaw`DELETE FROM graphile_worker._private_jobs WHERE key LIKE ${`job:${id}%`} AND locked_at IS NULL`;
-    }
-    return queued.count > 0;
-  });
+  const cancelled = await db.$transaction(async (tx) => cancelQueuedJobIn(tx, id, cancelledBy, 'cancelled before it started'));
   if (cancelled) return 'cancelled';
   const running = await db.job.updateMany({ where: { id, status: 'running' }, data: { cancelRequested: true, cancelledBy } });
   if (running.count) return 'requested';
   return (await db.job.count({ where: { id } })) ? 'finished' : 'not-found';
+}
+
+/** Cancels a job that is still queued (`error` says why), its cells and its queue entry; false when it is not queued. */
+export async function cancelQueuedJobIn(tx: Prisma.TransactionClient, id: string, cancelledBy: string | null, error: string): Promise<boolean> {
+  const queued = await tx.job.updateMany({ where: { id, status: 'queued' }, data: { status: 'cancelled', finishedAt: new Date(), error, cancelRequested: true, cancelledBy } });
+  if (!queued.count) return false;
+  await cancelUnfinishedCellsOp(tx, id);
+  // Out of the queue too, so that no runner is left holding it (a job no runner can take waits there).
+  const [queue] = await tx.$queryRaw<{ present: boolean }[]>`SELECT to_regclass('graphile_worker._private_jobs') IS NOT NULL AS present`;
+  if (queue?.present) await tx.$executeRaw`DELETE FROM graphile_worker._private_jobs WHERE key LIKE ${`job:${id}%`} AND locked_at IS NULL`;
+  return true;
 }
 
 export type RerunOutcome =

@@ -4,25 +4,44 @@ import { compareSemver, newReleasePairs, parseWatchSpec, releasePairs, watchGate
 import type { Db } from './client';
 import type { Prisma } from '../generated/prisma/client';
 import { knownClientVersions } from './client-versions';
-import { createGate } from './gates';
-import { isStoredId, newJobId } from './jobs';
+import { createGate, createGateIn, gateJob, WatchStoppedError } from './gates';
+import { cancelQueuedJobIn, checkUnfinishedIn, isStoredId, newJobId, QueueFullError } from './jobs';
+import { ensureQueue } from './queue';
 
 /** At most this many gates at once from one watch's backfill: a `since` long ago is refused, not queued for days. */
 export const MAX_WATCH_BACKFILL_GATES = 40;
 
 export class WatchBackfillTooLarge extends Error {}
 
+/** The identity already has as many watches (not stopped) as it may: nothing was stored. */
+export class WatchLimitError extends Error {
+  constructor(
+    readonly watches: number,
+    readonly limit: number,
+  ) {
+    super(`${watches} watches, the limit is ${limit}`);
+  }
+}
+
+/** What its creator may have: jobs queued or running (a watch's gates among them), and watches not stopped. Undefined: no limit (local mode). */
+export interface WatchLimits {
+  maxUnfinished?: number;
+  maxWatches?: number;
+}
+
 /**
  * Stores a watch and queues its backfill: a gate per release from `since` (to `until`) and scenario,
  * each against the release's predecessor among `listed` (the registry's versions). Without `since`,
- * what is listed now is history: only releases listed later are gated.
+ * what is listed now is history: only releases listed later are gated. All of it or nothing, in one
+ * transaction under its creator's limits (WatchLimitError, QueueFullError): the backfill's gates count
+ * against `maxUnfinished`, which the watch keeps for the gates its polls queue later.
  */
 export async function createWatch(
   db: Db,
   databaseUrl: string,
   spec: WatchSpec,
   listed: readonly string[],
-  { createdBy = null, dates = {} }: { createdBy?: string | null; dates?: Record<string, string> } = {},
+  { createdBy = null, dates = {}, maxUnfinished, maxWatches }: { createdBy?: string | null; dates?: Record<string, string> } & WatchLimits = {},
 ): Promise<{ id: string; releases: ReleasePair[]; gates: number }> {
   const releases = spec.since ? releasePairs(listed, spec) : [];
   const gates = releases.length * spec.scenarios.length;
@@ -31,13 +50,29 @@ export async function createWatch(
       `since ${spec.since}${spec.until ? ` until ${spec.until}` : ''} gates ${releases.length} releases on ${spec.scenarios.length} scenarios: ${gates} gates, more than ${MAX_WATCH_BACKFILL_GATES} at once; set a later since or an until`,
     );
   }
+  const backfill = releases.flatMap((release) => spec.scenarios.map((scenario, i) => ({ release, i, gate: watchGateSpec(spec, scenario, release) })));
+  const jobs = backfill.map((b) => gateJob(b.gate));
   const id = newJobId();
   const listedAtStart = spec.since ? undefined : [...new Set(listed)];
   const releaseDates = Object.fromEntries(releases.flatMap((r) => (dates[r.version] ? [[r.version, dates[r.version]]] : [])));
-  await db.watch.create({ data: { id, spec: spec as unknown as Prisma.InputJsonObject, createdBy, releaseDates, ...(listedAtStart && { listedAtStart }) } });
-  for (const release of releases)
-    for (const [i, scenario] of spec.scenarios.entries())
-      await createGate(db, databaseUrl, watchGateSpec(spec, scenario, release), { createdBy, watch: { id, version: release.version, scenario: i } });
+  await ensureQueue(databaseUrl);
+  await db.$transaction(
+    async (tx) => {
+      if (maxWatches !== undefined && createdBy) {
+        // One creator's concurrent posts wait on each other, so the count is exact.
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`scb-watches:${createdBy}`}))`;
+        const watches = await tx.watch.count({ where: { createdBy, stoppedAt: null } });
+        if (watches >= maxWatches) throw new WatchLimitError(watches, maxWatches);
+      }
+      await checkUnfinishedIn(tx, { createdBy, maxUnfinished }, backfill.length);
+      await tx.watch.create({
+        data: { id, spec: spec as unknown as Prisma.InputJsonObject, createdBy, releaseDates, queueLimit: maxUnfinished ?? null, ...(listedAtStart && { listedAtStart }) },
+      });
+      for (const [n, b] of backfill.entries()) await createGateIn(tx, b.gate, jobs[n]!, { createdBy, watch: { id, version: b.release.version, scenario: b.i } });
+    },
+    // A backfill of 40 gates is a few hundred rows.
+    { timeout: 60_000 },
+  );
   return { id, releases, gates };
 }
 
@@ -45,6 +80,8 @@ export async function createWatch(
 export interface WatchPoll {
   watchId: string;
   queued: { version: string; predecessor: string; scenario: string; gateId: string }[];
+  /** Gates it would have queued past its creator's queue limit: a later poll queues them once slots free up. */
+  deferred: number;
   error: string | null;
 }
 
@@ -55,8 +92,10 @@ export interface WatchRegistry {
 }
 
 /**
- * Polls every watch: the releases its language's registry lists now (`list`), and for each release
- * the watch gates (from `since`, or listed after it was made) a gate per scenario it lacks. A registry that
+ * Polls every watch not stopped: the releases its language's registry lists now (`list`), and for each release
+ * the watch gates (from `since`, or listed after it was made) a gate per scenario it lacks, oldest
+ * release first, as long as its creator is under the watch's queue limit (`queueLimit`): the rest wait
+ * for a later poll (`deferred`), still oldest first. A registry that
  * fails leaves the watch as it was and says why (`pollError`). Two polls at once queue a gate once: a
  * release's scenario has one gate (a unique key), the later insert is dropped with its job. A gated
  * release the registry no longer lists is marked so (`unlisted`), and gated releases without a publish
@@ -64,7 +103,7 @@ export interface WatchRegistry {
  */
 export async function pollWatches(db: Db, databaseUrl: string, registry: WatchRegistry | ((language: string) => Promise<string[]>)): Promise<WatchPoll[]> {
   const { list, dates } = typeof registry === 'function' ? { list: registry, dates: undefined } : registry;
-  const watches = await db.watch.findMany({ orderBy: { createdAt: 'asc' }, include: { gates: { select: { watchVersion: true, watchScenario: true } } } });
+  const watches = await db.watch.findMany({ where: { stoppedAt: null }, orderBy: { createdAt: 'asc' }, include: { gates: { select: { watchVersion: true, watchScenario: true } } } });
   const listings = new Map<string, Promise<string[]>>();
   const polls: WatchPoll[] = [];
   for (const w of watches) {
@@ -80,25 +119,36 @@ export async function pollWatches(db: Db, databaseUrl: string, registry: WatchRe
     } catch (e) {
       const error = (e as Error).message;
       await db.watch.update({ where: { id: w.id }, data: { polledAt: new Date(), pollError: error } });
-      polls.push({ watchId: w.id, queued: [], error });
+      polls.push({ watchId: w.id, queued: [], deferred: 0, error });
       continue;
     }
     const have = new Set(w.gates.map((g) => `${g.watchVersion} ${g.watchScenario}`));
     // Without `since`, what was listed when the watch was made is history, whatever its number.
     const before = new Set(listedAtStartOf(w));
     const releases = spec.value.since ? releasePairs(listed, spec.value) : newReleasePairs(listed, before, spec.value);
+    const missing = releases.flatMap((release) => spec.value.scenarios.flatMap((scenario, i) => (have.has(`${release.version} ${i}`) ? [] : [{ release, scenario, i }])));
     const queued: WatchPoll['queued'] = [];
-    for (const release of releases)
-      for (const [i, scenario] of spec.value.scenarios.entries()) {
-        if (have.has(`${release.version} ${i}`)) continue;
-        try {
-          const { id } = await createGate(db, databaseUrl, watchGateSpec(spec.value, scenario, release), { createdBy: w.createdBy, watch: { id: w.id, version: release.version, scenario: i } });
-          queued.push({ ...release, scenario: watchScenarioId(scenario), gateId: id });
-        } catch (e) {
-          // Another poll queued it meanwhile.
-          if ((e as { code?: string }).code !== 'P2002') throw e;
+    let deferred = 0;
+    for (const [n, { release, scenario, i }] of missing.entries()) {
+      try {
+        const { id } = await createGate(db, databaseUrl, watchGateSpec(spec.value, scenario, release), {
+          createdBy: w.createdBy,
+          maxUnfinished: w.queueLimit ?? undefined,
+          watch: { id: w.id, version: release.version, scenario: i },
+        });
+        queued.push({ ...release, scenario: watchScenarioId(scenario), gateId: id });
+      } catch (e) {
+        // Its creator's queue is full: this gate and the ones after it wait for a later poll.
+        if (e instanceof QueueFullError) {
+          deferred = missing.length - n;
+          break;
         }
+        // Stopped meanwhile: nothing more.
+        if (e instanceof WatchStoppedError) break;
+        // Another poll queued it meanwhile.
+        if ((e as { code?: string }).code !== 'P2002') throw e;
       }
+    }
     const listedNow = new Set(listed);
     const gated = [...new Set([...w.gates.map((g) => g.watchVersion ?? ''), ...queued.map((q) => q.version)])].filter(Boolean);
     const unlisted = gated.filter((v) => !listedNow.has(v)).sort(compareSemver);
@@ -106,7 +156,7 @@ export async function pollWatches(db: Db, databaseUrl: string, registry: WatchRe
     const undated = gated.filter((v) => !known[v] && listedNow.has(v));
     const found = dates && undated.length ? await dates(language, undated).catch(() => ({})) : {};
     await db.watch.update({ where: { id: w.id }, data: { polledAt: new Date(), pollError: null, unlisted, releaseDates: { ...known, ...found } } });
-    polls.push({ watchId: w.id, queued, error: null });
+    polls.push({ watchId: w.id, queued, deferred, error: null });
   }
   return polls;
 }
@@ -149,6 +199,9 @@ export interface StoredWatch {
   /** The last poll of the registry, and why it failed (null when it did not). */
   polledAt: Date | null;
   pollError: string | null;
+  /** When it was stopped (DELETE) and by whom: it polls no more; null while it watches. */
+  stoppedAt: Date | null;
+  stoppedBy: string | null;
   /** Newest first. */
   releases: WatchRelease[];
 }
@@ -200,6 +253,8 @@ export async function getWatch(db: Db, id: string): Promise<StoredWatch | null> 
     startAfter: [...listedAtStartOf(w)].sort(compareSemver).at(-1) ?? null,
     polledAt: w.polledAt,
     pollError: w.pollError,
+    stoppedAt: w.stoppedAt,
+    stoppedBy: w.stoppedBy,
     releases: [...byVersion.values()].sort((a, b) => compareSemver(b.version, a.version)),
   };
 }
@@ -215,10 +270,41 @@ function listedAtStartOf(w: { listedAtStart: unknown }): string[] {
   return Array.isArray(w.listedAtStart) ? w.listedAtStart.filter((v): v is string => typeof v === 'string') : [];
 }
 
-/** Watches, newest first. */
-export async function listWatches(db: Db, page: { limit?: number; offset?: number } = {}): Promise<{ id: string; createdAt: Date; createdBy: string | null; spec: unknown; gates: number }[]> {
+/** Watches, newest first, stopped ones too. */
+export async function listWatches(
+  db: Db,
+  page: { limit?: number; offset?: number } = {},
+): Promise<{ id: string; createdAt: Date; createdBy: string | null; spec: unknown; gates: number; stoppedAt: Date | null }[]> {
   const ws = await db.watch.findMany({ orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], take: page.limit ?? 100, skip: page.offset ?? 0, include: { _count: { select: { gates: true } } } });
-  return ws.map((w) => ({ id: w.id, createdAt: w.createdAt, createdBy: w.createdBy, spec: w.spec, gates: w._count.gates }));
+  return ws.map((w) => ({ id: w.id, createdAt: w.createdAt, createdBy: w.createdBy, spec: w.spec, gates: w._count.gates, stoppedAt: w.stoppedAt }));
+}
+
+export type StopWatchOutcome =
+  | { kind: 'not-found' }
+  | { kind: 'forbidden' }
+  /** Stopped now, or before (`already`): `cancelled` queued gates, `kept` the others (judged, or running until they are). */
+  | { kind: 'stopped'; stoppedAt: Date; already: boolean; cancelled: number; kept: number };
+
+/**
+ * Stops a watch (its creator's or an admin's to stop; one stored before creators were recorded is an
+ * admin's): it polls no more, its queued gates are cancelled (their jobs out of the queue), and the gates
+ * judged or running stay, with their verdicts, on its page and feed. The watch's row is locked first,
+ * so a poll queuing a gate meanwhile either finishes before (and its gate is cancelled here) or finds the
+ * watch stopped.
+ */
+export async function stopWatch(db: Db, id: string, who: { name: string; admin: boolean }): Promise<StopWatchOutcome> {
+  if (!isStoredId(id)) return { kind: 'not-found' };
+  return db.$transaction(async (tx) => {
+    const [w] = await tx.$queryRaw<{ createdBy: string | null; stoppedAt: Date | null }[]>`SELECT "createdBy", "stoppedAt" FROM "Watch" WHERE id = ${id} FOR UPDATE`;
+    if (!w) return { kind: 'not-found' };
+    if (!who.admin && w.createdBy !== who.name) return { kind: 'forbidden' };
+    const stoppedAt = w.stoppedAt ?? new Date();
+    if (!w.stoppedAt) await tx.watch.update({ where: { id }, data: { stoppedAt, stoppedBy: who.name } });
+    const gates = await tx.gate.findMany({ where: { watchId: id }, select: { jobId: true, job: { select: { status: true } } } });
+    let cancelled = 0;
+    for (const g of gates) if (g.job.status === 'queued' && (await cancelQueuedJobIn(tx, g.jobId, who.name, 'cancelled before it started: its watch was deleted'))) cancelled++;
+    return { kind: 'stopped', stoppedAt, already: w.stoppedAt !== null, cancelled, kept: gates.length - cancelled };
+  });
 }
 
 /** A watch gate's finished verdict, for the feeds: newest first. */

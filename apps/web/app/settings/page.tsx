@@ -62,6 +62,8 @@ export default function SettingsPage() {
         <dd>{p.limits.jobMinutes} minutes</dd>
         <dt>jobs queued or running per identity ({POLICY_VARIABLES.queuedJobsPerIdentity})</dt>
         <dd>{p.limits.queuedJobsPerIdentity}</dd>
+        <dt>release watches per identity ({POLICY_VARIABLES.watchesPerIdentity})</dt>
+        <dd>{p.limits.watchesPerIdentity}</dd>
       </dl>
       <h2>Cloud Spanner emulator</h2>
       <dl className="env" data-testid="policy-emulator">

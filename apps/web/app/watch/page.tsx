@@ -4,6 +4,7 @@ import { GATE_SCENARIOS } from '@scb/shared/gate';
 import { GATE_REPRODUCTIONS } from '@scb/shared/reproduction-gate';
 import { languageNames } from '@scb/shared/job';
 import { CHIP_STATES } from '@scb/shared/watch';
+import { formatUtc } from '@scb/shared/table';
 import { WatchTimeline } from '@/components/WatchTimeline';
 import { webPolicy } from '@/lib/env';
 import { publicOrigin } from '@/lib/jobs';
@@ -47,14 +48,15 @@ export default async function WatchesPage({ searchParams }: { searchParams: Prom
         shown.map(({ watch, releases }) => (
           <section key={watch.id} className="watch" data-testid="watch">
             <h2>
-              <Link href={`/watch/${watch.id}`}>{watch.spec.name ?? `${watch.client} releases`}</Link>{' '}
+              <Link href={`/watch/${watch.id}`}>{watch.spec.name ?? `${watch.client} releases`}</Link>
+              {watch.stoppedAt ? ' (deleted)' : ''}{' '}
               <img src={`/api/watches/${watch.id}/badge.svg?state=${encodeURIComponent(watch.releases[0]?.state ?? 'none')}`} alt={`${watch.client}: newest release's verdict`} height={20} />
             </h2>
             <p className="small muted">
               {watch.scenarios.join(', ')}
               {watch.spec.since ? ` · since ${watch.spec.since}` : ''}
               {watch.spec.until ? ` until ${watch.spec.until}` : ''}
-              {watch.pollError ? ` · the registry could not be read at the last poll: ${watch.pollError}` : ''}
+              {watch.stoppedAt ? ` · deleted ${formatUtc(watch.stoppedAt)}: polls no more` : watch.pollError ? ` · the registry could not be read at the last poll: ${watch.pollError}` : ''}
             </p>
             <WatchTimeline watch={watch} releases={releases.slice(0, 10)} />
           </section>

@@ -15,9 +15,10 @@ export * from './rules';
  * spec here is a few kilobytes, so 256 KB refuses only what is not a spec. Four hours of estimated run
  * time is several times the longest preset and keeps a runner from being held for a night by one job;
  * 20 queued jobs is a release's worth of gates (three scenarios on each of a few versions) while one
- * identity's loop cannot fill the queue every runner serves.
+ * identity's loop cannot fill the queue every runner serves. 5 watches per identity is a watch per
+ * client language with room for a second look at one; each polls its registry forever.
  */
-export const DEFAULT_LIMITS = { cellsPerJob: 500, bodyBytes: 256 * 1024, jobMinutes: 240, queuedJobsPerIdentity: 20 };
+export const DEFAULT_LIMITS = { cellsPerJob: 500, bodyBytes: 256 * 1024, jobMinutes: 240, queuedJobsPerIdentity: 20, watchesPerIdentity: 5 };
 
 /** Google's own Cloud Spanner endpoints: global, regional and locational. */
 export const GOOGLE_SPANNER_ENDPOINTS = ['spanner.googleapis.com:443', '*-spanner.googleapis.com:443', 'spanner.*.rep.googleapis.com:443'];
@@ -67,7 +68,7 @@ export function policyFromEnv(env: Record<string, string | undefined>): { ok: tr
   }
   const defaultEndpoints = endpoints.entries.length === 0;
   const limits = { ...DEFAULT_LIMITS };
-  for (const key of ['cellsPerJob', 'bodyBytes', 'jobMinutes', 'queuedJobsPerIdentity'] as const) {
+  for (const key of ['cellsPerJob', 'bodyBytes', 'jobMinutes', 'queuedJobsPerIdentity', 'watchesPerIdentity'] as const) {
     const v = env[POLICY_VARIABLES[key]]?.trim();
     if (!v) continue;
     if (!/^\d{1,9}$/.test(v) || Number(v) < 1) return { ok: false, error: `${POLICY_VARIABLES[key]}: "${v}" is not a whole number of at least 1` };
@@ -106,12 +107,28 @@ export function limitIssues(policy: Policy, spec: Parameters<typeof estimateJobS
   ];
 }
 
-/** Why an identity may not queue another job now, or null when it may. */
-export function queueLimitRefusal(policy: Policy, queuedOrRunning: number): string | null {
+/** Why an identity may not queue another job (or `adding` jobs at once: a watch's backfill) now, or null when it may. */
+export function queueLimitRefusal(policy: Policy, queuedOrRunning: number, adding = 1): string | null {
   const limit = policy.limits.queuedJobsPerIdentity;
-  return queuedOrRunning < limit
+  if (queuedOrRunning + adding <= limit) return null;
+  const these = adding === 1 ? '' : ` and this queues ${adding} more`;
+  return `you have ${queuedOrRunning} jobs queued or running${these}, this server's limit per identity is ${limit} (${POLICY_VARIABLES.queuedJobsPerIdentity}): wait for some to finish or cancel them`;
+}
+
+/** Why a watch's backfill is refused: it alone queues more gates than one identity may have queued (400: narrow it). */
+export function backfillLimitRefusal(policy: Policy, gates: number): string | null {
+  const limit = policy.limits.queuedJobsPerIdentity;
+  return gates <= limit
     ? null
-    : `you have ${queuedOrRunning} jobs queued or running, this server's limit per identity is ${limit} (${POLICY_VARIABLES.queuedJobsPerIdentity}): wait for some to finish or cancel them`;
+    : `the backfill queues ${gates} gates at once, more than this server's limit of ${limit} jobs queued or running per identity (${POLICY_VARIABLES.queuedJobsPerIdentity}): set a later since or an until`;
+}
+
+/** Why an identity may not make another watch now, or null when it may. */
+export function watchLimitRefusal(policy: Policy, watches: number): string | null {
+  const limit = policy.limits.watchesPerIdentity;
+  return watches < limit
+    ? null
+    : `you have ${watches} watches, this server's limit per identity is ${limit} (${POLICY_VARIABLES.watchesPerIdentity}): delete one you no longer need (DELETE /api/watches/<id>)`;
 }
 
 /** The policy in one sentence per rule, for a job a runner refuses (its page says why). */

@@ -31,8 +31,10 @@ export interface Policy {
     bodyBytes: number;
     /** Minutes a job may be estimated to run (estimateJobSeconds). */
     jobMinutes: number;
-    /** Jobs one identity may have queued or running at once (gates' jobs included). */
+    /** Jobs one identity may have queued or running at once (gates' jobs included, a watch's too). */
     queuedJobsPerIdentity: number;
+    /** Release watches one identity may have that are not stopped. */
+    watchesPerIdentity: number;
   };
 }
 
@@ -46,6 +48,7 @@ export const POLICY_VARIABLES = {
   bodyBytes: 'SCB_MAX_BODY_BYTES',
   jobMinutes: 'SCB_MAX_JOB_MINUTES',
   queuedJobsPerIdentity: 'SCB_MAX_QUEUED_JOBS',
+  watchesPerIdentity: 'SCB_MAX_WATCHES',
 } as const;
 
 function matches(pattern: string, value: string): boolean {

@@ -1,6 +1,18 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DEFAULT_LIMITS, emulatorHostAllowed, isLoopbackHost, limitIssues, policyFromEnv, policyIssues, queueLimitRefusal, spannerEndpointAllowed, type Policy } from '../../src/policy/policy';
+import {
+  backfillLimitRefusal,
+  DEFAULT_LIMITS,
+  emulatorHostAllowed,
+  isLoopbackHost,
+  limitIssues,
+  policyFromEnv,
+  policyIssues,
+  queueLimitRefusal,
+  spannerEndpointAllowed,
+  watchLimitRefusal,
+  type Policy,
+} from '../../src/policy/policy';
 import { estimateJobSeconds } from '../../src/job/estimate';
 import { PRESETS } from '../../src/job/presets';
 import { parseJobSpec } from '../../src/job/spec';
@@ -138,4 +150,19 @@ test('limits: the estimated run time, every preset within the default, and queue
   assert.equal(queueLimitRefusal(p, 19), null);
   assert.match(queueLimitRefusal(p, 20) ?? '', /20 jobs queued or running, this server's limit per identity is 20 \(SCB_MAX_QUEUED_JOBS\)/);
   assert.equal(queueLimitRefusal(read({ SCB_MAX_QUEUED_JOBS: '100' }), 20), null);
+});
+
+test("limits: watches per identity and a watch's backfill against the queue limit", () => {
+  const p = read({});
+  assert.equal(p.limits.watchesPerIdentity, 5);
+  assert.equal(watchLimitRefusal(p, 4), null);
+  assert.match(watchLimitRefusal(p, 5) ?? '', /5 watches, this server's limit per identity is 5 \(SCB_MAX_WATCHES\)/);
+  assert.equal(watchLimitRefusal(read({ SCB_MAX_WATCHES: '6' }), 5), null);
+  const bad = policyFromEnv({ SCB_MAX_WATCHES: '0' });
+  assert.ok(!bad.ok && /SCB_MAX_WATCHES: "0" is not a whole number of at least 1/.test(bad.error));
+  const three = read({ SCB_MAX_QUEUED_JOBS: '3' });
+  assert.equal(backfillLimitRefusal(three, 3), null);
+  assert.match(backfillLimitRefusal(three, 4) ?? '', /queues 4 gates at once, more than this server's limit of 3 .*\(SCB_MAX_QUEUED_JOBS\)/);
+  assert.equal(queueLimitRefusal(three, 1, 2), null);
+  assert.match(queueLimitRefusal(three, 1, 3) ?? '', /you have 1 jobs queued or running and this queues 3 more, this server's limit per identity is 3 \(SCB_MAX_QUEUED_JOBS\)/);
 });

@@ -4,6 +4,7 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { formatUtc } from '@scb/shared/table';
 import { AutoRefresh } from '@/components/AutoRefresh';
+import { WatchActions } from '@/components/WatchActions';
 import { WatchTimeline } from '@/components/WatchTimeline';
 import { publicOrigin } from '@/lib/jobs';
 import { pageMetadata } from '@/lib/metadata';
@@ -34,7 +35,8 @@ export default async function WatchPage({ params }: Params) {
     <>
       {live && <AutoRefresh ms={5000} />}
       <h1>
-        Watch: {w.spec.name ?? `${w.client} releases`}{' '}
+        Watch: {w.spec.name ?? `${w.client} releases`}
+        {w.stoppedAt ? ' (deleted)' : ''}{' '}
         <img src={`/api/watches/${w.id}/badge.svg?state=${encodeURIComponent(w.releases[0]?.state ?? 'none')}`} alt={`${w.client}: newest release's verdict`} height={20} />
       </h1>
       <p className="muted">
@@ -44,9 +46,17 @@ export default async function WatchPage({ params }: Params) {
         {w.spec.prereleases ? ' · pre-releases too' : ''} · created {formatUtc(w.createdAt)}
         {w.createdBy ? ` by ${w.createdBy}` : ''} · <a href={`/watch/${w.id}/feed.xml`}>Atom feed</a>
       </p>
+      {w.stoppedAt ? (
+        <p className="small" data-testid="watch-stopped" role="status">
+          Deleted {formatUtc(w.stoppedAt)}
+          {w.stoppedBy ? ` by ${w.stoppedBy}` : ''}: it polls the registry no more and its queued gates were cancelled; the verdicts below stay.
+        </p>
+      ) : (
+        <WatchActions id={w.id} />
+      )}
       <p className="small muted" data-testid="watch-poll">
         {w.polledAt ? `Registry polled ${formatUtc(w.polledAt)}` : 'Registry not polled yet (runners poll on SCB_WATCH_POLL)'}
-        {w.pollError && (
+        {w.pollError && !w.stoppedAt && (
           <span className="error" role="alert">
             {' '}
             · the registry could not be read, the watch is as it was: {w.pollError}

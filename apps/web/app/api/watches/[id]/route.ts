@@ -1,5 +1,8 @@
-import { readRoute } from '@/lib/auth/guard';
+import { readRoute, writeRoute } from '@/lib/auth/guard';
+import type { Identity } from '@/lib/auth/identity';
 import { NextResponse } from 'next/server';
+import { stopWatch } from '@scb/db';
+import { db } from '@/lib/db';
 import { publicOrigin } from '@/lib/jobs';
 import { getWatch } from '@/lib/watches';
 
@@ -13,4 +16,19 @@ async function handleGET(_req: Request, ctx: { params: Promise<{ id: string }> }
   return NextResponse.json(watch);
 }
 
+/**
+ * Stops the watch: no more polls, its queued gates cancelled, its judged ones (and their verdicts, feed
+ * and badge) kept. 200 {id, stoppedAt, cancelled, kept}, again for one already stopped; 403 for anyone
+ * but its creator or an admin; 404 for an unknown id.
+ */
+async function handleDELETE(_req: Request, ctx: { params: Promise<{ id: string }> }, who: Identity) {
+  const { id } = await ctx.params;
+  const outcome = await stopWatch(db(), id, who);
+  if (outcome.kind === 'not-found') return NextResponse.json({ error: `no watch with id "${id}"` }, { status: 404 });
+  if (outcome.kind === 'forbidden') return NextResponse.json({ error: "only the watch's creator or an admin may delete it" }, { status: 403 });
+  const { stoppedAt, cancelled, kept, already } = outcome;
+  return NextResponse.json({ id, stoppedAt: stoppedAt.toISOString(), cancelled, kept, already });
+}
+
 export const GET = readRoute(handleGET);
+export const DELETE = writeRoute(handleDELETE);
