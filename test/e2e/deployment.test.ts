@@ -209,7 +209,14 @@ async function startAuthProxy(users: Record<string, string>): Promise<{ url: str
 test("the auth-proxy recipe: users arrive through the proxy's own socket; the same header sent straight to the app names no one", async () => {
   const hop = await startAuthProxy({ dave: 'dave-password' });
   try {
-    const job = JSON.stringify({ name: 'through the auth proxy', clients: [{ language: 'node', version: '9.0.0' }], configurations: [{ label: 'a' }], concurrency: [1], workload: { measuredOps: 5 }, requirements: { minCores: 1024 } });
+    const job = JSON.stringify({
+      name: 'through the auth proxy',
+      clients: [{ language: 'node', version: '9.0.0' }],
+      configurations: [{ label: 'a' }],
+      concurrency: [1],
+      workload: { measuredOps: 5 },
+      requirements: { minCores: 1024 },
+    });
     const json = { 'content-type': 'application/json' };
     const dave = { ...json, authorization: `Basic ${Buffer.from('dave:dave-password').toString('base64')}` };
     const through = await request(hop.url, 'POST', '/api/jobs', dave, job);

@@ -84,7 +84,7 @@ test('a watch counts against SCB_MAX_QUEUED_JOBS and SCB_MAX_WATCHES; only its c
   assert.equal(big.status, 400, JSON.stringify(big.body));
   assert.match(String(big.body.error), /queues 6 gates at once, more than this server's limit of 3 jobs queued or running per identity \(SCB_MAX_QUEUED_JOBS\)/);
   assert.deepEqual(big.body.issues, [{ path: 'since', message: big.body.error }]);
-  assert.deepEqual([(await watches()).length, await unfinished('alice')], [0, 0], 'nothing stored');
+  assert.deepEqual([(await watches()).length, await unfinished('token:alice')], [0, 0], 'nothing stored');
 
   // 1.97.0 on two scenarios: 2 gates, within. Then one job is the third; the fourth is refused.
   const small = await call('POST', '/api/watches', alice, watch({ since: '1.97.0' }));
@@ -100,7 +100,7 @@ test('a watch counts against SCB_MAX_QUEUED_JOBS and SCB_MAX_WATCHES; only its c
   probes.push(['a backfill of 1 gate with 0 of 3 slots free', `${full.status}`]);
   assert.equal(full.status, 429, JSON.stringify(full.body));
   assert.match(String(full.body.error), /you have 3 jobs queued or running, this server's limit per identity is 3 \(SCB_MAX_QUEUED_JOBS\)/);
-  assert.deepEqual([(await watches()).length, await unfinished('alice')], [1, 3]);
+  assert.deepEqual([(await watches()).length, await unfinished('token:alice')], [1, 3]);
 
   // A watch without a backfill queues nothing: the second is alice's last under SCB_MAX_WATCHES=2.
   const second = await call('POST', '/api/watches', alice, watch({}));
@@ -129,7 +129,7 @@ test('a watch counts against SCB_MAX_QUEUED_JOBS and SCB_MAX_WATCHES; only its c
   // It stays, read-only: shown stopped, its gates cancelled; its slots and its place are free again.
   const stopped = (await call('GET', `/api/watches/${id}`)).body as unknown as Watch;
   assert.ok(stopped.stoppedAt);
-  assert.equal(stopped.stoppedBy, 'alice');
+  assert.equal(stopped.stoppedBy, 'token:alice');
   assert.deepEqual(
     stopped.releases.flatMap((r) => r.gates.map((g) => `${r.version} ${g.status}`)),
     ['1.97.0 cancelled', '1.97.0 cancelled'],
@@ -140,7 +140,7 @@ test('a watch counts against SCB_MAX_QUEUED_JOBS and SCB_MAX_WATCHES; only its c
   assert.match(String(page.body.text), /data-testid="watch-stopped"[^>]*>Deleted /);
   assert.equal((await call('GET', `/watch/${id}/feed.xml`)).status, 200);
   assert.equal((await call('GET', `/api/watches/${id}/badge.svg`)).status, 200);
-  assert.equal(await unfinished('alice'), 1);
+  assert.equal(await unfinished('token:alice'), 1);
   const again = await call('POST', '/api/watches', alice, watch({ since: '1.97.0' }));
   assert.equal(again.status, 201, `a deleted watch frees its place and its gates' slots: ${JSON.stringify(again.body)}`);
 
