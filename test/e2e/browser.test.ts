@@ -62,7 +62,8 @@ test('the API refuses bad specs field by field and loses nothing stored', async 
   assert.equal(notJson.status, 400);
   assert.match(((await notJson.json()) as { error: string }).error, /not valid JSON/);
 
-  assert.equal((await api('/api/jobs/does-not-exist')).status, 404);
+  assert.equal((await api('/api/jobs/doesnotexist')).status, 404);
+  assert.equal((await api('/api/jobs/does-not-exist')).status, 400, "not an id's shape");
   assert.equal((await api('/api/versions?language=cobol')).status, 400);
   const node = (await (await api('/api/versions?language=node')).json()) as { versions: { version: string }[] };
   const list = node.versions.map((v) => v.version);
