@@ -1,7 +1,10 @@
-// Private reads (SCB_AUTH_READ=on), enforced here for every request the app answers — pages, route
-// handlers, feeds, badges, exports — so that a page added later cannot forget it. Without an identity a
-// page request is sent to sign in (or answered 401 where there is no sign-in), anything else gets 401;
-// neither carries any data. Only the way in and the build's static assets stay open.
+// Before any route, for every request the app answers (pages, route handlers, feeds, badges, exports),
+// so that a page added later cannot forget it:
+// - a path that does not decode (`/api/jobs/%ff`) names nothing, and Next.js would fail to decode its
+//   parameters with a 500: it is answered 400 here, JSON under /api;
+// - private reads (SCB_AUTH_READ=on): without an identity a page request is sent to sign in (or
+//   answered 401 where there is no sign-in), anything else gets 401; neither carries any data. Only the
+//   way in and the build's static assets stay open.
 import { type NextRequest, NextResponse } from 'next/server';
 import { identify } from '@/lib/auth/identity';
 import { webEnv } from '@/lib/env';
@@ -15,6 +18,8 @@ const NOT_A_PAGE = /^\/api\/|\.(xml|svg|csv|json|md)$/;
 const READ_NEEDS_IDENTITY = 'reading needs an identity on this server: sign in, or send an API token';
 
 export async function proxy(req: NextRequest): Promise<NextResponse> {
+  const malformed = malformedPath(req.nextUrl.pathname);
+  if (malformed) return malformed;
   const env = webEnv();
   if (env.SCB_AUTH_READ !== 'on') return NextResponse.next();
   const { pathname, search } = req.nextUrl;
@@ -34,3 +39,18 @@ export async function proxy(req: NextRequest): Promise<NextResponse> {
     });
   return NextResponse.json({ error: READ_NEEDS_IDENTITY }, { status: 401, headers: { 'www-authenticate': 'Bearer' } });
 }
+
+function malformedPath(pathname: string): NextResponse | null {
+  try {
+    decodeURIComponent(pathname);
+    return null;
+  } catch {
+    const error = 'the path is not valid: it has a malformed %-escape';
+    return pathname.startsWith('/api/')
+      ? NextResponse.json({ error, issues: [{ path: 'path', message: 'has a malformed %-escape' }] }, { status: 400 })
+      : new NextResponse(`${error}\n`, { status: 400, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+  }
+}
+
+// Every path but the build's own static files (whose names never need an escape and hold no data).
+export const config = { matcher: ['/((?!_next/static|_next/image).*)'] };

@@ -62,7 +62,8 @@ test('the API refuses bad specs field by field and loses nothing stored', async 
   assert.equal(notJson.status, 400);
   assert.match(((await notJson.json()) as { error: string }).error, /not valid JSON/);
 
-  assert.equal((await api('/api/jobs/does-not-exist')).status, 404);
+  assert.equal((await api('/api/jobs/doesnotexist')).status, 404);
+  assert.equal((await api('/api/jobs/does-not-exist')).status, 400, "not an id's shape");
   assert.equal((await api('/api/versions?language=cobol')).status, 400);
   const node = (await (await api('/api/versions?language=node')).json()) as { versions: { version: string }[] };
   const list = node.versions.map((v) => v.version);
@@ -96,8 +97,10 @@ test('the API refuses bad specs field by field and loses nothing stored', async 
   );
   const deep = await post(`{"name":"d","extra":${'['.repeat(6000)}${']'.repeat(6000)}}`);
   assert.equal(deep.status, 400);
-  for (const p of ['/api/jobs/a%00b', '/jobs/a%00b', '/api/gates/a%00b', '/api/jobs/a%00b/markdown', '/api/jobs/a%00b/csv', '/gates/a%00b']) assert.equal((await api(p)).status, 404, p);
-  for (const p of ['/api/jobs/a%00b/cancel', '/api/jobs/a%00b/rerun']) assert.equal((await postJson(p)).status, 404, p);
+  // An id no job can have: the API names it (400), a page is not found.
+  for (const p of ['/api/jobs/a%00b', '/api/gates/a%00b', '/api/jobs/a%00b/markdown', '/api/jobs/a%00b/csv']) assert.equal((await api(p)).status, 400, p);
+  for (const p of ['/jobs/a%00b', '/gates/a%00b']) assert.equal((await api(p)).status, 404, p);
+  for (const p of ['/api/jobs/a%00b/cancel', '/api/jobs/a%00b/rerun']) assert.equal((await postJson(p)).status, 400, p);
   assert.equal((await api('/compare?jobs=/jobs/%25')).status, 200, 'a malformed escape is named on the page, not a 500');
   assert.equal((await api('/api/compare?jobs=/jobs/%25')).status, 400);
   assert.equal((await api('/api/jobs', { headers: { 'x-forwarded-proto': 'j a v a', 'x-forwarded-host': '%%%' } })).status, 200);

@@ -7,11 +7,15 @@ import { execFileSync } from 'node:child_process';
 import { test } from 'node:test';
 import { parseJobSpec, planCells } from '@scb/shared';
 import { grpc } from 'google-gax';
-import { emulatorVersion, findEmulatorBinary, missingEmulatorMessage } from '../../apps/runner/src/targets/emulator/binary';
-import { startEmulatorProcess } from '../../apps/runner/src/targets/emulator/process';
-import { provision } from '../../apps/runner/src/targets/emulator/provision';
-import { missingTables } from '../../apps/runner/src/targets/spanner/tables';
-import { countedBy, useRunner } from '../helpers/jobs';
+
+// The runner reads its policy once, when it is loaded: set it first. The emulatorHost test names
+// loopback port 1, which the operator must list (any other loopback port is refused).
+process.env.SCB_EMULATOR_PORTS = '1';
+const { emulatorVersion, findEmulatorBinary, missingEmulatorMessage } = await import('../../apps/runner/src/targets/emulator/binary');
+const { startEmulatorProcess } = await import('../../apps/runner/src/targets/emulator/process');
+const { provision } = await import('../../apps/runner/src/targets/emulator/provision');
+const { missingTables } = await import('../../apps/runner/src/targets/spanner/tables');
+const { countedBy, useRunner } = await import('../helpers/jobs');
 
 const stack = useRunner();
 const { logs, runSpec } = stack;

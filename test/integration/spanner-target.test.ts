@@ -92,7 +92,14 @@ test("targets outside the operator's policy are refused before any connection is
     { target: target({ endpoint: `127.0.0.1:${port}` }), rule: /target\.endpoint: this endpoint is not among the Cloud Spanner endpoints this server's operator allows \(SCB_SPANNER_ENDPOINTS/ },
     { target: target({ endpoint: `localhost:${port}` }), rule: /target\.endpoint: this endpoint is not among/ },
     { target: target({ databaseId: 'other-db' }), rule: /target\.databaseId: this database is not among the Cloud Spanner databases/ },
-    { target: { kind: 'emulator', emulatorHost: 'metadata.google.internal:80' }, rule: /target\.emulatorHost: an emulator host must be a loopback address/ },
+    {
+      target: { kind: 'emulator', emulatorHost: 'metadata.google.internal:80' },
+      rule: /target\.emulatorHost: an emulator host must be on loopback .* SCB_EMULATOR_PORTS, or listed in SCB_EMULATOR_HOSTS/,
+    },
+    // Loopback, but at a port SCB_EMULATOR_PORTS does not list (it lists none here): the listener itself.
+    { target: { kind: 'emulator', emulatorHost: `127.0.0.1:${port}` }, rule: /target\.emulatorHost: an emulator host must be on loopback/ },
+    // Above the operator's ceiling of operations per cell (SCB_SPANNER_MAX_OPS, 100,000 by default).
+    { target: target({ maxOpsPerCell: 100_001 }), rule: /target\.maxOpsPerCell: must be at most 100000, this server's ceiling of operations per cell \(SCB_SPANNER_MAX_OPS/ },
   ];
   try {
     for (const c of cases) {

@@ -2,7 +2,7 @@
 // repository_dispatch (`event_type`, `client_payload`) both accept, the gate's Markdown as the text.
 import { getDelivery, getGate, recordDeliveryAttempt, type Db } from '@scb/db';
 import { clientName, gateMarkdown, parseWatchSpec, watchScenarioId } from '@scb/shared';
-import { publicOriginOf } from '@scb/shared/policy';
+import { publicOriginOf, webhookUrl } from '@scb/shared/policy';
 import { env, policy } from './env';
 
 const link = (p: string) => new URL(p, publicOriginOf(env.SCB_PUBLIC_URL, env.PORT)).toString();
@@ -48,7 +48,7 @@ export async function deliverWebhook(db: Db, deliveryId: string, log: (line: str
   if (!made.ok) error = made.error;
   else {
     name = made.webhook;
-    const url = policy.webhooks[made.webhook];
+    const url = webhookUrl(policy, made.webhook);
     error = url === undefined ? `this runner's SCB_WEBHOOKS has no webhook named "${made.webhook}"` : await post(url, made.body);
   }
   const outcome = await recordDeliveryAttempt(db, deliveryId, error, { maxAttempts: env.SCB_WEBHOOK_ATTEMPTS, backoffMs: env.SCB_WEBHOOK_BACKOFF_MS });

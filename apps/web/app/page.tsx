@@ -4,16 +4,24 @@ import { SpecColumns } from '@/components/SpecColumns';
 import { StatusBadge } from '@/components/StatusBadge';
 import { jobCount, listJobs } from '@/lib/jobs';
 import { TableHead } from '@/components/TableHead';
+import { QueryIssues } from '@/components/QueryIssues';
+import { parseListQuery } from '@scb/shared/list-query';
 import { formatUtc } from '@scb/shared/table';
 
 export const dynamic = 'force-dynamic';
 
 const PAGE = 100;
 
-export default async function JobsPage({ searchParams }: { searchParams: Promise<{ page?: string; by?: string }> }) {
-  const q = await searchParams;
-  const page = Math.max(1, Math.floor(Number(q.page ?? 1)) || 1);
-  const by = typeof q.by === 'string' && q.by !== '' ? q.by : undefined;
+export default async function JobsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const q = parseListQuery('jobs', await searchParams);
+  if (!q.ok)
+    return (
+      <>
+        <h1>Jobs</h1>
+        <QueryIssues issues={q.issues} plain="/" />
+      </>
+    );
+  const { page, by } = q.value;
   const [jobs, total] = await Promise.all([listJobs(PAGE, (page - 1) * PAGE, by), jobCount(by)]);
   const pageHref = (p: number) => `/?${new URLSearchParams({ page: String(p), ...(by ? { by } : {}) })}`;
   return (

@@ -1,5 +1,5 @@
 import { NextResponse } from 'next/server';
-import { isDatabaseUnreachable, QueueFullError } from '@scb/db';
+import { isDatabaseUnreachable, isStoredId, QueueFullError } from '@scb/db';
 import { limitIssues, policyIssues, queueLimitRefusal } from '@scb/shared/policy';
 import type { FieldIssue, JobSpec, ParseResult } from '@scb/shared/job';
 import { webPolicy } from './env';
@@ -79,6 +79,18 @@ export async function underQueueLimit<T>(who: { name: string; kind: string }, st
     if (!(e instanceof QueueFullError)) throw e;
     return { ok: false, response: NextResponse.json({ error: queueLimitRefusal(webPolicy(), e.unfinished, e.adding) }, { status: 429, headers: { 'retry-after': '60' } }) };
   }
+}
+
+/** The 400 answer for a path id that is not an id's shape (none is stored so), or null for one that is. */
+export function idRefusal(id: string, what: 'job' | 'gate' | 'watch', json = true): Response | null {
+  if (isStoredId(id)) return null;
+  const message = `is not a ${what} id (1 to 40 lower-case letters and digits)`;
+  return json ? NextResponse.json({ error: `invalid ${what} id`, issues: [{ path: 'id', message }] }, { status: 400 }) : plainText(`invalid ${what} id: id ${message}`, 400);
+}
+
+/** The 400 answer for malformed query parameters, each named with what it must be. */
+export function queryRefusal(issues: FieldIssue[]): NextResponse {
+  return NextResponse.json({ error: 'invalid parameters', issues }, { status: 400 });
 }
 
 export function policyResponse(issues: FieldIssue[]): NextResponse {

@@ -16,7 +16,7 @@ import { countJobs, getJob as readJob, listJobs as readJobs, type StoredCell } f
 import { db } from './db';
 import { webEnv } from './env';
 import { listRunners } from './runners';
-import { plainText } from './http';
+import { idRefusal, plainText } from './http';
 
 /** The API's view of a job: what GET /api/jobs/<id> answers and what the job page renders. */
 export interface JobView {
@@ -226,6 +226,8 @@ function expectationCell(c: CellView): ExpectationCell {
 
 /** A job to export (CSV, Markdown), or the plain-text answer saying why there is none. */
 export async function exportableJob(id: string): Promise<JobView | Response> {
+  const badId = idRefusal(id, 'job', false);
+  if (badId) return badId;
   const job = await getJob(id);
   if (!job) return plainText(`no job with id "${id}"`, 404);
   if (isInvalidJob(job)) return plainText(job.invalid, 500);

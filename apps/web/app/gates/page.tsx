@@ -7,6 +7,8 @@ import { gateCount, listGates } from '@/lib/gates';
 import { GateForm } from './GateForm';
 import { SpecColumns } from '@/components/SpecColumns';
 import { TableHead } from '@/components/TableHead';
+import { QueryIssues } from '@/components/QueryIssues';
+import { parseListQuery } from '@scb/shared/list-query';
 import { formatUtc } from '@scb/shared/table';
 
 export const dynamic = 'force-dynamic';
@@ -15,8 +17,16 @@ export const metadata = { title: 'Release gates' };
 
 const PAGE = 100;
 
-export default async function GatesPage({ searchParams }: { searchParams: Promise<{ page?: string }> }) {
-  const page = Math.max(1, Math.floor(Number((await searchParams).page ?? 1)) || 1);
+export default async function GatesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const q = parseListQuery('gates', await searchParams);
+  if (!q.ok)
+    return (
+      <>
+        <h1>Release gates</h1>
+        <QueryIssues issues={q.issues} plain="/gates" />
+      </>
+    );
+  const { page } = q.value;
   const [gates, total] = await Promise.all([listGates(PAGE, (page - 1) * PAGE), gateCount()]);
   return (
     <>

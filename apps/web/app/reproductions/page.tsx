@@ -4,16 +4,25 @@ import { languageNames } from '@scb/shared/job';
 import { expectationWord } from '@scb/shared/markdown';
 import { publicOrigin } from '@/lib/jobs';
 import { listReproductions } from '@/lib/reproductions';
+import { QueryIssues } from '@/components/QueryIssues';
+import { parseListQuery } from '@scb/shared/list-query';
+import { REPRODUCTION_STATUSES } from '@scb/shared/reproductions';
 import { RunReproduction } from './RunReproduction';
 
 export const dynamic = 'force-dynamic';
 
 export const metadata = { title: 'Reproductions' };
 
-const STATUSES = ['reproduced', 'not reproduced', 'not run yet'];
-
-export default async function ReproductionsPage({ searchParams }: { searchParams: Promise<{ language?: string; status?: string }> }) {
-  const { language = '', status = '' } = await searchParams;
+export default async function ReproductionsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const q = parseListQuery('reproductions', await searchParams);
+  if (!q.ok)
+    return (
+      <>
+        <h1>Reproductions</h1>
+        <QueryIssues issues={q.issues} plain="/reproductions" />
+      </>
+    );
+  const { language = '', status = '' } = q.value;
   const entries = await listReproductions(publicOrigin(), { language: language || undefined, status: status || undefined });
   return (
     <>
@@ -26,7 +35,7 @@ export default async function ReproductionsPage({ searchParams }: { searchParams
         label="filter reproductions"
         fields={[
           { name: 'language', label: 'Client', value: language, options: languageNames(), any: 'all' },
-          { name: 'status', label: 'Status', value: status, options: STATUSES, any: 'any' },
+          { name: 'status', label: 'Status', value: status, options: REPRODUCTION_STATUSES, any: 'any' },
         ]}
       />
       {entries.length === 0 ? (

@@ -49,6 +49,10 @@ export default function SettingsPage() {
           {p.spanner.endpoints.join(', ')}
           {p.spanner.defaultEndpoints ? " (the default: Google's own endpoints)" : ''}
         </dd>
+        <dt>operations per cell, at most ({POLICY_VARIABLES.spannerMaxOps})</dt>
+        <dd>{p.spanner.maxOpsPerCell.toLocaleString('en-US')}: a spec's maxOpsPerCell may be lower, never higher</dd>
+        <dt>seconds per cell, at most ({POLICY_VARIABLES.spannerMaxSeconds})</dt>
+        <dd>{p.spanner.maxSecondsPerCell} s: a spec's maxSecondsPerCell may be lower, never higher</dd>
         <dt>credentials</dt>
         <dd>each runner's own Application Default Credentials, and only on runners started with SCB_ALLOW_SPANNER=1; never part of a spec</dd>
       </dl>
@@ -68,7 +72,13 @@ export default function SettingsPage() {
       <h2>Cloud Spanner emulator</h2>
       <dl className="env" data-testid="policy-emulator">
         <dt>emulator hosts ({POLICY_VARIABLES.emulatorHosts})</dt>
-        <dd>loopback (127.0.0.1, localhost){p.emulatorHosts.length ? `, ${p.emulatorHosts.join(', ')}` : ' only'}</dd>
+        <dd>{p.emulatorHosts.length ? p.emulatorHosts.join(', ') : 'none'}</dd>
+        <dt>loopback ports ({POLICY_VARIABLES.emulatorPorts})</dt>
+        <dd>
+          {p.emulatorPorts.length
+            ? `127.0.0.1 and localhost at ${p.emulatorPorts.map((r) => (r.from === r.to ? r.from : `${r.from}-${r.to}`)).join(', ')}`
+            : 'none: a loopback emulator is refused (a fresh emulator per cell needs no emulatorHost)'}
+        </dd>
       </dl>
       <h2>Release watches</h2>
       <dl className="env" data-testid="policy-webhooks">

@@ -9,16 +9,24 @@ import { WatchTimeline } from '@/components/WatchTimeline';
 import { webPolicy } from '@/lib/env';
 import { publicOrigin } from '@/lib/jobs';
 import { listWatchViews } from '@/lib/watches';
+import { QueryIssues } from '@/components/QueryIssues';
+import { parseListQuery } from '@scb/shared/list-query';
 import { WatchForm } from './WatchForm';
 
 export const dynamic = 'force-dynamic';
 
 export const metadata = { title: 'Release watches' };
 
-type Search = { language?: string; verdict?: string };
-
-export default async function WatchesPage({ searchParams }: { searchParams: Promise<Search> }) {
-  const { language = '', verdict = '' } = await searchParams;
+export default async function WatchesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const q = parseListQuery('watches', await searchParams);
+  if (!q.ok)
+    return (
+      <>
+        <h1>Release watches</h1>
+        <QueryIssues issues={q.issues} plain="/watch" />
+      </>
+    );
+  const { language = '', verdict = '' } = q.value;
   const watches = (await listWatchViews(publicOrigin())).filter((w) => !language || w.spec.language === language);
   // A verdict filter keeps the releases with a chip in that state, and the watches that have one.
   const shown = watches

@@ -5,7 +5,7 @@ import type { FieldIssue } from '../job/spec';
 import { cellCount } from '../job/plan';
 import { estimateJobSeconds } from '../job/estimate';
 import { targetPolicyIssues, type Target } from '../targets/index';
-import { POLICY_VARIABLES, type DatabaseRule, type Policy } from './rules';
+import { POLICY_VARIABLES, webhookUrl, type DatabaseRule, type Policy, type PortRange } from './rules';
 
 export * from './rules';
 
@@ -20,10 +20,19 @@ export * from './rules';
  */
 export const DEFAULT_LIMITS = { cellsPerJob: 500, bodyBytes: 256 * 1024, jobMinutes: 240, queuedJobsPerIdentity: 20, watchesPerIdentity: 5 };
 
+/**
+ * The ceilings of a Cloud Spanner spec's cost caps, and why: the launch form starts at 20,000 operations
+ * and 60 s a cell; 100,000 operations is five times that (a minute at about 1,700 operations a second),
+ * and 300 s five such minutes, while the spec's own schema would take 10,000,000 and an hour. A spec
+ * sets its caps below them as it likes; the operator raises them for a bigger instance.
+ */
+export const DEFAULT_SPANNER_CEILINGS = { maxOpsPerCell: 100_000, maxSecondsPerCell: 300 };
+
 /** Google's own Cloud Spanner endpoints: global, regional and locational. */
 export const GOOGLE_SPANNER_ENDPOINTS = ['spanner.googleapis.com:443', '*-spanner.googleapis.com:443', 'spanner.*.rep.googleapis.com:443'];
 
 const HOST_PORT = /^([a-z0-9*.-]+):(\d{1,5})$/;
+const PORTS = /^(\d{1,5})(?:-(\d{1,5}))?$/;
 const ID = /^(\*|[a-z][a-z0-9.:_-]{0,62})$/;
 /** A webhook's name as a watch gives it. */
 export const WEBHOOK_NAME = /^[a-z0-9][a-z0-9-]{0,40}$/;
@@ -55,7 +64,16 @@ export function policyFromEnv(env: Record<string, string | undefined>): { ok: tr
   const emulatorHosts = hostPorts(POLICY_VARIABLES.emulatorHosts);
   if (!emulatorHosts.ok) return emulatorHosts;
   if (emulatorHosts.entries.some((e) => e.includes('*'))) return { ok: false, error: `${POLICY_VARIABLES.emulatorHosts}: list exact host:port entries, without *` };
-  const webhooks: Record<string, string> = {};
+  const emulatorPorts: PortRange[] = [];
+  for (const entry of commaList(env[POLICY_VARIABLES.emulatorPorts])) {
+    const m = PORTS.exec(entry);
+    const from = Number(m?.[1]);
+    const to = Number(m?.[2] ?? m?.[1]);
+    if (!m || from < 1 || to > 65_535 || from > to) return { ok: false, error: `${POLICY_VARIABLES.emulatorPorts}: "${entry}" is not a port or a range of ports (9010, 9010-9020; 1 to 65535)` };
+    emulatorPorts.push({ from, to });
+  }
+  // No prototype: a watch's "constructor" or "__proto__" names nothing here.
+  const webhooks: Record<string, string> = Object.create(null);
   for (const entry of commaList(env[POLICY_VARIABLES.webhooks])) {
     const at = entry.indexOf('=');
     const name = entry.slice(0, at).trim();
@@ -63,20 +81,37 @@ export function policyFromEnv(env: Record<string, string | undefined>): { ok: tr
     // Its URL may be a secret: a malformed entry is named by its name alone.
     if (at < 1 || !WEBHOOK_NAME.test(name)) return { ok: false, error: `${POLICY_VARIABLES.webhooks}: an entry is not name=https://… (a name of lower-case letters, digits and hyphens)` };
     if (!/^https?:$/.test(URL.parse(url)?.protocol ?? '')) return { ok: false, error: `${POLICY_VARIABLES.webhooks}: the URL of "${name}" is not an http(s) URL` };
-    if (name in webhooks) return { ok: false, error: `${POLICY_VARIABLES.webhooks}: "${name}" is named twice` };
+    if (Object.hasOwn(webhooks, name)) return { ok: false, error: `${POLICY_VARIABLES.webhooks}: "${name}" is named twice` };
     webhooks[name] = url;
   }
   const defaultEndpoints = endpoints.entries.length === 0;
-  const limits = { ...DEFAULT_LIMITS };
-  for (const key of ['cellsPerJob', 'bodyBytes', 'jobMinutes', 'queuedJobsPerIdentity', 'watchesPerIdentity'] as const) {
+  const given: Partial<Record<keyof typeof POLICY_VARIABLES, number>> = {};
+  for (const key of ['cellsPerJob', 'bodyBytes', 'jobMinutes', 'queuedJobsPerIdentity', 'watchesPerIdentity', 'spannerMaxOps', 'spannerMaxSeconds'] as const) {
     const v = env[POLICY_VARIABLES[key]]?.trim();
     if (!v) continue;
     if (!/^\d{1,9}$/.test(v) || Number(v) < 1) return { ok: false, error: `${POLICY_VARIABLES[key]}: "${v}" is not a whole number of at least 1` };
-    limits[key] = Number(v);
+    given[key] = Number(v);
   }
+  const limits = {
+    cellsPerJob: given.cellsPerJob ?? DEFAULT_LIMITS.cellsPerJob,
+    bodyBytes: given.bodyBytes ?? DEFAULT_LIMITS.bodyBytes,
+    jobMinutes: given.jobMinutes ?? DEFAULT_LIMITS.jobMinutes,
+    queuedJobsPerIdentity: given.queuedJobsPerIdentity ?? DEFAULT_LIMITS.queuedJobsPerIdentity,
+    watchesPerIdentity: given.watchesPerIdentity ?? DEFAULT_LIMITS.watchesPerIdentity,
+  };
+  const ceilings = {
+    maxOpsPerCell: given.spannerMaxOps ?? DEFAULT_SPANNER_CEILINGS.maxOpsPerCell,
+    maxSecondsPerCell: given.spannerMaxSeconds ?? DEFAULT_SPANNER_CEILINGS.maxSecondsPerCell,
+  };
   return {
     ok: true,
-    policy: { spanner: { databases, endpoints: defaultEndpoints ? GOOGLE_SPANNER_ENDPOINTS : endpoints.entries, defaultEndpoints }, emulatorHosts: emulatorHosts.entries, webhooks, limits },
+    policy: {
+      spanner: { databases, endpoints: defaultEndpoints ? GOOGLE_SPANNER_ENDPOINTS : endpoints.entries, defaultEndpoints, ...ceilings },
+      emulatorHosts: emulatorHosts.entries,
+      emulatorPorts,
+      webhooks: Object.freeze(webhooks),
+      limits,
+    },
   };
 }
 
@@ -141,7 +176,7 @@ export function policyRefusal(policy: Policy, target: Target): string | null {
 export function webhookIssues(policy: Policy, names: readonly string[]): FieldIssue[] {
   const known = Object.keys(policy.webhooks);
   return names.flatMap((name, i) =>
-    name in policy.webhooks
+    webhookUrl(policy, name) !== undefined
       ? []
       : [{ path: `webhooks.${i}`, message: `"${name}" is not one of this server's webhooks (${POLICY_VARIABLES.webhooks}${known.length ? `: ${known.join(', ')}` : ' lists none'})` }],
   );

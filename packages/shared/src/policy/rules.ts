@@ -16,14 +16,21 @@ export interface Policy {
     endpoints: string[];
     /** Whether `endpoints` is the default (Google's own endpoints) rather than the operator's list. */
     defaultEndpoints: boolean;
+    /** The most a spec's maxOpsPerCell may be (it may set less, never more). */
+    maxOpsPerCell: number;
+    /** The most a spec's maxSecondsPerCell may be. */
+    maxSecondsPerCell: number;
   };
   /** host:port of emulators a spec may name besides loopback ones. */
   emulatorHosts: string[];
+  /** Loopback ports a spec's emulatorHost may name (127.0.0.1:<port>, localhost:<port>); empty: none. */
+  emulatorPorts: PortRange[];
   /**
    * The webhooks a release watch may POST its verdicts to, by the operator's name for each: a watch
-   * names them, so their URLs (often secrets, such as Slack's) are never stored or shown.
+   * names them, so their URLs (often secrets, such as Slack's) are never stored or shown. A record
+   * without a prototype: look a name up with webhookUrl, never with `in` or a bare index.
    */
-  webhooks: Record<string, string>;
+  webhooks: Readonly<Record<string, string>>;
   limits: {
     /** Cells one job may plan. */
     cellsPerJob: number;
@@ -38,11 +45,20 @@ export interface Policy {
   };
 }
 
+/** Ports from `from` to `to`, both included. */
+export interface PortRange {
+  from: number;
+  to: number;
+}
+
 /** The variables the policy is read from (docs/configuration.md). */
 export const POLICY_VARIABLES = {
   databases: 'SCB_SPANNER_DATABASES',
   endpoints: 'SCB_SPANNER_ENDPOINTS',
   emulatorHosts: 'SCB_EMULATOR_HOSTS',
+  emulatorPorts: 'SCB_EMULATOR_PORTS',
+  spannerMaxOps: 'SCB_SPANNER_MAX_OPS',
+  spannerMaxSeconds: 'SCB_SPANNER_MAX_SECONDS',
   webhooks: 'SCB_WEBHOOKS',
   cellsPerJob: 'SCB_MAX_CELLS_PER_JOB',
   bodyBytes: 'SCB_MAX_BODY_BYTES',
@@ -73,9 +89,20 @@ export function spannerDatabaseAllowed(policy: Policy, db: DatabaseRule): boolea
   return policy.spanner.databases.some((r) => part(r.projectId, db.projectId) && part(r.instanceId, db.instanceId) && part(r.databaseId, db.databaseId));
 }
 
+/**
+ * Listed in SCB_EMULATOR_HOSTS, or on loopback at a port SCB_EMULATOR_PORTS lists: any loopback port
+ * would let a spec probe the runner's own services (its PostgreSQL, a metadata proxy).
+ */
 export function emulatorHostAllowed(policy: Policy, hostPort: string): boolean {
-  const host = hostPort.slice(0, hostPort.lastIndexOf(':'));
-  return isLoopbackHost(host) || policy.emulatorHosts.includes(hostPort.toLowerCase());
+  const at = hostPort.lastIndexOf(':');
+  const port = Number(hostPort.slice(at + 1));
+  if (policy.emulatorHosts.includes(hostPort.toLowerCase())) return true;
+  return isLoopbackHost(hostPort.slice(0, at)) && policy.emulatorPorts.some((r) => port >= r.from && port <= r.to);
+}
+
+/** The URL of the operator's webhook of that name; undefined for any other name ("constructor" included). */
+export function webhookUrl(policy: Policy, name: string): string | undefined {
+  return Object.hasOwn(policy.webhooks, name) ? policy.webhooks[name] : undefined;
 }
 
 // The messages name the rule and the variable, never anything about the refused host itself.
@@ -83,5 +110,9 @@ export const RULES = {
   spannerOff: `Cloud Spanner targets are off on this server: its operator allows them by listing databases in ${POLICY_VARIABLES.databases} (see /settings)`,
   spannerDatabase: `this database is not among the Cloud Spanner databases this server's operator allows (${POLICY_VARIABLES.databases}; see /settings)`,
   spannerEndpoint: `this endpoint is not among the Cloud Spanner endpoints this server's operator allows (${POLICY_VARIABLES.endpoints}; see /settings)`,
-  emulatorHost: `an emulator host must be a loopback address (127.0.0.1, localhost) or listed by this server's operator in ${POLICY_VARIABLES.emulatorHosts} (see /settings)`,
+  emulatorHost: `an emulator host must be on loopback (127.0.0.1, localhost) at a port this server's operator lists in ${POLICY_VARIABLES.emulatorPorts}, or listed in ${POLICY_VARIABLES.emulatorHosts} (see /settings)`,
+  spannerMaxOps: (ceiling: number) => `must be at most ${ceiling}, this server's ceiling of operations per cell (${POLICY_VARIABLES.spannerMaxOps}; see /settings)`,
+  spannerMaxSeconds: (ceiling: number) => `must be at most ${ceiling}, this server's ceiling of seconds per cell (${POLICY_VARIABLES.spannerMaxSeconds}; see /settings)`,
+  spannerMaxOpsPerJob: (ceiling: number) =>
+    `must be at most ${ceiling}, the most any job may spend on this server: ${POLICY_VARIABLES.spannerMaxOps} operations per cell × ${POLICY_VARIABLES.cellsPerJob} cells (see /settings)`,
 };

@@ -2,6 +2,9 @@
 // fixed one, with the expectations that say so (expect/expectation.ts), evaluated after every run.
 import type { JobSpecInput } from '../job/spec';
 
+/** Whether a reproduction was seen here. */
+export const REPRODUCTION_STATUSES = ['reproduced', 'not reproduced', 'not run yet'] as const;
+
 export interface Reproduction {
   id: string;
   title: string;
@@ -17,7 +20,7 @@ export interface Reproduction {
   /** What makes it happen, in words. */
   trigger: string;
   /** Whether it was seen here: reproduced, not reproduced (and what was seen instead), or not run yet. */
-  status: 'reproduced' | 'not reproduced' | 'not run yet';
+  status: (typeof REPRODUCTION_STATUSES)[number];
   /** What a run here showed, with its figures, date and commit. */
   seen?: string;
   /** The job: its expectations state the bug's shape; `reproduction` is set from the id. */

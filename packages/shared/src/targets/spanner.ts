@@ -41,9 +41,15 @@ export const spannerTarget: TargetKind<SpannerTarget> = {
   // No placement: a runner not enabled for it fails such a job at once, saying how to enable it.
   policyIssues: (t, policy) => {
     if (policy.spanner.databases.length === 0) return [{ field: 'kind', message: RULES.spannerOff }];
+    // The spec's caps may be lower than the operator's ceilings, never higher; a job's budget no higher than what any job may spend.
+    const { maxOpsPerCell, maxSecondsPerCell } = policy.spanner;
+    const opsPerJob = maxOpsPerCell * policy.limits.cellsPerJob;
     return [
       ...(spannerDatabaseAllowed(policy, t) ? [] : [{ field: 'databaseId', message: RULES.spannerDatabase }]),
       ...(spannerEndpointAllowed(policy, t.endpoint ?? DEFAULT_SPANNER_ENDPOINT) ? [] : [{ field: 'endpoint', message: RULES.spannerEndpoint }]),
+      ...(t.maxOpsPerCell > maxOpsPerCell ? [{ field: 'maxOpsPerCell', message: RULES.spannerMaxOps(maxOpsPerCell) }] : []),
+      ...(t.maxSecondsPerCell > maxSecondsPerCell ? [{ field: 'maxSecondsPerCell', message: RULES.spannerMaxSeconds(maxSecondsPerCell) }] : []),
+      ...(t.maxOpsPerJob !== undefined && t.maxOpsPerJob > opsPerJob ? [{ field: 'maxOpsPerJob', message: RULES.spannerMaxOpsPerJob(opsPerJob) }] : []),
     ];
   },
   modeledLatencyMs: () => null,

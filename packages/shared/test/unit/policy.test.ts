@@ -3,14 +3,18 @@ import { test } from 'node:test';
 import {
   backfillLimitRefusal,
   DEFAULT_LIMITS,
+  DEFAULT_SPANNER_CEILINGS,
   emulatorHostAllowed,
   isLoopbackHost,
   limitIssues,
   policyFromEnv,
   policyIssues,
+  policyRefusal,
   queueLimitRefusal,
   spannerEndpointAllowed,
   watchLimitRefusal,
+  webhookIssues,
+  webhookUrl,
   type Policy,
 } from '../../src/policy/policy';
 import { estimateJobSeconds } from '../../src/job/estimate';
@@ -69,17 +73,85 @@ test("endpoints default to Google's own; a host that merely contains one is not 
   assert.ok(!policyIssues(p, spanner({ endpoint: 'evil.example:443' }))[0]!.message.includes('evil'));
 });
 
-test('emulator hosts are loopback unless listed', () => {
-  const p = read({ SCB_EMULATOR_HOSTS: 'emulator.internal:9010' });
-  for (const ok of ['127.0.0.1:9010', 'localhost:1', '127.1.2.3:9010', 'emulator.internal:9010']) assert.ok(emulatorHostAllowed(p, ok), ok);
-  for (const bad of ['169.254.169.254:80', 'emulator.internal:9011', '127.0.0.1.nip.io:9010', 'localhost.evil.example:9010', '128.0.0.1:9010', '127.0.0.256:1'])
+test('emulator hosts: loopback at the ports SCB_EMULATOR_PORTS lists, or listed in SCB_EMULATOR_HOSTS', () => {
+  const none = read({});
+  assert.deepEqual(none.emulatorPorts, [], 'no loopback port by default');
+  for (const bad of ['127.0.0.1:9010', 'localhost:1', '127.0.0.1:5432']) assert.ok(!emulatorHostAllowed(none, bad), bad);
+  const p = read({ SCB_EMULATOR_HOSTS: 'emulator.internal:9010', SCB_EMULATOR_PORTS: '9010, 9020-9030' });
+  assert.deepEqual(p.emulatorPorts, [
+    { from: 9010, to: 9010 },
+    { from: 9020, to: 9030 },
+  ]);
+  for (const ok of ['127.0.0.1:9010', 'localhost:9020', 'LOCALHOST:9030', '127.1.2.3:9025', 'emulator.internal:9010']) assert.ok(emulatorHostAllowed(p, ok), ok);
+  for (const bad of [
+    '127.0.0.1:9011',
+    '127.0.0.1:9019',
+    '127.0.0.1:9031',
+    'localhost:5432',
+    '169.254.169.254:80',
+    '169.254.169.254:9010',
+    'emulator.internal:9011',
+    '127.0.0.1.nip.io:9010',
+    'localhost.evil.example:9010',
+    '128.0.0.1:9010',
+    '127.0.0.256:9010',
+  ])
     assert.ok(!emulatorHostAllowed(p, bad), bad);
   assert.ok(isLoopbackHost('127.0.0.1') && !isLoopbackHost('0.0.0.0'));
+  const refused = policyIssues(p, { kind: 'emulator', emulatorHost: '127.0.0.1:5432' });
   assert.deepEqual(
-    policyIssues(p, { kind: 'emulator', emulatorHost: '169.254.169.254:80' }).map((i) => i.path),
+    refused.map((i) => i.path),
     ['target.emulatorHost'],
   );
-  assert.deepEqual(policyIssues(p, { kind: 'emulator' }), [], 'a fresh emulator per cell is always allowed');
+  assert.match(refused[0]!.message, /SCB_EMULATOR_PORTS.*SCB_EMULATOR_HOSTS/);
+  assert.ok(!refused[0]!.message.includes('5432'), 'the rule, not the refused port');
+  assert.deepEqual(policyIssues(none, { kind: 'emulator' }), [], 'a fresh emulator per cell is always allowed');
+  // The runner refuses a stored job by the same rule.
+  assert.match(policyRefusal(none, { kind: 'emulator', emulatorHost: '127.0.0.1:9010' }) ?? '', /^this runner's policy refuses the job: target\.emulatorHost: .*SCB_EMULATOR_PORTS/);
+});
+
+test('Cloud Spanner cost caps: a spec may lower the ceilings (SCB_SPANNER_MAX_OPS, SCB_SPANNER_MAX_SECONDS), never raise them', () => {
+  const p = read({ SCB_SPANNER_DATABASES: 'my-project/inst/db1' });
+  assert.equal(p.spanner.maxOpsPerCell, DEFAULT_SPANNER_CEILINGS.maxOpsPerCell);
+  assert.equal(p.spanner.maxSecondsPerCell, DEFAULT_SPANNER_CEILINGS.maxSecondsPerCell);
+  assert.deepEqual(policyIssues(p, spanner({ maxOpsPerCell: 100_000, maxSecondsPerCell: 300 })), [], 'at the defaults');
+  assert.deepEqual(policyIssues(p, spanner({ maxOpsPerCell: 100_001, maxSecondsPerCell: 301 })), [
+    { path: 'target.maxOpsPerCell', message: "must be at most 100000, this server's ceiling of operations per cell (SCB_SPANNER_MAX_OPS; see /settings)" },
+    { path: 'target.maxSecondsPerCell', message: "must be at most 300, this server's ceiling of seconds per cell (SCB_SPANNER_MAX_SECONDS; see /settings)" },
+  ]);
+  const low = read({ SCB_SPANNER_DATABASES: 'my-project/inst/db1', SCB_SPANNER_MAX_OPS: '1000', SCB_SPANNER_MAX_SECONDS: '30', SCB_MAX_CELLS_PER_JOB: '10' });
+  assert.deepEqual(policyIssues(low, spanner({ maxOpsPerCell: 1000, maxSecondsPerCell: 30, maxOpsPerJob: 10_000 })), []);
+  assert.deepEqual(
+    policyIssues(low, spanner({ maxOpsPerCell: 1001, maxSecondsPerCell: 30.5, maxOpsPerJob: 10_001 })).map((i) => i.path),
+    ['target.maxOpsPerCell', 'target.maxSecondsPerCell', 'target.maxOpsPerJob'],
+  );
+  assert.match(policyIssues(low, spanner({ maxOpsPerJob: 10_001 }))[0]!.message, /at most 10000, .*SCB_SPANNER_MAX_OPS operations per cell × SCB_MAX_CELLS_PER_JOB cells/);
+  assert.match(policyRefusal(low, spanner({ maxOpsPerCell: 5000 })) ?? '', /target\.maxOpsPerCell: must be at most 1000/, 'the runner refuses a stored job too');
+  for (const [env, error] of [
+    [{ SCB_SPANNER_MAX_OPS: '0' }, /^SCB_SPANNER_MAX_OPS: "0" is not a whole number of at least 1/],
+    [{ SCB_SPANNER_MAX_SECONDS: '1e3' }, /^SCB_SPANNER_MAX_SECONDS: "1e3" is not a whole number/],
+  ] as const) {
+    const r = policyFromEnv(env);
+    assert.ok(!r.ok && error.test(r.error), !r.ok ? r.error : 'accepted');
+  }
+});
+
+test('webhooks are looked up by their own names only: "constructor", "__proto__" and "toString" name none', () => {
+  const p = read({ SCB_WEBHOOKS: 'ci=http://127.0.0.1:9/hook' });
+  for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf']) {
+    assert.equal(webhookUrl(p, name), undefined, name);
+    assert.deepEqual(
+      webhookIssues(p, [name]).map((i) => i.path),
+      ['webhooks.0'],
+      name,
+    );
+  }
+  assert.equal(webhookUrl(p, 'ci'), 'http://127.0.0.1:9/hook');
+  assert.deepEqual(webhookIssues(read({}), ['constructor']), [{ path: 'webhooks.0', message: '"constructor" is not one of this server\'s webhooks (SCB_WEBHOOKS lists none)' }]);
+  // An operator's webhook may be called "constructor": it is named once, and found.
+  const own = read({ SCB_WEBHOOKS: 'constructor=https://hooks.example/c' });
+  assert.equal(webhookUrl(own, 'constructor'), 'https://hooks.example/c');
+  assert.deepEqual(webhookIssues(own, ['constructor']), []);
 });
 
 test('a malformed policy variable is named with its entry', () => {
@@ -88,6 +160,10 @@ test('a malformed policy variable is named with its entry', () => {
     [{ SCB_SPANNER_ENDPOINTS: 'no-port' }, /^SCB_SPANNER_ENDPOINTS: "no-port" is not host:port/],
     [{ SCB_EMULATOR_HOSTS: 'a:99999' }, /^SCB_EMULATOR_HOSTS: "a:99999" is not host:port/],
     [{ SCB_EMULATOR_HOSTS: '*.internal:9010' }, /^SCB_EMULATOR_HOSTS: list exact/],
+    [{ SCB_EMULATOR_PORTS: '9010,abc' }, /^SCB_EMULATOR_PORTS: "abc" is not a port or a range of ports/],
+    [{ SCB_EMULATOR_PORTS: '9020-9010' }, /^SCB_EMULATOR_PORTS: "9020-9010" is not a port or a range/],
+    [{ SCB_EMULATOR_PORTS: '0' }, /^SCB_EMULATOR_PORTS: "0" is not/],
+    [{ SCB_EMULATOR_PORTS: '65536' }, /^SCB_EMULATOR_PORTS: "65536" is not/],
   ];
   for (const [env, error] of cases) {
     const r = policyFromEnv(env);

@@ -4,8 +4,9 @@ import { NextResponse } from 'next/server';
 import { createGate } from '@scb/db';
 import { gateJobSpec, parseGateSpec } from '@scb/shared/gate';
 import { parseJobSpec } from '@scb/shared/job';
+import { parseListQuery } from '@scb/shared/list-query';
 import { databaseUrl, db } from '@/lib/db';
-import { readSpec, refusedByPolicy, underQueueLimit } from '@/lib/http';
+import { queryRefusal, readSpec, refusedByPolicy, underQueueLimit } from '@/lib/http';
 import { gateUrl, listGates } from '@/lib/gates';
 import { jobUrl, publicOrigin } from '@/lib/jobs';
 
@@ -28,8 +29,13 @@ async function handlePOST(req: Request, _ctx: unknown, who: Identity) {
   return NextResponse.json({ id, url, jobId, jobUrl: jobUrl(jobId, origin) }, { status: 201, headers: { Location: url } });
 }
 
-async function handleGET() {
-  return NextResponse.json({ gates: await listGates() });
+const PAGE = 100;
+
+/** Newest first, 100 a page (`?page=2` the next 100); 400 naming a malformed parameter. */
+async function handleGET(req: Request) {
+  const q = parseListQuery('gates', new URL(req.url).searchParams);
+  if (!q.ok) return queryRefusal(q.issues);
+  return NextResponse.json({ gates: await listGates(PAGE, (q.value.page - 1) * PAGE) });
 }
 
 export const POST = writeRoute(handlePOST);

@@ -3,8 +3,9 @@ import type { Identity } from '@/lib/auth/identity';
 import { NextResponse } from 'next/server';
 import { createJob } from '@scb/db';
 import { parseJobSpec } from '@scb/shared/job';
+import { parseListQuery } from '@scb/shared/list-query';
 import { databaseUrl, db } from '@/lib/db';
-import { readSpec, refusedByPolicy, underQueueLimit } from '@/lib/http';
+import { queryRefusal, readSpec, refusedByPolicy, underQueueLimit } from '@/lib/http';
 import { jobUrl, listJobs, publicOrigin } from '@/lib/jobs';
 
 export const dynamic = 'force-dynamic';
@@ -22,10 +23,13 @@ async function handlePOST(req: Request, _ctx: unknown, who: Identity) {
   return NextResponse.json({ id, url }, { status: 201, headers: { Location: url } });
 }
 
-/** Newest first; `?by=<name>` only the jobs that identity submitted. */
+const PAGE = 100;
+
+/** Newest first, 100 a page (`?page=2` the next 100); `?by=<name>` only the jobs that identity submitted. 400 naming a malformed parameter. */
 async function handleGET(req: Request) {
-  const by = new URL(req.url).searchParams.get('by') ?? undefined;
-  return NextResponse.json({ jobs: await listJobs(100, 0, by) });
+  const q = parseListQuery('jobs', new URL(req.url).searchParams);
+  if (!q.ok) return queryRefusal(q.issues);
+  return NextResponse.json({ jobs: await listJobs(PAGE, (q.value.page - 1) * PAGE, q.value.by) });
 }
 
 export const POST = writeRoute(handlePOST);

@@ -3,7 +3,7 @@ import type { Identity } from '@/lib/auth/identity';
 import { NextResponse } from 'next/server';
 import { rerunJob } from '@scb/db';
 import { databaseUrl, db } from '@/lib/db';
-import { policyIssuesOf, policyResponse, underQueueLimit } from '@/lib/http';
+import { idRefusal, policyIssuesOf, policyResponse, underQueueLimit } from '@/lib/http';
 import { jobUrl, publicOrigin } from '@/lib/jobs';
 
 export const dynamic = 'force-dynamic';
@@ -11,6 +11,8 @@ export const dynamic = 'force-dynamic';
 /** 201 with the new job's id: a finished job is re-run as a new job linked to it; the old one never changes. */
 async function handlePOST(_req: Request, ctx: { params: Promise<{ id: string }> }, who: Identity) {
   const { id } = await ctx.params;
+  const badId = idRefusal(id, 'job');
+  if (badId) return badId;
   const stored = await underQueueLimit(who, (maxUnfinished) => rerunJob(db(), databaseUrl(), id, { refuse: policyIssuesOf, createdBy: who.name, maxUnfinished }));
   if (!stored.ok) return stored.response;
   const outcome = stored.value;
