@@ -1,4 +1,3 @@
-import { readingLocked } from '@/lib/auth/guard';
 import type { Metadata } from 'next';
 import { pageMetadata } from '@/lib/metadata';
 import Link from 'next/link';
@@ -19,7 +18,6 @@ type Props = { searchParams: Promise<SearchParams> };
 const DEFAULT_DESCRIPTION = 'Compare benchmark jobs or cells side by side: qps, p50 and p99 with candidate / baseline ratios, and overlaid charts.';
 
 export async function generateMetadata({ searchParams }: Props): Promise<Metadata> {
-  if (await readingLocked()) return {};
   const l = await compareLoadFor(await searchParams);
   const origin = publicOrigin();
   if (l.kind !== 'ok') {

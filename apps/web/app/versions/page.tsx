@@ -1,4 +1,3 @@
-import { readingLocked } from '@/lib/auth/guard';
 import type { Metadata } from 'next';
 import { pageMetadata } from '@/lib/metadata';
 import Link from 'next/link';
@@ -21,7 +20,6 @@ function heading(v: VersionsView): string {
 }
 
 export async function generateMetadata({ searchParams }: Props): Promise<Metadata> {
-  if (await readingLocked()) return {};
   const view = await versionsViewFor(searchString(await searchParams));
   const title = `Across versions: ${heading(view)}`;
   const { versions, series, cells } = view.chart;

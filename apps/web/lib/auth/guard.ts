@@ -1,5 +1,4 @@
 // Every write passes here: JSON only, same origin only, and an identity (in local mode this machine's user).
-import { headers } from 'next/headers';
 import { NextResponse } from 'next/server';
 import { webEnv } from '../env';
 import { apiRoute } from '../http';
@@ -42,16 +41,11 @@ export function writeRoute<C>(handler: (req: Request, ctx: C, who: Identity) => 
   });
 }
 
-/** An API read handler: public, unless the operator set SCB_AUTH_READ=on. */
+/** An API read handler: public, unless the operator set SCB_AUTH_READ=on (which proxy.ts enforces first, for every request). */
 export function readRoute<C>(handler: (req: Request, ctx: C) => Promise<Response>): (req: Request, ctx: C) => Promise<Response> {
   return apiRoute(async (req: Request, ctx: C) => {
     if (webEnv().SCB_AUTH_READ === 'on' && !(await identify(req.headers)))
       return NextResponse.json({ error: 'reading needs an identity on this server: sign in, or send an API token' }, { status: 401, headers: { 'www-authenticate': 'Bearer' } });
     return handler(req, ctx);
   });
-}
-
-/** A page request that may not read: SCB_AUTH_READ=on and no identity (its layout and metadata then show nothing). */
-export async function readingLocked(): Promise<boolean> {
-  return webEnv().SCB_AUTH_READ === 'on' && !(await identify(await headers()));
 }

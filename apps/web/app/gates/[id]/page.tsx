@@ -1,4 +1,3 @@
-import { readingLocked } from '@/lib/auth/guard';
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
@@ -22,7 +21,6 @@ export const dynamic = 'force-dynamic';
 type Params = { params: Promise<{ id: string }> };
 
 export async function generateMetadata({ params }: Params): Promise<Metadata> {
-  if (await readingLocked()) return {};
   const gate = await getGate((await params).id, publicOrigin());
   if (!gate) return { title: 'Gate not found' };
   if (isInvalidGate(gate)) return pageMetadata({ title: `Gate ${gate.id}: invalid`, description: gate.invalid, url: gate.url });

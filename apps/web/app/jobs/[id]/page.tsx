@@ -10,7 +10,6 @@ import { describeTarget, modeledLatencyMs, targetBudget } from '@scb/shared/targ
 import { AutoRefresh } from '@/components/AutoRefresh';
 import { JobActions } from '@/components/JobActions';
 import { StatusBadge } from '@/components/StatusBadge';
-import { readingLocked } from '@/lib/auth/guard';
 import { hasOperationKinds } from '@/lib/job-charts';
 import { getJob, hasResults, isInvalidJob, jobUrl, jobVerdictLegend, publicOrigin, tableCells } from '@/lib/jobs';
 import { pageMetadata } from '@/lib/metadata';
@@ -29,7 +28,6 @@ export const dynamic = 'force-dynamic';
 type Params = { params: Promise<{ id: string }> };
 
 export async function generateMetadata({ params }: Params): Promise<Metadata> {
-  if (await readingLocked()) return {};
   const job = await getJob((await params).id);
   if (!job) return { title: 'Job not found' };
   const title = `${job.name || `Job ${job.id}`} (${job.status})`;

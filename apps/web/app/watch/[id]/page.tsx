@@ -1,4 +1,3 @@
-import { readingLocked } from '@/lib/auth/guard';
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
@@ -15,7 +14,6 @@ export const dynamic = 'force-dynamic';
 type Params = { params: Promise<{ id: string }> };
 
 export async function generateMetadata({ params }: Params): Promise<Metadata> {
-  if (await readingLocked()) return {};
   const w = await getWatch((await params).id, publicOrigin());
   if (!w) return { title: 'Watch not found' };
   const newest = w.releases[0];
