@@ -92,6 +92,7 @@ export function trimClientCache(cacheDir: string, maxBytes: number): Eviction {
   );
 }
 
+/** An install asks the registry afresh (once per version and machine: an installed version is not listed again). */
 export function installContext(language: Language, ctx: { cacheDir: string; log?: (line: string) => void }): InstallContext {
-  return { cacheDir: ctx.cacheDir, log: ctx.log ?? (() => {}), published: () => publishedVersions(language) };
+  return { cacheDir: ctx.cacheDir, log: ctx.log ?? (() => {}), published: () => publishedVersions(language, { fresh: true }) };
 }
