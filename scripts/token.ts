@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { createDb, createToken, listTokens, revokeToken, TokenError, type Db } from '@scb/db';
-import { migrate, startEmbeddedPostgres, type EmbeddedDb } from '@scb/db/setup';
+import { embeddedDatabaseUrl, migrate, startEmbeddedPostgres, type EmbeddedDb } from '@scb/db/setup';
 import { env } from './env';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -31,9 +31,11 @@ async function withDatabase<T>(fn: (db: Db) => Promise<T>): Promise<T> {
   let url = env.DATABASE_URL;
   let embedded: EmbeddedDb | undefined;
   if (!url) {
-    url = `postgresql://postgres:postgres@127.0.0.1:${env.SCB_PG_PORT}/bench`;
-    if (!(await reachable(url))) {
-      embedded = await startEmbeddedPostgres({ dataDir: path.join(path.resolve(env.SCB_DATA_DIR ?? path.join(ROOT, '.data')), 'postgres'), port: env.SCB_PG_PORT });
+    // The running cluster's password is in its data dir (readable by the user who started it).
+    const dataDir = path.join(path.resolve(env.SCB_DATA_DIR ?? path.join(ROOT, '.data')), 'postgres');
+    url = embeddedDatabaseUrl(dataDir, env.SCB_PG_PORT);
+    if (!url || !(await reachable(url))) {
+      embedded = await startEmbeddedPostgres({ dataDir, port: env.SCB_PG_PORT });
       url = embedded.url;
     }
   }

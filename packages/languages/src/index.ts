@@ -3,9 +3,11 @@ import { go } from './go/index';
 import { java } from './java/index';
 import { node } from './node/index';
 import { enforceCacheCap, markUsed, type Eviction } from './cache';
+import { lookUpDates, lookUpVersions } from './lookups';
 import { ClientInstallError, type DriverLaunch, type InstallContext, type LanguagePlugin } from './plugin';
 
 export { bytesUnder, enforceCacheCap, type CacheEntry, type Eviction } from './cache';
+export { REGISTRY_ANSWER_TTL_MS, REGISTRY_FAILURE_TTL_MS } from './lookups';
 export { ClientInstallError, RegistryError, type DriverLaunch, type InstallContext, type LanguagePlugin } from './plugin';
 
 // On globalThis for the reason the registries of @scb/shared are (registry.ts there): the web app
@@ -42,22 +44,20 @@ export async function detectToolchains(): Promise<Record<Language, string | null
   return Object.fromEntries(plugins.map((p, i) => [p.language, versions[i]!])) as Record<Language, string | null>;
 }
 
-const TTL_MS = 3_600_000;
-const listed = new Map<Language, { at: number; versions: string[] }>();
-
-/** Published plain-semver versions, oldest first as the registries list them, cached for an hour (`fresh`: asked again). */
+/**
+ * Published plain-semver versions, oldest first as the registries list them. Remembered and shared
+ * (lookups.ts: one look-up per language at a time, answers kept 5 minutes, failures 30 s); `fresh`:
+ * asked again. Throws RegistryError.
+ */
 export async function publishedVersions(language: Language, { fresh = false }: { fresh?: boolean } = {}): Promise<string[]> {
-  const hit = listed.get(language);
-  if (!fresh && hit && Date.now() - hit.at < TTL_MS) return hit.versions;
-  const versions = (await pluginOf(language).listVersions()).filter((v) => SEMVER.test(v));
-  listed.set(language, { at: Date.now(), versions });
-  return versions;
+  const p = pluginOf(language);
+  return lookUpVersions(language, async () => (await p.listVersions()).filter((v) => SEMVER.test(v)), { fresh });
 }
 
-/** When each of `versions` was published, where the language's registry says; {} for a language that cannot. Throws RegistryError. */
+/** When each of `versions` was published, where the language's registry says; {} for a language that cannot. Remembered as the lists are. Throws RegistryError. */
 export async function publishDates(language: Language, versions: readonly string[]): Promise<Record<string, string>> {
   const p = pluginOf(language);
-  return versions.length && p.publishDates ? p.publishDates(versions) : {};
+  return versions.length && p.publishDates ? lookUpDates(language, versions, (missing) => p.publishDates!(missing)) : {};
 }
 
 /** Semver order, newest first; prereleases after their release. */
@@ -92,6 +92,7 @@ export function trimClientCache(cacheDir: string, maxBytes: number): Eviction {
   );
 }
 
+/** An install asks the registry afresh (once per version and machine: an installed version is not listed again). */
 export function installContext(language: Language, ctx: { cacheDir: string; log?: (line: string) => void }): InstallContext {
-  return { cacheDir: ctx.cacheDir, log: ctx.log ?? (() => {}), published: () => publishedVersions(language) };
+  return { cacheDir: ctx.cacheDir, log: ctx.log ?? (() => {}), published: () => publishedVersions(language, { fresh: true }) };
 }

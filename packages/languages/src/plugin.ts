@@ -16,7 +16,7 @@ export interface InstallContext {
   /** Installed clients go under <cacheDir>/clients/<language>/<version>. */
   cacheDir: string;
   log: (line: string) => void;
-  /** The registry's published versions (cached); a version must be listed before it is installed. */
+  /** The registry's published versions, asked afresh; a version must be listed before it is installed. */
   published: () => Promise<string[]>;
 }
 
