@@ -13,7 +13,7 @@ import { freePort } from '../helpers/postgres';
 import { launchChromium } from '../helpers/browser';
 import { request as httpRequest } from '../helpers/http';
 import { startOidcProvider, type OidcProvider } from '../helpers/oidc';
-import { startStack, type Stack } from '../helpers/stack';
+import { QUEUED_JOB, REFUSED_GATE, REFUSED_GATE_DATABASE, startStack, type Stack } from '../helpers/stack';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const PROXY = '127.0.0.2'; // the trusted auth proxy's address: requests from it carry its header
@@ -47,7 +47,7 @@ before(async () => {
       // Low, so that one identity reaches it with jobs no runner takes.
       SCB_MAX_QUEUED_JOBS: '3',
       // Gates below run against Cloud Spanner, which the policy allows and this runner refuses at once: no cell is measured.
-      SCB_SPANNER_DATABASES: 'my-project/my-instance/my-db',
+      SCB_SPANNER_DATABASES: REFUSED_GATE_DATABASE,
     },
   });
   browser = await launchChromium();
@@ -71,17 +71,8 @@ const request = (method: string, p: string, headers: Record<string, string>, bod
 type Caller = { name: string; headers: Record<string, string>; from?: string };
 const post = (c: Caller, p: string, body: unknown = {}) => request('POST', p, { 'content-type': 'application/json', ...c.headers }, JSON.stringify(body), c.from);
 
-// A job no runner can take (it stays queued until cancelled) and a gate this runner fails at once.
-const JOB = { clients: [{ language: 'node', version: '9.0.0' }], configurations: [{ label: 'a' }], concurrency: [1], workload: { warmupOps: 1, measuredOps: 5 }, requirements: { minCores: 1024 } };
-const GATE = {
-  scenario: 'steady-select1',
-  language: 'node',
-  baseline: '9.0.0',
-  candidate: '9.0.0',
-  repeats: 3,
-  concurrency: [1],
-  target: { kind: 'spanner', projectId: 'my-project', instanceId: 'my-instance', databaseId: 'my-db', maxOpsPerCell: 100000, maxSecondsPerCell: 60 },
-};
+const JOB = QUEUED_JOB;
+const GATE = REFUSED_GATE;
 
 async function jobCount(): Promise<number> {
   return ((await request('GET', '/api/jobs', {})).body.jobs as unknown[]).length;

@@ -82,3 +82,26 @@ export async function startStack({
     },
   };
 }
+
+/** A job no runner takes (it asks for 1024 cores): it stays queued until cancelled. */
+export const QUEUED_JOB = {
+  clients: [{ language: 'node', version: '9.0.0' }],
+  configurations: [{ label: 'a' }],
+  concurrency: [1],
+  workload: { warmupOps: 1, measuredOps: 5 },
+  requirements: { minCores: 1024 },
+};
+
+/** The Cloud Spanner database REFUSED_GATE names: list it in the stack's SCB_SPANNER_DATABASES. */
+export const REFUSED_GATE_DATABASE = 'my-project/my-instance/my-db';
+
+/** A gate on Cloud Spanner, which the policy allows and a runner without SCB_ALLOW_SPANNER refuses at once: no cell is measured. */
+export const REFUSED_GATE = {
+  scenario: 'steady-select1',
+  language: 'node',
+  baseline: '9.0.0',
+  candidate: '9.0.0',
+  repeats: 3,
+  concurrency: [1],
+  target: { kind: 'spanner', projectId: 'my-project', instanceId: 'my-instance', databaseId: 'my-db', maxOpsPerCell: 1000, maxSecondsPerCell: 60 },
+};

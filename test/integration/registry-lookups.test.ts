@@ -4,9 +4,10 @@
 // that answers is asked once per 5 minutes. The runner's fresh look-ups still ask.
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import { after, before, test } from 'node:test';
+import { after, test } from 'node:test';
 import { publishDates, publishedVersions, RegistryError } from '@scb/languages';
 import { GO_MODULES } from '@scb/shared/job';
+import { useRegistryStandIn } from '../helpers/registries';
 
 let mode: 'down' | 'ok' = 'down';
 const asked = { node: 0, java: 0, go: 0, dates: 0 };
@@ -27,21 +28,7 @@ const server = http.createServer((req, res) => {
   res.writeHead(404).end();
 });
 
-const saved = { npm: process.env.npm_config_registry, retries: process.env.npm_config_fetch_retries, maven: process.env.SCB_MAVEN_REPOSITORY, go: process.env.GOPROXY };
-before(async () => {
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  process.env.npm_config_registry = `${base}/npm/`;
-  process.env.npm_config_fetch_retries = '0'; // one request per `npm view`: the count is the number of spawns
-  process.env.SCB_MAVEN_REPOSITORY = `${base}/maven`;
-  process.env.GOPROXY = `${base}/go`;
-});
-after(async () => {
-  for (const [k, v] of Object.entries({ npm_config_registry: saved.npm, npm_config_fetch_retries: saved.retries, SCB_MAVEN_REPOSITORY: saved.maven, GOPROXY: saved.go }))
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  await new Promise<void>((r) => server.close(() => r()));
-});
+useRegistryStandIn(server);
 
 /** `n` callers at once; how many were refused with the registry's error. */
 async function burst(n: number, call: () => Promise<unknown>): Promise<number> {

@@ -4,11 +4,12 @@
 // or answers garbage changes nothing and is said.
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { createWatch, getWatch, pollWatches } from '@scb/db';
 import { publishDates, publishedVersions } from '@scb/languages';
 import { parseWatchSpec } from '@scb/shared';
 import { useTestDatabase } from '../helpers/postgres';
+import { useRegistryStandIn } from '../helpers/registries';
 
 const t = useTestDatabase();
 
@@ -43,27 +44,7 @@ const server = http.createServer((req, res) => {
   res.writeHead(404).end();
 });
 
-const saved = { npm: process.env.npm_config_registry, retries: process.env.npm_config_fetch_retries, maven: process.env.SCB_MAVEN_REPOSITORY, go: process.env.GOPROXY };
-before(async () => {
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  process.env.npm_config_registry = `${base}/npm/`;
-  // A registry that is down is said at once, not after npm's retries.
-  process.env.npm_config_fetch_retries = '0';
-  process.env.SCB_MAVEN_REPOSITORY = `${base}/maven`;
-  process.env.GOPROXY = `${base}/go`;
-});
-after(async () => {
-  for (const [k, v] of [
-    ['npm_config_registry', saved.npm],
-    ['npm_config_fetch_retries', saved.retries],
-    ['SCB_MAVEN_REPOSITORY', saved.maven],
-    ['GOPROXY', saved.go],
-  ] as const)
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  await new Promise<void>((r) => server.close(() => r()));
-});
+useRegistryStandIn(server);
 
 const list = (language: string) => publishedVersions(language, { fresh: true });
 const registryClient = { list, dates: publishDates };

@@ -50,6 +50,14 @@ function recentFailure(s: LanguageLookups, kind: Kind): { error: unknown } | und
   return f && within(f.at, REGISTRY_FAILURE_TTL_MS) ? f : undefined;
 }
 
+/**
+ * What `remembered` gives (an answer or a failure within its TTL), else `ask` in the language's turn,
+ * unless a look-up that ran meanwhile brought what `remembered` gives now; its failure is remembered.
+ */
+function rememberedOrAsked<T>(s: LanguageLookups, kind: Kind, remembered: () => Promise<T> | undefined, ask: () => Promise<T>): Promise<T> {
+  return remembered() ?? inTurn(s, () => remembered() ?? remembering(s, kind, ask));
+}
+
 async function remembering<T>(s: LanguageLookups, kind: Kind, ask: () => Promise<T>): Promise<T> {
   try {
     const answer = await ask();
@@ -74,18 +82,11 @@ export function lookUpVersions(language: Language, list: () => Promise<string[]>
     const failed = recentFailure(s, 'versions');
     return failed ? Promise.reject(failed.error) : undefined;
   };
-  return (
-    remembered() ??
-    inTurn(s, () => {
-      const meanwhile = remembered();
-      if (meanwhile) return meanwhile;
-      return remembering(s, 'versions', async () => {
-        const versions = await list();
-        s.versions = { at: now(), versions };
-        return versions;
-      });
-    })
-  );
+  return rememberedOrAsked(s, 'versions', remembered, async () => {
+    const versions = await list();
+    s.versions = { at: now(), versions };
+    return versions;
+  });
 }
 
 /** Publish dates of `versions`: those remembered, the others asked (`ask`, in the language's turn) and remembered. */
@@ -101,19 +102,12 @@ export function lookUpDates(language: Language, versions: readonly string[], ask
     const failed = recentFailure(s, 'dates');
     return failed ? Promise.reject(failed.error) : undefined;
   };
-  return (
-    remembered() ??
-    inTurn(s, () => {
-      const meanwhile = remembered();
-      if (meanwhile) return meanwhile;
-      const missing = [...new Set(versions.filter((v) => !known(v)))];
-      return remembering(s, 'dates', async () => {
-        const got = await ask(missing);
-        const at = now();
-        for (const [v, d] of s.dates) if (!within(d.at, REGISTRY_ANSWER_TTL_MS)) s.dates.delete(v);
-        for (const v of missing) s.dates.set(v, { at, date: got[v] ?? null });
-        return answer();
-      });
-    })
-  );
+  return rememberedOrAsked(s, 'dates', remembered, async () => {
+    const missing = [...new Set(versions.filter((v) => !known(v)))];
+    const got = await ask(missing);
+    const at = now();
+    for (const [v, d] of s.dates) if (!within(d.at, REGISTRY_ANSWER_TTL_MS)) s.dates.delete(v);
+    for (const v of missing) s.dates.set(v, { at, date: got[v] ?? null });
+    return answer();
+  });
 }

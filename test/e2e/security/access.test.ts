@@ -17,7 +17,7 @@ import { launchChromium } from '../../helpers/browser';
 import { type Answer, request } from '../../helpers/http';
 import { signInThroughProvider, startOidcProvider, type OidcProvider } from '../../helpers/oidc';
 import { freePort } from '../../helpers/postgres';
-import { startStack, type Stack } from '../../helpers/stack';
+import { QUEUED_JOB, REFUSED_GATE, REFUSED_GATE_DATABASE, startStack, type Stack } from '../../helpers/stack';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const APP_DIR = path.join(ROOT, 'apps/web/app');
@@ -57,7 +57,7 @@ before(async () => {
       SCB_AUTH_PROXY_HEADER: 'x-auth-user',
       SCB_AUTH_PROXY_ADDRESSES: PROXY,
       SCB_ADMINS: 'admin@example.com',
-      SCB_SPANNER_DATABASES: 'my-project/my-instance/my-db',
+      SCB_SPANNER_DATABASES: REFUSED_GATE_DATABASE,
     },
   });
   browser = await launchChromium();
@@ -80,25 +80,8 @@ function tokenCli(...args: string[]): string {
 }
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
-// A job no runner takes (it stays queued until cancelled).
-const JOB = {
-  name: SECRET_NAME,
-  clients: [{ language: 'node', version: '9.0.0' }],
-  configurations: [{ label: 'a' }],
-  concurrency: [1],
-  workload: { warmupOps: 1, measuredOps: 5 },
-  requirements: { minCores: 1024 },
-};
-const GATE = {
-  scenario: 'steady-select1',
-  language: 'node',
-  baseline: '9.0.0',
-  candidate: '9.0.0',
-  repeats: 3,
-  concurrency: [1],
-  // Cloud Spanner, which the policy allows and this runner refuses at once: no cell is measured.
-  target: { kind: 'spanner', projectId: 'my-project', instanceId: 'my-instance', databaseId: 'my-db', maxOpsPerCell: 1000, maxSecondsPerCell: 60 },
-};
+const JOB = { ...QUEUED_JOB, name: SECRET_NAME };
+const GATE = REFUSED_GATE;
 
 /** Every page and route handler of the app, as URL path templates ("/jobs/[id]"), from the app directory. */
 function appRoutes(): { template: string; kind: 'page' | 'route' }[] {
