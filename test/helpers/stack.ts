@@ -4,12 +4,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { embeddedDatabaseUrl } from '@scb/db/setup';
 import { freePort } from './postgres';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 export interface Stack {
   baseUrl: string;
+  /** Its database: the given DATABASE_URL, or its embedded PostgreSQL's (with the password start.ts generated). */
+  databaseUrl: string;
   /** The environment it was started with (its embedded PostgreSQL's port and data dir among it). */
   env: NodeJS.ProcessEnv;
   output: string[];
@@ -59,8 +62,10 @@ export async function startStack({
       reject(new Error(`start exited with ${code}:\n${output.join('\n')}`));
     });
   });
+  const embedded = databaseUrl ? undefined : embeddedDatabaseUrl(path.join(dataDir, 'postgres'), Number(env.SCB_PG_PORT));
   return {
     baseUrl: `http://127.0.0.1:${port}`,
+    databaseUrl: databaseUrl ?? embedded ?? '',
     env,
     output,
     async stop() {

@@ -121,8 +121,8 @@ test('security headers on a page, an API route, a feed, the badge, a static file
   // A watch stored as the API stores one (no registry read: it gates nothing yet), for a real badge.
   const spec = parseWatchSpec({ language: 'go', scenarios: ['steady-select1'] });
   assert.ok(spec.ok);
-  const db = createDb(`postgresql://postgres:postgres@127.0.0.1:${stack.env.SCB_PG_PORT}/bench`);
-  const { id: watchId } = await createWatch(db, `postgresql://postgres:postgres@127.0.0.1:${stack.env.SCB_PG_PORT}/bench`, spec.value, ['1.96.0'], { createdBy: 'token:inputs-bot' });
+  const db = createDb(stack.databaseUrl);
+  const { id: watchId } = await createWatch(db, stack.databaseUrl, spec.value, ['1.96.0'], { createdBy: 'token:inputs-bot' });
   await db.$disconnect();
 
   const home = await get('/');
