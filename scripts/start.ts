@@ -6,7 +6,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { keepAlive, migrate, startEmbeddedPostgres, type EmbeddedDb } from '@scb/db/setup';
 import { env as scriptEnv } from './env';
-import { markWebBuilt, NEXT_BIN, WEB, webBuildIsStale } from './web-build';
+import { markWebBuilt, NEXT_BIN, restoreCachedWebBuild, WEB, webBuildIsStale } from './web-build';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { PORT, HOST, SCB_PG_PORT: PG_PORT } = scriptEnv;
@@ -114,7 +114,7 @@ async function main(): Promise<void> {
   log('start', applied.applied.length ? `applied migrations: ${applied.applied.join(', ')}` : 'database schema is up to date');
 
   const env = { ...process.env, DATABASE_URL: databaseUrl, NEXT_TELEMETRY_DISABLED: '1' };
-  if (webBuildIsStale()) {
+  if (webBuildIsStale() && !restoreCachedWebBuild()) {
     log('start', 'building the web app (its sources changed since the last build)');
     await run('build', [NEXT_BIN, 'build'], WEB, env);
     markWebBuilt();

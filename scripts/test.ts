@@ -14,7 +14,7 @@ import { migrate, startEmbeddedPostgres } from '@scb/db/setup';
 import { freePort } from '../apps/runner/src/net';
 import { CACHE_DIR } from '../apps/runner/src/paths';
 import { TEST_CLUSTER_ENV, TEST_TEMPLATE } from '../test/helpers/postgres';
-import { markWebBuilt, NEXT_BIN, WEB, webBuildIsStale } from './web-build';
+import { markWebBuilt, NEXT_BIN, restoreCachedWebBuild, WEB, webBuildIsStale } from './web-build';
 
 const TIERS = ['unit', 'integration', 'e2e'] as const;
 type Tier = (typeof TIERS)[number];
@@ -71,6 +71,11 @@ interface TierRun {
 
 /** A file that measures timing or judges the machine says so in its source: it runs with no other file beside it. */
 const ALONE = /^\/\/ test: alone\b/m;
+/**
+ * A file whose time is mostly waiting on timers (a cell held to its deadline, a keepalive's 40 s) says
+ * `// test: waits`: such files run one at a time in a lane of their own, beside the shared lanes.
+ */
+const WAITS = /^\/\/ test: waits\b/m;
 
 /** Each file's wall time in the last run on this machine (relative path → ms): longest first keeps lanes even. */
 const TIMES_FILE = path.join(CACHE_DIR, 'test-times.json');
@@ -99,20 +104,21 @@ async function runTier(tier: Tier, files: string[], env: NodeJS.ProcessEnv, lane
   const t0 = Date.now();
   const last = lastTimes();
   const longestFirst = [...files].sort((a, b) => (last[b] ?? 0) - (last[a] ?? 0));
-  const alone = longestFirst.filter((f) => ALONE.test(readFileSync(f, 'utf8')));
-  const shared = longestFirst.filter((f) => !alone.includes(f));
+  const tagged = (tag: RegExp) => longestFirst.filter((f) => tag.test(readFileSync(f, 'utf8')));
+  const alone = tagged(ALONE);
+  const waits = tagged(WAITS).filter((f) => !alone.includes(f));
+  const shared = longestFirst.filter((f) => !alone.includes(f) && !waits.includes(f));
   const run: TierRun = { tier, files: files.length, pass: 0, fail: 0, skipped: 0, seconds: 0, status: 0, fileMs: {} };
-  for (const [group, concurrency] of [
-    [alone, 1],
-    [shared, lanes],
-  ] as const) {
-    if (group.length === 0) continue;
-    if (group === shared) beside?.();
-    const r = await runFiles(group, concurrency, env);
+  const add = (r: Awaited<ReturnType<typeof runFiles>>) => {
     for (const k of ['pass', 'fail', 'skipped'] as const) run[k] += r[k];
     run.status ||= r.status;
     Object.assign(run.fileMs, r.fileMs);
-  }
+  };
+  if (alone.length) add(await runFiles(alone, 1, env));
+  if (shared.length || waits.length) beside?.();
+  // The files that mostly wait on timers take a lane of their own beside the others: they cost the
+  // machine little, and in the shared lanes their waits would hold a lane for minutes.
+  for (const r of await Promise.all([shared.length ? runFiles(shared, lanes, env) : null, waits.length ? runFiles(waits, 1, env) : null])) if (r) add(r);
   run.seconds = (Date.now() - t0) / 1000;
   return run;
 }
@@ -135,16 +141,19 @@ function runFiles(files: string[], concurrency: number, env: NodeJS.ProcessEnv):
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env });
   let rest = '';
   child.stdout.on('data', (chunk: Buffer) => {
-    process.stdout.write(chunk);
     const lines = (rest + chunk.toString('utf8')).split('\n');
     rest = lines.pop()!;
+    // Whole lines only: two runs may write beside each other.
+    if (lines.length) process.stdout.write(`${lines.join('\n')}\n`);
     for (const line of lines) {
       const m = /^ℹ (pass|fail|skipped) (\d+)$/.exec(line.trim());
       if (m) counts[m[1] as keyof typeof counts] = Number(m[2]);
     }
   });
+  child.stdout.on('end', () => rest && process.stdout.write(`${rest}\n`));
   return new Promise((resolve) =>
-    child.on('exit', (code) => {
+    // After its output has ended, not only its process.
+    child.on('close', (code) => {
       let fileMs: Record<string, number> = {};
       try {
         fileMs = JSON.parse(readFileSync(timesFile, 'utf8'));
@@ -213,6 +222,10 @@ async function main(): Promise<void> {
   let webBuild: Promise<void> | undefined;
   const buildWeb = () => {
     if (!tiers.includes('e2e') || webBuild || !webBuildIsStale()) return;
+    if (restoreCachedWebBuild()) {
+      console.log('\n# the web app of these sources, as built in another checkout (the client cache)');
+      return;
+    }
     // Building renders the static pages, which read the web app's environment: any database will do.
     webBuild = buildWebApp({ ...env, DATABASE_URL: cluster.adminUrl });
     webBuild.catch(() => {}); // reported where the e2e tier awaits it

@@ -1,3 +1,4 @@
+// test: waits
 // The runner enforces a cell's time: a driver that does not end by itself is killed at the hard
 // deadline and the cell says so; on a target that costs money the deadline follows the cost cap.
 import assert from 'node:assert/strict';

@@ -1,63 +1,26 @@
-// Reproductions in their smallest forms, end to end on real client versions: each job runs on the
+// Reproductions in their smallest forms, end to end on real client versions (those that mostly wait on
+// a deadline or a keepalive are in reproductions-waits.test.ts): each job runs on the
 // runner against the fake with the fault its bug needs, and its expectations, evaluated on the stored
 // cells as the job page evaluates them, are met: the bug on the affected version, not on the fixed.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createGate, getGate } from '@scb/db';
-import { evaluateExpectations, parseGateSpec, parseJobSpec, reproduction, reproductionJobSpec, type ExpectationCell, type JobSpecInput } from '@scb/shared';
+import { parseGateSpec, type JobSpecInput } from '@scb/shared';
 import { useRunner, waitForJob } from '../helpers/jobs';
+import { reproduce as reproduceOn, shorter } from '../helpers/reproductions';
 
 const runner = useRunner();
-const { runSpec } = runner;
-
-type Stored = Awaited<ReturnType<typeof runSpec>>;
-
-/** A stored cell as an expectation reads it (the fake's connection count, as the job page shows it). */
-const expectationCell = (c: Stored['cells'][number]): ExpectationCell => ({
-  client: { language: c.clientLanguage, version: c.clientVersion, grpcVersion: c.clientGrpcVersion },
-  configuration: { label: c.configLabel },
-  concurrency: c.concurrency,
-  status: c.status,
-  result: c.result,
-  operations: (c.result?.operations ?? null) as ExpectationCell['operations'],
-  channels: c.channels,
-});
-
-/** Runs a reproduction, with its spec narrowed by `smaller` (fewer clients: the expectations that name them only). */
-async function reproduce(id: string, smaller: (s: JobSpecInput) => JobSpecInput = (s) => s) {
-  const r = reproduction(id);
-  assert.ok(r, id);
-  const spec = smaller(structuredClone(reproductionJobSpec(r)));
-  const names = (s: { version?: string; grpcVersion?: string }) =>
-    spec.clients.some((c) => (s.version === undefined || c.version === s.version) && (s.grpcVersion === undefined || (c.grpcVersion ?? '') === s.grpcVersion));
-  spec.expectations = spec.expectations?.filter((e) => (e.kind === 'ratio' ? [e.of, e.to] : [e.cells]).every(names));
-  const parsed = parseJobSpec(spec);
-  assert.ok(parsed.ok, JSON.stringify(!parsed.ok && parsed.issues));
-  const job = await runSpec(spec, 600_000);
-  const { met, outcomes } = evaluateExpectations(parsed.value.expectations ?? [], job.cells.map(expectationCell));
-  for (const o of outcomes) console.log(`# ${id}: ${o.met ? 'met' : 'NOT MET'}: ${o.text}`);
-  for (const c of job.cells) if (c.error) console.log(`# ${id}: ${c.clientVersion}: ${c.error.slice(0, 200)}`);
-  assert.equal(met, true, `${id}: ${outcomes.map((o) => o.text).join('; ')}`);
-}
-
-const shorter = (s: JobSpecInput): JobSpecInput => ({ ...s, workload: { ...s.workload, warmupOps: 20, durationSeconds: 2 } });
+const reproduce = (id: string, smaller?: (s: JobSpecInput) => JobSpecInput) => reproduceOn(runner, id, smaller);
 
 test('Java 6.105.0 keeps a failed multiplexed CreateSession and fails every operation; 6.111.1 creates it again', { timeout: 600_000 }, () =>
   reproduce('java-mux-session-error-cached', (s) => shorter({ ...s, clients: s.clients.filter((c) => c.version !== '6.106.0') })),
 );
-
-test('Node 8.3.1 serves nothing after a failed multiplexed CreateSession; 8.4.0 does', { timeout: 600_000 }, () => reproduce('node-mux-session-error-hang', shorter));
 
 test('Java 6.88.0, Node 8.0.0 and Go 1.79.0 wait for the held trailers; 6.89.0, 8.2.1 and 1.80.0 end on the last part', { timeout: 900_000 }, async () => {
   for (const id of ['java-waits-for-trailers', 'node-waits-for-trailers', 'go-waits-for-trailers']) await reproduce(id, shorter);
 });
 
 test('Node 7.21.0 puts every RPC on one connection; 9.0.0 spreads them', { timeout: 600_000 }, () => reproduce('node-7-one-connection', shorter));
-
-test('Node 7.10.0 never notices a blackholed connection; 7.14.0’s keepalive finds it within 30 s + 10 s', { timeout: 600_000 }, () =>
-  // The smallest form is the entry itself: 7.10.0's cell lasts until its deadline whatever the duration.
-  reproduce('node-keepalive-blackhole', (s) => ({ ...s, workload: { ...s.workload, warmupOps: 20, durationSeconds: 4 } })),
-);
 
 test('grpc-js 1.8.2 ends the calls in flight at a GOAWAY and Node 6.16.0 retries them; on 1.8.3 they finish', { timeout: 600_000 }, () =>
   reproduce('node-grpc-js-goaway-mid-stream', (s) => ({ ...s, clients: s.clients.filter((c) => c.grpcVersion !== '1.8.1'), workload: { ...s.workload, durationSeconds: 4 } })),

@@ -1,7 +1,7 @@
 import { Logger, run, type Runner } from 'graphile-worker';
 import os from 'node:os';
 import { DELIVER_WEBHOOK_TASK, handBackJob, pollWatches, queuedFlags, queuedJobFlags, RUN_JOB_TASK, withHostLock, type Db } from '@scb/db';
-import { preparedDrivers, publishDates, publishedVersions, trimClientCache } from '@scb/languages';
+import { installedDrivers, publishDates, publishedVersions, trimClientCache } from '@scb/languages';
 import { missingFor } from '@scb/shared';
 import { env } from './env';
 import { evaluateGateOfJob, evaluatePendingGates } from './gate';
@@ -47,14 +47,14 @@ export async function startRunner(db: Db, databaseUrl: string, log: (line: strin
         }
         try {
           // Two runners on one machine never measure at once; the cache is trimmed while none installs,
-          // after a job that prepared a driver (walking a few GB of cache takes a few hundred ms: a job
-          // refused or failed before its first cell leaves the cache as it was).
+          // after a job that installed a client version (walking a few GB of cache takes about a second of
+          // CPU: a job whose versions were all installed leaves the cache as it was).
           await withHostLock(databaseUrl, machine, async () => {
-            const before = preparedDrivers();
+            const before = installedDrivers();
             try {
               await runJob(db, jobId, { log, signal: abort.signal, presence });
             } finally {
-              if (preparedDrivers() !== before) trimCache(log);
+              if (installedDrivers() !== before) trimCache(log);
             }
           });
         } finally {

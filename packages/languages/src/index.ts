@@ -1,3 +1,5 @@
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
 import { compareSemver, SEMVER, type Client, type Language } from '@scb/shared/job';
 import { go } from './go/index';
 import { java } from './java/index';
@@ -70,19 +72,31 @@ export function newestFirst(versions: string[]): string[] {
  * Throws ClientInstallError with a message for the user.
  */
 export async function prepareDriver(client: Client, ctx: { cacheDir: string; log: (line: string) => void }): Promise<DriverLaunch> {
-  prepared++;
-  const launch = await pluginOf(client.language).install(client, installContext(client.language, ctx));
-  markUsed(launch.dir);
-  return launch;
+  // A version installed now adds a folder under clients/<language> (a Go build fills the shared Go caches with it).
+  const installed = path.join(ctx.cacheDir, 'clients', client.language);
+  const before = folderNames(installed);
+  try {
+    const launch = await pluginOf(client.language).install(client, installContext(client.language, ctx));
+    markUsed(launch.dir);
+    return launch;
+  } finally {
+    if (folderNames(installed) !== before) installs++;
+  }
+}
+
+const folderNames = (dir: string): string => (existsSync(dir) ? readdirSync(dir).sort().join('\n') : '');
+let installs = 0;
+
+/**
+ * How many client versions this process has installed (not found installed): the cache grows only with
+ * them, so it is measured against its cap only after a job that installed one (walking it costs about a
+ * second of CPU).
+ */
+export function installedDrivers(): number {
+  return installs;
 }
 
 /** Brings the install cache under its cap (SCB_CACHE_MAX_GB): every language's build caches, then versions least recently used. */
-let prepared = 0;
-
-/** How many drivers this process has prepared (installed, or found installed): the cache changes only with them. */
-export function preparedDrivers(): number {
-  return prepared;
-}
 
 export function trimClientCache(cacheDir: string, maxBytes: number): Eviction {
   return enforceCacheCap(
