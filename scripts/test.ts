@@ -10,6 +10,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { ensureQueue, releaseQueue } from '@scb/db';
 import { migrate, startEmbeddedPostgres } from '@scb/db/setup';
 import { freePort } from '../apps/runner/src/net';
 import { CACHE_DIR } from '../apps/runner/src/paths';
@@ -188,6 +189,9 @@ async function startCluster() {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'scb-test-cluster-'));
   const db = await startEmbeddedPostgres({ dataDir: path.join(dir, 'data'), port: await freePort(), database: TEST_TEMPLATE });
   await migrate(db.url);
+  // graphile-worker's schema too: each copy's runner would install it again.
+  await ensureQueue(db.url);
+  await releaseQueue();
   return {
     adminUrl: db.url.replace(new RegExp(`/${TEST_TEMPLATE}$`), '/postgres'),
     async stop() {

@@ -32,7 +32,16 @@ export async function startOidcProvider(appOrigin: string, accounts: Record<stri
   });
   const server = http.createServer(provider.callback());
   await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
-  return { issuer, clientId: 'bench', secret, close: () => server.close() };
+  return {
+    issuer,
+    clientId: 'bench',
+    secret,
+    // Its keep-alive connections too: an idle one would hold the test file open.
+    close: () => {
+      server.close();
+      server.closeAllConnections();
+    },
+  };
 }
 
 /** The provider's sign-in as a person does it in the browser: the app's Sign-in link, the provider button, login, consent. */
