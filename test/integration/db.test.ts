@@ -309,7 +309,7 @@ test('a job through its lifecycle: created and queued, run cell by cell, finishe
     ['succeeded', 'failed', 'cancelled'],
     'a finished job has no unfinished cell',
   );
-  assert.equal(done.cellsDone, 3);
+  assert.equal(done.cellsDone, 2, 'the cells that ran: the cancelled one did not');
   assert.ok(done.cells.every((c) => isFinishedCell(c.status)));
   const r = done.cells[0]!.result!;
   assert.equal(r.serverRpcs, null, 'a target that cannot count RPCs stores null');
@@ -326,7 +326,7 @@ test('a job through its lifecycle: created and queued, run cell by cell, finishe
 
   const listed = (await listJobs(t.db)).find((j) => j.id === id);
   assert.ok(listed?.ok);
-  assert.equal(listed.cellsDone, 3);
+  assert.equal(listed.cellsDone, 2);
   assert.ok((await listSucceededJobs(t.db, 10)).some((j) => j.id === id));
   assert.equal(await countJobs(t.db), (await listJobs(t.db)).length);
 
@@ -421,6 +421,9 @@ test('cancel: a queued job at once with its cells, a running one by request; orp
   assert.ok(q?.ok);
   assert.equal(q.status, 'cancelled');
   assert.ok(q.cells.every((c) => c.status === 'cancelled'));
+  // Cancelled before it started: none of its cells ran, on the job and in the list ("0 / 3", not "3 / 3").
+  assert.equal(q.cellsDone, 0);
+  assert.equal((await listJobs(t.db)).find((j) => j.id === queued)?.cellsDone, 0);
   assert.equal(await cancelJob(t.db, queued), 'finished');
   assert.equal(await cancelJob(t.db, 'nope'), 'not-found');
   assert.equal(await markJobRunning(t.db, queued, {}), false, 'a cancelled job never starts');

@@ -13,6 +13,7 @@ import {
   ConfigurationSchema,
   isFinishedCell,
   ProgressMessageSchema,
+  RAN_CELL_STATUSES,
   UNFINISHED_CELL_STATUSES,
   parseStored,
   type Configuration,
@@ -26,6 +27,7 @@ import type { ColumnParser } from './read';
 /** Finished cells (see isFinishedCell in @scb/shared) as a query filter. */
 export const FINISHED_CELL = { status: { notIn: [...UNFINISHED_CELL_STATUSES] } } satisfies Prisma.CellWhereInput;
 export const UNFINISHED_CELL = { status: { in: [...UNFINISHED_CELL_STATUSES] } } satisfies Prisma.CellWhereInput;
+export const RAN_CELL = { status: { in: [...RAN_CELL_STATUSES] } } satisfies Prisma.CellWhereInput;
 
 /** One connection of a cell's client as its target counted it. */
 export type StoredChannel = Omit<ChannelStat, 'id' | 'cellId'>;

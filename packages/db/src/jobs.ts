@@ -10,8 +10,8 @@ import {
   NOTHING_SPENT,
   type BudgetSpent,
   JobEnvironmentSchema,
-  isFinishedCell,
   isUnfinishedJob,
+  RAN_CELL_STATUSES,
   UNFINISHED_JOB_STATUSES,
   type FieldIssue,
   parseJobSpec,
@@ -25,7 +25,7 @@ import {
 } from '@scb/shared';
 import type { Db } from './client';
 import type { Cell, Job, Prisma } from '../generated/prisma/client';
-import { FINISHED_CELL, cancelUnfinishedCellsOp, parseCell, type StoredCell } from './cells';
+import { RAN_CELL, cancelUnfinishedCellsOp, parseCell, type StoredCell } from './cells';
 import { enqueueJobIn, ensureQueue } from './queue';
 import { ColumnParser, type Read } from './read';
 
@@ -174,7 +174,7 @@ export async function getJob(db: Db, id: string): Promise<StoredJob | null> {
     spent: p.take('spent', parseStored(BudgetSpentSchema.nullable(), spent)),
     cells: cells.map((c, i) => parseCell(c, p, `cells.${i}`)),
   };
-  return p.row(`stored job ${id}`, { ...plain, gateId: gate?.id ?? null, cellsDone: cells.filter((c) => isFinishedCell(c.status)).length }, parsed);
+  return p.row(`stored job ${id}`, { ...plain, gateId: gate?.id ?? null, cellsDone: cells.filter((c) => (RAN_CELL_STATUSES as readonly string[]).includes(c.status)).length }, parsed);
 }
 
 export type JobListEntry = Read<JobRow & { cellsDone: number }, { spec: JobSpec }>;
@@ -188,7 +188,7 @@ export async function listJobs(db: Db, page: { limit?: number; offset?: number; 
     skip: page.offset ?? 0,
     omit: { environment: true, spent: true },
   });
-  const done = await db.cell.groupBy({ by: ['jobId'], where: { jobId: { in: jobs.map((j) => j.id) }, ...FINISHED_CELL }, _count: { _all: true } });
+  const done = await db.cell.groupBy({ by: ['jobId'], where: { jobId: { in: jobs.map((j) => j.id) }, ...RAN_CELL }, _count: { _all: true } });
   const doneBy = new Map(done.map((d) => [d.jobId, d._count._all]));
   return jobs.map(({ spec, ...plain }) => {
     const p = new ColumnParser();

@@ -7,6 +7,9 @@ export function isFinishedCell(status: string): boolean {
   return !(UNFINISHED_CELL_STATUSES as readonly string[]).includes(status);
 }
 
+/** A cell that ran to its end, succeeded or failed: a job's progress ("3 / 20") counts these, not cancelled ones. */
+export const RAN_CELL_STATUSES = ['succeeded', 'failed'] as const;
+
 /** A job has ended once it is no longer queued or running: succeeded, failed or cancelled. */
 export const UNFINISHED_JOB_STATUSES = ['queued', 'running'] as const;
 export type UnfinishedJobStatus = (typeof UNFINISHED_JOB_STATUSES)[number];
