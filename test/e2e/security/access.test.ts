@@ -294,7 +294,7 @@ test('the peer address cannot be forged: not through the start command, the web 
         exited.then(() => 'exited'),
       ]);
       if (label === '`next start`') {
-        assert.equal(await Promise.race([exited, new Promise((r) => setTimeout(() => r('running'), 30_000))]), 2, `next start in team mode must refuse to run: ${ready}\n${out}`);
+        assert.equal(await Promise.race([exited, new Promise((r) => setTimeout(() => r('running'), 30_000).unref())]), 2, `next start in team mode must refuse to run: ${ready}\n${out}`);
         assert.match(out, /team mode .* runs only through the app's own server/);
         table.push(`${label} in team mode: exits 2 naming npm start`);
         continue;
