@@ -1,7 +1,8 @@
 // `npm test`: lint, then every test file in three tiers chosen by folder, with one PostgreSQL cluster
 // for the whole run. A file that measures timing or judges the machine (`// test: alone` in its source)
-// runs with nothing beside it; the others run SCB_TEST_LANES (default 2) at a time, the longest first
-// by the times of the last run on this machine (kept in the client cache, SCB_CACHE_DIR).
+// runs with nothing beside it; the others run SCB_TEST_LANES (default 2; e2e SCB_TEST_E2E_LANES, default
+// one more) at a time, the longest first by the times of the last run on this machine (kept in the
+// client cache, SCB_CACHE_DIR); files that mostly wait on timers (`// test: waits`) in a lane of their own.
 // - unit: `test/unit/` folders, no processes of their own;
 // - integration: `test/integration/` folders: PostgreSQL, the fake, the drivers;
 // - e2e: `test/e2e/`: the browser and the start command.
@@ -203,11 +204,15 @@ async function startCluster() {
 
 async function main(): Promise<void> {
   const only = process.argv.slice(2).filter((a) => a !== '--');
-  const lanes = Number(process.env.SCB_TEST_LANES ?? 2);
-  if (!Number.isInteger(lanes) || lanes < 1 || lanes > 8) {
-    console.error(`SCB_TEST_LANES: "${process.env.SCB_TEST_LANES}" is not a whole number from 1 to 8 (test files run side by side)`);
+  const lanesOf = (name: string, fallback: number) => {
+    const n = Number(process.env[name] ?? fallback);
+    if (Number.isInteger(n) && n >= 1 && n <= 8) return n;
+    console.error(`${name}: "${process.env[name]}" is not a whole number from 1 to 8 (test files run side by side)`);
     process.exit(2);
-  }
+  };
+  // The e2e files wait on pages, browsers and stacks more than they compute: one lane more.
+  const lanes = lanesOf('SCB_TEST_LANES', 2);
+  const tierLanes = (tier: Tier) => (tier === 'e2e' ? lanesOf('SCB_TEST_E2E_LANES', lanes + 1) : lanes);
   const unknown = only.filter((a) => !(TIERS as readonly string[]).includes(a));
   if (unknown.length) {
     console.error(`unknown tier ${unknown.join(', ')}: the tiers are ${TIERS.join(', ')}`);
@@ -240,8 +245,8 @@ async function main(): Promise<void> {
         buildWeb();
         await webBuild;
       }
-      console.log(`\n== ${tier}: ${files.get(tier)!.length} files, ${lanes} at a time where they may run side by side`);
-      runs.push(await runTier(tier, files.get(tier)!, env, lanes, tier === 'integration' ? buildWeb : undefined));
+      console.log(`\n== ${tier}: ${files.get(tier)!.length} files, ${tierLanes(tier)} at a time where they may run side by side`);
+      runs.push(await runTier(tier, files.get(tier)!, env, tierLanes(tier), tier === 'integration' ? buildWeb : undefined));
     }
   } finally {
     await cluster.stop();
