@@ -1,8 +1,9 @@
 // test: alone — a gate whose cells are harness-bound is inconclusive, not the failure it checks.
 // A release gate end to end: `npm run gate` against `npm start`'s stack, through the queue, with the
 // Node client against the fake, where the candidate's configuration is slower on purpose: grpc-gcp
-// off is one HTTP/2 connection capped at 100 streams, so at C=150 a third of the calls queue. The gates
-// that do not judge the machine are in gate-scenarios.test.ts.
+// off is one HTTP/2 connection capped at 100 streams, so at C=150 a third of the calls queue. Then a gate
+// judged on one operation kind of a mix. The gates that do not judge the machine are in
+// gate-scenarios.test.ts.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -135,4 +136,84 @@ test('a gate whose candidate is slower fails through the queue, naming the metri
   } finally {
     await browser.close();
   }
+});
+
+test('a gate judged on one operation kind of a mix compares that kind, not the cell total', { timeout: 600_000 }, async () => {
+  const spec = {
+    name: 'test gate: readWriteTxn of a mix',
+    scenario: 'abort-backoff',
+    // Go honours the fake's RetryInfo, so its aborted transactions retry in milliseconds, not seconds.
+    language: 'go',
+    baseline: '1.96.1',
+    candidate: '1.96.1',
+    repeats: 3,
+    workload: {
+      mix: [
+        { operation: 'select1', weight: 1 },
+        { operation: 'readWriteTxn', weight: 1 },
+      ],
+      warmupOps: 50,
+      durationSeconds: 2,
+    },
+  };
+  const refused = await api('/api/gates', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...spec, operation: 'pointRead' }) });
+  assert.equal(refused.status, 400);
+  const issues = ((await refused.json()) as { issues: { path: string; message: string }[] }).issues;
+  assert.deepEqual(
+    issues.map((i) => `${i.path}: ${i.message}`),
+    ["operation: is not in the workload's mix (select1, readWriteTxn)"],
+  );
+
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'scb-gate-'));
+  const specFile = path.join(dir, 'gate.json');
+  writeFileSync(specFile, JSON.stringify(spec));
+  const cli = await gateCli(['--server', stack.baseUrl, '--spec', specFile]);
+  // Aborts make this target noisy (5% of queries): any verdict will do, an error will not.
+  assert.match(cli.stdout, /\*\*Verdict: (PASS|FAIL|INCONCLUSIVE)\*\*/, `${cli.stderr}\n${cli.stdout}`);
+  // The scenario's own kind, readWriteTxn, is judged: the setup line says so.
+  assert.match(cli.stdout, /judged on readWriteTxn/);
+  const id = /gate (\w+): http/.exec(cli.stderr)![1];
+  const gate = (await (await api(`/api/gates/${id}`)).json()) as {
+    evaluation: { metrics: { metric: string; baseline: number[]; candidate: number[] }[]; reasons: string[] };
+    jobs: { id: string }[];
+  };
+  const job = (await (await api(`/api/jobs/${gate.jobs[0]!.id}`)).json()) as {
+    cells: { arm: string; concurrency: number; result: { p50Ms: number; operations: Record<string, { p50Ms: number }> } }[];
+  };
+  const p50 = gate.evaluation.metrics.find((m) => m.metric === 'p50Ms')!;
+  const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
+  // A harness-bound cell is left out of the figures (the reasons say so): every figure judged is a
+  // repeat's readWriteTxn p50, and each repeat's is judged unless a reason left cells out.
+  const leftOut = gate.evaluation.reasons.some((r) => /cells were harness-bound and left out/.test(r));
+  for (const arm of ['baseline', 'candidate'] as const) {
+    const cells = job.cells.filter((c) => c.arm === arm);
+    const perRepeat = cells.map((c) => c.result.operations.readWriteTxn!.p50Ms);
+    assert.ok(p50[arm].length >= 1 && p50[arm].every((v) => perRepeat.includes(v)), `${arm}: ${p50[arm].join(', ')} judged, the repeats' readWriteTxn p50 ${perRepeat.join(', ')}`);
+    if (!leftOut) assert.deepEqual(sorted(p50[arm]), sorted(perRepeat), `${arm}: the readWriteTxn p50 of every repeat`);
+    // A read-write transaction takes several RPCs, SELECT 1 one: the total is not what was judged.
+    for (const c of cells) assert.ok(c.result.operations.readWriteTxn!.p50Ms > c.result.operations.select1!.p50Ms, 'readWriteTxn is the slower kind');
+  }
+
+  // The versions chart picks a kind of the scenario's mix too.
+  type View = {
+    selection: { operation: string | null };
+    options: { scenarios: { key: string; operations: string[] }[]; operations: string[] };
+    chart: { axis: string; series: { points: ({ values: { value: number }[] } | null)[] }[] };
+  };
+  const all = (await (await api('/api/versions-chart?language=go')).json()) as View;
+  const scenario = all.options.scenarios.find((s) => s.operations.includes('readWriteTxn'))!;
+  const chart = async (operation: string) => {
+    const res = await api(`/api/versions-chart?language=go&scenario=${scenario.key}&metric=p50&concurrency=${job.cells[0]!.concurrency}&operation=${operation}`);
+    return { status: res.status, body: (await res.json()) as View & { issues?: { path: string; message: string }[] } };
+  };
+  const rw = await chart('readWriteTxn');
+  assert.equal(rw.status, 200);
+  assert.equal(rw.body.selection.operation, 'readWriteTxn');
+  assert.deepEqual(rw.body.options.operations, ['select1', 'readWriteTxn']);
+  assert.match(rw.body.chart.axis, /^readWriteTxn p50/);
+  const charted = rw.body.chart.series.flatMap((s) => s.points.flatMap((p) => p?.values.map((v) => v.value) ?? []));
+  assert.deepEqual(sorted(charted), sorted(job.cells.map((c) => c.result.operations.readWriteTxn!.p50Ms)));
+  const missing = await chart('pointRead');
+  assert.equal(missing.status, 400);
+  assert.match(missing.body.issues![0]!.message, /pointRead is not in this scenario's workload \(select1, readWriteTxn\)/);
 });

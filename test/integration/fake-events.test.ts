@@ -38,12 +38,19 @@ test('a schedule change and the faults it injects are marked where they happened
   );
   const [begins, ends] = schedule.map((e) => e.atMs) as [number, number];
   assert.ok(Math.abs(ends - begins - 2000) < 50, `two seconds apart: ${begins} .. ${ends}`);
-  // Whole seconds inside the window are slow; the first second, before it, is not: its p99 is more than
-  // half the 145 ms the entry adds below the slow seconds' (same run, same overheads).
+  // Whole seconds inside the window are slow; the seconds outside it are not: their median p99 is more
+  // than half the 145 ms the entry adds below the slow seconds' (same run, same overheads; a median, as
+  // one second of a cold client on a busy machine may be slow by itself).
   const second = (ms: number) => Math.floor(ms / 1000) + 1;
   const inside = timeline.filter((t) => t.second > second(begins) && t.second < second(ends));
   assert.ok(inside.length >= 1 && inside.every((t) => t.p99Ms >= 140), `inside the window: ${inside.map((t) => t.p99Ms).join(', ')}`);
-  if (second(begins) > 1) assert.ok(timeline[0]!.p99Ms < Math.min(...inside.map((t) => t.p99Ms)) - (150 - 5) / 2, `before it: ${timeline[0]!.p99Ms}`);
+  const outside = timeline
+    .filter((t) => t.second < second(begins) || t.second > second(ends))
+    .map((t) => t.p99Ms)
+    .sort((a, b) => a - b);
+  assert.ok(outside.length >= 3, `seconds outside the window: ${outside.length}`);
+  const median = outside[Math.floor(outside.length / 2)]!;
+  assert.ok(median < Math.min(...inside.map((t) => t.p99Ms)) - (150 - 5) / 2, `outside the window: median p99 ${median} of ${outside.join(', ')}`);
   // Faults only while the entry held, counted per second.
   const faults = events.flatMap((e) => (e.kind === 'faults-injected' ? [e] : []));
   assert.ok(faults.length >= 1 && faults.every((f) => f.rpc === 'query' && f.code === 'UNAVAILABLE' && f.count > 0));
