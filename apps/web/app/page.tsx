@@ -14,13 +14,7 @@ const PAGE = 100;
 
 export default async function JobsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const q = parseListQuery('jobs', await searchParams);
-  if (!q.ok)
-    return (
-      <>
-        <h1>Jobs</h1>
-        <QueryIssues issues={q.issues} plain="/" />
-      </>
-    );
+  if (!q.ok) return <QueryIssues title="Jobs" issues={q.issues} plain="/" />;
   const { page, by } = q.value;
   const [jobs, total] = await Promise.all([listJobs(PAGE, (page - 1) * PAGE, by), jobCount(by)]);
   const pageHref = (p: number) => `/?${new URLSearchParams({ page: String(p), ...(by ? { by } : {}) })}`;

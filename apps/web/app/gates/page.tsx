@@ -19,13 +19,7 @@ const PAGE = 100;
 
 export default async function GatesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const q = parseListQuery('gates', await searchParams);
-  if (!q.ok)
-    return (
-      <>
-        <h1>Release gates</h1>
-        <QueryIssues issues={q.issues} plain="/gates" />
-      </>
-    );
+  if (!q.ok) return <QueryIssues title="Release gates" issues={q.issues} plain="/gates" />;
   const { page } = q.value;
   const [gates, total] = await Promise.all([listGates(PAGE, (page - 1) * PAGE), gateCount()]);
   return (

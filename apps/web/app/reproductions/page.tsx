@@ -15,13 +15,7 @@ export const metadata = { title: 'Reproductions' };
 
 export default async function ReproductionsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const q = parseListQuery('reproductions', await searchParams);
-  if (!q.ok)
-    return (
-      <>
-        <h1>Reproductions</h1>
-        <QueryIssues issues={q.issues} plain="/reproductions" />
-      </>
-    );
+  if (!q.ok) return <QueryIssues title="Reproductions" issues={q.issues} plain="/reproductions" />;
   const { language = '', status = '' } = q.value;
   const entries = await listReproductions(publicOrigin(), { language: language || undefined, status: status || undefined });
   return (

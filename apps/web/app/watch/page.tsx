@@ -19,13 +19,7 @@ export const metadata = { title: 'Release watches' };
 
 export default async function WatchesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const q = parseListQuery('watches', await searchParams);
-  if (!q.ok)
-    return (
-      <>
-        <h1>Release watches</h1>
-        <QueryIssues issues={q.issues} plain="/watch" />
-      </>
-    );
+  if (!q.ok) return <QueryIssues title="Release watches" issues={q.issues} plain="/watch" />;
   const { language = '', verdict = '' } = q.value;
   const watches = (await listWatchViews(publicOrigin())).filter((w) => !language || w.spec.language === language);
   // A verdict filter keeps the releases with a chip in that state, and the watches that have one.
