@@ -61,7 +61,7 @@ function stallsAndMarks(cell: StoredCell, ms: number, prefix: string) {
   return { stalled: timeline.filter((t) => t.p99Ms >= ms).map((t) => t.second), marks, marked, timeline };
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * Each event is shown in the second it happened in, with the stored text (its measured duration: on a busy
@@ -70,7 +70,7 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  */
 function assertShown(shown: string, events: { atMs: number; text: string }[], delayMs: number) {
   for (const e of events) {
-    assert.match(shown, new RegExp(`second ${Math.floor(e.atMs / 1000) + 1}: [^;]*${escape(e.text)}`));
+    assert.match(shown, new RegExp(`second ${Math.floor(e.atMs / 1000) + 1}: [^;]*${literal(e.text)}`));
     const ms = Number(/answered in (\d+) ms/.exec(e.text)?.[1]);
     assert.ok(ms >= delayMs && ms < delayMs * 2, `${e.text}: the configured ${delayMs} ms delay`);
   }
