@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { CellEventsSchema, CellTimelineSchema } from '@scb/shared';
+import { type CellEvent, CellEventsSchema, CellTimelineSchema } from '@scb/shared';
 import { launchChromium } from '../helpers/browser';
 import { startStack, type Stack } from '../helpers/stack';
 
@@ -52,11 +52,13 @@ async function runPreset(
   return { id: jobId, cells: job.cells };
 }
 
+type Marked = Extract<CellEvent, { kind: 'schedule-change' }>;
+
 /** The cell's seconds whose p99 is at least `ms`, and the seconds (1-based) its marks starting with `prefix` fell in. */
 function stallsAndMarks(cell: StoredCell, ms: number, prefix: string) {
   const timeline = CellTimelineSchema.parse(cell.result!.timeline);
   const events = CellEventsSchema.parse(cell.result!.events) ?? [];
-  const marked = events.filter((e) => e.kind === 'schedule-change' && e.text.startsWith(prefix));
+  const marked = events.filter((e): e is Marked => e.kind === 'schedule-change' && e.text.startsWith(prefix));
   const marks = marked.map((e) => Math.floor(e.atMs / 1000) + 1);
   return { stalled: timeline.filter((t) => t.p99Ms >= ms).map((t) => t.second), marks, marked, timeline };
 }
@@ -113,7 +115,7 @@ test('slow-dns from the form: the job page marks each DNS query of grpc-go 1.18.
     spec.workload.durationSeconds = 10;
   });
   const events = CellEventsSchema.parse(job.cells[0]!.result!.events) ?? [];
-  const lookups = events.filter((e) => e.kind === 'schedule-change' && e.text.startsWith('DNS lookup A spanner.bench.test, answered in'));
+  const lookups = events.filter((e): e is Marked => e.kind === 'schedule-change' && e.text.startsWith('DNS lookup A spanner.bench.test, answered in'));
   const firstReset = events.find((e) => e.kind === 'connection-closed');
   assert.ok(firstReset && lookups.length >= 1, `a reset and a lookup after it: ${JSON.stringify(events.map((e) => e.kind))}`);
   assert.ok(
