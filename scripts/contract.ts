@@ -87,6 +87,9 @@ function protocolSchemas(): { input: JsonSchema; output: JsonSchema } {
     ['Configuration', DriverCellSchema.shape.configuration],
     ['Load', LoadSchema],
     ['OperationMixEntry', OperationMixEntrySchema],
+    // Not ResultSet and Column: the clients' own types have those names.
+    ['ScanQuery', DriverCellSchema.shape.resultSet.unwrap()],
+    ['ScanColumn', DriverCellSchema.shape.resultSet.unwrap().shape.columns.element],
     ['ProgressMessage', ProgressMessageSchema],
     ['ResultMessage', ResultMessageSchema],
     ['TimelinePoint', TimelinePointSchema],

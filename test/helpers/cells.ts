@@ -9,6 +9,9 @@ export interface Budget {
   thinkTime?: JobSpec['workload']['thinkTime'];
   /** An open loop: the level is then operations per second. */
   arrivals?: JobSpec['workload']['arrivals'];
+  /** One operation in place of select1 (scan: with its resultSet). */
+  operation?: JobSpec['workload']['operation'];
+  resultSet?: JobSpec['workload']['resultSet'];
 }
 
 /** A cell (select1 unless the budget has a mix) against a fake at host:port with the client's default configuration (tests and benchmarks); `concurrency` is a rate with `budget.arrivals`. */

@@ -8,6 +8,16 @@ import { spannerService } from './proto';
 import { spannerHandlers } from './service';
 import { defaultStatements, type StatementRegistry } from './statements';
 import { leaderboardStore, type Store } from './store';
+import { ResultSets } from './result-sets';
+import { ResultSetSchema, type ResultSet } from '@scb/shared/result-set';
+import { StatementParamError } from './statements';
+
+type ResultSetInput = Parameters<typeof ResultSetSchema.parse>[0] & Partial<ResultSet>;
+
+/** A scan's query asked for in one message (ExecuteSql): clients stream queries, so the fake answers only that way. */
+const streamedOnly = (): never => {
+  throw new StatementParamError('fake-spanner: a scan result is answered by ExecuteStreamingSql only');
+};
 
 export interface FakeSpannerOptions extends FakeConfigInput {
   host?: string;
@@ -19,6 +29,8 @@ export interface FakeSpannerOptions extends FakeConfigInput {
   tls?: { certChain: string; privateKey: string };
   /** Credentials mode: refuse (UNAUTHENTICATED) and count every RPC without a valid token issued under this secret. */
   tokenSecret?: string;
+  /** The `scan` results it answers (a job's workload.resultSet): each by its query, streamed in chunks (result-sets.ts). */
+  resultSets?: ResultSetInput[];
 }
 
 export interface FakeSpanner {
@@ -39,12 +51,14 @@ export interface FakeSpanner {
 
 /** Starts a fake google.spanner.v1.Spanner server on plaintext HTTP/2, or TLS with `tls`. */
 export async function startFakeSpanner(opts: FakeSpannerOptions = {}): Promise<FakeSpanner> {
-  const { host = '127.0.0.1', port: wantedPort = 0, latencyMs, tls, tokenSecret, ...input } = opts;
+  const { host = '127.0.0.1', port: wantedPort = 0, latencyMs, tls, tokenSecret, resultSets: shapes = [], ...input } = opts;
   let config = FakeConfigSchema.parse(latencyMs === undefined ? input : { ...input, latency: { query: latencyMs, ...input.latency } });
   const accounting = new Accounting();
   const behaviour = new Behaviour(config);
   const statements = defaultStatements();
   const store = leaderboardStore(config.seedPlayers);
+  const resultSets = new ResultSets(config.corruptResultSetPart);
+  for (const shape of shapes) statements.put(resultSets.add(ResultSetSchema.parse(shape)), streamedOnly, 'scan');
 
   const scale = config.timeScale;
   const server = new grpc.Server({
@@ -52,7 +66,7 @@ export async function startFakeSpanner(opts: FakeSpannerOptions = {}): Promise<F
     ...(config.maxConnectionAgeMs !== undefined ? { 'grpc.max_connection_age_ms': Math.round(config.maxConnectionAgeMs * scale) } : {}),
     ...(config.maxConnectionAgeGraceMs !== undefined ? { 'grpc.max_connection_age_grace_ms': Math.round(config.maxConnectionAgeGraceMs * scale) } : {}),
   });
-  server.addService(spannerService(), spannerHandlers({ accounting, behaviour, statements, store, tokenSecret }));
+  server.addService(spannerService(), spannerHandlers({ accounting, behaviour, statements, store, resultSets, tokenSecret }));
   const credentials = tls ? grpc.ServerCredentials.createSsl(null, [{ cert_chain: Buffer.from(tls.certChain), private_key: Buffer.from(tls.privateKey) }]) : grpc.ServerCredentials.createInsecure();
   const port = await new Promise<number>((resolve, reject) => server.bindAsync(`${host}:${wantedPort}`, credentials, (err, p) => (err ? reject(err) : resolve(p))));
   for (const h2 of http2ServersOf(server)) watchConnections(h2, accounting, () => behaviour.settings.acceptDelayMs * behaviour.settings.timeScale);

@@ -29,6 +29,8 @@ export const OPERATION_RPCS = {
   readOnlyTxn: { statements: ['leaderboard'], readsByKey: false, transaction: 'read-only' },
   readWriteTxn: { statements: ['player', 'insertScore'], readsByKey: false, transaction: 'read-write' },
   pointRead: { statements: [], readsByKey: true, transaction: 'single-use' },
+  // Its query is the result set's (result-set/shape.ts resultSetSql); the fake attributes it by that text.
+  scan: { statements: [], readsByKey: false, transaction: 'single-use' },
 } as const satisfies Record<string, { statements: readonly (keyof typeof SQL)[]; readsByKey: boolean; transaction: 'single-use' | 'read-only' | 'read-write' }>;
 
 type OperationRpcs = (typeof OPERATION_RPCS)[keyof typeof OPERATION_RPCS];

@@ -2,6 +2,7 @@
 // Browser code imports the subpaths instead: this barrel includes the scenario key, which needs Node.
 export * from './job/index';
 export * from './job/workload';
+export * from './result-set/index';
 export * from './job/plan';
 export * from './job/fake-config';
 export * from './job/presets';

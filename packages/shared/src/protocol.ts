@@ -3,6 +3,7 @@
 // JSON lines on stdout: progress at least once a second, then exactly one result.
 import { z } from 'zod';
 import { ClientSchema, ConfigurationSchema, OPERATIONS, ThinkTimeSchema } from './job/spec';
+import { READ_MODES, SCALAR_TYPES } from './result-set/shape';
 
 /** One kind of operation in the mix, picked with probability weight / sum of weights. */
 export const OperationMixEntrySchema = z.strictObject({ kind: z.enum(OPERATIONS), weight: z.number().positive() });
@@ -61,6 +62,20 @@ export const DriverCellSchema = z.strictObject({
   configuration: ConfigurationSchema,
   load: LoadSchema,
   operations: z.array(OperationMixEntrySchema).min(1),
+  /**
+   * The `scan` operation's query (result-set/values.ts): the driver reads what `read` says of each row
+   * (every column, the first, none), folds the values it decoded into each column's checksum, and ends
+   * the cell with an error naming the column and its type when one differs from `checksum`, or the row
+   * count from `rows`.
+   */
+  resultSet: z
+    .strictObject({
+      sql: z.string(),
+      rows: z.number().int(),
+      read: z.enum(READ_MODES),
+      columns: z.array(z.strictObject({ name: z.string(), type: z.enum(SCALAR_TYPES), array: z.boolean(), checksum: z.number().int() })),
+    })
+    .optional(),
   /**
    * A cost cap (real Spanner): no operation starts once `ops` operations (warm-up and measured) have
    * started, nor `ms` after the first one started, nor once the client has created `sessions` sessions

@@ -20,10 +20,10 @@ test('the initial form is a valid spec: Node 9.0.0 on the fake, grpc-gcp on and 
 });
 
 test('weights become one operation or a mix; empty and 0 leave an operation out', () => {
-  const one = toSpec({ ...INITIAL, weights: { select1: '', readOnlyTxn: '0', readWriteTxn: '2', pointRead: '' } }).workload;
+  const one = toSpec({ ...INITIAL, weights: { select1: '', readOnlyTxn: '0', readWriteTxn: '2', pointRead: '', scan: '' } }).workload;
   assert.equal(one.operation, 'readWriteTxn');
   assert.equal(one.mix, undefined);
-  const mix = toSpec({ ...INITIAL, weights: { select1: '3', readOnlyTxn: '', readWriteTxn: '1', pointRead: '0' } }).workload;
+  const mix = toSpec({ ...INITIAL, weights: { select1: '3', readOnlyTxn: '', readWriteTxn: '1', pointRead: '0', scan: '' } }).workload;
   assert.deepEqual(mix.mix, [
     { operation: 'select1', weight: 3 },
     { operation: 'readWriteTxn', weight: 1 },

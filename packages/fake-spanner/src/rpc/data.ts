@@ -24,6 +24,13 @@ export const dataRpcs: RpcGroup = (frame) => {
       return { ...resultSet(r.columns, r.rows, r.begun), ...(r.stats ? { stats: r.stats } : {}) };
     }),
     ExecuteStreamingSql: streaming('ExecuteStreamingSql', 'query', (req) => {
+      const scan = frame.ctx.resultSets.answer(req.sql ?? '');
+      if (scan) {
+        const { begun } = transactionFor(frame.transactions, req.session, req.transaction);
+        if (!begun) return scan.encoded;
+        const [first, ...rest] = scan.parts as { metadata: object }[];
+        return [{ ...first, metadata: { ...first!.metadata, transaction: begun } }, ...scan.encoded.slice(1)];
+      }
       const r = execute(req);
       if (holdingTrailers()) return [partialResultSet(r.columns, r.rows, r.begun, r.stats, true)];
       if (r.fixed) {

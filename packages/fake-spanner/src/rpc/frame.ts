@@ -6,6 +6,7 @@ import type { Accounting } from '../accounting';
 import type { Behaviour } from '../behaviour';
 import type { StatementRegistry } from '../statements';
 import type { Store } from '../store';
+import type { ResultSets } from '../result-sets';
 import type { Transactions } from '../transactions';
 
 export interface ServiceContext {
@@ -13,6 +14,8 @@ export interface ServiceContext {
   behaviour: Behaviour;
   statements: StatementRegistry;
   store: Store;
+  /** The scan results, by query. */
+  resultSets: ResultSets;
   /** Credentials mode: every RPC must carry a bearer token issued under this secret (tokens.ts). */
   tokenSecret?: string;
 }

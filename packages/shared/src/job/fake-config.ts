@@ -88,6 +88,12 @@ export const FakeConfigSchema = FakeBehaviourSchema.extend({
   maxConnectionAgeMs: z.number().min(100).optional(),
   /** How long calls on a connection past its age may still finish before it is closed. */
   maxConnectionAgeGraceMs: z.number().min(0).optional(),
+  /**
+   * A fault for the decoding check: in this part (1-based; the last if there are fewer) of every `scan`
+   * answer one value is changed but stays valid for its type (a letter of a STRING, a BOOL flipped), so
+   * each driver's checksum must catch it and fail the cell.
+   */
+  corruptResultSetPart: z.number().int().min(1).max(1_000_000).optional(),
   /** Rows seeded into the leaderboard tables (Players, Scores). */
   seedPlayers: z.number().int().min(0).max(1_000_000).default(1000),
 });

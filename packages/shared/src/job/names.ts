@@ -7,7 +7,8 @@ export const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z]+(\
  * What an agent runs, on the leaderboard schema of the session pool case study (Players, Scores; a
  * random PlayerId of 1..1000): `select1` a single-use `SELECT 1`; `readOnlyTxn` a read-only transaction
  * running the leaderboard query; `readWriteTxn` a read-write transaction inserting a score with the
- * commit timestamp, then committing; `pointRead` a single-use read of one Players row by key.
+ * commit timestamp, then committing; `pointRead` a single-use read of one Players row by key; `scan` a
+ * single-use query whose result has the shape of the workload's `resultSet`, decoded and checked.
  */
-export const OPERATIONS = ['select1', 'readOnlyTxn', 'readWriteTxn', 'pointRead'] as const;
+export const OPERATIONS = ['select1', 'readOnlyTxn', 'readWriteTxn', 'pointRead', 'scan'] as const;
 export type Operation = (typeof OPERATIONS)[number];

@@ -5,6 +5,7 @@ import { languageNames, refusedOption } from './languages';
 import { languageInfo } from '../registry';
 import { ExpectationSchema } from '../expect/expectation';
 import { OPERATIONS, SEMVER, type Operation } from './names';
+import { ResultSetSchema } from '../result-set/shape';
 
 export { OPERATIONS, SEMVER, type Operation } from './names';
 
@@ -12,7 +13,7 @@ export { OPERATIONS, SEMVER, type Operation } from './names';
 export type Language = string;
 export const GRPC_GCP = ['on', 'off', 'default'] as const;
 /** The tables each operation reads or writes: a real Spanner database must have them (we create none there). */
-export const OPERATION_TABLES: Record<Operation, string[]> = { select1: [], readOnlyTxn: ['Players', 'Scores'], readWriteTxn: ['Scores'], pointRead: ['Players'] };
+export const OPERATION_TABLES: Record<Operation, string[]> = { select1: [], readOnlyTxn: ['Players', 'Scores'], readWriteTxn: ['Scores'], pointRead: ['Players'], scan: [] };
 export { PLAYERS } from '../catalogue';
 
 /**
@@ -133,8 +134,13 @@ export const WorkloadSchema = z
     warmupOps: OpsSchema.default(200),
     measuredOps: OpsSchema.optional(),
     durationSeconds: z.number().min(0.5).max(3600).optional(),
+    /** The shape of the result `scan` queries: rows, columns of every Spanner type, chunking, how much the application reads. */
+    resultSet: ResultSetSchema.optional(),
   })
   .superRefine((w, ctx) => {
+    const scans = (w.mix ? w.mix.map((m) => m.operation) : [w.operation]).includes('scan');
+    if (scans && !w.resultSet) ctx.addIssue({ code: 'custom', path: ['resultSet'], message: 'is required by the scan operation: give its rows and columns' });
+    if (!scans && w.resultSet) ctx.addIssue({ code: 'custom', path: ['resultSet'], message: 'is the result of the scan operation, which the workload does not run' });
     const seen = new Set<string>();
     w.mix?.forEach((m, i) => {
       if (seen.has(m.operation)) ctx.addIssue({ code: 'custom', path: ['mix', i, 'operation'], message: `${m.operation} is already in the mix` });
@@ -191,6 +197,9 @@ export const JobSpecSchema = z
     }
     if (s.concurrency && s.workload.arrivals) {
       ctx.addIssue({ code: 'custom', path: ['workload', 'arrivals'], message: 'is for an open loop: give arrivalRates in place of concurrency' });
+    }
+    if (s.workload.resultSet && s.target.kind !== 'fake') {
+      ctx.addIssue({ code: 'custom', path: ['workload', 'resultSet'], message: `scan runs on the fake target for now: the ${s.target.kind} target does not yet provision the result's table` });
     }
     if (s.pairing === 'zip' && s.clients.length !== s.configurations.length) {
       ctx.addIssue({ code: 'custom', path: ['configurations'], message: `pairing zip needs one configuration per client (${s.clients.length} clients, ${s.configurations.length} configurations)` });

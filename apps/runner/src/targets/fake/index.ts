@@ -21,6 +21,7 @@ export const fake: TargetPlugin<FakeTarget> = {
         ...target.server,
         latencyMs: target.latencyMs,
         timeScale: spec.timeScale,
+        ...(spec.workload.resultSet && { resultSets: [spec.workload.resultSet] }),
         ...(creds && { tls: { certChain: creds.ca.certChain, privateKey: creds.ca.privateKey }, tokenSecret: creds.tokenSecret }),
       });
     } catch (e) {

@@ -331,7 +331,8 @@ export function NewJobForm({ limitMinutes }: { limitMinutes: number }) {
         </div>
         <span className="hint">
           Each agent picks an operation with probability weight / sum of weights; empty or 0 leaves it out. select1 alone is the classic closed loop. readOnlyTxn runs the leaderboard join in a
-          read-only transaction, readWriteTxn reads a player and inserts a score with the commit timestamp, pointRead reads a player by key.
+          read-only transaction, readWriteTxn reads a player and inserts a score with the commit timestamp, pointRead reads a player by key. scan queries a result of the shape in the spec's{' '}
+          <code>workload.resultSet</code> (rows, columns of every Spanner type) and checks every value decoded: start from a result-set preset.
         </span>
       </div>
 

@@ -59,7 +59,7 @@ export const INITIAL: FormState = {
   timeScale: 1,
   warmup: 200,
   measure: { kind: 'seconds', seconds: 5 },
-  weights: { select1: '1', readOnlyTxn: '', readWriteTxn: '', pointRead: '' },
+  weights: { select1: '1', readOnlyTxn: '', readWriteTxn: '', pointRead: '', scan: '' },
   think: { ms: 0, distribution: 'fixed' },
   repeats: 1,
   runner: { minCores: '', minMemoryGiB: '', labels: '' },

@@ -22,6 +22,7 @@ type DriverCell struct {
 	Configuration Configuration       `json:"configuration"`
 	Load          Load                `json:"load"`
 	Operations    []OperationMixEntry `json:"operations"`
+	ResultSet     *ScanQuery          `json:"resultSet,omitempty"`
 	Cap           *Cap                `json:"cap,omitempty"`
 	DeadlineMs    float64             `json:"deadlineMs"`
 }
@@ -99,6 +100,22 @@ type ThinkTime struct {
 type OperationMixEntry struct {
 	Kind   string  `json:"kind"`
 	Weight float64 `json:"weight"`
+}
+
+// ScanQuery is DriverCell.resultSet.
+type ScanQuery struct {
+	Sql     string       `json:"sql"`
+	Rows    int64        `json:"rows"`
+	Read    string       `json:"read"`
+	Columns []ScanColumn `json:"columns"`
+}
+
+// ScanColumn is ScanQuery.columns[].
+type ScanColumn struct {
+	Name     string `json:"name"`
+	Type     string `json:"type"`
+	Array    bool   `json:"array"`
+	Checksum int64  `json:"checksum"`
 }
 
 // Cap is DriverCell.cap.
@@ -224,6 +241,10 @@ func (d *protocolDecoder) decodeDriverCell(raw json.RawMessage, path string, x *
 		for i0, item0 := range items0 {
 			d.decodeOperationMixEntry(item0, fmt.Sprintf("%s[%d]", p, i0), &x.Operations[i0])
 		}
+	}
+	if v, p := d.field(o, path, "resultSet", false); v != nil {
+		x.ResultSet = new(ScanQuery)
+		d.decodeScanQuery(v, p, x.ResultSet)
 	}
 	if v, p := d.field(o, path, "cap", false); v != nil {
 		x.Cap = new(Cap)
@@ -420,10 +441,46 @@ func (d *protocolDecoder) decodeThinkTime(raw json.RawMessage, path string, x *T
 func (d *protocolDecoder) decodeOperationMixEntry(raw json.RawMessage, path string, x *OperationMixEntry) {
 	o := d.object(raw, path)
 	if v, p := d.field(o, path, "kind", true); v != nil {
-		x.Kind = d.oneOf(p, d.str(v, p), "select1", "readOnlyTxn", "readWriteTxn", "pointRead")
+		x.Kind = d.oneOf(p, d.str(v, p), "select1", "readOnlyTxn", "readWriteTxn", "pointRead", "scan")
 	}
 	if v, p := d.field(o, path, "weight", true); v != nil {
 		x.Weight = d.number(v, p)
+	}
+}
+
+func (d *protocolDecoder) decodeScanQuery(raw json.RawMessage, path string, x *ScanQuery) {
+	o := d.object(raw, path)
+	if v, p := d.field(o, path, "sql", true); v != nil {
+		x.Sql = d.str(v, p)
+	}
+	if v, p := d.field(o, path, "rows", true); v != nil {
+		x.Rows = d.integer(v, p)
+	}
+	if v, p := d.field(o, path, "read", true); v != nil {
+		x.Read = d.oneOf(p, d.str(v, p), "all", "first", "none")
+	}
+	if v, p := d.field(o, path, "columns", true); v != nil {
+		items0 := d.array(v, p)
+		x.Columns = make([]ScanColumn, len(items0))
+		for i0, item0 := range items0 {
+			d.decodeScanColumn(item0, fmt.Sprintf("%s[%d]", p, i0), &x.Columns[i0])
+		}
+	}
+}
+
+func (d *protocolDecoder) decodeScanColumn(raw json.RawMessage, path string, x *ScanColumn) {
+	o := d.object(raw, path)
+	if v, p := d.field(o, path, "name", true); v != nil {
+		x.Name = d.str(v, p)
+	}
+	if v, p := d.field(o, path, "type", true); v != nil {
+		x.Type = d.oneOf(p, d.str(v, p), "BOOL", "INT64", "FLOAT32", "FLOAT64", "NUMERIC", "STRING", "BYTES", "DATE", "TIMESTAMP", "JSON")
+	}
+	if v, p := d.field(o, path, "array", true); v != nil {
+		x.Array = d.boolean(v, p)
+	}
+	if v, p := d.field(o, path, "checksum", true); v != nil {
+		x.Checksum = d.integer(v, p)
 	}
 }
 

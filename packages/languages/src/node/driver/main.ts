@@ -76,7 +76,7 @@ async function main(): Promise<void> {
   database.on('error', (e: Error) => {
     if (databaseErrors++ === 0) process.stderr.write(`driver: the Database emitted 'error': ${e?.message ?? e}\n`);
   });
-  const operations = Object.fromEntries(cell.operations.map((o) => [o.kind, OPERATIONS[o.kind](database)])) as Record<OperationKind, Operation>;
+  const operations = Object.fromEntries(cell.operations.map((o) => [o.kind, OPERATIONS[o.kind](database, cell)])) as Record<OperationKind, Operation>;
 
   const result = await runPhases(cell, operations, emit, poolSampler(database), sessionsCreated);
   emit({ ...result, clientChannels: clientChannels() });

@@ -1,12 +1,13 @@
-import type { OperationKind } from '@scb/shared/protocol';
+import type { DriverCell, OperationKind } from '@scb/shared/protocol';
 import { PLAYER_COLUMNS, PLAYERS, SQL } from '@scb/shared/catalogue';
+import { scan } from './scan';
 
 export type Operation = () => Promise<unknown>;
 
 const playerId = () => String(1 + Math.floor(Math.random() * PLAYERS));
 
 /** How each operation kind of the protocol runs on a @google-cloud/spanner Database; one entry per kind. */
-export const OPERATIONS: Record<OperationKind, (database: any) => Operation> = {
+export const OPERATIONS: Record<OperationKind, (database: any, cell: DriverCell) => Operation> = {
   select1: (database) => () => database.run({ sql: SQL.select1 }),
   // A read-only transaction (a snapshot) running the leaderboard query.
   readOnlyTxn: (database) => async () => {
@@ -28,4 +29,9 @@ export const OPERATIONS: Record<OperationKind, (database: any) => Operation> = {
     }),
   // A single-use read of one Players row by key.
   pointRead: (database) => () => database.table('Players').read({ keys: [playerId()], columns: [...PLAYER_COLUMNS] }),
+  // A single-use query of the workload's result set, its values decoded and checked (scan.ts).
+  scan: (database, cell) => {
+    if (!cell.resultSet) throw new Error("scan needs the cell's resultSet");
+    return scan(database, cell.resultSet);
+  },
 };

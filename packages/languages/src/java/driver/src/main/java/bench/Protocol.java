@@ -26,6 +26,7 @@ final class Protocol {
       Configuration configuration,
       Load load,
       List<OperationMixEntry> operations,
+      ScanQuery resultSet,
       Cap cap,
       double deadlineMs) {
     /** Reads a DriverCell from its JSON text. */
@@ -42,6 +43,7 @@ final class Protocol {
           ProtocolReader.required(o, path, "configuration", Configuration::read),
           ProtocolReader.required(o, path, "load", Load::read),
           ProtocolReader.required(o, path, "operations", (j, p) -> ProtocolReader.list(j, p, OperationMixEntry::read)),
+          ProtocolReader.optional(o, path, "resultSet", ScanQuery::read, null),
           ProtocolReader.optional(o, path, "cap", Cap::read, null),
           ProtocolReader.required(o, path, "deadlineMs", ProtocolReader::number));
     }
@@ -234,8 +236,40 @@ final class Protocol {
     static OperationMixEntry read(JsonElement json, String path) {
       JsonObject o = ProtocolReader.object(json, path);
       return new OperationMixEntry(
-          ProtocolReader.required(o, path, "kind", (j, p) -> ProtocolReader.oneOf(ProtocolReader.string(j, p), p, "select1", "readOnlyTxn", "readWriteTxn", "pointRead")),
+          ProtocolReader.required(o, path, "kind", (j, p) -> ProtocolReader.oneOf(ProtocolReader.string(j, p), p, "select1", "readOnlyTxn", "readWriteTxn", "pointRead", "scan")),
           ProtocolReader.required(o, path, "weight", ProtocolReader::number));
+    }
+  }
+
+  /** DriverCell.resultSet. */
+  record ScanQuery(
+      String sql,
+      long rows,
+      String read,
+      List<ScanColumn> columns) {
+    static ScanQuery read(JsonElement json, String path) {
+      JsonObject o = ProtocolReader.object(json, path);
+      return new ScanQuery(
+          ProtocolReader.required(o, path, "sql", ProtocolReader::string),
+          ProtocolReader.required(o, path, "rows", ProtocolReader::int64),
+          ProtocolReader.required(o, path, "read", (j, p) -> ProtocolReader.oneOf(ProtocolReader.string(j, p), p, "all", "first", "none")),
+          ProtocolReader.required(o, path, "columns", (j, p) -> ProtocolReader.list(j, p, ScanColumn::read)));
+    }
+  }
+
+  /** ScanQuery.columns[]. */
+  record ScanColumn(
+      String name,
+      String type,
+      boolean array,
+      long checksum) {
+    static ScanColumn read(JsonElement json, String path) {
+      JsonObject o = ProtocolReader.object(json, path);
+      return new ScanColumn(
+          ProtocolReader.required(o, path, "name", ProtocolReader::string),
+          ProtocolReader.required(o, path, "type", (j, p) -> ProtocolReader.oneOf(ProtocolReader.string(j, p), p, "BOOL", "INT64", "FLOAT32", "FLOAT64", "NUMERIC", "STRING", "BYTES", "DATE", "TIMESTAMP", "JSON")),
+          ProtocolReader.required(o, path, "array", ProtocolReader::bool),
+          ProtocolReader.required(o, path, "checksum", ProtocolReader::int64));
     }
   }
 

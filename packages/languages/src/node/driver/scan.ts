@@ -1,0 +1,88 @@
+// The `scan` operation: a single-use query whose result has the job's shape, read as the cell's
+// `resultSet.read` says, its values folded into each column's checksum (@scb/shared result-set/values.ts
+// defines it) and checked: a value decoded wrong ends the cell, naming the column and its type.
+import type { DriverCell } from '@scb/shared/protocol';
+import { CHECKSUM_START, UNIT } from '@scb/shared/result-set';
+
+type Shape = NonNullable<DriverCell['resultSet']>;
+type Column = Shape['columns'][number];
+
+const fold = (h: number, unit: number) => Math.imul(h ^ unit, 16777619);
+
+function foldText(h: number, t: string): number {
+  for (let i = 0; i < t.length; i++) h = fold(h, t.charCodeAt(i));
+  return h;
+}
+
+const view = new DataView(new ArrayBuffer(8));
+const hex = (n: number) => n.toString(16).padStart(8, '0');
+
+function floatText(v: any, width: 32 | 64): string {
+  const n = Number(v !== null && typeof v === 'object' ? v.valueOf() : v);
+  if (Number.isNaN(n)) return 'NaN';
+  if (width === 32) {
+    view.setFloat32(0, n);
+    return hex(view.getUint32(0));
+  }
+  view.setFloat64(0, n);
+  return hex(view.getUint32(0)) + hex(view.getUint32(4));
+}
+
+/** The decoded value's canonical text, for the types that fold text (all but STRING and BYTES). */
+const TEXT: Record<string, (v: any) => string> = {
+  BOOL: (v) => (v ? 'true' : 'false'),
+  // Int and Numeric wrap the decimal as sent; a bare number where a version or option unwraps it.
+  INT64: (v) => String(typeof v === 'object' ? v.value : v),
+  NUMERIC: (v) => {
+    const t = String(typeof v === 'object' ? (v.value ?? v.valueOf()) : v);
+    return t.includes('.') ? t.replace(/\.?0+$/, '') : t;
+  },
+  FLOAT64: (v) => floatText(v, 64),
+  FLOAT32: (v) => floatText(v, 32),
+  DATE: (v) => (typeof v === 'string' ? v : v.toJSON()),
+  // PreciseDate keeps the nanoseconds; a plain Date (older versions) only milliseconds.
+  TIMESTAMP: (v) => {
+    const ns = typeof v.getFullTimeString === 'function' ? BigInt(v.getFullTimeString()) : BigInt(v.getTime()) * 1_000_000n;
+    return `${ns / 1_000_000_000n}.${String(ns % 1_000_000_000n).padStart(9, '0')}`;
+  },
+  JSON: (v) => (typeof v === 'string' ? v : JSON.stringify(v)),
+};
+
+function foldScalar(h: number, type: string, v: any): number {
+  if (type === 'STRING') h = foldText(h, v);
+  else if (type === 'BYTES') for (const b of v as Uint8Array) h = fold(h, b);
+  else h = foldText(h, TEXT[type]!(v));
+  return fold(h, UNIT.END);
+}
+
+function foldValue(h: number, c: Column, v: any): number {
+  if (v === null || v === undefined) return fold(h, UNIT.NULL);
+  if (!c.array) return foldScalar(h, c.type, v);
+  h = fold(h, UNIT.OPEN);
+  for (const e of v) h = e === null ? fold(h, UNIT.NULL) : foldScalar(h, c.type, e);
+  return fold(h, UNIT.CLOSE);
+}
+
+/** Ends the driver: a wrong value is a failed cell, whatever the rest measures. */
+function mismatch(message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(5);
+}
+
+/** The query, run on a Database; each answer's rows read and checked. */
+export function scan(database: any, shape: Shape): () => Promise<void> {
+  const read = shape.read === 'all' ? shape.columns.length : shape.read === 'first' ? 1 : 0;
+  return async () => {
+    const [rows] = await database.run({ sql: shape.sql });
+    if (rows.length !== shape.rows) mismatch(`scan: ${rows.length} rows decoded, the result has ${shape.rows}`);
+    for (let i = 0; i < read; i++) {
+      const c = shape.columns[i]!;
+      let h = CHECKSUM_START;
+      for (const row of rows) h = foldValue(h, c, row[i].value);
+      if (h >>> 0 !== c.checksum) {
+        const type = c.array ? `ARRAY<${c.type}>` : c.type;
+        mismatch(`scan: column ${c.name} (${type}) decoded to values whose checksum is ${(h >>> 0).toString(16)}, the result's is ${c.checksum.toString(16)} (read ${shape.read}, ${shape.rows} rows)`);
+      }
+    }
+  };
+}

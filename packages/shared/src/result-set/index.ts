@@ -1,0 +1,3 @@
+export * from './shape';
+export * from './values';
+export * from './driver';
