@@ -1,4 +1,5 @@
 import type { JobSpecInput } from './spec';
+import { RESULT_SET_PRESETS } from './result-set-presets';
 
 export interface AffinityBurstOptions {
   versions: string[];
@@ -274,4 +275,4 @@ export const SCENARIO_PRESETS: Preset[] = [
 ];
 
 /** Every preset: the form, `GET /api/presets` and gates list them. */
-export const PRESETS: Preset[] = [...BASE_PRESETS, ...SCENARIO_PRESETS];
+export const PRESETS: Preset[] = [...BASE_PRESETS, ...SCENARIO_PRESETS, ...RESULT_SET_PRESETS];

@@ -1,3 +1,4 @@
 export * from './shape';
 export * from './values';
 export * from './driver';
+export * from './figures';

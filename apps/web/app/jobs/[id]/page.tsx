@@ -19,6 +19,7 @@ import { JobDetails } from './details';
 import { Environment } from './environment';
 import { InvalidJobPage } from './invalid-job';
 import { OperationsTable } from './operations-table';
+import { ScanTable } from './scan-table';
 import { Progress } from './progress';
 import { ResultsTable } from './results-table';
 import { Expectations } from './expectations';
@@ -111,6 +112,7 @@ export default async function JobPage({ params }: Params) {
       {job.expectations && <Expectations expectations={job.expectations} live={live} />}
       {withResults && <Charts job={job} table={table} latency={latency} />}
       {hasOperationKinds(job) && <OperationsTable job={job} />}
+      <ScanTable job={job} />
       <CellsTable cells={job.cells} />
       <Environment env={job.environment} />
       <JobDetails job={job} cells={cells} />

@@ -1,0 +1,47 @@
+import { clientText } from '@scb/shared/job';
+import { describeResultSet, scanFigures } from '@scb/shared/result-set';
+import { formatMs, formatQps } from '@scb/shared/table';
+import { TableHead } from '@/components/TableHead';
+import type { JobView } from '@/lib/jobs';
+import { CELL_COLUMNS } from './cell-columns';
+
+const rate = (n: number) => (n >= 100 ? Math.round(n).toLocaleString('en-US') : n.toFixed(1));
+
+/** A scan job's result-set figures per cell: rows per second and the driver's CPU per 1,000 rows. */
+export function ScanTable({ job }: { job: JobView }) {
+  const shape = job.spec.workload.resultSet;
+  if (!shape) return null;
+  return (
+    <>
+      <h2>Result set</h2>
+      <p className="muted" data-testid="scan-shape">
+        {describeResultSet(shape)}. Every value the application reads is decoded into the language&apos;s own types and checked against the result&apos;s checksum (a wrong value fails the cell).
+        Rows/s: rows decoded per second of the measured phase. CPU per 1,000 rows: the driver process&apos;s CPU while measuring, divided by the rows it read
+        {job.spec.workload.mix ? ' (with a mix, every operation’s CPU counts against the scans’ rows)' : ''}.
+      </p>
+      <table data-testid="scan-table">
+        <TableHead columns={[...CELL_COLUMNS, 'Scans/s', 'Rows/s', 'CPU ms / 1,000 rows', 'p50', 'p99']} />
+        <tbody>
+          {job.cells.map((c) => {
+            const f = c.result ? scanFigures(shape.rows, c.result) : null;
+            const o = c.result?.operations?.scan;
+            return (
+              <tr key={c.index} data-cell={c.index}>
+                <td className="num">{c.index + 1}</td>
+                <td>{clientText(c.client)}</td>
+                <td>{c.configuration.label}</td>
+                <td className="num">{c.concurrency}</td>
+                <td className="num">{c.repeat}</td>
+                <td className="num">{o ? formatQps(o.qps) : '–'}</td>
+                <td className="num">{f ? rate(f.rowsPerSecond) : '–'}</td>
+                <td className="num">{f ? f.cpuMsPer1kRows.toFixed(3) : '–'}</td>
+                <td className="num">{o ? formatMs(o.p50Ms) : '–'}</td>
+                <td className="num">{o ? formatMs(o.p99Ms) : '–'}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </>
+  );
+}

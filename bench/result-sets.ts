@@ -1,0 +1,65 @@
+// `npm run bench:result-sets`: the scan operation's figures per client and result shape, cell for cell
+// the way the runner runs them (a fresh fake on its thread and a fresh driver process per cell): rows per
+// second, the driver's CPU per 1,000 rows, latency. Prints figures; nothing is asserted.
+//   npm run bench:result-sets                      Node's single-chunk path: 8.12.0, 8.13.0, 9.0.0 on 1, 10, 100 rows (one chunk) and 10,000 (many)
+//   npm run bench:result-sets -- --preset <id>     a result-set preset as it is, one cell per client
+//   BENCH_SECONDS=5 (measured per cell), BENCH_REPEATS=1
+import os from 'node:os';
+import { parseArgs } from 'node:util';
+import { prepareDriver } from '@scb/languages';
+import { clientText, decodeHistogram, type JobSpec, type JobSpecInput, parseJobSpec, planCells, PRESETS, summarize } from '@scb/shared';
+import { runCell } from '../apps/runner/src/cell';
+import { CACHE_DIR } from '../apps/runner/src/paths';
+import { NODE_SINGLE_CHUNK_COLUMNS } from '../packages/shared/src/job/result-set-presets';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const REPEATS = Number(process.env.BENCH_REPEATS ?? 1);
+const { values } = parseArgs({ options: { preset: { type: 'string' } } });
+
+function specs(): JobSpecInput[] {
+  if (values.preset) {
+    const p = PRESETS.find((x) => x.id === values.preset);
+    if (!p) throw new Error(`no preset ${values.preset}: ${PRESETS.map((x) => x.id).join(', ')}`);
+    return [{ ...p.spec, workload: { ...p.spec.workload, measuredOps: undefined, durationSeconds: SECONDS }, repeats: REPEATS }];
+  }
+  return [1, 10, 100, 10_000].map((rows) => ({
+    clients: ['8.12.0', '8.13.0', '9.0.0'].map((version) => ({ language: 'node', version })),
+    configurations: [{ label: 'client default' }],
+    concurrency: [1],
+    target: { kind: 'fake', latencyMs: 1 },
+    workload: { operation: 'scan', warmupOps: 50, durationSeconds: SECONDS, resultSet: { rows, columns: NODE_SINGLE_CHUNK_COLUMNS } },
+    repeats: REPEATS,
+  }));
+}
+
+const out: Record<string, string | number>[] = [];
+for (const input of specs()) {
+  const parsed = parseJobSpec(input);
+  if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
+  const spec: JobSpec = parsed.value;
+  const shape = spec.workload.resultSet!;
+  for (const plan of planCells(spec)) {
+    const launch = await prepareDriver(plan.client, { cacheDir: CACHE_DIR, log: () => {} });
+    const { result, serverByOperation } = await runCell(spec, plan, launch, {});
+    const s = summarize(decodeHistogram(result.histogram), result.elapsedMs);
+    const rows = result.count * shape.rows;
+    out.push({
+      client: clientText(plan.client),
+      rows: shape.rows,
+      'chunk B': shape.chunkBytes ?? 'default',
+      read: shape.read,
+      C: plan.concurrency,
+      'scans/s': Math.round(s.qps),
+      'rows/s': Math.round((rows * 1000) / result.elapsedMs),
+      'CPU ms / 1k rows': ((result.cpuMs * 1000) / rows).toFixed(3),
+      'p50 ms': s.p50Ms.toFixed(2),
+      'p99 ms': s.p99Ms.toFixed(2),
+      'server p50 ms': serverByOperation?.scan?.p50Ms.toFixed(2) ?? '-',
+      errors: Object.values(result.errors).reduce((a, n) => a + n, 0),
+    });
+    process.stderr.write('.');
+  }
+}
+process.stderr.write('\n');
+console.log(`fake, ${SECONDS} s measured per cell, ${REPEATS} repeat(s), ${os.availableParallelism()} cores, ${os.cpus()[0]?.model}`);
+console.table(out);

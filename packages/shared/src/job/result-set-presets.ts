@@ -1,0 +1,88 @@
+// The result-set presets (issue 36): the decoding work the clients' maintainers measure by hand, as
+// jobs. Their figures are in docs/findings/result-sets.md (bench/result-sets.ts measures them).
+import { COLUMN_TYPES, type ResultColumn } from '../result-set/shape';
+import type { Preset } from './presets';
+
+/** One column per type and ARRAY<type>, 16-byte text and bytes, 4-element arrays (python-spanner #1244's shape, arrays added). */
+export const EVERY_TYPE_COLUMNS: ResultColumn[] = COLUMN_TYPES.map((type) => ({ type }));
+
+/** Ten columns of the common types: the rows of an application's table. */
+export const NODE_SINGLE_CHUNK_COLUMNS: ResultColumn[] = [
+  { type: 'INT64' },
+  { type: 'STRING', bytes: 32 },
+  { type: 'FLOAT64' },
+  { type: 'BOOL' },
+  { type: 'TIMESTAMP' },
+  { type: 'DATE' },
+  { type: 'NUMERIC' },
+  { type: 'BYTES', bytes: 16 },
+  { type: 'JSON', bytes: 48 },
+  { type: 'ARRAY<INT64>' },
+];
+
+const newest = [
+  { language: 'node', version: '9.0.0' },
+  { language: 'java', version: '6.123.0' },
+  { language: 'go', version: '1.96.1' },
+];
+
+export const RESULT_SET_PRESETS: Preset[] = [
+  {
+    id: 'result-set-every-type',
+    title: 'Result sets: every type, 100 rows (Node, Java, Go)',
+    description:
+      "A single-use query returning 100 rows of 20 columns, one per Spanner type and one per ARRAY<type> (python-spanner PR #1244 measured the same kind of result: 35-40 ms to decode before it, 15-20 ms after). Every value is decoded into the language's own types and checked against the fake's checksum; one agent, queries 1 ms, so the client's decoding is what is measured: compare CPU ms per 1,000 rows.",
+    spec: {
+      name: 'Result sets: every type, 100 rows',
+      clients: newest,
+      configurations: [{ label: 'client default' }],
+      concurrency: [1],
+      target: { kind: 'fake', latencyMs: 1 },
+      workload: { operation: 'scan', warmupOps: 200, durationSeconds: 10, resultSet: { rows: 100, columns: EVERY_TYPE_COLUMNS } },
+      repeats: 2,
+    },
+  },
+  {
+    id: 'result-set-node-single-chunk',
+    title: 'Result sets: Node single-chunk path (8.12.0 vs 8.13.0 vs 9.0.0)',
+    description:
+      'google-cloud-node PR #9279 (merged 2026-09-10): a query whose result fits in one PartialResultSet skips the Transform-stream pipeline. 8.12.0 (published the day after the merge) does not carry it; 8.13.0 is the first release that does (its partial-result-stream.js has the single-chunk path), and 9.0.0. 100 rows of 10 common columns in one chunk, one agent, queries 1 ms; edit rows (1, 10, 10000: many chunks) to see where the path applies.',
+    spec: {
+      name: 'Result sets: Node single-chunk path',
+      clients: ['8.12.0', '8.13.0', '9.0.0'].map((version) => ({ language: 'node', version })),
+      configurations: [{ label: 'client default' }],
+      concurrency: [1],
+      target: { kind: 'fake', latencyMs: 1 },
+      workload: { operation: 'scan', warmupOps: 200, durationSeconds: 10, resultSet: { rows: 100, columns: NODE_SINGLE_CHUNK_COLUMNS } },
+      repeats: 2,
+    },
+  },
+  {
+    id: 'result-set-whole-table',
+    title: 'Result sets: whole-table fetch, 100,000 rows × 10 columns',
+    description:
+      'google-cloud-cpp PR #15441 (2025) made queries that fetch many rows about 20% cheaper in CPU with arenas, on 100,000-row queries where a whole-table fetch was CPU-bound. The same fetch here (about 25 MB in 1 MiB chunks) through Node, Java and Go: rows per second and CPU ms per 1,000 rows.',
+    spec: {
+      name: 'Result sets: whole-table fetch',
+      clients: newest,
+      configurations: [{ label: 'client default' }],
+      concurrency: [1],
+      target: { kind: 'fake', latencyMs: 1 },
+      workload: { operation: 'scan', warmupOps: 2, durationSeconds: 20, resultSet: { rows: 100_000, columns: NODE_SINGLE_CHUNK_COLUMNS.slice(0, 9).concat({ type: 'INT64' }) } },
+    },
+  },
+  {
+    id: 'result-set-chunk-sizes',
+    title: 'Result sets: 10 MB in 64 KB chunks',
+    description:
+      "The same 10 MB result (10,000 rows of 1 KB strings) streamed in 64 KB PartialResultSets, every string split across chunks now and then (chunked_value). Spanner itself sends chunks of up to about 1 MiB (the Java client's own rule of thumb); set chunkBytes to 16384 or 1048576 to compare.",
+    spec: {
+      name: 'Result sets: 10 MB in 64 KB chunks',
+      clients: newest,
+      configurations: [{ label: 'client default' }],
+      concurrency: [1],
+      target: { kind: 'fake', latencyMs: 1 },
+      workload: { operation: 'scan', warmupOps: 5, durationSeconds: 10, resultSet: { rows: 10_000, columns: [{ type: 'STRING', bytes: 1000 }], chunkBytes: 65_536 } },
+    },
+  },
+];
