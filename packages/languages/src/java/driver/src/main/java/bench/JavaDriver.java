@@ -19,7 +19,8 @@ import java.util.logging.Logger;
 /**
  * The Java driver: one JVM, one fresh google-cloud-spanner client, one cell (docs/architecture.md,
  * "Driver protocol"). Reads the cell as JSON on stdin, writes JSON lines on stdout, exits by itself.
- * Exit codes: 0 done, 2 failed, 3 deadline reached, 4 option not supported by this version.
+ * Exit codes: 0 done, 2 failed, 3 deadline reached, 4 option not supported by this version, 5 a scan
+ * decoded values that differ from the result (Scan.java).
  */
 public final class JavaDriver {
   public static void main(String[] args) {
@@ -62,7 +63,7 @@ public final class JavaDriver {
     connectingTicks.cancel(false);
 
     Map<String, Operations.Operation> operations = new LinkedHashMap<>();
-    for (Protocol.OperationMixEntry m : cell.operations()) operations.computeIfAbsent(m.kind(), k -> Operations.of(k, client));
+    for (Protocol.OperationMixEntry m : cell.operations()) operations.computeIfAbsent(m.kind(), k -> Operations.of(k, client, cell));
     try (Shape shape = Shape.of(cell.load(), daemon("load"))) {
       JsonObject result = new LoadLoop(shape, ticker, out, cell.operations(), operations, cell.cap(), PoolSampler.of(client))
           .run(cell.load());

@@ -9,7 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 
 /**
  * How each operation kind of the protocol (OPERATIONS in packages/shared/src/spec.ts) runs on a
@@ -34,13 +34,13 @@ final class Operations {
     }
   }
 
-  private static final Map<String, Function<DatabaseClient, Operation>> KINDS = new LinkedHashMap<>();
+  private static final Map<String, BiFunction<DatabaseClient, Protocol.DriverCell, Operation>> KINDS = new LinkedHashMap<>();
 
   static {
     // A single-use read-only query, every row read.
     KINDS.put(
         "select1",
-        client ->
+        (client, cell) ->
             () -> {
               try (ResultSet rs = client.singleUse().executeQuery(SELECT1)) {
                 while (rs.next()) {}
@@ -49,7 +49,7 @@ final class Operations {
     // A read-only transaction running the leaderboard query.
     KINDS.put(
         "readOnlyTxn",
-        client ->
+        (client, cell) ->
             () -> {
               try (ReadOnlyTransaction tx = client.readOnlyTransaction()) {
                 drain(tx.executeQuery(Statement.newBuilder(Contract.SQL_LEADERBOARD).bind("Id").to(playerId()).build()));
@@ -59,7 +59,7 @@ final class Operations {
     // with the commit timestamp, commit. The client retries it whole when it is aborted.
     KINDS.put(
         "readWriteTxn",
-        client ->
+        (client, cell) ->
             () ->
                 client
                     .readWriteTransaction()
@@ -77,7 +77,14 @@ final class Operations {
                           return null;
                         }));
     // A single-use read of one Players row by key.
-    KINDS.put("pointRead", client -> () -> client.singleUse().readRow("Players", Key.of(playerId()), Contract.PLAYER_COLUMNS));
+    KINDS.put("pointRead", (client, cell) -> () -> client.singleUse().readRow("Players", Key.of(playerId()), Contract.PLAYER_COLUMNS));
+    // A single-use query of the workload's result set, its values decoded and checked (Scan.java).
+    KINDS.put(
+        "scan",
+        (client, cell) -> {
+          if (cell.resultSet() == null) throw new IllegalArgumentException("scan needs the cell's resultSet");
+          return Scan.of(client, cell.resultSet(), cell.client().version());
+        });
   }
 
   private Operations() {}
@@ -91,10 +98,10 @@ final class Operations {
     return KINDS.keySet();
   }
 
-  /** The operation of `kind` on `client`. */
-  static Operation of(String kind, DatabaseClient client) {
-    Function<DatabaseClient, Operation> f = KINDS.get(kind);
+  /** The operation of `kind` on `client`, as `cell` describes it (the scan's result set). */
+  static Operation of(String kind, DatabaseClient client, Protocol.DriverCell cell) {
+    BiFunction<DatabaseClient, Protocol.DriverCell, Operation> f = KINDS.get(kind);
     if (f == null) throw new IllegalArgumentException("unknown operation kind " + kind);
-    return f.apply(client);
+    return f.apply(client, cell);
   }
 }
