@@ -108,11 +108,11 @@ const sql = new pg.Client({ connectionString: server.url });
 await sql.connect();
 // Finished rows are refused by triggers (finished_immutable) once finished: the fill writes them finished at once.
 await sql.query('SET session_replication_role = replica');
-await sql.query('CREATE TEMP TABLE bench_spec (i int PRIMARY KEY, spec jsonb, v1 text, v2 text, language text, mix boolean)');
+await sql.query('CREATE TEMP TABLE bench_spec (si int PRIMARY KEY, spec jsonb, v1 text, v2 text, language text, mix boolean)');
 await sql.query("INSERT INTO bench_spec SELECT (x->>'i')::int, x->'spec', x->>'v1', x->>'v2', x->>'language', (x->>'mix')::boolean FROM jsonb_array_elements($1::jsonb) x", [
   JSON.stringify(specs.map((s, i) => ({ i, spec: s.spec, v1: s.versions[0], v2: s.versions[1], language: s.language, mix: s.mix }))),
 ]);
-await sql.query('CREATE TEMP TABLE bench_job_spec (g int PRIMARY KEY, i int)');
+await sql.query('CREATE TEMP TABLE bench_job_spec (slot int PRIMARY KEY, si int)');
 await sql.query('INSERT INTO bench_job_spec SELECT g - 1, i FROM unnest($1::int[]) WITH ORDINALITY AS x(i, g)', [jobSpec]);
 
 let jobs = 0;
@@ -125,7 +125,7 @@ async function fill(from: number, to: number) {
      SELECT 'scale' || lpad(g::text, 8, '0'), t, t, t + interval '5 minutes', 'succeeded', s.spec->>'name', s.spec, ${CELLS_PER_JOB},
        '{"host":"seed","cores":2,"toolchains":{"node":"v20"},"commit":null}'::jsonb, 'local'
      FROM generate_series($1::int, $2::int - 1) g
-     JOIN bench_job_spec js ON js.g = g % $3::int JOIN bench_spec s ON s.i = js.i
+     JOIN bench_job_spec js ON js.slot = g % $3::int JOIN bench_spec s ON s.si = js.si
      CROSS JOIN LATERAL (SELECT now() - make_interval(secs => ${y} - g * 0.5)) AS tt(t)`,
     [from, to, jobSpec.length],
   );
@@ -136,7 +136,7 @@ async function fill(from: number, to: number) {
        s.spec->'configurations'->((i / 5) % 2)->>'label', s.spec->'configurations'->((i / 5) % 2), (s.spec->'concurrency'->>0)::int, i % 5 + 1,
        'succeeded', now(), now(), 1
      FROM generate_series($1::int, $2::int - 1) g
-     JOIN bench_job_spec js ON js.g = g % $3::int JOIN bench_spec s ON s.i = js.i
+     JOIN bench_job_spec js ON js.slot = g % $3::int JOIN bench_spec s ON s.si = js.si
      CROSS JOIN generate_series(0, ${CELLS_PER_JOB - 1}) i`,
     [from, to, jobSpec.length],
   );
