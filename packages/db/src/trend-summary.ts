@@ -83,9 +83,13 @@ const FACTS_CACHE_MAX = 20_000;
 async function jobFacts(db: Tx, ids: string[], cacheOwner: object = db): Promise<Map<string, JobFacts>> {
   let cache = factsCache.get(cacheOwner);
   if (!cache) factsCache.set(cacheOwner, (cache = new Map()));
-  const missing = [...new Set(ids)].filter((id) => !cache.has(id));
+  let missing = [...new Set(ids)].filter((id) => !cache.has(id));
   if (missing.length) {
-    if (cache.size + missing.length > FACTS_CACHE_MAX) cache.clear();
+    // Full: start again, and read every job asked for (not only those missing before the clear).
+    if (cache.size + missing.length > FACTS_CACHE_MAX) {
+      cache.clear();
+      missing = [...new Set(ids)];
+    }
     const rows = await db.job.findMany({ where: { id: { in: missing } }, select: { id: true, spec: true, environment: true } });
     for (const r of rows) cache.set(r.id, jobFactsOf(r));
   }
