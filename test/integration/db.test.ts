@@ -38,6 +38,7 @@ import {
   listSucceededJobs,
   loadTrendJobs,
   loadTrendRows,
+  loadTrendPoints,
   markCellRunning,
   markJobRunning,
   recordClientVersion,
@@ -62,7 +63,7 @@ test('every model of the schema can be written and read back', async () => {
   const models = [...schema.matchAll(/^model (\w+) \{/gm)].map((m) => m[1]).sort();
   assert.deepEqual(
     models,
-    ['ApiToken', 'Cell', 'CellResult', 'ChannelStat', 'ClientVersion', 'Gate', 'Job', 'Runner', 'Watch', 'WebhookDelivery'],
+    ['ApiToken', 'Cell', 'CellResult', 'ChannelStat', 'ClientVersion', 'Gate', 'Job', 'Runner', 'TrendPoint', 'TrendScenario', 'Watch', 'WebhookDelivery'],
     'this test covers every model; extend it with the schema',
   );
 
@@ -110,6 +111,17 @@ test('every model of the schema can be written and read back', async () => {
   assert.equal(back.cells[0].result?.p50Ms, 65.1);
   assert.deepEqual(back.cells[0].result?.errors, { UNAVAILABLE: 1 });
   assert.equal(back.cells[0].channels.length, 2);
+
+  // The across-versions summary (derived; storeCellResult keeps it, db:rebuild-summaries rebuilds it).
+  await t.db.trendScenario.create({ data: { language: 'node', scenarioKey: '0123456789ab', jobs: 1, concurrencies: { '10': 1 }, specJobId: 'job1' } });
+  const point = { language: 'node', scenarioKey: '0123456789ab', concurrency: 10, operation: '', metric: 'qps', configLabel: 'on', version: '9.0.0' };
+  await t.db.trendPoint.create({
+    data: { ...point, n: 2, jobs: 1, median: 99.5, min: 99, max: 100, clientBound: 0, harnessBound: 1, optionSets: ['grpcGcp=on'], sample: [], values: [99, 100] },
+  });
+  assert.deepEqual((await t.db.trendPoint.findFirstOrThrow({ where: point })).values, [99, 100]);
+  assert.deepEqual((await t.db.trendScenario.findFirstOrThrow()).concurrencies, { '10': 1 });
+  await t.db.trendPoint.deleteMany();
+  await t.db.trendScenario.deleteMany();
 
   await t.db.clientVersion.create({ data: { language: 'java', version: '6.109.0', ok: false, message: 'a jar is missing' } });
   await t.db.clientVersion.upsert({
@@ -341,6 +353,9 @@ test('a job through its lifecycle: created and queued, run cell by cell, finishe
     rows.map((x) => [x.version, x.configLabel, x.value]),
     [['9.0.0', 'on', 80]],
   );
+  // And so does the summary the view reads instead (kept in storeCellResult's transaction).
+  const [point] = await loadTrendPoints(t.db, { language: 'node', scenario: tj.scenarioKey, concurrency: 10, metric: 'p99', operation: null });
+  assert.deepEqual([point?.version, point?.configLabel, point?.median, point?.n], ['9.0.0', 'on', 80, 1]);
 });
 
 test('a finished job never changes, whoever asks; re-running it is a new job linked to it', async () => {

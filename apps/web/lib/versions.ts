@@ -1,22 +1,20 @@
 import { cache } from 'react';
-import { judgeCell } from '@scb/shared/verdict';
 import { isOpenLoop } from '@scb/shared/job';
 import {
   METRICS,
   TREND_METRICS,
-  buildScenarioIndex,
-  buildTrendModel,
+  buildTrendModelFromPoints,
   parseTrendQuery,
   resolveSelection,
+  scenarioIndexFromSummaries,
   versionsHref,
   type QueryIssue,
   type ScenarioOption,
-  type TrendCell,
   type TrendModel,
   type TrendQuery,
   type TrendSelection,
 } from '@scb/shared/trend';
-import { loadTrendJobs, loadTrendRows } from '@scb/db';
+import { loadTrendPoints, loadTrendScenarios } from '@scb/db';
 import { db } from './db';
 
 /** Everything the /versions page and GET /api/versions-chart answer for one selection. */
@@ -43,59 +41,22 @@ export interface VersionsView {
 }
 
 /**
- * Two or three queries whatever the number of jobs (@scb/db's trend queries): succeeded cells
- * counted per job, language and concurrency; the specs of jobs not seen before (parsed and keyed
- * once per process); then the selected cells joined to the one result column the metric needs
- * (never the histogram or the timeline). 2,000 jobs with 72,000 cells: about 150 ms here.
+ * Two or three queries whatever the number of stored cells, none of which reads a cell: the
+ * scenario summary (per language and scenario: jobs and succeeded cells per concurrency), the specs
+ * of one job per scenario (parsed once per process), then the selected points of the trend summary
+ * (@scb/db's TrendPoint, kept up to date as cells finish: n, median, range, verdict counts, a
+ * bounded sample of repeats).
  */
 export async function loadVersionsView(query: TrendQuery, earlierIssues: QueryIssue[] = []): Promise<VersionsView> {
-  const { jobs, invalid } = await loadTrendJobs(db());
-  const facts = new Map(jobs.map((j) => [j.jobId, j]));
-  const index = buildScenarioIndex(jobs);
+  const { summaries, specs, invalid } = await loadTrendScenarios(db());
+  const index = scenarioIndexFromSummaries(summaries, specs);
   const { selection, issues } = resolveSelection(query, index);
   const option = index.scenarios[selection.language].find((s) => s.key === selection.scenario) ?? null;
   const scenarioJobs = selection.scenario ? index.jobsByScenario.get(selection.scenario) : undefined;
-
-  let cells: TrendCell[] = [];
-  if (scenarioJobs && selection.concurrency !== null) {
-    const rows = await loadTrendRows(db(), {
-      language: selection.language,
-      concurrency: selection.concurrency,
-      jobIds: scenarioJobs.jobIds,
-      metric: selection.metric,
-      operation: selection.operation,
-    });
-    // Configuration options come from the job specs, not from every cell.
-    const configs = new Map<string, Record<string, unknown> | undefined>();
-    const configOf = (jobId: string, label: string) => {
-      const k = `${jobId}\u0000${label}`;
-      if (!configs.has(k))
-        configs.set(
-          k,
-          facts.get(jobId)?.spec.configurations.find((c) => c.label === label),
-        );
-      return configs.get(k);
-    };
-    // Only the selected metric is loaded; the model reads nothing else.
-    const field = METRICS[selection.metric].field;
-    const pick = (f: string, value: number) => (f === field ? value : Number.NaN);
-    cells = rows.map((r) => ({
-      qps: pick('qps', r.value),
-      p50Ms: pick('p50Ms', r.value),
-      p90Ms: pick('p90Ms', r.value),
-      p99Ms: pick('p99Ms', r.value),
-      p999Ms: pick('p999Ms', r.value),
-      jobId: r.jobId,
-      scenario: selection.scenario!,
-      language: selection.language,
-      version: r.version,
-      configLabel: r.configLabel,
-      config: configOf(r.jobId, r.configLabel),
-      concurrency: selection.concurrency!,
-      repeat: r.repeat,
-      verdict: judgeCell(r, facts.get(r.jobId)?.cores ?? 0).kind,
-    }));
-  }
+  const points =
+    selection.scenario && selection.concurrency !== null
+      ? await loadTrendPoints(db(), { language: selection.language, scenario: selection.scenario, concurrency: selection.concurrency, metric: selection.metric, operation: selection.operation })
+      : [];
 
   return {
     selection,
@@ -110,7 +71,7 @@ export async function loadVersionsView(query: TrendQuery, earlierIssues: QueryIs
       concurrencies: option?.concurrencies ?? [],
       operations: option && option.operations.length > 1 ? option.operations : [],
     },
-    chart: buildTrendModel(cells, selection, scenarioJobs?.spec),
+    chart: buildTrendModelFromPoints(points, selection, scenarioJobs?.spec),
     ...(invalid.length ? { invalidJobs: invalid.map((j) => j.invalid) } : {}),
   };
 }

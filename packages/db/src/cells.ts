@@ -23,6 +23,7 @@ import {
 import type { Db } from './client';
 import { type Cell, type CellResult, type ChannelStat, Prisma } from '../generated/prisma/client';
 import type { ColumnParser } from './read';
+import { addCellToTrendSummary } from './trend-summary';
 
 /** Finished cells (see isFinishedCell in @scb/shared) as a query filter. */
 export const FINISHED_CELL = { status: { notIn: [...UNFINISHED_CELL_STATUSES] } } satisfies Prisma.CellWhereInput;
@@ -113,7 +114,8 @@ export type CellResultInput = StoredCellResult & { channels: StoredChannel[] };
 
 /**
  * Stores a cell's result, its channel stats and its succeeded status in one transaction, all or
- * nothing, if the cell is running in a job of `runnerId`.
+ * nothing, if the cell is running in a job of `runnerId`; the same transaction adds the cell to the
+ * across-versions summary (trend-summary.ts).
  */
 export async function storeCellResult(db: Db, cellId: number, input: CellResultInput, runnerId: string | null = null): Promise<CellWrite> {
   const { channels, operations, events, uncorrected, tokens, ...result } = input;
@@ -132,6 +134,8 @@ export async function storeCellResult(db: Db, cellId: number, input: CellResultI
       await tx.channelStat.createMany({ data: channels.map((c) => ({ ...c, cellId })) });
       const done = await tx.cell.updateMany({ where: { ...ownedCell(cellId, runnerId), status: 'running' }, data: { status: 'succeeded', finishedAt: new Date() } });
       if (!done.count) throw new NotOwned();
+      // The across-versions view's summary, in the same transaction: it never misses or double-counts a cell.
+      await addCellToTrendSummary(tx, cellId);
     });
     return 'stored';
   } catch (e) {

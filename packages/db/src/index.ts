@@ -62,6 +62,7 @@ export {
 export { heartbeat, listRunners, markAllRunnersStopped, markRunnerStopped, registerRunner, resumeLapsedJobs, withHostLock, type RunnerInfo, type RunnerRow } from './runners';
 export { knownClientVersions, recordClientVersion } from './client-versions';
 export { loadTrendJobs, loadTrendRows, type TrendJob, type TrendRow } from './trend';
+export { dumpTrendSummaries, loadTrendPoints, loadTrendScenarios, rebuildTrendSummaries } from './trend-summary';
 export * from '../generated/prisma/client';
 export { createToken, findLiveToken, hashToken, listTokens, revokeToken, TOKEN_NAME, TokenError, type TokenRow } from './tokens';
 export { DELIVER_WEBHOOK_TASK, getDelivery, listDeliveries, recordDeliveryAttempt } from './webhooks';

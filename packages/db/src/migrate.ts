@@ -3,6 +3,11 @@ import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { createDb } from './client';
+import { rebuildTrendSummaries } from './trend-summary';
+
+/** The migration that created the across-versions summary (filled from the stored cells once applied). */
+const TREND_SUMMARY_MIGRATION = '20261209090000_trend_summary';
 
 export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../prisma/migrations');
 
@@ -63,6 +68,15 @@ export async function migrate(url: string, dir = MIGRATIONS_DIR): Promise<Migrat
         throw new Error(`migration ${name} failed: ${(e as Error).message}`);
       }
       report.applied.push(name);
+    }
+    // The summary that migration created is derived from the stored results: fill it now.
+    if (report.applied.includes(TREND_SUMMARY_MIGRATION)) {
+      const db = createDb(url);
+      try {
+        await rebuildTrendSummaries(db);
+      } finally {
+        await db.$disconnect();
+      }
     }
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [LOCK_KEY]).catch(() => {});

@@ -23,9 +23,13 @@ const FACTS_CACHE_MAX = 50_000;
 async function jobFacts(db: Db, ids: string[]): Promise<Map<string, JobFacts>> {
   let cache = factsCache.get(db);
   if (!cache) factsCache.set(db, (cache = new Map()));
-  const missing = ids.filter((id) => !cache.has(id));
+  let missing = ids.filter((id) => !cache.has(id));
   if (missing.length) {
-    if (cache.size + missing.length > FACTS_CACHE_MAX) cache.clear();
+    // Full: start again, and read every job asked for (not only those missing before the clear).
+    if (cache.size + missing.length > FACTS_CACHE_MAX) {
+      cache.clear();
+      missing = ids;
+    }
     const rows = await db.job.findMany({ where: { id: { in: missing } }, select: { id: true, spec: true, environment: true } });
     for (const r of rows) {
       const p = new ColumnParser();

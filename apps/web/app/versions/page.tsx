@@ -74,7 +74,7 @@ function Entry({ p, unit, change, higherIsBetter }: { p: TrendPoint; unit: 'qps'
       )}
       <div className="versions-repeats muted">
         repeats: {shown.map((r) => `${f(r.value)}${VERDICT_MARK[r.verdict]}`).join(', ')}
-        {p.values.length > shown.length && `, … ${p.values.length - shown.length} more`}
+        {p.n > shown.length && `, … ${p.n - shown.length} more`}
       </div>
       <div className="versions-jobs">
         {p.jobs.slice(0, 6).map((id, i) => (
@@ -83,7 +83,7 @@ function Entry({ p, unit, change, higherIsBetter }: { p: TrendPoint; unit: 'qps'
             <Link href={`/jobs/${id}`}>{id}</Link>
           </span>
         ))}
-        {p.jobs.length > 6 && <span className="muted">, and {p.jobs.length - 6} more jobs</span>}
+        {p.jobCount > Math.min(p.jobs.length, 6) && <span className="muted">, and {p.jobCount - Math.min(p.jobs.length, 6)} more jobs</span>}
       </div>
     </>
   );

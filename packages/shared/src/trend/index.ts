@@ -4,3 +4,4 @@ export * from './scenarios';
 export * from './query';
 export * from './model';
 export * from './text';
+export * from './summary';

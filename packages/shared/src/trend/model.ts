@@ -1,13 +1,13 @@
 // The trend chart: one scenario, one metric, one concurrency; client versions on the x axis (semver
 // order), one series per configuration label, every repeat of every stored job. Pure functions: the
 // web app loads the rows, these turn them into the chart and table model.
-import { median } from '../results/stats';
 import { VERDICTS, type VerdictKind } from '../results/verdict';
 import { optionText } from '../job/configuration';
 import { oldestFirst } from '../job/semver';
 import type { JobSpec } from '../job/spec';
 import { METRICS, metricReference, metricValue, type MetricSource, type TrendMetric } from './metrics';
 import type { TrendSelection } from './query';
+import { addToTrendPoint, type StoredTrendPoint, type TrendPointSummary } from './summary';
 
 /** One stored succeeded cell with what the view needs. */
 export interface TrendCell extends MetricSource {
@@ -21,6 +21,9 @@ export interface TrendCell extends MetricSource {
   config?: Record<string, unknown> | null;
   concurrency: number;
   repeat: number;
+  /** The cell's id and index in its job, where known (the order of repeats, and which a bounded sample keeps). */
+  cellId?: number;
+  index?: number;
   /** Which process limited the cell (results/verdict.ts). */
   verdict?: VerdictKind;
 }
@@ -38,10 +41,12 @@ export interface TrendPoint {
   min: number;
   max: number;
   n: number;
-  /** Every repeat, by job (oldest job id first as given) and repeat. */
+  /** The repeats, by job id and cell index: every one up to TREND_SAMPLE_MAX, else the newest that many. */
   values: RepeatValue[];
-  /** Jobs that produced the values, in the order first seen. */
+  /** Jobs that produced these values, in the order first seen. */
   jobs: string[];
+  /** Jobs with a repeat at this point (all of them, not only those of `values`). */
+  jobCount: number;
   /** Repeats that were client-bound, and harness-bound. */
   clientBound: number;
   harnessBound: number;
@@ -74,43 +79,64 @@ export interface TrendModel {
 
 /**
  * Groups the cells of one selection (language, scenario, concurrency; others are left out) into
- * series per configuration label and points per version: median, min, max, n and every repeat.
+ * series per configuration label and points per version: median, min, max, n and every repeat
+ * (folded as the stored summary folds them, see summary.ts).
  */
 export function buildTrendModel(cells: TrendCell[], selection: TrendSelection, spec?: Pick<JobSpec, 'target' | 'timeScale' | 'arrivalRates'>): TrendModel {
-  const info = METRICS[selection.metric];
   const mine = cells.filter(
     (c) => c.language === selection.language && c.scenario === selection.scenario && c.concurrency === selection.concurrency && Number.isFinite(metricValue(c, selection.metric)),
   );
-  const versions = oldestFirst(mine.map((c) => c.version));
-  const labels = [...new Set(mine.map((c) => c.configLabel))].sort((a, b) => a.localeCompare(b));
-  const byKey = new Map<string, TrendCell[]>();
-  for (const c of mine) {
+  const points = new Map<string, StoredTrendPoint>();
+  const jobsSeen = new Set<string>();
+  mine.forEach((c, i) => {
     const k = `${c.configLabel}\u0000${c.version}`;
-    const list = byKey.get(k);
-    if (list) list.push(c);
-    else byKey.set(k, [c]);
-  }
+    const jobKey = `${k}\u0000${c.jobId}`;
+    const newJob = !jobsSeen.has(jobKey);
+    jobsSeen.add(jobKey);
+    points.set(
+      k,
+      addToTrendPoint(points.get(k) ?? null, c, {
+        cellId: c.cellId ?? i,
+        jobId: c.jobId,
+        index: c.index ?? c.repeat,
+        repeat: c.repeat,
+        value: metricValue(c, selection.metric),
+        verdict: c.verdict ?? 'clean',
+        optionSet: optionText(c.config),
+        newJob,
+      }),
+    );
+  });
+  return buildTrendModelFromPoints([...points.values()], selection, spec);
+}
+
+/** The chart and table model of one selection from its points' summaries (TrendPointSummary). */
+export function buildTrendModelFromPoints(points: TrendPointSummary[], selection: TrendSelection, spec?: Pick<JobSpec, 'target' | 'timeScale' | 'arrivalRates'>): TrendModel {
+  const info = METRICS[selection.metric];
+  const versions = oldestFirst(points.map((p) => p.version));
+  const labels = [...new Set(points.map((p) => p.configLabel))].sort((a, b) => a.localeCompare(b));
+  const byKey = new Map(points.map((p) => [`${p.configLabel}\u0000${p.version}`, p]));
   const series = labels.map((configuration): TrendSeries => {
     const optionSets = new Set<string>();
-    const points = versions.map((version): TrendPoint | null => {
-      const group = byKey.get(`${configuration}\u0000${version}`);
-      if (!group) return null;
-      group.forEach((c) => optionSets.add(optionText(c.config)));
-      const values = group.map((c) => ({ jobId: c.jobId, repeat: c.repeat, value: metricValue(c, selection.metric), verdict: c.verdict ?? 'clean' }));
-      const nums = values.map((v) => v.value);
+    const seriesPoints = versions.map((version): TrendPoint | null => {
+      const p = byKey.get(`${configuration}\u0000${version}`);
+      if (!p) return null;
+      p.optionSets.forEach((o) => optionSets.add(o));
+      const values = p.sample.map((v) => ({ jobId: v.jobId, repeat: v.repeat, value: v.value, verdict: v.verdict }));
       return {
         version,
-        median: median(nums),
-        min: Math.min(...nums),
-        max: Math.max(...nums),
-        n: nums.length,
+        median: p.median,
+        min: p.min,
+        max: p.max,
+        n: p.n,
         values,
         jobs: [...new Set(values.map((v) => v.jobId))],
-        clientBound: values.filter((v) => v.verdict === 'client-bound').length,
-        harnessBound: values.filter((v) => v.verdict === 'harness-bound').length,
+        jobCount: p.jobs,
+        clientBound: p.clientBound,
+        harnessBound: p.harnessBound,
       };
     });
-    return { configuration, optionSets: [...optionSets].sort(), points };
+    return { configuration, optionSets: [...optionSets].sort(), points: seriesPoints };
   });
   return {
     language: selection.language,
@@ -124,7 +150,7 @@ export function buildTrendModel(cells: TrendCell[], selection: TrendSelection, s
     series,
     // The modeled time is per query, the ideal qps for the whole mix: neither is one kind's.
     reference: spec && !selection.operation ? metricReference(spec, selection.metric, selection.concurrency) : null,
-    cells: mine.length,
+    cells: points.reduce((sum, p) => sum + p.n, 0),
   };
 }
 
@@ -173,7 +199,7 @@ export function chartData(model: TrendModel): ChartData {
               min: chartNumber(p.min),
               max: chartNumber(p.max),
               n: p.n,
-              jobs: p.jobs.length,
+              jobs: p.jobCount,
               repeats: p.values.map((v): [number, number, number, number] => [chartNumber(v.value), ref(v.jobId), v.repeat, VERDICTS.indexOf(v.verdict)]),
             }
           : null,

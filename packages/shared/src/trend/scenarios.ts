@@ -41,7 +41,6 @@ export interface ScenarioIndex {
 export function buildScenarioIndex(jobs: JobCellCounts[]): ScenarioIndex {
   const jobsByScenario = new Map<string, { jobIds: string[]; spec: JobSpec }>();
   const acc = new Map<Language, Map<string, { label: string; cells: number; jobs: Set<string>; conc: Map<number, number> }>>();
-  const perLanguage = new Map<Language, number>();
   for (const job of jobs) {
     const key = job.scenarioKey;
     const entry = jobsByScenario.get(key) ?? { jobIds: [], spec: job.spec };
@@ -50,7 +49,6 @@ export function buildScenarioIndex(jobs: JobCellCounts[]): ScenarioIndex {
     for (const c of job.counts) {
       if (!languageNames().includes(c.language) || c.cells <= 0) continue;
       const language = c.language;
-      perLanguage.set(language, (perLanguage.get(language) ?? 0) + c.cells);
       const byKey = acc.get(language) ?? new Map();
       acc.set(language, byKey);
       const s = byKey.get(key) ?? { label: job.scenarioLabel ?? scenarioLabel(job.spec), cells: 0, jobs: new Set<string>(), conc: new Map<number, number>() };
@@ -60,16 +58,54 @@ export function buildScenarioIndex(jobs: JobCellCounts[]): ScenarioIndex {
       s.conc.set(c.concurrency, (s.conc.get(c.concurrency) ?? 0) + c.cells);
     }
   }
+  const summaries: ScenarioSummary[] = [...acc].flatMap(([language, byKey]) =>
+    [...byKey].map(([key, s]) => ({ language, key, label: s.label, jobs: s.jobs.size, concurrencies: [...s.conc].map(([value, cells]) => ({ value, cells })) })),
+  );
+  return finishIndex(summaries, jobsByScenario);
+}
+
+/** One language's succeeded cells of one scenario, as the stored summary (TrendScenario) keeps them. */
+export interface ScenarioSummary {
+  language: string;
+  key: string;
+  label: string;
+  /** Jobs with a succeeded cell of this language in the scenario. */
+  jobs: number;
+  /** Succeeded cells per concurrency. */
+  concurrencies: { value: number; cells: number }[];
+}
+
+/** The index from stored summaries and one spec per scenario key (jobIds are not listed: empty). */
+export function scenarioIndexFromSummaries(summaries: ScenarioSummary[], specs: Map<string, JobSpec>): ScenarioIndex {
+  const jobsByScenario = new Map<string, { jobIds: string[]; spec: JobSpec }>();
+  for (const [key, spec] of specs) jobsByScenario.set(key, { jobIds: [], spec });
+  return finishIndex(
+    summaries.filter((s) => specs.has(s.key) && languageNames().includes(s.language)),
+    jobsByScenario,
+  );
+}
+
+function finishIndex(summaries: ScenarioSummary[], jobsByScenario: Map<string, { jobIds: string[]; spec: JobSpec }>): ScenarioIndex {
+  const perLanguage = new Map<string, number>();
   const scenarios = Object.fromEntries(languageNames().map((l) => [l, [] as ScenarioOption[]])) as Record<Language, ScenarioOption[]>;
-  for (const [language, byKey] of acc) {
-    const list: ScenarioOption[] = [...byKey].map(([key, s]) => ({
-      key,
+  const byLanguage = new Map<Language, ScenarioOption[]>();
+  for (const s of summaries) {
+    const concurrencies = s.concurrencies.filter((c) => c.cells > 0).sort((a, b) => a.value - b.value);
+    const cells = concurrencies.reduce((sum, c) => sum + c.cells, 0);
+    if (cells <= 0) continue;
+    perLanguage.set(s.language, (perLanguage.get(s.language) ?? 0) + cells);
+    const list = byLanguage.get(s.language) ?? [];
+    byLanguage.set(s.language, list);
+    list.push({
+      key: s.key,
       label: s.label,
-      cells: s.cells,
-      jobs: s.jobs.size,
-      concurrencies: [...s.conc].sort((a, b) => a[0] - b[0]).map(([value, cells]) => ({ value, cells })),
-      operations: workloadMix(jobsByScenario.get(key)!.spec.workload).map((m) => m.operation),
-    }));
+      cells,
+      jobs: s.jobs,
+      concurrencies,
+      operations: workloadMix(jobsByScenario.get(s.key)!.spec.workload).map((m) => m.operation),
+    });
+  }
+  for (const [language, list] of byLanguage) {
     list.sort((a, b) => b.cells - a.cells || a.label.localeCompare(b.label) || a.key.localeCompare(b.key));
     // Two scenarios with the same words: say what tells them apart (against the first with that label).
     const firstByLabel = new Map<string, ScenarioOption>();

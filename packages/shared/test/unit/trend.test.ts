@@ -68,7 +68,10 @@ test('medians, spreads and every repeat per configuration and version', () => {
   const [def, off] = m.series;
   assert.equal(def.points[0], null);
   assert.equal(def.points[1], null);
-  assert.deepEqual({ ...def.points[2]!, values: undefined }, { version: '6.104.0', median: 549, min: 545, max: 553, n: 2, values: undefined, jobs: ['j1'], clientBound: 0, harnessBound: 0 });
+  assert.deepEqual(
+    { ...def.points[2]!, values: undefined },
+    { version: '6.104.0', median: 549, min: 545, max: 553, n: 2, values: undefined, jobs: ['j1'], jobCount: 1, clientBound: 0, harnessBound: 0 },
+  );
   const p = def.points[3]!;
   assert.equal(p.median, 400);
   assert.equal(p.min, 230);
