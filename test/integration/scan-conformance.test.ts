@@ -58,3 +58,24 @@ for (const language of languagePlugins().map((p) => p.language)) {
     assert.ok(!(first.result instanceof Error), `read first: ${(first.result as Error).message}`);
   });
 }
+
+test('go driver: a version without spanner.NullFloat32 (1.33.0) refuses a FLOAT32 column it would decode, and decodes every other type', { timeout: 10 * 60_000 }, async () => {
+  const client = { language: 'go' as const, version: '1.33.0' };
+  const launch = await prepareDriver(client, { cacheDir: CACHE_DIR, log: () => {} });
+  const others = ResultSetSchema.parse({ ...EVERY_TYPE, columns: EVERY_TYPE.columns.filter((c) => !c.type.includes('FLOAT32')) });
+  const shapes = [EVERY_TYPE, others, { ...EVERY_TYPE, read: 'none' as const }];
+  const fake = await startFakeSpanner({ latencyMs: 1, resultSets: shapes });
+  try {
+    const run = (resultSet: ResultSet) => runDriver(defaultCellOn(fake, client, { warmupOps: 1, measuredOps: 5, operation: 'scan', resultSet }, 1), launch).catch((e: Error) => e);
+    const refused = await run(EVERY_TYPE);
+    assert.ok(refused instanceof Error, 'the cell fails');
+    assert.match(refused.message, /option workload\.resultSet FLOAT32 is not supported by go 1\.33\.0: it has no spanner\.NullFloat32/);
+    for (const shape of shapes.slice(1)) {
+      const result = await run(shape);
+      assert.ok(!(result instanceof Error), `${shape.columns.length} columns, read ${shape.read}: ${(result as Error).message}`);
+      assert.equal(result.count, 5);
+    }
+  } finally {
+    await fake.stop();
+  }
+});

@@ -64,7 +64,7 @@ async function build(client: Client, ctx: InstallContext): Promise<DriverLaunch>
     .sort();
   const key = createHash('sha256');
   for (const f of sources) key.update(f).update(readFileSync(path.join(GO_DRIVER_DIR, f)));
-  key.update(writeClientDefaults.toString()).update(writePoolStats.toString());
+  key.update(writeClientDefaults.toString()).update(writePoolStats.toString()).update(scanBuildTags.toString());
   const hash = key.digest('hex');
   const launch: DriverLaunch = { command: binary, args: [], dir };
   if (existsSync(marker) && existsSync(binary) && readFileSync(marker, 'utf8').trim() === hash) return launch;
@@ -102,8 +102,9 @@ async function build(client: Client, ctx: InstallContext): Promise<DriverLaunch>
     if (client.grpcVersion) await go(['mod', 'edit', `-replace=${GRPC_MODULE}=${GRPC_MODULE}@v${client.grpcVersion}`], 1);
     await writeClientDefaults(dir, go);
     await writePoolStats(dir, go);
+    const tags = await scanBuildTags(go);
     await go(['mod', 'tidy'], 15);
-    await go(['build', '-trimpath', '-o', binary, '.'], 20);
+    await go(['build', '-trimpath', ...(tags.length ? ['-tags', tags.join(',')] : []), '-o', binary, '.'], 20);
   } catch (e) {
     throw new ClientInstallError(`${clientText(client)} does not build here: ${goError(e)}`);
   }
@@ -194,6 +195,18 @@ package main
 
 ${body}`,
   );
+}
+
+/**
+ * The build tags of the scan's later column types (driver/scan_*.go): each where this version's
+ * spanner package has the Go type it decodes into (NUMERIC from v1.10.0, JSON from v1.25.0, FLOAT32
+ * from v1.59.0; none in the monorepo era). Without one, the driver refuses a column of that type
+ * (exit 4). Asked of `go doc`, as writeClientDefaults.
+ */
+async function scanBuildTags(go: GoCommand): Promise<string[]> {
+  const tags = { scb_numeric: 'NullNumeric', scb_json: 'NullJSON', scb_float32: 'NullFloat32' };
+  const found = await Promise.all(Object.entries(tags).map(async ([tag, symbol]) => ((await hasSymbol(go, symbol)) ? [tag] : [])));
+  return found.flat();
 }
 
 /** The compiler's or the go command's first lines, without the download chatter. */

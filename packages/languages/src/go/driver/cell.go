@@ -44,6 +44,9 @@ func parseCell(data []byte) (*DriverCell, error) {
 		if _, ok := operations[m.Kind]; !ok {
 			return nil, fmt.Errorf("unknown operation kind %s (this driver knows: %s)", m.Kind, strings.Join(operationKinds(), ", "))
 		}
+		if m.Kind == "scan" && c.ResultSet == nil {
+			return nil, errors.New("operation scan needs resultSet")
+		}
 		if !(m.Weight > 0) || math.IsInf(m.Weight, 0) {
 			return nil, fmt.Errorf("the weight of operation %s must be a positive number", m.Kind)
 		}

@@ -1,7 +1,8 @@
 // The Go driver: one process, one fresh cloud.google.com/go/spanner client, one cell
 // (docs/architecture.md, "Driver protocol"). Reads the cell as JSON on stdin, writes JSON lines on
 // stdout, exits by itself. Exit codes: 0 done, 2 failed, 3 deadline reached, 4 option not supported
-// by this client version. The last stderr line is the sentence the user reads on a failed cell.
+// by this client version, 5 a scan decoded values other than the result's (scan.go). The last stderr
+// line is the sentence the user reads on a failed cell.
 //
 // Built per client version in a module of its own (go mod init; go get <client>@<version>; go mod
 // tidy; go build): standard library and the client's own dependencies only.
@@ -13,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 	"time"
 
 	"cloud.google.com/go/spanner"
@@ -22,6 +24,7 @@ const (
 	exitFailed      = 2
 	exitDeadline    = 3
 	exitUnsupported = 4
+	exitMismatch    = 5
 )
 
 // The deadline counts from process start, like the runner's clock for this process.
@@ -52,6 +55,9 @@ func main() {
 }
 
 func run(cell *DriverCell, out *output) error {
+	if err := checkScan(cell); err != nil {
+		return err
+	}
 	setup, err := setupClient(cell)
 	if err != nil {
 		return err
@@ -86,7 +92,7 @@ func run(cell *DriverCell, out *output) error {
 	m := newMix(cell.Operations)
 	ops := make([]Operation, len(m.kinds))
 	for k, kind := range m.kinds {
-		ops[k] = withDeadline(operations[kind](client), cell.Configuration.OperationTimeoutMs)
+		ops[k] = withDeadline(operations[kind](client, cell), cell.Configuration.OperationTimeoutMs)
 	}
 	runner := &loadRunner{shape: shapes[cell.Load.Shape].make(cell.Load), open: cell.Load.Shape == "open", mix: m, ops: ops, out: out, cap: newCostCap(cell.Cap)}
 	out.emit(runner.run(cell.Load))
@@ -108,8 +114,12 @@ func closeClient(c *spanner.Client) {
 	}
 }
 
+// failing lets one failure write its sentence: another goroutine's waits for the exit.
+var failing sync.Mutex
+
 // fail writes the sentence the runner shows as the last stderr line, then leaves at once.
 func fail(message string, code int) {
+	failing.Lock()
 	fmt.Fprintln(os.Stderr, message)
 	os.Exit(code)
 }

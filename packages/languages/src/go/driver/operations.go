@@ -21,15 +21,16 @@ func playerID() int64 { return 1 + rand.Int63n(players) }
 
 func drain(*spanner.Row) error { return nil }
 
-var operations = map[string]func(c *spanner.Client) Operation{
+// Each kind's factory gets the client and the cell (the scan reads its resultSet).
+var operations = map[string]func(c *spanner.Client, cell *DriverCell) Operation{
 	// A single-use read-only query, every row read (Do reads to the end, then stops the iterator).
-	"select1": func(c *spanner.Client) Operation {
+	"select1": func(c *spanner.Client, _ *DriverCell) Operation {
 		return func(ctx context.Context) error {
 			return c.Single().Query(ctx, select1).Do(drain)
 		}
 	},
 	// A read-only transaction running the leaderboard query.
-	"readOnlyTxn": func(c *spanner.Client) Operation {
+	"readOnlyTxn": func(c *spanner.Client, _ *DriverCell) Operation {
 		return func(ctx context.Context) error {
 			tx := c.ReadOnlyTransaction()
 			defer tx.Close()
@@ -38,7 +39,7 @@ var operations = map[string]func(c *spanner.Client) Operation{
 	},
 	// A read-write transaction: read the player (a streaming query, what an abort hits), insert a score
 	// with the commit timestamp, commit. The client retries it whole when it is aborted.
-	"readWriteTxn": func(c *spanner.Client) Operation {
+	"readWriteTxn": func(c *spanner.Client, _ *DriverCell) Operation {
 		return func(ctx context.Context) error {
 			_, err := c.ReadWriteTransaction(ctx, func(ctx context.Context, tx *spanner.ReadWriteTransaction) error {
 				id := playerID()
@@ -52,12 +53,15 @@ var operations = map[string]func(c *spanner.Client) Operation{
 		}
 	},
 	// A single-use read of one Players row by key.
-	"pointRead": func(c *spanner.Client) Operation {
+	"pointRead": func(c *spanner.Client, _ *DriverCell) Operation {
 		return func(ctx context.Context) error {
 			_, err := c.Single().ReadRow(ctx, "Players", spanner.Key{playerID()}, playerColumns)
 			return err
 		}
 	},
+	// A single-use query whose result has the job's shape, read and checked as the cell's resultSet
+	// says (scan.go).
+	"scan": func(c *spanner.Client, cell *DriverCell) Operation { return scan(c, cell.ResultSet) },
 }
 
 // operationKinds lists the kinds this driver runs, sorted.
