@@ -3,10 +3,16 @@
 // second, the driver's CPU per 1,000 rows, latency. Prints figures; nothing is asserted.
 //   npm run bench:result-sets                      Node's single-chunk path: 8.12.0, 8.13.0, 9.0.0 on 1, 10, 100 rows (one chunk) and 10,000 (many)
 //   npm run bench:result-sets -- --preset <id>     a result-set preset as it is, one cell per client
+//   npm run bench:result-sets -- --headroom        the fake's headroom: how fast it serves the whole-table preset's
+//                                                  result to a reader that does not decode, against the fastest client
 //   BENCH_SECONDS=5 (measured per cell), BENCH_REPEATS=1
 import os from 'node:os';
 import { parseArgs } from 'node:util';
+import * as grpc from '@grpc/grpc-js';
+import { startFakeSpannerThread } from '@scb/fake-spanner';
 import { prepareDriver } from '@scb/languages';
+import { driverResultSet } from '@scb/shared/result-set';
+import { spannerService } from '../packages/fake-spanner/src/proto';
 import { clientText, decodeHistogram, type JobSpec, type JobSpecInput, parseJobSpec, planCells, PRESETS, summarize } from '@scb/shared';
 import { runCell } from '../apps/runner/src/cell';
 import { CACHE_DIR } from '../apps/runner/src/paths';
@@ -14,7 +20,41 @@ import { NODE_SINGLE_CHUNK_COLUMNS } from '../packages/shared/src/job/result-set
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 1);
-const { values } = parseArgs({ options: { preset: { type: 'string' } } });
+const { values } = parseArgs({ options: { preset: { type: 'string' }, headroom: { type: 'boolean' } } });
+if (values.headroom) values.preset = 'result-set-whole-table';
+
+/**
+ * The fake on its thread, as the runner starts it, streaming the shape's result to a gRPC reader that
+ * keeps each PartialResultSet as bytes: rows per second it can serve one query at a time.
+ */
+async function fakeServes(spec: JobSpec): Promise<number> {
+  const latencyMs = spec.target.kind === 'fake' ? (spec.target as { latencyMs: number }).latencyMs : 0;
+  const fake = await startFakeSpannerThread({ latencyMs, resultSets: [spec.workload.resultSet!] });
+  const def = spannerService().ExecuteStreamingSql!;
+  const client = new grpc.Client(`${fake.host}:${fake.port}`, grpc.credentials.createInsecure(), { 'grpc.max_receive_message_length': -1 });
+  const request = { session: 'projects/p/instances/i/databases/d/sessions/s', sql: driverResultSet(spec.workload.resultSet!).sql };
+  const once = () =>
+    new Promise<number>((resolve, reject) => {
+      let bytes = 0;
+      const call = client.makeServerStreamRequest(def.path, def.requestSerialize, (b: Buffer) => b, request);
+      call.on('data', (b: Buffer) => (bytes += b.length));
+      call.on('end', () => resolve(bytes));
+      call.on('error', reject);
+    });
+  try {
+    await once();
+    let scans = 0;
+    const t0 = performance.now();
+    while (performance.now() - t0 < SECONDS * 1000) {
+      await once();
+      scans++;
+    }
+    return (scans * spec.workload.resultSet!.rows * 1000) / (performance.now() - t0);
+  } finally {
+    client.close();
+    await fake.stop();
+  }
+}
 
 function specs(): JobSpecInput[] {
   if (values.preset) {
@@ -61,5 +101,13 @@ for (const input of specs()) {
   }
 }
 process.stderr.write('\n');
+if (values.headroom) {
+  const parsed = parseJobSpec(specs()[0]);
+  if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
+  const served = await fakeServes(parsed.value);
+  const fastest = Math.max(...out.map((r) => Number(r['rows/s'])));
+  out.push({ client: 'the fake to a reader that keeps bytes', rows: parsed.value.workload.resultSet!.rows, 'rows/s': Math.round(served) });
+  console.log(`headroom: the fake serves ${Math.round(served)} rows/s, ${(served / fastest).toFixed(1)}× the fastest client's ${fastest} rows/s`);
+}
 console.log(`fake, ${SECONDS} s measured per cell, ${REPEATS} repeat(s), ${os.availableParallelism()} cores, ${os.cpus()[0]?.model}`);
 console.table(out);

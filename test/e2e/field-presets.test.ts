@@ -21,7 +21,7 @@ after(async () => {
 });
 
 interface StoredCell {
-  clientVersion: string;
+  client: { language: string; version: string };
   status: string;
   error: string | null;
   result: { timeline: unknown; events: unknown } | null;
@@ -31,7 +31,7 @@ interface StoredCell {
 async function runPreset(
   page: Page,
   id: string,
-  edit: (spec: { clients: unknown[]; concurrency: number[]; workload: { durationSeconds: number } }) => void,
+  edit: (spec: { clients: unknown[]; concurrency: number[]; repeats?: number; workload: { durationSeconds: number; warmupOps?: unknown } }) => void,
 ): Promise<{ id: string; cells: StoredCell[] }> {
   await page.goto(stack.baseUrl + '/jobs/new');
   await page.getByText(/published versions, newest first/).waitFor({ timeout: 60_000 });
@@ -126,5 +126,26 @@ test('slow-dns from the form: the job page marks each DNS query of grpc-go 1.18.
   assertShown(shown.text, lookups, 1000);
   assert.match(shown.text, /second \d+: [^;]*\d+ closed/);
   assert.equal(shown.lines, shown.text.match(/second \d+:/g)!.length, 'a line per marked second');
+  await page.close();
+});
+
+test('result-set-every-type from the form: every type decoded and checked by Node, Java and Go; the job page shows rows/s and CPU per 1,000 rows', { timeout: 600_000 }, async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 1200 } });
+  const job = await runPreset(page, 'result-set-every-type', (spec) => {
+    spec.workload.durationSeconds = 2;
+    spec.workload.warmupOps = 20;
+    spec.repeats = 1;
+  });
+  assert.deepEqual(job.cells.map((c) => c.client.version).sort(), ['1.96.1', '6.123.0', '9.0.0']);
+  await page.goto(`${stack.baseUrl}/jobs/${job.id}`);
+  assert.match(await page.getByTestId('scan-shape').innerText(), /^100 rows × 20 columns \(/);
+  const rows = await page.getByTestId('scan-table').locator('tbody tr').all();
+  assert.equal(rows.length, 3);
+  for (const row of rows) {
+    const cells = await row.locator('td').allInnerTexts();
+    // Scans/s, rows/s (100 per scan) and CPU per 1,000 rows are figures, not dashes.
+    const [scans, rowsPerSecond, cpu] = cells.slice(5, 8).map((t) => Number(t.replace(/,/g, '')));
+    assert.ok(scans! > 0 && Math.abs(rowsPerSecond! / scans! - 100) < 5 && cpu! > 0, cells.join(' | '));
+  }
   await page.close();
 });

@@ -142,7 +142,7 @@ async function chartFromCells(selection: TrendSelection) {
     config: facts.get(r.jobId)?.spec.configurations.find((c) => c.label === r.configLabel),
     concurrency: selection.concurrency!,
     repeat: r.repeat,
-    verdict: judgeCell(r, facts.get(r.jobId)?.cores ?? 0).kind,
+    verdict: judgeCell({ ...r, ...(facts.get(r.jobId)?.spec.arrivalRates ? {} : { agents: selection.concurrency! }) }, facts.get(r.jobId)?.cores ?? 0).kind,
   }));
   return { index, model: buildTrendModel(cells, selection, scenarioJobs.spec) };
 }

@@ -113,6 +113,8 @@ function contributions(c: SummaryCellRow, facts: Extract<JobFacts, { ok: true }>
       targetCpuShare: num(c.targetCpuShare),
       machineBusyShare: num(c.machineBusyShare),
       machineRunnerShare: num(c.machineRunnerShare),
+      // A closed loop's agents, as the job page judges the cell (results/ceiling.ts).
+      ...(facts.spec.arrivalRates ? {} : { agents: Number(c.concurrency) }),
     },
     facts.cores,
   ).kind;

@@ -147,6 +147,7 @@ export function judgeCellWithCeiling(
 ): { verdict: CellVerdict; ceiling: Ceiling | null } {
   const figures = cellCeilingFigures(spec, { ...cell, operations: result.operations, timeline: result.timeline, channels: shownChannels(cell.channels).channels });
   const ceiling = modeledCeiling(figures);
-  const judged = judgeCell({ ...result, scheduleLagGoalMs: languageInfo(cell.client.language)?.scheduleLagGoalMs }, cores);
+  const agents = spec.arrivalRates ? {} : { agents: cell.concurrency };
+  const judged = judgeCell({ ...result, ...agents, scheduleLagGoalMs: languageInfo(cell.client.language)?.scheduleLagGoalMs }, cores);
   return { verdict: withConfigurationLimit(judged, configurationLimit(ceiling, { ...figures, qps: result.qps, capWaits: result.outstandingCapWaits })), ceiling };
 }

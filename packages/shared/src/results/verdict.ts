@@ -31,6 +31,8 @@ export interface SaturationFigures {
   /** An open loop: how late the driver started operations at p99 (ms), and its language's goal (LanguageInfo.scheduleLagGoalMs). */
   scheduleLagP99Ms?: number | null;
   scheduleLagGoalMs?: number;
+  /** A closed loop's agents (its concurrency): fewer agents than cores, each busy in the client, bound the cell before the machine's cores do. */
+  agents?: number;
 }
 
 export const LIMITS = {
@@ -57,6 +59,12 @@ export const LIMITS = {
   machineBusy: 0.95,
   /** An open loop's driver starting operations later at p99 than its language's goal (this is the default, ms) and a tenth of the cell's p50. */
   driverLag: 1,
+  /**
+   * A closed loop of fewer agents than cores whose driver used this many cores per agent: each agent ran
+   * one operation at a time and spent it in the client (decoding a large result, say), so the client set
+   * the pace though the machine had cores to spare.
+   */
+  driverAgents: 0.8,
 } as const;
 export type LimitName = keyof typeof LIMITS;
 
@@ -88,6 +96,7 @@ const PROCESS: Record<LimitName, Limit['process']> = {
   machineOther: 'machine',
   machineBusy: 'machine',
   driverLag: 'driver',
+  driverAgents: 'driver',
 };
 
 /**
@@ -99,7 +108,12 @@ export function judgeCell(f: SaturationFigures, cores: number): CellVerdict {
   const over = (name: LimitName, value: number | null | undefined, threshold: number = LIMITS[name]): Limit[] =>
     value != null && Number.isFinite(value) && value > threshold ? [{ name, process: PROCESS[name], value, threshold }] : [];
   const driverShare = cpuShare(f.cpuMs, f.elapsedMs, cores);
-  const driver = [...over('driverLoop', f.driverLoopUtilization), ...over('driverCpu', driverShare)];
+  const driverCores = driverShare * cores;
+  const driver = [
+    ...over('driverLoop', f.driverLoopUtilization),
+    ...over('driverCpu', driverShare),
+    ...(f.agents !== undefined && f.agents < cores ? over('driverAgents', driverCores / f.agents) : []),
+  ];
   const other = f.machineBusyShare != null && f.machineRunnerShare != null ? f.machineBusyShare - f.machineRunnerShare - driverShare - (f.targetCpuShare ?? 0) : null;
   const harness = [
     ...over('targetLoop', f.targetLoopUtilization),
@@ -134,6 +148,7 @@ const LIMIT_WORDS: Record<LimitName, (l: Limit) => string> = {
   targetCpu: (l) => `the target's process used ${pct(l.value)} of the machine (over ${pct(l.threshold)})`,
   machineOther: (l) => `other processes used ${pct(l.value)} of the machine (over ${pct(l.threshold)})`,
   machineBusy: (l) => `machine ${pct(l.value)} busy (over ${pct(l.threshold)})`,
+  driverAgents: (l) => `driver used ${l.value.toFixed(2)} cores per agent (over ${l.threshold}): each agent was busy in the client`,
   driverLag: (l) => `driver started operations ${l.value.toFixed(1)} ms late at p99 (over ${+l.threshold.toFixed(1)} ms: its goal, or a tenth of the p50)`,
 };
 const pct = (x: number) => `${Math.round(x * 100)}%`;

@@ -40,6 +40,15 @@ test('a multi-threaded driver using most of the cores is client-bound, and the f
   );
 });
 
+test('one agent whose driver used a whole core (a scan decoding) is client-bound on two cores; the same CPU over two agents is not', () => {
+  // 9.5 s of CPU in 10 s: 0.95 cores, 48% of the machine, under the 85% any driver needs on its own.
+  const one = judge({ driverLoopUtilization: null, cpuMs: 9500, agents: 1 });
+  assert.equal(one.kind, 'client-bound');
+  assert.match(verdictReasons(one), /driver used 0\.95 cores per agent \(over 0\.8\): each agent was busy in the client/);
+  assert.equal(judge({ driverLoopUtilization: null, cpuMs: 9500, agents: 2 }).kind, 'clean');
+  assert.equal(judge({ driverLoopUtilization: null, cpuMs: 9500 }).kind, 'clean', 'an open loop has no agents');
+});
+
 test("the fake's busy thread or its added time makes the cell harness-bound, even when the client was busy too", () => {
   assert.deepEqual(
     judge({ targetLoopUtilization: 0.9 }).limits.map((l) => l.name),
