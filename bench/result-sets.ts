@@ -5,7 +5,12 @@
 //   npm run bench:result-sets -- --preset <id>     a result-set preset as it is, one cell per client
 //   npm run bench:result-sets -- --headroom        the fake's headroom: how fast it serves the whole-table preset's
 //                                                  result to a reader that does not decode, against the fastest client
+//   npm run bench:result-sets -- --preset <id> --emulator
+//                                                  the preset on the emulator target (a fresh emulator per cell, its
+//                                                  table provisioned and filled first): first how long provisioning
+//                                                  the shape takes, then the cells
 //   BENCH_SECONDS=5 (measured per cell), BENCH_REPEATS=1
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import * as grpc from '@grpc/grpc-js';
@@ -13,15 +18,53 @@ import { startFakeSpannerThread } from '@scb/fake-spanner';
 import { prepareDriver } from '@scb/languages';
 import { driverResultSet } from '@scb/shared/result-set';
 import { spannerService } from '../packages/fake-spanner/src/proto';
-import { clientText, decodeHistogram, type JobSpec, type JobSpecInput, parseJobSpec, planCells, PRESETS, summarize } from '@scb/shared';
+import { clientText, decodeHistogram, type JobSpec, type JobSpecInput, parseJobSpec, planCells, PLAYERS, PRESETS, type ResultSet, summarize } from '@scb/shared';
 import { runCell } from '../apps/runner/src/cell';
 import { CACHE_DIR } from '../apps/runner/src/paths';
+import { emulatorVersion, findEmulatorBinary, missingEmulatorMessage } from '../apps/runner/src/targets/emulator/binary';
+import { startEmulatorProcess } from '../apps/runner/src/targets/emulator/process';
+import { provision, rowsPerCommit } from '../apps/runner/src/targets/emulator/provision';
 import { NODE_SINGLE_CHUNK_COLUMNS } from '../packages/shared/src/job/result-set-presets';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 1);
-const { values } = parseArgs({ options: { preset: { type: 'string' }, headroom: { type: 'boolean' } } });
+const { values } = parseArgs({ options: { preset: { type: 'string' }, headroom: { type: 'boolean' }, emulator: { type: 'boolean' } } });
 if (values.headroom) values.preset = 'result-set-whole-table';
+if (values.emulator && (values.headroom || !values.preset)) throw new Error("--emulator runs a preset (--preset <id>) on the emulator; --headroom is the fake's");
+
+/**
+ * What every emulator cell of the shape pays before its driver starts: a fresh emulator, the instance,
+ * database and leaderboard rows, then the shape's table filled with the generated rows. Wall time, and
+ * the CPU the emulator and this process (generating and encoding the rows) spent on the table.
+ */
+async function emulatorProvisioning(shape: ResultSet): Promise<Record<string, string | number>> {
+  const binary = findEmulatorBinary();
+  if (!binary) throw new Error(missingEmulatorMessage());
+  const emulator = await startEmulatorProcess(binary);
+  const ticks = () => {
+    const f = readFileSync(`/proc/${emulator.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(f[11]) + Number(f[12])) * (1000 / 100);
+  };
+  const mine = () => (process.cpuUsage().user + process.cpuUsage().system) / 1000;
+  try {
+    const names = { projectId: 'bench-project', instanceId: 'bench-instance', databaseId: 'bench-db' };
+    let t0 = performance.now();
+    await provision('127.0.0.1', emulator.port, names, PLAYERS);
+    const base = performance.now() - t0;
+    const [e0, m0] = [ticks(), mine()];
+    t0 = performance.now();
+    await provision('127.0.0.1', emulator.port, names, PLAYERS, shape);
+    return {
+      client: `provisioning ${shape.rows} rows × ${shape.columns.length} columns (${rowsPerCommit(shape)} rows per commit)`,
+      'database s': (base / 1000).toFixed(2),
+      'table s': ((performance.now() - t0) / 1000).toFixed(2),
+      'emulator CPU s': ((ticks() - e0) / 1000).toFixed(2),
+      'runner CPU s': ((mine() - m0) / 1000).toFixed(2),
+    };
+  } finally {
+    await emulator.stop();
+  }
+}
 
 /**
  * The fake on its thread, as the runner starts it, streaming the shape's result to a gRPC reader that
@@ -60,7 +103,7 @@ function specs(): JobSpecInput[] {
   if (values.preset) {
     const p = PRESETS.find((x) => x.id === values.preset);
     if (!p) throw new Error(`no preset ${values.preset}: ${PRESETS.map((x) => x.id).join(', ')}`);
-    return [{ ...p.spec, workload: { ...p.spec.workload, measuredOps: undefined, durationSeconds: SECONDS }, repeats: REPEATS }];
+    return [{ ...p.spec, ...(values.emulator ? { target: { kind: 'emulator' } } : {}), workload: { ...p.spec.workload, measuredOps: undefined, durationSeconds: SECONDS }, repeats: REPEATS }];
   }
   return [1, 10, 100, 10_000].map((rows) => ({
     clients: ['8.12.0', '8.13.0', '9.0.0'].map((version) => ({ language: 'node', version })),
@@ -73,11 +116,13 @@ function specs(): JobSpecInput[] {
 }
 
 const out: Record<string, string | number>[] = [];
+const setup: Record<string, string | number>[] = [];
 for (const input of specs()) {
   const parsed = parseJobSpec(input);
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
   const spec: JobSpec = parsed.value;
   const shape = spec.workload.resultSet!;
+  if (values.emulator) setup.push(await emulatorProvisioning(shape));
   for (const plan of planCells(spec)) {
     const launch = await prepareDriver(plan.client, { cacheDir: CACHE_DIR, log: () => {} });
     const { result, serverByOperation } = await runCell(spec, plan, launch, {});
@@ -109,5 +154,6 @@ if (values.headroom) {
   out.push({ client: 'the fake to a reader that keeps bytes', rows: parsed.value.workload.resultSet!.rows, 'rows/s': Math.round(served) });
   console.log(`headroom: the fake serves ${Math.round(served)} rows/s, ${(served / fastest).toFixed(1)}× the fastest client's ${fastest} rows/s`);
 }
-console.log(`fake, ${SECONDS} s measured per cell, ${REPEATS} repeat(s), ${os.availableParallelism()} cores, ${os.cpus()[0]?.model}`);
+console.log(`${values.emulator ? `emulator ${emulatorVersion() ?? ''}` : 'fake'}, ${SECONDS} s measured per cell, ${REPEATS} repeat(s), ${os.availableParallelism()} cores, ${os.cpus()[0]?.model}`);
+if (setup.length) console.table(setup);
 console.table(out);

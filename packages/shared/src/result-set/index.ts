@@ -1,4 +1,5 @@
 export * from './shape';
 export * from './values';
+export * from './ddl';
 export * from './driver';
 export * from './figures';

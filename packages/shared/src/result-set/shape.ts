@@ -111,9 +111,12 @@ export function resultSetTable(s: Pick<ResultSet, 'rows' | 'columns' | 'seed'>):
   return `ScanRows_${fnv(values).toString(16).padStart(8, '0')}`;
 }
 
-/** The query a `scan` sends: every column of the shape's table, as many rows as the shape has. */
+/**
+ * The query a `scan` sends: every column of the shape's table, as many rows as the shape has, in the
+ * order they were generated (`k` is the row's index: ddl.ts).
+ */
 export function resultSetSql(s: Pick<ResultSet, 'rows' | 'columns' | 'seed'>): string {
-  return `SELECT ${s.columns.map((_, i) => columnName(i)).join(', ')} FROM ${resultSetTable(s)} LIMIT ${s.rows}`;
+  return `SELECT ${s.columns.map((_, i) => columnName(i)).join(', ')} FROM ${resultSetTable(s)} ORDER BY k LIMIT ${s.rows}`;
 }
 
 /** The shape in words: "100 rows × 24 columns (STRING 16 B, ARRAY<INT64> ×4, …), read all". */

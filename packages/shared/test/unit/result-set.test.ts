@@ -1,7 +1,20 @@
 // The scan workload's spec: what it refuses and why, and the values and checksums it stands for.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { canonicalText, columnChecksums, driverResultSet, generateRows, parseJobSpec, ResultSetSchema, resultSetSql, timestampCanonical } from '../../src/index';
+import {
+  COLUMN_TYPES,
+  canonicalText,
+  columnChecksums,
+  columnDdlType,
+  driverResultSet,
+  generateRows,
+  parseJobSpec,
+  ResultSetSchema,
+  resultSetDdl,
+  resultSetSql,
+  resultSetTable,
+  timestampCanonical,
+} from '../../src/index';
 
 const spec = (workload: object, target: object = { kind: 'fake' }) => ({
   clients: [{ language: 'node', version: '9.0.0' }],
@@ -29,7 +42,12 @@ test('scan needs a resultSet and a resultSet needs scan; each bad field is named
     issues(spec({ operation: 'scan', resultSet: { rows: 100_000, columns: [{ type: 'STRING', bytes: 10_000 }] } })).join(),
     /workload\.resultSet\.rows: the result would weigh about 1000 MB/,
   );
-  assert.match(issues(spec({ operation: 'scan', resultSet: shape }, { kind: 'emulator' })).join(), /workload\.resultSet: scan runs on the fake target for now/);
+  assert.deepEqual(issues(spec({ operation: 'scan', resultSet: shape }, { kind: 'emulator' })), [], 'the emulator provisions the table');
+  const spanner = { kind: 'spanner', projectId: 'my-project', instanceId: 'my-instance', databaseId: 'my-db', maxOpsPerCell: 100, maxSecondsPerCell: 60 };
+  assert.match(
+    issues(spec({ operation: 'scan', resultSet: shape }, spanner)).join(),
+    /workload\.resultSet: scan runs on the fake and the emulator: the runner creates no tables in a Cloud Spanner database/,
+  );
 });
 
 test('the same shape and seed give the same values and query; another seed other values', () => {
@@ -38,7 +56,11 @@ test('the same shape and seed give the same values and query; another seed other
   assert.notDeepEqual(generateRows(a), generateRows({ ...a, seed: 2 }));
   assert.equal(resultSetSql(a), resultSetSql(ResultSetSchema.parse({ ...a, read: 'none', chunkBytes: 100 })));
   assert.notEqual(resultSetSql(a), resultSetSql({ ...a, seed: 2 }));
-  assert.match(resultSetSql(a), /^SELECT c0, c1, c2 FROM ScanRows_[0-9a-f]{8} LIMIT 50$/);
+  assert.match(resultSetSql(a), /^SELECT c0, c1, c2 FROM ScanRows_[0-9a-f]{8} ORDER BY k LIMIT 50$/);
+  // The table those rows live in on the emulator: the row's index as its key, every type declared.
+  assert.equal(resultSetDdl(a), `CREATE TABLE ${resultSetTable(a)} (k INT64 NOT NULL, c0 ARRAY<NUMERIC>, c1 TIMESTAMP, c2 FLOAT64) PRIMARY KEY (k)`);
+  const scalars = ['BOOL', 'INT64', 'FLOAT32', 'FLOAT64', 'NUMERIC', 'STRING(MAX)', 'BYTES(MAX)', 'DATE', 'TIMESTAMP', 'JSON'];
+  assert.deepEqual(COLUMN_TYPES.map(columnDdlType), [...scalars, ...scalars.map((t) => `ARRAY<${t}>`)]);
   const d = driverResultSet(a);
   assert.deepEqual(
     d.columns.map((c) => c.checksum),
