@@ -151,6 +151,9 @@ test('result-set-every-type from the form: every type decoded and checked by Nod
     // Scans/s, rows/s (100 per scan) and CPU per 1,000 rows are figures, not dashes.
     const [scans, rowsPerSecond, cpu] = cells.slice(5, 8).map((t) => Number(t.replace(/,/g, '')));
     assert.ok(scans! > 0 && Math.abs(rowsPerSecond! / scans! - 100) < 5 && cpu! > 0, cells.join(' | '));
+    // Peak memory and GC time, stored with the cell.
+    assert.match(cells[10]!, /^\d+ MiB$/, cells.join(' | '));
+    assert.match(cells[11]!, /\d/, cells.join(' | '));
   }
   await page.close();
 });

@@ -61,6 +61,9 @@ for (const language of languagePlugins().map((p) => p.language)) {
       assert.equal(result.count, 20);
       assert.equal(result.operations.scan?.count, 20);
       assert.equal(stats.rpcsByMethod.ExecuteStreamingSql, 22, JSON.stringify(stats.rpcsByMethod));
+      // The driver's memory high-water mark (a runtime and a client take tens of MiB) and its GC time.
+      assert.ok(result.peakRssBytes! > 20 * 2 ** 20, `peak RSS ${result.peakRssBytes}`);
+      assert.ok(result.gcMs !== undefined && result.gcMs >= 0 && result.gcMs < result.elapsedMs, `GC ${result.gcMs} ms of ${result.elapsedMs}`);
     }
   });
 

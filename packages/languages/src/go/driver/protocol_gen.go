@@ -154,6 +154,8 @@ type ResultMessage struct {
 	OutstandingCapWaits *int64                     `json:"outstandingCapWaits,omitempty"`
 	Capped              *string                    `json:"capped,omitempty"`
 	SessionsCreated     *int64                     `json:"sessionsCreated,omitempty"`
+	PeakRssBytes        *float64                   `json:"peakRssBytes,omitempty"`
+	GcMs                *float64                   `json:"gcMs,omitempty"`
 	Operations          map[string]OperationResult `json:"operations"`
 }
 
