@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { type CellEvent, CellEventsSchema, CellTimelineSchema } from '@scb/shared';
+import { type CellEvent, CellEventsSchema, CellTimelineSchema, CellTokensSchema } from '@scb/shared';
 import { launchChromium } from '../helpers/browser';
 import { startStack, type Stack } from '../helpers/stack';
 
@@ -24,7 +24,7 @@ interface StoredCell {
   client: { language: string; version: string };
   status: string;
   error: string | null;
-  result: { timeline: unknown; events: unknown } | null;
+  result: { timeline: unknown; events: unknown; tokens: unknown } | null;
 }
 
 /** Picks the preset in the form, lets `edit` change its spec, launches it and waits for the job to end. */
@@ -96,6 +96,11 @@ test('token-refresh from the form: Go 1.33.0 stalls for the token endpoint in th
     spec.concurrency = [1];
   });
   const { stalled, marks, marked, timeline } = stallsAndMarks(job.cells[0]!, 900, 'token request answered in');
+  // Stored with the cell: every RPC carried a valid token.
+  const tokens = CellTokensSchema.parse(job.cells[0]!.result!.tokens);
+  assert.ok(tokens && tokens.valid > 0 && tokens.missing + tokens.expired + tokens.invalid === 0, JSON.stringify(tokens));
+  // Once, 10 s before the token's expiry: that second, or the next where the waiting calls end, waits the 1 s
+  // (a second token source of the client may ask too, without anyone waiting: not every mark stalls).
   assert.ok(stalled.length >= 1, `a refresh within 14 s of a 20 s token stalls a second: p99 ${timeline.map((t) => t.p99Ms.toFixed(0)).join(', ')}`);
   for (const s of stalled)
     assert.ok(
@@ -146,6 +151,9 @@ test('result-set-every-type from the form: every type decoded and checked by Nod
     // Scans/s, rows/s (100 per scan) and CPU per 1,000 rows are figures, not dashes.
     const [scans, rowsPerSecond, cpu] = cells.slice(5, 8).map((t) => Number(t.replace(/,/g, '')));
     assert.ok(scans! > 0 && Math.abs(rowsPerSecond! / scans! - 100) < 5 && cpu! > 0, cells.join(' | '));
+    // Peak memory and GC time, stored with the cell.
+    assert.match(cells[10]!, /^\d+ MiB$/, cells.join(' | '));
+    assert.match(cells[11]!, /\d/, cells.join(' | '));
   }
   await page.close();
 });

@@ -47,6 +47,7 @@ import {
   storeGateVerdict,
   createWatch,
   getWatch,
+  lastReproductionRuns,
   listWatches,
   pollWatches,
   WatchBackfillTooLarge,
@@ -614,6 +615,36 @@ test('watches: since X queues a gate per release and scenario against its predec
   await assert.rejects(createWatch(t.db, t.url, huge.value, many), (e: Error) => e instanceof WatchBackfillTooLarge && /58 gates, more than 40/.test(e.message));
   assert.equal((await listWatches(t.db)).length, watchesBefore, 'nothing stored');
   assert.equal(await getWatch(t.db, 'no-such-watch'), null);
+});
+
+test("a watch's releases come a page at a time, by semantic version, with the count of all of them", async () => {
+  const spec = parseWatchSpec({ language: 'node', scenarios: ['steady-select1', 'abort-backoff'], since: '9.9.0', repeats: 3 });
+  assert.ok(spec.ok);
+  const { id } = await createWatch(t.db, t.url, spec.value, ['9.8.0', '9.9.0', '9.10.0', '9.11.0', '9.2.0']);
+  const page = async (limit: number, offset: number) => {
+    const w = await getWatch(t.db, id, { limit, offset });
+    return [w?.releaseCount, w?.releases.map((r) => `${r.version}:${r.gates.length}`)];
+  };
+  // 9.10.0 after 9.9.0, as no string order has it.
+  assert.deepEqual(await page(2, 0), [3, ['9.11.0:2', '9.10.0:2']]);
+  assert.deepEqual(await page(2, 2), [3, ['9.9.0:2']]);
+  assert.deepEqual(await page(2, 4), [3, []]);
+  assert.deepEqual(await page(0, 0), [3, []]);
+});
+
+test('the newest run of each reproduction asked for, by creation time', async () => {
+  const at = (s: number) => new Date(Date.UTC(2026, 10, 1, 0, 0, s));
+  const job = (id: string, reproduction: string | null, s: number) =>
+    t.db.job.create({ data: { id, createdAt: at(s), cellsTotal: 0, status: 'succeeded', spec: reproduction ? { reproduction, clients: [] } : { clients: [] } } });
+  await job('reproA1', 'repro-a', 1);
+  await job('reproA2', 'repro-a', 3);
+  await job('reproA0', 'repro-a', 2);
+  await job('reproB1', 'repro-b', 1);
+  await job('reproN1', null, 9);
+  const last = await lastReproductionRuns(t.db, ['repro-a', 'repro-b', 'repro-c']);
+  assert.deepEqual(Object.fromEntries(last), { 'repro-a': 'reproA2', 'repro-b': 'reproB1' });
+  assert.deepEqual([...(await lastReproductionRuns(t.db, ['repro-b']))], [['repro-b', 'reproB1']]);
+  assert.equal((await lastReproductionRuns(t.db, [])).size, 0);
 });
 
 test('watches are polled: a new release gets one gate per scenario against its predecessor, once, whoever polls; a registry error changes nothing and is said', async () => {

@@ -208,19 +208,14 @@ test('slow-session-creation: the first second of a cold client waits for its 600
   }
 });
 
-test('token-refresh: a client that refreshes at expiry stalls for the token endpoint at each token request; one that refreshes in the background does not', { timeout: 900_000 }, async () => {
+// Go 1.33.0, which refreshes at expiry and stalls, is launched from the form in test/e2e/field-presets.test.ts
+// (the same 14 s, one agent, the same assertions); here the client that refreshes in the background.
+test('token-refresh: a client that refreshes in the background asks the token endpoint often and no second waits for it', { timeout: 900_000 }, async () => {
   const spec = preset('token-refresh');
-  spec.clients = [
-    { language: 'go', version: '1.33.0' },
-    { language: 'go', version: '1.96.1' },
-  ];
+  spec.clients = [{ language: 'go', version: '1.96.1' }];
   spec.workload.durationSeconds = 14;
-  // One agent: Go 1.33.0's four connections each keep a token, and when they refresh in different
-  // seconds a stall holds one connection's calls only, which a second's p99 hides at C=4 (seen in CI:
-  // requests at 6.9, 7.9, 8.9 and 9.9 s, no second over 15 ms). One agent waits for whichever it is on.
   spec.concurrency = [1];
   const job = await run(spec);
-  const second = (ms: number) => Math.floor(ms / 1000) + 1;
   for (const c of job.cells) {
     const timeline = CellTimelineSchema.parse(c.result!.timeline);
     const marks = (CellEventsSchema.parse(c.result!.events) ?? []).filter((e) => e.kind === 'schedule-change' && e.text.startsWith('token request answered in'));
@@ -229,19 +224,8 @@ test('token-refresh: a client that refreshes at expiry stalls for the token endp
     // Stored with the cell: every RPC carried a valid token.
     const tokens = CellTokensSchema.parse(c.result!.tokens);
     assert.ok(tokens && tokens.valid > c.result!.count && tokens.missing + tokens.expired + tokens.invalid === 0, JSON.stringify(tokens));
-    if (c.clientVersion === '1.33.0') {
-      // Once, 10 s before the token's expiry: that second, or the next where the waiting calls end, waits the 1 s.
-      // (A second token source of the client may ask too, without anyone waiting: not every mark stalls.)
-      assert.ok(stalled.length >= 1, 'a refresh within 14 s of a 20 s token stalls a second');
-      for (const s of stalled)
-        assert.ok(
-          marks.some((m) => s === second(m.atMs) || s === second(m.atMs) + 1),
-          `second ${s} stalled without a token request in it or the one before`,
-        );
-    } else {
-      assert.ok(marks.length >= 5, `1.96.1 refreshes in the background, often at this short life (${marks.length})`);
-      assert.deepEqual(stalled, [], 'and no second waits for it');
-    }
+    assert.ok(marks.length >= 5, `1.96.1 refreshes in the background, often at this short life (${marks.length})`);
+    assert.deepEqual(stalled, [], 'and no second waits for it');
   }
 });
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { startFakeSpanner } from '@scb/fake-spanner';
 import { prepareDriver } from '@scb/languages';
-import { COLUMN_TYPES, type Language, type ResultSet, ResultSetSchema } from '@scb/shared';
+import { COLUMN_TYPES, type Configuration, type Language, parseJobSpec, type ResultSet, ResultSetSchema } from '@scb/shared';
 import { runDriver } from '../../apps/runner/src/cell';
 import { CACHE_DIR } from '../../apps/runner/src/paths';
 import { defaultCellOn } from '../helpers/cells';
@@ -24,12 +24,28 @@ const EVERY_TYPE = ResultSetSchema.parse({
   seed: 3,
 });
 
-async function scanRun(language: Language, shape: ResultSet, server: { corruptResultSetPart?: number } = {}) {
+/** The same without INT64 columns: what Node's `json` rows (numbers unwrapped) can read of values across the whole 64-bit range. */
+const NO_INT64 = { ...EVERY_TYPE, columns: EVERY_TYPE.columns.filter((c) => !c.type.includes('INT64')) };
+
+/**
+ * Each language's decode options (configurations), with a result it reads: the checksums must agree in
+ * every one, reading all columns and the first only (where a lazy mode decodes nothing else).
+ */
+const DECODE_OPTIONS: Partial<Record<Language, { configuration: Partial<Configuration>; shape: ResultSet }[]>> = {
+  java: (['LAZY_PER_COL', 'LAZY_PER_ROW'] as const).map((decodeMode) => ({ configuration: { decodeMode }, shape: EVERY_TYPE })),
+  node: [
+    { configuration: { nodeRows: 'json-wrapNumbers' }, shape: EVERY_TYPE },
+    { configuration: { nodeRows: 'json' }, shape: NO_INT64 },
+  ],
+};
+
+async function scanRun(language: Language, shape: ResultSet, server: { corruptResultSetPart?: number } = {}, configuration: Partial<Configuration> = {}, measuredOps = 20) {
   const client = { language, version: VERSIONS[language]! };
   const launch = await prepareDriver(client, { cacheDir: CACHE_DIR, log: () => {} });
   const fake = await startFakeSpanner({ latencyMs: 1, resultSets: [shape], ...server });
   try {
-    const cell = defaultCellOn(fake, client, { warmupOps: 2, measuredOps: 20, operation: 'scan', resultSet: shape }, 2);
+    const base = defaultCellOn(fake, client, { warmupOps: 2, measuredOps, operation: 'scan', resultSet: shape }, 2);
+    const cell = { ...base, configuration: { ...base.configuration, ...configuration } };
     return { result: await runDriver(cell, launch).catch((e: Error) => e), stats: fake.stats() };
   } finally {
     await fake.stop();
@@ -45,6 +61,9 @@ for (const language of languagePlugins().map((p) => p.language)) {
       assert.equal(result.count, 20);
       assert.equal(result.operations.scan?.count, 20);
       assert.equal(stats.rpcsByMethod.ExecuteStreamingSql, 22, JSON.stringify(stats.rpcsByMethod));
+      // The driver's memory high-water mark (a runtime and a client take tens of MiB) and its GC time.
+      assert.ok(result.peakRssBytes! > 20 * 2 ** 20, `peak RSS ${result.peakRssBytes}`);
+      assert.ok(result.gcMs !== undefined && result.gcMs >= 0 && result.gcMs < result.elapsedMs, `GC ${result.gcMs} ms of ${result.elapsedMs}`);
     }
   });
 
@@ -78,4 +97,33 @@ test('go driver: a version without spanner.NullFloat32 (1.33.0) refuses a FLOAT3
   } finally {
     await fake.stop();
   }
+});
+
+for (const [language, options] of Object.entries(DECODE_OPTIONS)) {
+  test(`${language} driver: every decode option decodes to the same checksums, reading all columns and the first`, { timeout: 10 * 60_000 }, async () => {
+    for (const { configuration, shape } of options!) {
+      for (const read of ['all', 'first'] as const) {
+        const what = `${JSON.stringify(configuration)}, read ${read}`;
+        const { result } = await scanRun(language, { ...shape, read }, {}, configuration, 10);
+        assert.ok(!(result instanceof Error), `${what}: ${(result as Error).message}`);
+        assert.deepEqual(result.errors, {}, `${what}: ${JSON.stringify(result.errors)}`);
+        assert.equal(result.operations.scan?.count, 10, what);
+      }
+    }
+  });
+}
+
+test('node driver: json rows (numbers unwrapped) cannot read INT64 values outside Number.isSafeInteger, which the spec refuses', { timeout: 10 * 60_000 }, async () => {
+  const shape = ResultSetSchema.parse({ rows: 50, columns: [{ type: 'INT64' }], seed: 3 });
+  // The client throws "Integer … is out of bounds" while decoding: every query fails (the driver counts it), none is checked.
+  const { result } = await scanRun('node', shape, {}, { nodeRows: 'json' }, 3);
+  assert.ok(!(result instanceof Error), (result as Error).message);
+  assert.deepEqual(result.errors, { UNKNOWN: 3 });
+  const spec = parseJobSpec({
+    clients: [{ language: 'node', version: VERSIONS.node! }],
+    configurations: [{ label: 'json', nodeRows: 'json' }],
+    concurrency: [1],
+    workload: { operation: 'scan', warmupOps: 1, measuredOps: 1, resultSet: shape },
+  });
+  assert.ok(!spec.ok && spec.issues[0]!.path === 'configurations.0.nodeRows', JSON.stringify(spec));
 });

@@ -29,6 +29,8 @@ export function cellResultOf(out: CellOutcome): CellResultInput {
     machineRunnerShare: out.machine?.runnerShare ?? null,
     machineLoad1: out.machine?.load1 ?? null,
     capped: r.capped ?? null,
+    peakRssBytes: r.peakRssBytes ?? null,
+    gcMs: r.gcMs ?? null,
     ...openLoopOf(r),
     operations: operationsOf(r, out.serverByOperation),
     // Past the measured phase's end (the driver's last calls winding down) they are not its.

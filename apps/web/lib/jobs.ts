@@ -118,6 +118,9 @@ export interface CellView {
         scheduleLagMaxMs: number | null;
         /** An open loop: operations that arrived while the outstanding cap ran and waited for one to end; null for a closed loop. */
         outstandingCapWaits: number | null;
+        /** The driver's peak resident memory, bytes, and its garbage collection time while measuring, ms; null for cells stored before. */
+        peakRssBytes: number | null;
+        gcMs: number | null;
         timeline: TimelinePoint[];
         /** Per operation kind of the mix; null for cells stored before kinds were kept. */
         operations: CellOperations | null;
@@ -370,6 +373,8 @@ export function csvRows(job: JobView): CsvRow[] {
     uncorrected_p99_ms: c.result?.uncorrected?.p99Ms,
     schedule_lag_p99_ms: c.result?.scheduleLagP99Ms,
     outstanding_cap_waits: c.result?.outstandingCapWaits,
+    peak_rss_bytes: c.result?.peakRssBytes,
+    gc_ms: c.result?.gcMs,
     verdict: c.result?.verdict.kind,
     verdict_reasons: c.result ? verdictReasons(c.result.verdict) : undefined,
     channel_source: c.result ? c.channelSource : null,

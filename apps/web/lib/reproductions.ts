@@ -6,8 +6,11 @@ import { db } from './db';
 import { getJob, isInvalidJob, jobUrl } from './jobs';
 
 export async function listReproductions(origin: string, filter: { language?: string; status?: string } = {}) {
-  const last = await lastReproductionRuns(db());
   const entries = REPRODUCTIONS.filter((r) => (!filter.language || r.language === filter.language) && (!filter.status || r.status === filter.status));
+  const last = await lastReproductionRuns(
+    db(),
+    entries.map((r) => r.id),
+  );
   return Promise.all(
     entries.map(async (r) => {
       const jobId = last.get(r.id);

@@ -1,5 +1,5 @@
 // Release watches as the API, the pages, the feeds and the badge read them.
-import { getWatch as readWatch, listDeliveries, listWatches as readWatches, listWatchVerdicts, type WatchVerdict } from '@scb/db';
+import { getWatch as readWatch, listDeliveries, listWatches as readWatches, listWatchVerdicts, WATCH_RELEASES_PAGE, type WatchVerdict } from '@scb/db';
 import { clientName } from '@scb/shared/job';
 import { atomFeed, badgeSvg, chipState, releaseState, watchScenarioId, type ChipState } from '@scb/shared/watch';
 import { db } from './db';
@@ -9,9 +9,12 @@ export function watchUrl(id: string, origin: string): string {
   return new URL(`/watch/${id}`, origin).toString();
 }
 
-/** A watch and its releases, newest first, each with one gate per scenario; null when there is none. */
-export async function getWatch(id: string, origin: string) {
-  const w = await readWatch(db(), id);
+/**
+ * A watch and one page of its releases (`size` a page, WATCH_RELEASES_PAGE by default), newest first,
+ * each with one gate per scenario; null when there is none.
+ */
+export async function getWatch(id: string, origin: string, { page = 1, size = WATCH_RELEASES_PAGE }: { page?: number; size?: number } = {}) {
+  const w = await readWatch(db(), id, { limit: size, offset: (page - 1) * size });
   if (!w) return null;
   return {
     id: w.id,
@@ -28,6 +31,10 @@ export async function getWatch(id: string, origin: string) {
     pollError: w.pollError,
     stoppedAt: w.stoppedAt?.toISOString() ?? null,
     stoppedBy: w.stoppedBy,
+    /** Every release it gated; `releases` holds page `page` of them, `pageSize` a page. */
+    releaseCount: w.releaseCount,
+    page,
+    pageSize: size,
     releases: w.releases.map((r) => ({
       version: r.version,
       predecessor: r.predecessor,
@@ -64,9 +71,12 @@ export async function listWatches(origin: string) {
   }));
 }
 
-/** Every watch with its releases, newest watch first, for the /watch page. */
+/** Releases the /watch page shows of each watch: the newest. */
+export const LIST_RELEASES = 10;
+
+/** Every watch (the newest 100) with its LIST_RELEASES newest releases, newest watch first, for the /watch page. */
 export async function listWatchViews(origin: string): Promise<WatchView[]> {
-  const views = await Promise.all((await readWatches(db())).map((w) => getWatch(w.id, origin)));
+  const views = await Promise.all((await readWatches(db())).map((w) => getWatch(w.id, origin, { size: LIST_RELEASES })));
   return views.filter((v): v is WatchView => v !== null);
 }
 
@@ -107,7 +117,8 @@ export async function watchFeed(origin: string, id?: string): Promise<string | n
       entries: verdicts.map((v) => entryOf(v, origin)),
     });
   }
-  const w = await readWatch(db(), id);
+  // The feed needs none of its releases: its entries are the newest verdicts.
+  const w = await readWatch(db(), id, { limit: 0 });
   if (!w) return null;
   const verdicts = await listWatchVerdicts(db(), { watchId: w.id });
   return atomFeed({
@@ -121,7 +132,7 @@ export async function watchFeed(origin: string, id?: string): Promise<string | n
 
 /** The badge of a watch's newest release that has a gate: "google-cloud-spanner 6.116.0 | pass"; null when there is no such watch. */
 export async function watchBadge(id: string): Promise<string | null> {
-  const w = await readWatch(db(), id);
+  const w = await readWatch(db(), id, { limit: 1 });
   if (!w) return null;
   const newest = w.releases[0];
   const label = clientName(w.spec.language);

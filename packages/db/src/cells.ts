@@ -110,7 +110,8 @@ export async function storeCellProgress(db: Db, cellId: number, progress: Progre
 }
 
 /** What a cell produced: its result and the connections its target counted (none where it counts none). */
-export type CellResultInput = StoredCellResult & { channels: StoredChannel[] };
+/** What a runner stores; the figures measured later than the first results (memory, GC) may be left out. */
+export type CellResultInput = Omit<StoredCellResult, 'peakRssBytes' | 'gcMs'> & Partial<Pick<StoredCellResult, 'peakRssBytes' | 'gcMs'>> & { channels: StoredChannel[] };
 
 /**
  * Stores a cell's result, its channel stats and its succeeded status in one transaction, all or

@@ -8,7 +8,7 @@ export async function recordClientVersion(db: Db, language: string, version: str
   await db.clientVersion.upsert({ where: { language_version: { language, version } }, create: { language, version, ...data }, update: data });
 }
 
-/** Every version of a language this machine has tried to install, by version. */
-export async function knownClientVersions(db: Db, language: string): Promise<Map<string, ClientVersion>> {
-  return new Map((await db.clientVersion.findMany({ where: { language } })).map((v) => [v.version, v]));
+/** Every version of a language this machine has tried to install (or only those of `versions`), by version. */
+export async function knownClientVersions(db: Db, language: string, versions?: readonly string[]): Promise<Map<string, ClientVersion>> {
+  return new Map((await db.clientVersion.findMany({ where: { language, ...(versions && { version: { in: [...versions] } }) } })).map((v) => [v.version, v]));
 }

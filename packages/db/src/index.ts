@@ -72,6 +72,7 @@ export {
   listWatches,
   listWatchVerdicts,
   MAX_WATCH_BACKFILL_GATES,
+  WATCH_RELEASES_PAGE,
   pollWatches,
   stopWatch,
   WatchBackfillTooLarge,

@@ -354,10 +354,17 @@ export async function failOrphanedJobs(db: Db): Promise<number> {
   return orphans.length;
 }
 
-/** The newest job of each reproduction (spec.reproduction), by id. */
-export async function lastReproductionRuns(db: Db): Promise<Map<string, string>> {
+/**
+ * The newest job of each of these reproductions (spec.reproduction), by id: one probe per
+ * reproduction of Job's reproduction index, however many runs each has.
+ */
+export async function lastReproductionRuns(db: Db, reproductions: readonly string[]): Promise<Map<string, string>> {
+  if (!reproductions.length) return new Map();
   const rows = await db.$queryRaw<{ reproduction: string; id: string }[]>`
-    SELECT DISTINCT ON (spec->>'reproduction') spec->>'reproduction' AS reproduction, id
-    FROM "Job" WHERE spec->>'reproduction' IS NOT NULL ORDER BY spec->>'reproduction', "createdAt" DESC, id`;
+    SELECT r.reproduction, j.id
+    FROM unnest(${[...new Set(reproductions)]}::text[]) AS r(reproduction)
+    CROSS JOIN LATERAL (
+      SELECT id FROM "Job" WHERE spec->>'reproduction' IS NOT NULL AND spec->>'reproduction' = r.reproduction ORDER BY "createdAt" DESC, id LIMIT 1
+    ) j`;
   return new Map(rows.map((r) => [r.reproduction, r.id]));
 }

@@ -202,22 +202,44 @@ export interface StoredWatch {
   /** When it was stopped (DELETE) and by whom: it polls no more; null while it watches. */
   stoppedAt: Date | null;
   stoppedBy: string | null;
-  /** Newest first. */
+  /** How many releases it gated (each with one gate per scenario). */
+  releaseCount: number;
+  /** The page of releases asked for, newest first. */
   releases: WatchRelease[];
 }
 
-/** A watch with its releases, newest first; null when there is none or its stored spec does not parse. */
-export async function getWatch(db: Db, id: string): Promise<StoredWatch | null> {
+/** Releases a watch's page (and GET /api/watches/<id>) shows at once, newest first; `?page=2` the next ones. */
+export const WATCH_RELEASES_PAGE = 25;
+
+/**
+ * A watch with one page of its releases, newest first (`limit`, from `offset`; WATCH_RELEASES_PAGE
+ * from the newest by default), and how many it has (`releaseCount`); null when there is none or its
+ * stored spec does not parse. Only the page's gates are read: the releases are ordered from the
+ * distinct versions of its gates (an index-only read of Gate(watchId, watchVersion), a few strings
+ * per release) by semantic version, which SQL cannot sort.
+ */
+export async function getWatch(db: Db, id: string, page: { limit?: number; offset?: number } = {}): Promise<StoredWatch | null> {
   if (!isStoredId(id)) return null;
-  // Each release's gates in the watch's order of scenarios.
-  const w = await db.watch.findUnique({
-    where: { id },
-    include: { gates: { include: { job: { select: { status: true, error: true, startedAt: true, finishedAt: true } } }, orderBy: { watchScenario: 'asc' } } },
-  });
+  const w = await db.watch.findUnique({ where: { id } });
   if (!w) return null;
   const spec = parseWatchSpec(w.spec);
   if (!spec.ok) return null;
-  const installs = await knownClientVersions(db, spec.value.language);
+  const limit = page.limit ?? WATCH_RELEASES_PAGE;
+  const offset = page.offset ?? 0;
+  const all = (await db.$queryRaw<{ v: string }[]>`SELECT DISTINCT "watchVersion" AS v FROM "Gate" WHERE "watchId" = ${id} AND "watchVersion" IS NOT NULL`)
+    .map((r) => r.v)
+    .sort((a, b) => compareSemver(b, a));
+  const shown = all.slice(offset, offset + limit);
+  // Each release's gates in the watch's order of scenarios.
+  const gates = shown.length
+    ? await db.gate.findMany({
+        where: { watchId: id, watchVersion: { in: shown } },
+        include: { job: { select: { status: true, error: true, startedAt: true, finishedAt: true } } },
+        orderBy: [{ watchScenario: 'asc' }, { id: 'asc' }],
+      })
+    : [];
+  const predecessorOf = (g: { spec: unknown }) => String((g.spec as { baseline?: string }).baseline ?? '');
+  const installs = gates.length ? await knownClientVersions(db, spec.value.language, [...new Set([...shown, ...gates.map(predecessorOf)])]) : new Map();
   const installFailure = (...versions: string[]) => {
     const failed = versions.flatMap((v) => (installs.get(v)?.ok === false ? [`${v}: ${installs.get(v)?.message ?? 'could not be installed'}`] : []));
     return failed.length ? failed.join('; ') : null;
@@ -226,9 +248,9 @@ export async function getWatch(db: Db, id: string): Promise<StoredWatch | null> 
   const unlisted = new Set(Array.isArray(w.unlisted) ? w.unlisted : []);
   const now = Date.now();
   const byVersion = new Map<string, WatchRelease>();
-  for (const g of w.gates) {
+  for (const g of gates) {
     const version = g.watchVersion ?? '';
-    const predecessor = String((g.spec as { baseline?: string }).baseline ?? '');
+    const predecessor = predecessorOf(g);
     let r = byVersion.get(version);
     if (!r) byVersion.set(version, (r = { version, predecessor, publishedAt: dates[version] ?? null, unlisted: unlisted.has(version), runSeconds: 0, gates: [] }));
     if (g.job.startedAt) r.runSeconds += ((g.job.finishedAt?.getTime() ?? now) - g.job.startedAt.getTime()) / 1000;
@@ -255,7 +277,8 @@ export async function getWatch(db: Db, id: string): Promise<StoredWatch | null> 
     pollError: w.pollError,
     stoppedAt: w.stoppedAt,
     stoppedBy: w.stoppedBy,
-    releases: [...byVersion.values()].sort((a, b) => compareSemver(b.version, a.version)),
+    releaseCount: all.length,
+    releases: shown.flatMap((v) => byVersion.get(v) ?? []),
   };
 }
 

@@ -1,5 +1,6 @@
 // The answers of `scan` queries (@scb/shared result-set): each shape's generated values streamed as
-// Spanner streams a large result, in PartialResultSets of about `chunkBytes` with resume tokens, a
+// Spanner streams a large result, in PartialResultSets of about `chunkBytes` (resume tokens where a part
+// ends on a completed row, `last` on the last part), a
 // string or list that does not fit split mid-value (`chunked_value`) by the merge rules of
 // google/spanner/v1/result_set.proto. Encoded once per shape, then sent as bytes.
 import { DEFAULT_CHUNK_BYTES, generateRows, isArray, resultSetSql, type ResultSet, scalarOf, type WireValue, columnName } from '@scb/shared/result-set';
@@ -102,16 +103,18 @@ export function chunkResult(shape: ResultSet, corruptPart?: number): EncodedResu
       }),
     },
   };
-  const parts: { values: WireValue[]; chunked: boolean }[] = [];
+  // `rowEnd`: the part ends on a completed row, where Spanner puts a resume token.
+  const parts: { values: WireValue[]; chunked: boolean; rowEnd: boolean }[] = [];
   let values: WireValue[] = [];
   let size = 0;
-  const close = (chunked: boolean) => {
-    parts.push({ values, chunked });
+  const close = (chunked: boolean, rowEnd: boolean) => {
+    parts.push({ values, chunked, rowEnd });
     values = [];
     size = 0;
   };
   for (const row of generateRows(shape)) {
-    for (let v of row) {
+    row.forEach((value, i) => {
+      let v = value;
       for (;;) {
         const w = weight(v);
         if (size + w <= chunkBytes || (size === 0 && !splitValue(v, chunkBytes))) {
@@ -121,23 +124,24 @@ export function chunkResult(shape: ResultSet, corruptPart?: number): EncodedResu
         }
         const split = chunkBytes - size >= 8 ? splitValue(v, chunkBytes - size) : null;
         if (!split) {
-          close(false);
+          close(false, i === 0 && v === value);
           continue;
         }
         values.push(split[0]);
-        close(true);
+        close(true, false);
         v = split[1];
       }
-      if (size >= chunkBytes) close(false);
-    }
+      if (size >= chunkBytes) close(false, i === row.length - 1);
+    });
   }
-  if (values.length) close(false);
+  if (values.length) close(false, true);
   if (corruptPart !== undefined) corrupt(parts[Math.min(corruptPart, parts.length) - 1]!.values);
   const protoParts = parts.map((p, i) => ({
     ...(i === 0 ? { metadata } : {}),
     values: p.values.map(protoValue),
     ...(p.chunked ? { chunkedValue: true } : {}),
-    resumeToken: Buffer.from(`scan-${i + 1}`),
+    // As Spanner: a resume token where a part ends on a completed row, none on a chunked part or the last.
+    ...(p.rowEnd && i < parts.length - 1 ? { resumeToken: Buffer.from(`scan-${i + 1}`) } : {}),
     ...(i === parts.length - 1 ? { last: true } : {}),
   }));
   const serialize = spannerService().ExecuteStreamingSql.responseSerialize;

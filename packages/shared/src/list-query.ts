@@ -40,11 +40,13 @@ export const LIST_QUERIES = {
   reproductions: { language: oneOf(languageNames), status: oneOf(() => REPRODUCTION_STATUSES) },
   /** `/watch`. */
   watches: { language: oneOf(languageNames), verdict: oneOf(() => CHIP_STATES) },
+  /** `/watch/<id>` and GET /api/watches/<id>: the page of its releases. */
+  watch: { page: Page },
 } satisfies Record<string, Record<string, z.ZodType<unknown, string>>>;
 
 type Lists = typeof LIST_QUERIES;
 /** A list's parameters as read: each absent (or empty) one undefined, `page` 1 when absent. */
-export type ListQuery<L extends keyof Lists> = { [K in keyof Lists[L]]?: z.output<Lists[L][K]> } & (L extends 'jobs' | 'gates' ? { page: number } : unknown);
+export type ListQuery<L extends keyof Lists> = { [K in keyof Lists[L]]?: z.output<Lists[L][K]> } & (L extends 'jobs' | 'gates' | 'watch' ? { page: number } : unknown);
 
 /** A page's searchParams or a request's URLSearchParams. */
 export type QuerySource = URLSearchParams | Record<string, string | string[] | undefined>;

@@ -162,6 +162,13 @@ export const ResultMessageSchema = OperationResultSchema.extend({
    * each session of a BatchCreateSessions answer. Every driver counts them (a gRPC interceptor or hook).
    */
   sessionsCreated: z.number().int().min(0).optional(),
+  /** The driver process's peak resident memory at the end of the cell, bytes (the kernel's high-water mark: getrusage, VmHWM). */
+  peakRssBytes: z.number().min(0).optional(),
+  /**
+   * Time the runtime spent collecting garbage over the measured phase, ms, where it reports it: Java's
+   * collectors (their collection time), Go's stop-the-world pauses, Node's GC events.
+   */
+  gcMs: z.number().min(0).optional(),
   /** The same per operation kind of the mix; they add up to the totals above. */
   operations: z.partialRecord(z.enum(OPERATIONS), OperationResultSchema),
 });

@@ -58,6 +58,7 @@ test('malformed query parameters and path ids: pages say what is wrong, API rout
     ['/reproductions?language=%00', /<code>language<\/code> must be one of node, java, go/],
     ['/reproductions?status=fixed', /<code>status<\/code> must be one of reproduced/],
     ['/watch?verdict=%00', /<code>verdict<\/code> must be one of pass, fail/],
+    ['/watch/nowatch?page=0', /<code>page<\/code> must be a whole number from 1 to 100000/],
   ];
   for (const [p, says] of pages) {
     const res = await get(p);
@@ -81,6 +82,7 @@ test('malformed query parameters and path ids: pages say what is wrong, API rout
     ['/api/jobs?by=%00', 'by', /control characters/],
     ['/api/jobs?page=99999999999999999999', 'page', /whole number/],
     ['/api/gates?page=0', 'page', /whole number/],
+    ['/api/watches/nowatch?page=1.5', 'page', /whole number/],
     ['/api/reproductions?status=%00', 'status', /must be one of/],
     ['/api/reproductions?language=cobol', 'language', /must be one of node, java, go/],
     ['/api/jobs/%ff', 'path', /malformed %-escape/],

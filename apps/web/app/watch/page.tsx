@@ -22,7 +22,7 @@ export default async function WatchesPage({ searchParams }: { searchParams: Prom
   if (!q.ok) return <QueryIssues title="Release watches" issues={q.issues} plain="/watch" />;
   const { language = '', verdict = '' } = q.value;
   const watches = (await listWatchViews(publicOrigin())).filter((w) => !language || w.spec.language === language);
-  // A verdict filter keeps the releases with a chip in that state, and the watches that have one.
+  // Each watch with its newest releases (LIST_RELEASES); a verdict filter keeps those with a chip in that state, and the watches that have one.
   const shown = watches
     .map((w) => ({ watch: w, releases: verdict ? w.releases.filter((r) => r.gates.some((g) => g.state === verdict)) : w.releases }))
     .filter((s) => !verdict || s.releases.length > 0);
@@ -60,7 +60,12 @@ export default async function WatchesPage({ searchParams }: { searchParams: Prom
               {watch.spec.until ? ` until ${watch.spec.until}` : ''}
               {watch.stoppedAt ? ` · deleted ${formatUtc(watch.stoppedAt)}: polls no more` : watch.pollError ? ` · the registry could not be read at the last poll: ${watch.pollError}` : ''}
             </p>
-            <WatchTimeline watch={watch} releases={releases.slice(0, 10)} />
+            <WatchTimeline watch={watch} releases={releases} />
+            {watch.releaseCount > watch.releases.length && (
+              <p className="small muted">
+                The {watch.releases.length} newest of its {watch.releaseCount} releases: <Link href={`/watch/${watch.id}`}>all of them</Link>
+              </p>
+            )}
           </section>
         ))
       )}

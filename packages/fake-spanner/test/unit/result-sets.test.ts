@@ -37,17 +37,23 @@ function reassemble(encoded: Buffer[], width: number): WireValue[][] {
   const decode = spannerService().ExecuteStreamingSql.responseDeserialize;
   const values: WireValue[] = [];
   let pending: WireValue | undefined;
+  let tokensMissing = 0;
   encoded.forEach((bytes, i) => {
     const p = decode(bytes) as { values?: Proto[]; chunkedValue?: boolean; resumeToken?: Buffer; metadata?: object; last?: boolean };
     assert.equal(p.metadata !== undefined, i === 0, 'metadata in the first part only');
-    assert.ok(p.resumeToken?.length, `part ${i + 1} has a resume token`);
+    assert.equal(p.last === true, i === encoded.length - 1, '`last` on the last part only');
     const vs = (p.values ?? []).map(wire);
+    // A resume token only where the part ends on a completed row: never on a chunked part or the last.
+    const rowEnd = !p.chunkedValue && (values.length + vs.length) % width === 0;
+    if (p.resumeToken?.length) assert.ok(rowEnd && !p.last, `part ${i + 1}: a resume token mid-row`);
+    else if (rowEnd && !p.last) tokensMissing++;
     if (pending !== undefined) vs[0] = merge(pending, vs[0]!);
     pending = p.chunkedValue ? vs.pop() : undefined;
     if (pending !== undefined) assert.ok(typeof pending === 'string' || Array.isArray(pending), 'only strings and lists are chunked');
     values.push(...vs);
   });
   assert.equal(pending, undefined, 'the last part completes its value');
+  assert.equal(tokensMissing, 0, 'every part that ends on a completed row (but the last) has a resume token');
   const rows: WireValue[][] = [];
   for (let i = 0; i < values.length; i += width) rows.push(values.slice(i, i + width));
   return rows;

@@ -58,6 +58,7 @@ test('options the Node client lacks fail with "option X is not supported by node
   for (const [configuration, option] of [
     [{ dynamicChannelPool: true }, 'dynamicChannelPool'],
     [{ sessionPool: { writeSessionsFraction: 0.2 } }, 'sessionPool.writeSessionsFraction'],
+    [{ decodeMode: 'LAZY_PER_COL' }, 'decodeMode'],
   ] as const) {
     assert.throws(
       () => nodeClientSetup(cell(configuration), deps),

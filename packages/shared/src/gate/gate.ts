@@ -18,6 +18,7 @@ import {
   type ParseResult,
 } from '../job/spec';
 import { SCENARIO_PRESETS } from '../job/presets';
+import { EVERY_TYPE_COLUMNS } from '../job/result-set-presets';
 import { refusedOption } from '../job/languages';
 import { TargetSchema } from '../targets/index';
 import { GATE_REPRODUCTIONS, gateReproduction, REPRODUCTION_OWN_FIELDS, reproductionGateJobSpec } from './reproduction-gate';
@@ -92,6 +93,20 @@ export const GATE_SCENARIOS: GateScenario[] = [
     configuration: { grpcGcp: 'default' },
     operation: 'readWriteTxn',
   }),
+  {
+    id: 'result-set-decode',
+    title: 'Result-set decoding (every type, 100 rows)',
+    description:
+      "A single-use query of 100 rows × 20 columns, one per Spanner type and ARRAY<type>, every value decoded into the language's types and checked; one agent, 1 ms queries, 5 s measured. The client's decoding sets the pace: a slower decoder shows as fewer scans per second and a higher p50.",
+    burst: false,
+    repeats: 5,
+    configuration: { grpcGcp: 'default' },
+    concurrency: [1],
+    target: { kind: 'fake', latencyMs: 1 },
+    workload: { operation: 'scan', warmupOps: 200, durationSeconds: 5, resultSet: { rows: 100, columns: EVERY_TYPE_COLUMNS } },
+    timeScale: 1,
+    operation: 'scan',
+  },
 ];
 
 /** The built-in scenarios, then every reproduction a gate can run (reproduction-gate.ts), by its id. */

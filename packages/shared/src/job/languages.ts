@@ -1,4 +1,6 @@
 import { languageInfo, languageInfos, registerLanguage } from '../registry';
+import { columnName } from '../result-set/shape';
+import { compareSemver } from './semver';
 
 /**
  * What the spec, forms and pages know of a client language without installing it. `cellSeconds`: what
@@ -13,8 +15,11 @@ export interface LanguageInfo {
   /** A version to start a form from. */
   exampleVersion: string;
   cellSeconds: number;
-  /** Why a configuration can never run on this language, before anything is installed; null when it can. */
-  refuse?(configuration: RefusableConfiguration): { option: string; message: string } | null;
+  /**
+   * Why a configuration can never run on this language (on the context's client version, with its
+   * workload, where given), before anything is installed; null when it can.
+   */
+  refuse?(configuration: RefusableConfiguration, context?: RefusalContext): { option: string; message: string } | null;
   /** What the launch form says under its fields while this language is picked. */
   hints?: { configurations?: string; numChannels?: string };
   /** The figure of its session pool's per-second samples (timeline `pool`) that counts sessions in use, where it has one. */
@@ -40,7 +45,7 @@ export const LANGUAGE_INFO = {
     // One event loop shared with the client: timers fire between its callbacks.
     scheduleLagGoalMs: 5,
     grpcPackage: '@grpc/grpc-js',
-    refuse: (c) => goOnly(c, 'node'),
+    refuse: (c, context) => goOnly(c, 'node') ?? javaOnly(c, 'node') ?? nodeRowsRefusal(c, context),
     hints: {
       configurations: 'With grpc-gcp off the Node client uses one HTTP/2 connection (100 streams). The dynamic channel pool is a Java option.',
       numChannels: "The grpc-gcp pool's maximum size (needs grpc-gcp).",
@@ -53,7 +58,7 @@ export const LANGUAGE_INFO = {
     exampleVersion: '6.105.0',
     cellSeconds: 5,
     poolInUse: 'in_use',
-    refuse: (c) => goOnly(c, 'java'),
+    refuse: (c, context) => goOnly(c, 'java') ?? nodeOnly(c, 'java') ?? decodeModeRefusal(c, context),
     hints: {
       configurations: 'The dynamic channel pool (enableDynamicChannelPool) only applies when numChannels is unset.',
       numChannels: 'SpannerOptions numChannels.',
@@ -65,7 +70,7 @@ export const LANGUAGE_INFO = {
     packageName: 'cloud.google.com/go/spanner',
     exampleVersion: '1.33.0',
     cellSeconds: 3,
-    refuse: (c) => (c.grpcGcp === 'on' ? { option: 'grpcGcp', message: 'grpc-gcp is not available in the Go client: use default or off' } : null),
+    refuse: (c) => (c.grpcGcp === 'on' ? { option: 'grpcGcp', message: 'grpc-gcp is not available in the Go client: use default or off' } : null) ?? javaOnly(c, 'go') ?? nodeOnly(c, 'go'),
     poolInUse: 'num_in_use_sessions',
     grpcPackage: 'google.golang.org/grpc',
     hints: { configurations: 'The Go client has no grpc-gcp.', numChannels: 'The gRPC connection pool size.' },
@@ -91,9 +96,13 @@ export function clientName(language: string): string {
   return languageInfo(language)?.packageName.split(':').pop() ?? language;
 }
 
-/** Why a configuration cannot run on a language at all, before anything is installed; null when it can. */
-export function refusedOption(language: string, configuration: RefusableConfiguration): { option: string; message: string } | null {
-  return languageInfo(language)?.refuse?.(configuration) ?? null;
+/**
+ * Why a configuration cannot run on a language, before anything is installed; null when it can. With
+ * a context it also weighs the client version and the workload (a job spec's pairs); without, only
+ * what no version of the language could run.
+ */
+export function refusedOption(language: string, configuration: RefusableConfiguration, context?: RefusalContext): { option: string; message: string } | null {
+  return languageInfo(language)?.refuse?.(configuration, context) ?? null;
 }
 
 /** What a language's `refuse` reads of a configuration. */
@@ -101,6 +110,58 @@ export interface RefusableConfiguration {
   grpcGcp?: string;
   operationTimeoutMs?: number;
   sessionPool?: { trackSessionHandles?: boolean };
+  decodeMode?: string;
+  nodeRows?: string;
+}
+
+/** What else a language's `refuse` may weigh: the client version and the workload it would run. */
+export interface RefusalContext {
+  version?: string;
+  workload?: { operations: readonly string[]; resultSet?: { columns: readonly { type: string; nullFraction?: number }[] } };
+}
+
+/** The first google-cloud-spanner with DecodeMode (java-spanner PR #2847): SpannerOptions.Builder.setDecodeMode. */
+export const JAVA_DECODE_MODE_SINCE = '6.59.0';
+
+/** Java's DecodeMode, on a version that lacks it. */
+function decodeModeRefusal(c: RefusableConfiguration, context: RefusalContext | undefined): { option: string; message: string } | null {
+  const version = context?.version;
+  if (c.decodeMode === undefined || version === undefined || compareSemver(version, JAVA_DECODE_MODE_SINCE) >= 0) return null;
+  return {
+    option: 'decodeMode',
+    message: `is not supported by java ${version}: DecodeMode came in google-cloud-spanner ${JAVA_DECODE_MODE_SINCE} (java-spanner PR #2847); leave decodeMode unset for this version or run ${JAVA_DECODE_MODE_SINCE} or later`,
+  };
+}
+
+/**
+ * The Node row formats, against the workload: they shape the scan operation's rows only, and `json`
+ * (numbers unwrapped) cannot read an INT64 result: the client throws for every value outside
+ * Number.isSafeInteger, and the generated INT64 values span the whole 64-bit range.
+ */
+function nodeRowsRefusal(c: RefusableConfiguration, context: RefusalContext | undefined): { option: string; message: string } | null {
+  const workload = context?.workload;
+  if (c.nodeRows === undefined || !workload) return null;
+  if (!workload.operations.includes('scan')) return { option: 'nodeRows', message: "shapes the rows of the scan operation's query, which the workload does not run" };
+  if (c.nodeRows !== 'json') return null;
+  const i = workload.resultSet?.columns.findIndex((col) => /^(ARRAY<)?INT64>?$/.test(col.type) && (col.nullFraction ?? 0) < 1) ?? -1;
+  if (i < 0) return null;
+  const col = workload.resultSet!.columns[i]!;
+  return {
+    option: 'nodeRows',
+    message: `json reads INT64 values as JS numbers and @google-cloud/spanner throws for any outside Number.isSafeInteger (±2^53 − 1), which the result's column ${columnName(i)} (${col.type}) holds (its values span the whole 64-bit range): use json-wrapNumbers, or a result without INT64 columns`,
+  };
+}
+
+/** Options only the Java client has, for another language. */
+function javaOnly(c: RefusableConfiguration, language: string): { option: string; message: string } | null {
+  if (c.decodeMode !== undefined) return { option: 'decodeMode', message: `is a java client option (DecodeMode, google-cloud-spanner ${JAVA_DECODE_MODE_SINCE} on); the ${language} client has none` };
+  return null;
+}
+
+/** Options only the Node client has, for another language. */
+function nodeOnly(c: RefusableConfiguration, language: string): { option: string; message: string } | null {
+  if (c.nodeRows !== undefined) return { option: 'nodeRows', message: `is a node client option (its json and wrapNumbers query options); the ${language} client has none` };
+  return null;
 }
 
 /** Options only the Go driver has: an application's context deadline, and the pool's handle tracking. */

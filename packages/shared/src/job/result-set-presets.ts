@@ -20,6 +20,18 @@ export const NODE_SINGLE_CHUNK_COLUMNS: ResultColumn[] = [
   { type: 'ARRAY<INT64>' },
 ];
 
+/**
+ * 24 columns of mixed types, INT64 first: every scalar type twice and four arrays (java-spanner PR
+ * #2847's case: lazy decoding pays when an application reads a few columns of many).
+ */
+export const LAZY_DECODING_COLUMNS: ResultColumn[] = [
+  ...(['INT64', 'BOOL', 'FLOAT32', 'FLOAT64', 'NUMERIC', 'STRING', 'BYTES', 'DATE', 'TIMESTAMP', 'JSON'] as const).flatMap((type) => [{ type }, { type }]),
+  { type: 'ARRAY<INT64>' },
+  { type: 'ARRAY<STRING>' },
+  { type: 'ARRAY<FLOAT64>' },
+  { type: 'ARRAY<TIMESTAMP>' },
+];
+
 const newest = [
   { language: 'node', version: '9.0.0' },
   { language: 'java', version: '6.123.0' },
@@ -54,6 +66,24 @@ export const RESULT_SET_PRESETS: Preset[] = [
       concurrency: [1],
       target: { kind: 'fake', latencyMs: 1 },
       workload: { operation: 'scan', warmupOps: 200, durationSeconds: 10, resultSet: { rows: 100, columns: NODE_SINGLE_CHUNK_COLUMNS } },
+      repeats: 2,
+    },
+  },
+  {
+    id: 'result-set-java-lazy-decoding',
+    title: 'Result sets: Java lazy decoding (DIRECT vs LAZY_PER_COL, 6.72.0 vs 6.123.0)',
+    description:
+      'java-spanner PR #2847 (google-cloud-spanner 6.59.0) added DecodeMode: DIRECT decodes every value as its row arrives, LAZY_PER_ROW a row when it is first read, LAZY_PER_COL each value when the application reads it. It should pay when an application reads few columns of many: here 1,000 rows of 24 columns of mixed types (every scalar type twice, four arrays), the application reading the first column only; switch workload.resultSet.read to all (all 24 read) to see what laziness costs when every value is read. Compare CPU ms per 1,000 rows. Both configurations on 6.123.0 and on 6.72.0, the last release whose default was LAZY_PER_COL (DIRECT from 6.73.0); 6.58.0, the release before DecodeMode, is refused by name for decodeMode, so it is not in the job. One agent, queries 1 ms.',
+    spec: {
+      name: 'Result sets: Java lazy decoding',
+      clients: ['6.72.0', '6.123.0'].map((version) => ({ language: 'java', version })),
+      configurations: [
+        { label: 'DIRECT', decodeMode: 'DIRECT' },
+        { label: 'LAZY_PER_COL', decodeMode: 'LAZY_PER_COL' },
+      ],
+      concurrency: [1],
+      target: { kind: 'fake', latencyMs: 1 },
+      workload: { operation: 'scan', warmupOps: 100, durationSeconds: 10, resultSet: { rows: 1000, columns: LAZY_DECODING_COLUMNS, read: 'first' } },
       repeats: 2,
     },
   },

@@ -12,6 +12,18 @@ export { OPERATIONS, SEMVER, type Operation } from './names';
 /** A client language's name: one a plug-in registered (job/languages.ts; the spec is checked against the registry). */
 export type Language = string;
 export const GRPC_GCP = ['on', 'off', 'default'] as const;
+/**
+ * Java's DecodeMode (java-spanner PR #2847, 6.59.0 on): DIRECT decodes every value as its row
+ * arrives; LAZY_PER_ROW a row when the application first reads it; LAZY_PER_COL each value when read.
+ */
+export const DECODE_MODES = ['DIRECT', 'LAZY_PER_ROW', 'LAZY_PER_COL'] as const;
+/**
+ * The Node client's row formats: `rows` its default Row (an array of {name, value}, INT64 and FLOAT
+ * values wrapped); `json` plain objects keyed by column name, numbers as JS numbers (`json: true`: it
+ * throws for an INT64 outside Number.isSafeInteger); `json-wrapNumbers` plain objects, numbers
+ * still wrapped (`json: true, jsonOptions: {wrapNumbers: true}`).
+ */
+export const NODE_ROWS = ['rows', 'json', 'json-wrapNumbers'] as const;
 /** The tables each operation reads or writes: a real Spanner database must have them (we create none there). */
 export const OPERATION_TABLES: Record<Operation, string[]> = { select1: [], readOnlyTxn: ['Players', 'Scores'], readWriteTxn: ['Scores'], pointRead: ['Players'], scan: [] };
 export { PLAYERS } from '../catalogue';
@@ -88,6 +100,10 @@ export const ConfigurationSchema = z.strictObject({
     .optional(),
   /** Go only: each operation's own deadline, as an application's context timeout; an operation past it fails. */
   operationTimeoutMs: z.number().min(1).max(3_600_000).optional(),
+  /** Java only (google-cloud-spanner 6.59.0 on): SpannerOptions.Builder.setDecodeMode, when a result's values are decoded. */
+  decodeMode: z.enum(DECODE_MODES).optional(),
+  /** Node only: the rows the scan operation's query asks for, as @google-cloud/spanner's `json` and `jsonOptions.wrapNumbers` query options. */
+  nodeRows: z.enum(NODE_ROWS).optional(),
 });
 
 /** An operation count: fixed, or max(min, perConcurrency x C) so that bursts scale with concurrency. */
@@ -215,7 +231,8 @@ export const JobSpecSchema = z
     });
     s.configurations.forEach((configuration, i) => {
       const clients = s.pairing === 'zip' ? [s.clients[i]].filter((c) => c !== undefined) : s.clients;
-      const refused = clients.map((c) => refusedOption(c.language, configuration) ?? targetRefusal(s.target, c, configuration)).find((r) => r !== null);
+      const context = { workload: { operations: workloadMix(s.workload).map((m) => m.operation), resultSet: s.workload.resultSet } };
+      const refused = clients.map((c) => refusedOption(c.language, configuration, { ...context, version: c.version }) ?? targetRefusal(s.target, c, configuration)).find((r) => r !== null);
       if (refused) ctx.addIssue({ code: 'custom', path: ['configurations', i, refused.option], message: refused.message });
     });
     // A cost cap the workload would certainly exceed is refused now, with the figures.

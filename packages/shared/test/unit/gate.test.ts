@@ -1,6 +1,18 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { bootstrapRatioOfMedians, evaluateGate, gateJobSpec, gateSetupLine, judgeMetric, parseGateSpec, parseJobSpec, planCells, type GateSample, type JudgeOptions } from '../../src/index';
+import {
+  bootstrapRatioOfMedians,
+  evaluateGate,
+  gateJobSpec,
+  gateScenario,
+  gateSetupLine,
+  judgeMetric,
+  parseGateSpec,
+  parseJobSpec,
+  planCells,
+  type GateSample,
+  type JudgeOptions,
+} from '../../src/index';
 
 const judge = (o: Partial<JudgeOptions> & Pick<JudgeOptions, 'baseline' | 'candidate'>) =>
   judgeMetric({ metric: 'qps', concurrency: 400, allowedPct: 10, confidence: 0.9, worstRepeat: false, worstRepeatCount: 2, ...o });
@@ -248,4 +260,20 @@ test("a gate judges the scenario's operation kind while its workload runs it, or
   // The steady scenarios have no kind of their own.
   const steady = parseGateSpec({ ...base, scenario: 'steady-select1' });
   assert.ok(steady.ok && steady.value.operation === undefined);
+});
+
+test('the result-set gate scenario makes a valid job for every language: a scan of every type, judged on scan', () => {
+  for (const [language, version] of [
+    ['node', '9.0.0'],
+    ['java', '6.123.0'],
+    ['go', '1.96.1'],
+  ] as const) {
+    const g = parseGateSpec({ scenario: 'result-set-decode', language, baseline: version, candidate: version });
+    assert.ok(g.ok, JSON.stringify(!g.ok && g.issues));
+    const job = parseJobSpec(gateJobSpec(g.value));
+    assert.ok(job.ok, JSON.stringify(!job.ok && job.issues));
+    assert.equal(job.value.workload.operation, 'scan');
+    assert.equal(job.value.workload.resultSet?.columns.length, 20);
+    assert.equal(g.value.operation ?? gateScenario('result-set-decode')?.operation, 'scan');
+  }
 });

@@ -9,6 +9,8 @@ test('page: a whole number from 1 to MAX_PAGE, 1 when absent or empty; anything 
   assert.deepEqual(parseListQuery('gates', { page: '' }), { ok: true, value: { page: 1 } });
   assert.deepEqual(parseListQuery('gates', { page: '7' }), { ok: true, value: { page: 7 } });
   assert.deepEqual(parseListQuery('gates', { page: String(MAX_PAGE) }), { ok: true, value: { page: MAX_PAGE } });
+  assert.deepEqual(parseListQuery('watch', { page: '3' }), { ok: true, value: { page: 3 } });
+  assert.deepEqual(paths(parseListQuery('watch', { page: '0' })), ['page'], "a watch's page of releases");
   for (const bad of ['0', '-1', '1e22', '99999999999999999999', '1.5', ' 2', 'abc', '0x10', String(MAX_PAGE + 1), 'Infinity']) {
     const r = parseListQuery('gates', new URLSearchParams({ page: bad }));
     assert.ok(!r.ok, bad);

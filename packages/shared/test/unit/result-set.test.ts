@@ -6,6 +6,7 @@ import {
   canonicalText,
   columnChecksums,
   columnDdlType,
+  describeConfiguration,
   driverResultSet,
   generateRows,
   parseJobSpec,
@@ -85,4 +86,50 @@ test('canonical forms: float bits, NaN whatever its bits, timestamps to the nano
   assert.equal(timestampCanonical('2024-05-06T07:08:09.000000001Z'), '1714979289.000000001');
   assert.equal(timestampCanonical('1970-01-01T00:00:01Z'), '1.000000000');
   assert.equal(canonicalText('BOOL', false), 'false');
+});
+
+test('decode options: Java decodeMode from 6.59.0, Node nodeRows with scan, json refused for INT64 values; each refused by name elsewhere', () => {
+  const shape = { rows: 10, columns: [{ type: 'STRING', bytes: 8 }, { type: 'FLOAT64' }] };
+  const withInt = { rows: 10, columns: [{ type: 'STRING' }, { type: 'ARRAY<INT64>', nullFraction: 0.5 }] };
+  const on = (language: string, version: string, configuration: object, workload: object = { operation: 'scan', resultSet: shape }) =>
+    issues({ ...spec(workload), clients: [{ language, version }], configurations: [{ label: 'x', ...configuration }] });
+
+  for (const mode of ['DIRECT', 'LAZY_PER_ROW', 'LAZY_PER_COL']) {
+    assert.deepEqual(on('java', '6.59.0', { decodeMode: mode }), []);
+    assert.deepEqual(on('java', '6.123.0', { decodeMode: mode }, { operation: 'select1' }), [], 'client-wide: any workload');
+  }
+  assert.deepEqual(on('java', '6.58.0', { decodeMode: 'LAZY_PER_COL' }), [
+    'configurations.0.decodeMode: is not supported by java 6.58.0: DecodeMode came in google-cloud-spanner 6.59.0 (java-spanner PR #2847); leave decodeMode unset for this version or run 6.59.0 or later',
+  ]);
+  assert.deepEqual(on('java', '6.58.0', {}), [], 'the version itself runs scan');
+  assert.match(on('java', '6.123.0', { decodeMode: 'LAZY' }).join(), /^configurations\.0\.decodeMode: /);
+  assert.deepEqual(on('node', '9.0.0', { decodeMode: 'DIRECT' }), ['configurations.0.decodeMode: is a java client option (DecodeMode, google-cloud-spanner 6.59.0 on); the node client has none']);
+  assert.deepEqual(on('go', '1.96.1', { decodeMode: 'DIRECT' }), ['configurations.0.decodeMode: is a java client option (DecodeMode, google-cloud-spanner 6.59.0 on); the go client has none']);
+
+  for (const rows of ['rows', 'json', 'json-wrapNumbers']) assert.deepEqual(on('node', '9.0.0', { nodeRows: rows }), []);
+  assert.deepEqual(on('node', '9.0.0', { nodeRows: 'json-wrapNumbers' }, { operation: 'scan', resultSet: withInt }), []);
+  assert.deepEqual(on('node', '9.0.0', { nodeRows: 'json' }, { operation: 'scan', resultSet: withInt }), [
+    "configurations.0.nodeRows: json reads INT64 values as JS numbers and @google-cloud/spanner throws for any outside Number.isSafeInteger (±2^53 − 1), which the result's column c1 (ARRAY<INT64>) holds (its values span the whole 64-bit range): use json-wrapNumbers, or a result without INT64 columns",
+  ]);
+  assert.deepEqual(on('node', '9.0.0', { nodeRows: 'json' }, { operation: 'scan', resultSet: { rows: 10, columns: [{ type: 'INT64', nullFraction: 1 }] } }), [], 'no value to throw on');
+  assert.deepEqual(on('node', '9.0.0', { nodeRows: 'json' }, { operation: 'select1' }), ["configurations.0.nodeRows: shapes the rows of the scan operation's query, which the workload does not run"]);
+  assert.deepEqual(
+    on(
+      'node',
+      '9.0.0',
+      { nodeRows: 'json' },
+      {
+        mix: [
+          { operation: 'select1', weight: 1 },
+          { operation: 'scan', weight: 1 },
+        ],
+        resultSet: shape,
+      },
+    ),
+    [],
+  );
+  assert.deepEqual(on('java', '6.123.0', { nodeRows: 'json' }), ['configurations.0.nodeRows: is a node client option (its json and wrapNumbers query options); the java client has none']);
+  assert.deepEqual(on('go', '1.96.1', { nodeRows: 'rows' }), ['configurations.0.nodeRows: is a node client option (its json and wrapNumbers query options); the go client has none']);
+  // The configuration in words, as pages and tables show it.
+  assert.equal(describeConfiguration({ label: 'lazy', decodeMode: 'LAZY_PER_COL' }), 'lazy (decodeMode=LAZY_PER_COL)');
 });

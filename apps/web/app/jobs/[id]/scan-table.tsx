@@ -16,11 +16,12 @@ export function ScanTable({ job }: { job: JobView }) {
       <h2>Result set</h2>
       <p className="muted" data-testid="scan-shape">
         {describeResultSet(shape)}. Every value the application reads is decoded into the language&apos;s own types and checked against the result&apos;s checksum (a wrong value fails the cell).
-        Rows/s: rows decoded per second of the measured phase. CPU per 1,000 rows: the driver process&apos;s CPU while measuring, divided by the rows it read
+        Rows/s: rows decoded per second of the measured phase. Peak memory: the driver process&apos;s resident high-water mark. GC: time its runtime spent collecting garbage while measuring
+        (Java&apos;s collectors, Go&apos;s pauses, Node&apos;s GC events). CPU per 1,000 rows: the driver process&apos;s CPU while measuring, divided by the rows it read
         {job.spec.workload.mix ? ' (with a mix, every operation’s CPU counts against the scans’ rows)' : ''}.
       </p>
       <table data-testid="scan-table">
-        <TableHead columns={[...CELL_COLUMNS, 'Scans/s', 'Rows/s', 'CPU ms / 1,000 rows', 'p50', 'p99']} />
+        <TableHead columns={[...CELL_COLUMNS, 'Scans/s', 'Rows/s', 'CPU ms / 1,000 rows', 'p50', 'p99', 'Peak memory', 'GC']} />
         <tbody>
           {job.cells.map((c) => {
             const f = c.result ? scanFigures(shape.rows, c.result) : null;
@@ -37,6 +38,8 @@ export function ScanTable({ job }: { job: JobView }) {
                 <td className="num">{f ? f.cpuMsPer1kRows.toFixed(3) : '–'}</td>
                 <td className="num">{o ? formatMs(o.p50Ms) : '–'}</td>
                 <td className="num">{o ? formatMs(o.p99Ms) : '–'}</td>
+                <td className="num">{c.result?.peakRssBytes != null ? `${Math.round(c.result.peakRssBytes / 2 ** 20)} MiB` : '–'}</td>
+                <td className="num">{c.result?.gcMs != null ? formatMs(c.result.gcMs) : '–'}</td>
               </tr>
             );
           })}

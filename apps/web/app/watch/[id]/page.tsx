@@ -4,17 +4,21 @@ import { notFound } from 'next/navigation';
 import { formatUtc } from '@scb/shared/table';
 import { AutoRefresh } from '@/components/AutoRefresh';
 import { WatchActions } from '@/components/WatchActions';
+import { Pager } from '@/components/Pager';
+import { QueryIssues } from '@/components/QueryIssues';
 import { WatchTimeline } from '@/components/WatchTimeline';
+import { parseListQuery } from '@scb/shared/list-query';
 import { publicOrigin } from '@/lib/jobs';
 import { pageMetadata } from '@/lib/metadata';
 import { getWatch, watchDeliveries } from '@/lib/watches';
 
 export const dynamic = 'force-dynamic';
 
-type Params = { params: Promise<{ id: string }> };
+type Params = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 export async function generateMetadata({ params }: Params): Promise<Metadata> {
-  const w = await getWatch((await params).id, publicOrigin());
+  // The newest release says what the watch says now, whatever page is shown.
+  const w = await getWatch((await params).id, publicOrigin(), { size: 1 });
   if (!w) return { title: 'Watch not found' };
   const newest = w.releases[0];
   return pageMetadata({
@@ -24,9 +28,15 @@ export async function generateMetadata({ params }: Params): Promise<Metadata> {
   });
 }
 
-export default async function WatchPage({ params }: Params) {
-  const w = await getWatch((await params).id, publicOrigin());
+export default async function WatchPage({ params, searchParams }: Params) {
+  const { id } = await params;
+  const q = parseListQuery('watch', await searchParams);
+  if (!q.ok) return <QueryIssues title="Watch" issues={q.issues} plain={`/watch/${id}`} />;
+  const { page } = q.value;
+  const w = await getWatch(id, publicOrigin(), { page });
   if (!w) notFound();
+  // The badge shows the newest release, which a later page does not hold.
+  const newest = page === 1 ? w.releases[0] : (await getWatch(id, publicOrigin(), { size: 1 }))?.releases[0];
   const deliveries = await watchDeliveries(w.id);
   const live = w.releases.some((r) => r.gates.some((g) => g.state === 'queued' || g.state === 'running'));
   return (
@@ -34,8 +44,7 @@ export default async function WatchPage({ params }: Params) {
       {live && <AutoRefresh ms={5000} />}
       <h1>
         Watch: {w.spec.name ?? `${w.client} releases`}
-        {w.stoppedAt ? ' (deleted)' : ''}{' '}
-        <img src={`/api/watches/${w.id}/badge.svg?state=${encodeURIComponent(w.releases[0]?.state ?? 'none')}`} alt={`${w.client}: newest release's verdict`} height={20} />
+        {w.stoppedAt ? ' (deleted)' : ''} <img src={`/api/watches/${w.id}/badge.svg?state=${encodeURIComponent(newest?.state ?? 'none')}`} alt={`${w.client}: newest release's verdict`} height={20} />
       </h1>
       <p className="muted">
         {w.client}, each release against the stable release before it on {w.scenarios.join(', ')}
@@ -62,6 +71,7 @@ export default async function WatchPage({ params }: Params) {
         )}
       </p>
       <WatchTimeline watch={w} />
+      <Pager noun="Releases" page={page} size={w.pageSize} total={w.releaseCount} href={(p) => `/watch/${w.id}?page=${p}`} />
       <h2>Badge</h2>
       <p className="small">
         For a README: <code>{`![${w.client}](${w.badgeUrl})`}</code>

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"math"
 	"math/rand"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -272,7 +273,15 @@ func (r *loadRunner) run(load Load) *ResultMessage {
 	if load.WarmupOps > 0 {
 		r.phase("warmup", &load.WarmupOps, nil)
 	}
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
 	result := r.phase("measure", load.MeasuredOps, load.DurationMs)
+	runtime.ReadMemStats(&m1)
+	gcMs := float64(m1.PauseTotalNs-m0.PauseTotalNs) / 1e6
+	result.GcMs = &gcMs
+	if peak := peakRSSBytes(); peak > 0 {
+		result.PeakRssBytes = &peak
+	}
 	r.cap.mu.Lock()
 	if hit := r.cap.hit; hit != "" {
 		result.Capped = &hit
@@ -356,6 +365,15 @@ func (r *loadRunner) phase(name string, ops *int64, ms *float64) *ResultMessage 
 func sinceMs(t time.Time) float64 { return float64(time.Since(t)) / 1e6 }
 
 // processCPU is the CPU time of the whole process (every thread, the client's included).
+// peakRSSBytes is the process's peak resident memory (getrusage's maxrss, kilobytes on Linux), 0 where unknown.
+func peakRSSBytes() float64 {
+	var u syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &u); err != nil {
+		return 0
+	}
+	return float64(u.Maxrss) * 1024
+}
+
 func processCPU() time.Duration {
 	var u syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &u); err != nil {

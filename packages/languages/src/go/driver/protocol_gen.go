@@ -66,6 +66,8 @@ type Configuration struct {
 	MultiplexedSessions *bool        `json:"multiplexedSessions,omitempty"`
 	SessionPool         *SessionPool `json:"sessionPool,omitempty"`
 	OperationTimeoutMs  *float64     `json:"operationTimeoutMs,omitempty"`
+	DecodeMode          *string      `json:"decodeMode,omitempty"`
+	NodeRows            *string      `json:"nodeRows,omitempty"`
 }
 
 // SessionPool is Configuration.sessionPool.
@@ -152,6 +154,8 @@ type ResultMessage struct {
 	OutstandingCapWaits *int64                     `json:"outstandingCapWaits,omitempty"`
 	Capped              *string                    `json:"capped,omitempty"`
 	SessionsCreated     *int64                     `json:"sessionsCreated,omitempty"`
+	PeakRssBytes        *float64                   `json:"peakRssBytes,omitempty"`
+	GcMs                *float64                   `json:"gcMs,omitempty"`
 	Operations          map[string]OperationResult `json:"operations"`
 }
 
@@ -346,6 +350,14 @@ func (d *protocolDecoder) decodeConfiguration(raw json.RawMessage, path string, 
 	if v, p := d.field(o, path, "operationTimeoutMs", false); v != nil {
 		x.OperationTimeoutMs = new(float64)
 		*x.OperationTimeoutMs = d.number(v, p)
+	}
+	if v, p := d.field(o, path, "decodeMode", false); v != nil {
+		x.DecodeMode = new(string)
+		*x.DecodeMode = d.oneOf(p, d.str(v, p), "DIRECT", "LAZY_PER_ROW", "LAZY_PER_COL")
+	}
+	if v, p := d.field(o, path, "nodeRows", false); v != nil {
+		x.NodeRows = new(string)
+		*x.NodeRows = d.oneOf(p, d.str(v, p), "rows", "json", "json-wrapNumbers")
 	}
 }
 

@@ -1,4 +1,4 @@
-import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, PerformanceObserver, performance } from 'node:perf_hooks';
 import type { DriverCell, Load, OperationKind, OperationMixEntry, ProgressMessage, ResultMessage } from '@scb/shared';
 import type { Operation } from './operations';
 import { PhaseRecorder } from './recorder';
@@ -114,6 +114,22 @@ export function mixPicker(mix: OperationMixEntry[], random = Math.random): () =>
   };
 }
 
+/** The time V8 spent in garbage collection from now until `stop`, ms (its GC performance entries). */
+function gcTime(): { stop(): number } {
+  let ms = 0;
+  const observer = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) ms += e.duration;
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  return {
+    stop() {
+      for (const e of observer.takeRecords()) ms += e.duration;
+      observer.disconnect();
+      return ms;
+    },
+  };
+}
+
 /** The warm-up, then the measured phase, of the cell's load; language-neutral parts of a Node driver. */
 export async function runPhases(
   cell: DriverCell,
@@ -127,8 +143,9 @@ export async function runPhases(
   const cap = new Cap(cell.cap, sessionsCreated);
   if (load.warmupOps > 0) await runPhase('warmup', load, { ops: load.warmupOps }, pick, operations, emit, cap);
   const measured = load.measuredOps !== undefined ? { ops: load.measuredOps } : { ms: load.durationMs! };
+  const gc = gcTime();
   const result = await runPhase('measure', load, measured, pick, operations, emit, cap, pool);
-  const counted = { ...result, sessionsCreated: sessionsCreated() };
+  const counted = { ...result, sessionsCreated: sessionsCreated(), gcMs: gc.stop(), peakRssBytes: process.resourceUsage().maxRSS * 1024 };
   return cap.hit ? { ...counted, capped: cap.hit } : counted;
 }
 

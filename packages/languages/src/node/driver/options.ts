@@ -59,6 +59,7 @@ export function nodeClientSetup(cell: DriverCell, deps: NodeClientDeps): NodeCli
     clientOptions['grpc.gcpApiConfig'] = deps.grpcGcp.createGcpApiConfig(config);
   }
   if (c.dynamicChannelPool !== undefined) throw new UnsupportedOption('dynamicChannelPool', cell, 'a Java client option');
+  if (c.decodeMode !== undefined) throw new UnsupportedOption('decodeMode', cell, 'a Java client option');
 
   const env: Record<string, string> = {};
   if (c.multiplexedSessions !== undefined) {

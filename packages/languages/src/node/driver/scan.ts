@@ -6,6 +6,18 @@ import { CHECKSUM_START, UNIT } from '@scb/shared/result-set';
 
 type Shape = NonNullable<DriverCell['resultSet']>;
 type Column = Shape['columns'][number];
+type RowFormat = DriverCell['configuration']['nodeRows'];
+
+/**
+ * The query options of each row format (the configuration's nodeRows): the client's Row by default
+ * (an array of {name, value}); with `json` a plain object keyed by column name, INT64 and FLOAT values
+ * as JS numbers unless `jsonOptions.wrapNumbers` keeps their wrappers.
+ */
+const QUERY_OPTIONS: Record<NonNullable<RowFormat>, object> = {
+  rows: {},
+  json: { json: true },
+  'json-wrapNumbers': { json: true, jsonOptions: { wrapNumbers: true } },
+};
 
 const fold = (h: number, unit: number) => Math.imul(h ^ unit, 16777619);
 
@@ -69,16 +81,19 @@ function mismatch(message: string): never {
   process.exit(5);
 }
 
-/** The query, run on a Database; each answer's rows read and checked. */
-export function scan(database: any, shape: Shape): () => Promise<void> {
+/** The query, run on a Database in the row format asked for; each answer's rows read and checked. */
+export function scan(database: any, shape: Shape, format: RowFormat = 'rows'): () => Promise<void> {
   const read = shape.read === 'all' ? shape.columns.length : shape.read === 'first' ? 1 : 0;
+  const query = { sql: shape.sql, ...QUERY_OPTIONS[format] };
+  const json = format !== 'rows';
   return async () => {
-    const [rows] = await database.run({ sql: shape.sql });
+    const [rows] = await database.run({ ...query });
     if (rows.length !== shape.rows) mismatch(`scan: ${rows.length} rows decoded, the result has ${shape.rows}`);
     for (let i = 0; i < read; i++) {
       const c = shape.columns[i]!;
       let h = CHECKSUM_START;
-      for (const row of rows) h = foldValue(h, c, row[i].value);
+      if (json) for (const row of rows) h = foldValue(h, c, row[c.name]);
+      else for (const row of rows) h = foldValue(h, c, row[i].value);
       if (h >>> 0 !== c.checksum) {
         const type = c.array ? `ARRAY<${c.type}>` : c.type;
         mismatch(`scan: column ${c.name} (${type}) decoded to values whose checksum is ${(h >>> 0).toString(16)}, the result's is ${c.checksum.toString(16)} (read ${shape.read}, ${shape.rows} rows)`);

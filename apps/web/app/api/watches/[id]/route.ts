@@ -3,15 +3,23 @@ import type { Identity } from '@/lib/auth/identity';
 import { NextResponse } from 'next/server';
 import { stopWatch } from '@scb/db';
 import { db } from '@/lib/db';
+import { queryRefusal } from '@/lib/http';
 import { publicOrigin } from '@/lib/jobs';
+import { parseListQuery } from '@scb/shared/list-query';
 import { getWatch } from '@/lib/watches';
 
 export const dynamic = 'force-dynamic';
 
-/** The watch with its releases, newest first: {version, predecessor, publishedAt, gates: [{scenario, gateId, status, verdict, url}]}. */
-async function handleGET(_req: Request, ctx: { params: Promise<{ id: string }> }) {
+/**
+ * The watch with a page of its releases, newest first: {version, predecessor, publishedAt, gates:
+ * [{scenario, gateId, status, verdict, url}]}, `pageSize` a page (`?page=2` the next ones) of
+ * `releaseCount`; 400 naming a malformed `page`.
+ */
+async function handleGET(req: Request, ctx: { params: Promise<{ id: string }> }) {
   const { id } = await ctx.params;
-  const watch = await getWatch(id, publicOrigin());
+  const q = parseListQuery('watch', new URL(req.url).searchParams);
+  if (!q.ok) return queryRefusal(q.issues);
+  const watch = await getWatch(id, publicOrigin(), { page: q.value.page });
   if (!watch) return NextResponse.json({ error: `no watch with id "${id}"` }, { status: 404 });
   return NextResponse.json(watch);
 }

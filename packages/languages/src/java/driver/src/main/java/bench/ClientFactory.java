@@ -92,7 +92,32 @@ final class ClientFactory {
     }
     SessionPoolOptions pool = sessionPool(conf, version);
     if (pool != null) b.setSessionPoolOption(pool);
+    if (conf.decodeMode() != null) decodeMode(b, conf.decodeMode(), version);
+    if (conf.nodeRows() != null) throw new UnsupportedOption("nodeRows", version, "a node client option (its json and wrapNumbers query options)");
     return b.build().getService();
+  }
+
+  /**
+   * SpannerOptions.Builder.setDecodeMode, client-wide: every query's values decoded as the row
+   * arrives (DIRECT), when the row is first read (LAZY_PER_ROW) or each value when read
+   * (LAZY_PER_COL). DecodeMode came in 6.59.0 (java-spanner PR #2847); its default was LAZY_PER_COL
+   * up to 6.72.0 and DIRECT from 6.73.0.
+   */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static void decodeMode(SpannerOptions.Builder b, String mode, String version) {
+    Class<?> type;
+    try {
+      type = Class.forName("com.google.cloud.spanner.DecodeMode", false, ClientFactory.class.getClassLoader());
+    } catch (ClassNotFoundException e) {
+      throw new UnsupportedOption("decodeMode", version, "DecodeMode came in google-cloud-spanner 6.59.0");
+    }
+    Object value;
+    try {
+      value = Enum.valueOf((Class<? extends Enum>) type.asSubclass(Enum.class), mode);
+    } catch (IllegalArgumentException e) {
+      throw new UnsupportedOption("decodeMode=" + mode, version, "its DecodeMode has no " + mode);
+    }
+    call(b, "setDecodeMode", "decodeMode", version, type, value);
   }
 
   /**

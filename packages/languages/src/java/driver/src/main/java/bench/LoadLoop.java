@@ -39,10 +39,35 @@ final class LoadLoop {
   /** Runs the warm-up operations, then the measured phase; returns the result message. */
   JsonObject run(Protocol.Load load) throws InterruptedException {
     if (load.warmupOps() > 0) new Phase("warmup", load.warmupOps(), null).run();
+    long gc0 = gcMillis();
     JsonObject result = new Phase("measure", load.measuredOps(), load.durationMs()).run();
+    result.addProperty("gcMs", gcMillis() - gc0);
     if (cap.hit() != null) result.addProperty("capped", cap.hit());
     result.addProperty("sessionsCreated", SessionCount.created());
+    long peak = peakRssBytes();
+    if (peak > 0) result.addProperty("peakRssBytes", peak);
     return result;
+  }
+
+  /** The collectors' total collection time so far, ms (a collector that does not say counts 0). */
+  private static long gcMillis() {
+    long ms = 0;
+    for (java.lang.management.GarbageCollectorMXBean gc : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
+      ms += Math.max(0, gc.getCollectionTime());
+    }
+    return ms;
+  }
+
+  /** The process's peak resident memory (VmHWM of /proc/self/status), bytes; 0 where the kernel does not say. */
+  private static long peakRssBytes() {
+    try {
+      for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/self/status"))) {
+        if (line.startsWith("VmHWM:")) return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+      }
+    } catch (java.io.IOException | NumberFormatException e) {
+      return 0;
+    }
+    return 0;
   }
 
   private final class Phase {

@@ -117,7 +117,9 @@ final class Protocol {
       Boolean dynamicChannelPool,
       Boolean multiplexedSessions,
       SessionPool sessionPool,
-      Double operationTimeoutMs) {
+      Double operationTimeoutMs,
+      String decodeMode,
+      String nodeRows) {
     static Configuration read(JsonElement json, String path) {
       JsonObject o = ProtocolReader.object(json, path);
       return new Configuration(
@@ -127,7 +129,9 @@ final class Protocol {
           ProtocolReader.optional(o, path, "dynamicChannelPool", ProtocolReader::bool, null),
           ProtocolReader.optional(o, path, "multiplexedSessions", ProtocolReader::bool, null),
           ProtocolReader.optional(o, path, "sessionPool", SessionPool::read, null),
-          ProtocolReader.optional(o, path, "operationTimeoutMs", ProtocolReader::number, null));
+          ProtocolReader.optional(o, path, "operationTimeoutMs", ProtocolReader::number, null),
+          ProtocolReader.optional(o, path, "decodeMode", (j, p) -> ProtocolReader.oneOf(ProtocolReader.string(j, p), p, "DIRECT", "LAZY_PER_ROW", "LAZY_PER_COL"), null),
+          ProtocolReader.optional(o, path, "nodeRows", (j, p) -> ProtocolReader.oneOf(ProtocolReader.string(j, p), p, "rows", "json", "json-wrapNumbers"), null));
     }
   }
 
