@@ -116,3 +116,27 @@ export const RESULT_SET_PRESETS: Preset[] = [
     },
   },
 ];
+
+/** A preset's spec on a fresh emulator per cell, which the runner provisions with the result's table and values. */
+function onEmulator(id: string, title: string, note: string): Preset {
+  const p = RESULT_SET_PRESETS.find((x) => x.id === id)!;
+  return {
+    id: `${id}-emulator`,
+    title: `${title} on the emulator`,
+    description: `${p.description} On the official emulator: ${note}`,
+    spec: { ...p.spec, name: `${p.spec.name} (emulator)`, target: { kind: 'emulator' } },
+  };
+}
+
+RESULT_SET_PRESETS.push(
+  onEmulator(
+    'result-set-every-type',
+    'Result sets: every type, 100 rows',
+    'the runner creates the table of the 20 types and fills it with the same values before each cell; the emulator chunks the result itself.',
+  ),
+  onEmulator(
+    'result-set-whole-table',
+    'Result sets: whole-table fetch',
+    'the runner fills 100,000 rows × 10 columns before each cell (about 4 s here); one scan takes the emulator itself 2-3 s, so a cell gets a handful of scans and measures the emulator as much as the client.',
+  ),
+);
