@@ -9,7 +9,7 @@
 //                                                  the preset on the emulator target (a fresh emulator per cell, its
 //                                                  table provisioned and filled first): first how long provisioning
 //                                                  the shape takes, then the cells
-//   BENCH_SECONDS=5 (measured per cell), BENCH_REPEATS=1
+//   BENCH_SECONDS=5 (measured per cell), BENCH_REPEATS=1, BENCH_READ=all|first|none (a preset's read), BENCH_ROWS=1,10,100,10000 (the single-chunk comparison's row counts)
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
@@ -103,16 +103,21 @@ function specs(): JobSpecInput[] {
   if (values.preset) {
     const p = PRESETS.find((x) => x.id === values.preset);
     if (!p) throw new Error(`no preset ${values.preset}: ${PRESETS.map((x) => x.id).join(', ')}`);
-    return [{ ...p.spec, ...(values.emulator ? { target: { kind: 'emulator' } } : {}), workload: { ...p.spec.workload, measuredOps: undefined, durationSeconds: SECONDS }, repeats: REPEATS }];
+    const w = p.spec.workload as JobSpecInput['workload'] & { resultSet: { read?: string } };
+    const read = process.env.BENCH_READ ? { resultSet: { ...w.resultSet, read: process.env.BENCH_READ as 'all' | 'first' | 'none' } } : {};
+    return [{ ...p.spec, ...(values.emulator ? { target: { kind: 'emulator' } } : {}), workload: { ...w, measuredOps: undefined, durationSeconds: SECONDS, ...read }, repeats: REPEATS }];
   }
-  return [1, 10, 100, 10_000].map((rows) => ({
-    clients: ['8.12.0', '8.13.0', '9.0.0'].map((version) => ({ language: 'node', version })),
-    configurations: [{ label: 'client default' }],
-    concurrency: [1],
-    target: { kind: 'fake', latencyMs: 1 },
-    workload: { operation: 'scan', warmupOps: 50, durationSeconds: SECONDS, resultSet: { rows, columns: NODE_SINGLE_CHUNK_COLUMNS } },
-    repeats: REPEATS,
-  }));
+  return (process.env.BENCH_ROWS ?? '1,10,100,10000')
+    .split(',')
+    .map(Number)
+    .map((rows) => ({
+      clients: ['8.12.0', '8.13.0', '9.0.0'].map((version) => ({ language: 'node', version })),
+      configurations: [{ label: 'client default' }],
+      concurrency: [1],
+      target: { kind: 'fake', latencyMs: 1 },
+      workload: { operation: 'scan', warmupOps: 50, durationSeconds: SECONDS, resultSet: { rows, columns: NODE_SINGLE_CHUNK_COLUMNS } },
+      repeats: REPEATS,
+    }));
 }
 
 const out: Record<string, string | number>[] = [];
@@ -130,6 +135,7 @@ for (const input of specs()) {
     const rows = result.count * shape.rows;
     out.push({
       client: clientText(plan.client),
+      configuration: plan.configuration.label,
       rows: shape.rows,
       'chunk B': shape.chunkBytes ?? 'default',
       read: shape.read,
