@@ -9,7 +9,7 @@
 //                                                  the preset on the emulator target (a fresh emulator per cell, its
 //                                                  table provisioned and filled first): first how long provisioning
 //                                                  the shape takes, then the cells
-//   BENCH_SECONDS=5 (measured per cell), BENCH_REPEATS=1, BENCH_READ=all|first|none (a preset's read), BENCH_ROWS=1,10,100,10000 (the single-chunk comparison's row counts)
+//   BENCH_SECONDS=5 (measured per cell), BENCH_REPEATS=1, BENCH_READ=all|first|none and BENCH_CHUNK_BYTES (a preset's read and chunk size), BENCH_ROWS=1,10,100,10000 (the single-chunk comparison's row counts)
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
@@ -104,7 +104,12 @@ function specs(): JobSpecInput[] {
     const p = PRESETS.find((x) => x.id === values.preset);
     if (!p) throw new Error(`no preset ${values.preset}: ${PRESETS.map((x) => x.id).join(', ')}`);
     const w = p.spec.workload as JobSpecInput['workload'] & { resultSet: { read?: string } };
-    const read = process.env.BENCH_READ ? { resultSet: { ...w.resultSet, read: process.env.BENCH_READ as 'all' | 'first' | 'none' } } : {};
+    const resultSet = {
+      ...w.resultSet,
+      ...(process.env.BENCH_READ ? { read: process.env.BENCH_READ as 'all' | 'first' | 'none' } : {}),
+      ...(process.env.BENCH_CHUNK_BYTES ? { chunkBytes: Number(process.env.BENCH_CHUNK_BYTES) } : {}),
+    };
+    const read = { resultSet };
     return [{ ...p.spec, ...(values.emulator ? { target: { kind: 'emulator' } } : {}), workload: { ...w, measuredOps: undefined, durationSeconds: SECONDS, ...read }, repeats: REPEATS }];
   }
   return (process.env.BENCH_ROWS ?? '1,10,100,10000')

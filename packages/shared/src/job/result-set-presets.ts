@@ -43,7 +43,7 @@ export const RESULT_SET_PRESETS: Preset[] = [
     id: 'result-set-every-type',
     title: 'Result sets: every type, 100 rows (Node, Java, Go)',
     description:
-      "A single-use query returning 100 rows of 20 columns, one per Spanner type and one per ARRAY<type> (python-spanner PR #1244 measured the same kind of result: 35-40 ms to decode before it, 15-20 ms after). Every value is decoded into the language's own types and checked against the fake's checksum; one agent, queries 1 ms, so the client's decoding is what is measured: compare CPU ms per 1,000 rows.",
+      "A single-use query returning 100 rows of 20 columns, one per Spanner type and one per ARRAY<type> (python-spanner PR #1244 measured the same kind of result: 35-40 ms to decode before it, 15-20 ms after). Every value is decoded into the language's own types and checked against the fake's checksum; one agent, queries 1 ms, so the client's decoding is what is measured: compare CPU ms per 1,000 rows. Measured here (docs/findings/result-sets.md, 3 repeats): node 9.0.0 12,386 rows/s at 85.9 CPU ms per 1,000 rows, java 6.123.0 17,026 at 55.4, go 1.96.1 17,165 at 54.4.",
     spec: {
       name: 'Result sets: every type, 100 rows',
       clients: newest,
@@ -58,7 +58,7 @@ export const RESULT_SET_PRESETS: Preset[] = [
     id: 'result-set-node-single-chunk',
     title: 'Result sets: Node single-chunk path (8.12.0 vs 8.13.0 vs 9.0.0)',
     description:
-      'google-cloud-node PR #9279 (merged 2026-09-10): a query whose result fits in one PartialResultSet skips the Transform-stream pipeline. 8.12.0 (published the day after the merge) does not carry it; 8.13.0 is the first release that does (its partial-result-stream.js has the single-chunk path), and 9.0.0. 100 rows of 10 common columns in one chunk, one agent, queries 1 ms; edit rows (1, 10, 10000: many chunks) to see where the path applies.',
+      'google-cloud-node PR #9279 (merged 2026-09-10): a query whose result fits in one PartialResultSet skips the Transform-stream pipeline. 8.12.0 (published the day after the merge) does not carry it; 8.13.0 is the first release that does (its partial-result-stream.js has the single-chunk path), and 9.0.0. 100 rows of 10 common columns in one chunk, one agent, queries 1 ms; edit rows (1, 10, 10000: many chunks) to see where the path applies. Measured here (5 repeats): 100 rows in one part cost 8.12.0 33.7 CPU ms per 1,000 rows, 8.13.0 30.4 and 9.0.0 29.5; 10,000 rows in 3 parts the same within 3%.',
     spec: {
       name: 'Result sets: Node single-chunk path',
       clients: ['8.12.0', '8.13.0', '9.0.0'].map((version) => ({ language: 'node', version })),
@@ -73,7 +73,7 @@ export const RESULT_SET_PRESETS: Preset[] = [
     id: 'result-set-java-lazy-decoding',
     title: 'Result sets: Java lazy decoding (DIRECT vs LAZY_PER_COL, 6.72.0 vs 6.123.0)',
     description:
-      'java-spanner PR #2847 (google-cloud-spanner 6.59.0) added DecodeMode: DIRECT decodes every value as its row arrives, LAZY_PER_ROW a row when it is first read, LAZY_PER_COL each value when the application reads it. It should pay when an application reads few columns of many: here 1,000 rows of 24 columns of mixed types (every scalar type twice, four arrays), the application reading the first column only; switch workload.resultSet.read to all (all 24 read) to see what laziness costs when every value is read. Compare CPU ms per 1,000 rows. Both configurations on 6.123.0 and on 6.72.0, the last release whose default was LAZY_PER_COL (DIRECT from 6.73.0); 6.58.0, the release before DecodeMode, is refused by name for decodeMode, so it is not in the job. One agent, queries 1 ms.',
+      'java-spanner PR #2847 (google-cloud-spanner 6.59.0) added DecodeMode: DIRECT decodes every value as its row arrives, LAZY_PER_ROW a row when it is first read, LAZY_PER_COL each value when the application reads it. It should pay when an application reads few columns of many: here 1,000 rows of 24 columns of mixed types (every scalar type twice, four arrays), the application reading the first column only; switch workload.resultSet.read to all (all 24 read) to see what laziness costs when every value is read. Compare CPU ms per 1,000 rows. Both configurations on 6.123.0 and on 6.72.0, the last release whose default was LAZY_PER_COL (DIRECT from 6.73.0); 6.58.0, the release before DecodeMode, is refused by name for decodeMode, so it is not in the job. One agent, queries 1 ms. Measured here, reading 1 of 24: DIRECT 11.4 and LAZY_PER_COL 8.2 CPU ms per 1,000 rows on 6.72.0, 11.8 and 8.9 on 6.123.0; reading all 24, LAZY_PER_COL costs 4-7% more.',
     spec: {
       name: 'Result sets: Java lazy decoding',
       clients: ['6.72.0', '6.123.0'].map((version) => ({ language: 'java', version })),
@@ -91,7 +91,7 @@ export const RESULT_SET_PRESETS: Preset[] = [
     id: 'result-set-whole-table',
     title: 'Result sets: whole-table fetch, 100,000 rows × 10 columns',
     description:
-      'google-cloud-cpp PR #15441 (2025) made queries that fetch many rows about 20% cheaper in CPU with arenas, on 100,000-row queries where a whole-table fetch was CPU-bound. The same fetch here (about 25 MB in 1 MiB chunks) through Node, Java and Go: rows per second and CPU ms per 1,000 rows.',
+      'google-cloud-cpp PR #15441 (2025) made queries that fetch many rows about 20% cheaper in CPU with arenas, on 100,000-row queries where a whole-table fetch was CPU-bound. The same fetch here (23.6 MB in 22 parts of about 1 MiB) through Node, Java and Go: rows per second and CPU ms per 1,000 rows. Measured here: node 9.0.0 78,657 rows/s (14.6 CPU ms per 1,000 rows), java 6.123.0 196,046 (5.4), go 1.96.1 127,500 (9.2). Measured here: node 9.0.0 78,657 rows/s (14.6 CPU ms per 1,000 rows), java 6.123.0 196,046 (5.4), go 1.96.1 127,500 (9.2).',
     spec: {
       name: 'Result sets: whole-table fetch',
       clients: newest,
@@ -105,7 +105,7 @@ export const RESULT_SET_PRESETS: Preset[] = [
     id: 'result-set-chunk-sizes',
     title: 'Result sets: 10 MB in 64 KB chunks',
     description:
-      "The same 10 MB result (10,000 rows of 1 KB strings) streamed in 64 KB PartialResultSets, every string split across chunks now and then (chunked_value). Spanner itself sends chunks of up to about 1 MiB (the Java client's own rule of thumb); set chunkBytes to 16384 or 1048576 to compare.",
+      "The same 10 MB result (10,000 rows of 1 KB strings) streamed in 64 KB PartialResultSets, every string split across chunks now and then (chunked_value). Spanner itself sends chunks of up to about 1 MiB (the Java client's own rule of thumb); set chunkBytes to 16384 or 1048576 to compare. Measured here (one repeat): java 6.123.0 165,504 rows/s in 16 KB parts, 190,247 in 64 KB, 213,804 in 1 MiB; node and go within their spread.",
     spec: {
       name: 'Result sets: 10 MB in 64 KB chunks',
       clients: newest,
