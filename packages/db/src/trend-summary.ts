@@ -25,13 +25,14 @@ import {
 } from '@scb/shared';
 import { judgeCell } from '@scb/shared/verdict';
 import type { Db } from './client';
+import type { VerdictColumns } from './trend';
 import { Prisma } from '../generated/prisma/client';
 import { ColumnParser } from './read';
 
 type Tx = Prisma.TransactionClient | Db;
 
 /** A succeeded cell with what the summary reads of it. */
-interface SummaryCellRow {
+interface SummaryCellRow extends VerdictColumns {
   id: number;
   jobId: string;
   index: number;
@@ -46,15 +47,6 @@ interface SummaryCellRow {
   p99Ms: number;
   p999Ms: number;
   operations: Record<string, Record<string, unknown> | null> | null;
-  cpuMs: number;
-  elapsedMs: number;
-  driverLoopUtilization: number | null;
-  targetLoopUtilization: number | null;
-  targetAddedP50Ms: number | null;
-  targetAddedP99Ms: number | null;
-  targetCpuShare: number | null;
-  machineBusyShare: number | null;
-  machineRunnerShare: number | null;
 }
 
 // A Go client built against another grpc-go draws its own line.

@@ -70,18 +70,10 @@ export async function loadTrendJobs(db: Db): Promise<{ jobs: TrendJob[]; invalid
 }
 
 /** One succeeded cell of the selection with the selected metric's value. */
-export interface TrendRow {
-  jobId: string;
-  version: string;
-  configLabel: string;
-  repeat: number;
-  /** The metric; NaN where the cell stored no figure for the operation kind asked. */
-  value: number;
+/** The columns of a stored result a verdict reads (null where not measured). */
+export interface VerdictColumns {
   cpuMs: number;
   elapsedMs: number;
-  /** The saturation columns a verdict reads (null where not measured), and the p99 it weighs the fake's against. */
-  p50Ms: number;
-  p99Ms: number;
   driverLoopUtilization: number | null;
   targetLoopUtilization: number | null;
   targetAddedP50Ms: number | null;
@@ -89,6 +81,18 @@ export interface TrendRow {
   targetCpuShare: number | null;
   machineBusyShare: number | null;
   machineRunnerShare: number | null;
+}
+
+export interface TrendRow extends VerdictColumns {
+  jobId: string;
+  version: string;
+  configLabel: string;
+  repeat: number;
+  /** The metric; NaN where the cell stored no figure for the operation kind asked. */
+  value: number;
+  /** The p99 the fake's added time is weighed against. */
+  p50Ms: number;
+  p99Ms: number;
 }
 
 /**
