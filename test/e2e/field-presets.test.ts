@@ -155,5 +155,13 @@ test('result-set-every-type from the form: every type decoded and checked by Nod
     assert.match(cells[10]!, /^\d+ MiB$/, cells.join(' | '));
     assert.match(cells[11]!, /\d/, cells.join(' | '));
   }
+  // Across versions: the scan's rows per second, offered for its scenario (the only Java one here).
+  const chart = await (await fetch(`${stack.baseUrl}/api/versions-chart?language=java&metric=rowsPerSecond`)).json();
+  assert.ok(
+    chart.options.metrics.some((m: { value: string }) => m.value === 'cpuPer1kRows'),
+    JSON.stringify(chart.options.metrics),
+  );
+  const point = chart.chart.series[0].points.find((p: { median: number } | null) => p);
+  assert.ok(point.median > 0 && chart.chart.unit === 'rows/s', JSON.stringify(chart.chart).slice(0, 400));
   await page.close();
 });

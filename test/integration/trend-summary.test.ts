@@ -26,6 +26,7 @@ import {
   buildTrendModel,
   buildTrendModelFromPoints,
   parseJobSpec,
+  scanFigures,
   scenarioIndexFromSummaries,
   type JobSpec,
   type Operation,
@@ -190,7 +191,8 @@ test(`random insertions (seed ${SEED}): the incremental summary equals its rebui
     for (const scenario of index.scenarios[language]) {
       for (const { value: concurrency } of scenario.concurrencies) {
         for (const operation of [null, ...(scenario.operations.length > 1 ? scenario.operations : [])] as (Operation | null)[]) {
-          for (const metric of TREND_METRICS) {
+          // A scan's rows/s and CPU per 1,000 rows are no result column the old way could read: the next test.
+          for (const metric of TREND_METRICS.filter((m) => !METRICS[m].derived)) {
             const selection: TrendSelection = { language, scenario: scenario.key, metric, concurrency, operation };
             const before = await chartFromCells(selection);
             if (!charts) {
@@ -242,4 +244,50 @@ test('a point keeps a bounded sample of its repeats (the newest), and counts eve
   const model = buildTrendModelFromPoints([point!], { language: 'node', scenario: key, metric: 'qps', concurrency: 20, operation: null });
   assert.equal(model.series[0]!.points[0]!.jobCount, 3);
   assert.equal(model.cells, 90);
+});
+
+test("a scan's rows per second and CPU per 1,000 rows: each repeat's from its stored result and the job's result set, for the cell and its scan kind", async () => {
+  const p = parseJobSpec({
+    clients: [{ language: 'go', version: '1.96.1' }],
+    configurations: [{ label: 'default' }],
+    concurrency: [1],
+    repeats: 3,
+    workload: { operation: 'scan', warmupOps: 1, durationSeconds: 1, resultSet: { rows: 100, columns: [{ type: 'INT64' }] } },
+  });
+  assert.ok(p.ok, JSON.stringify(p));
+  const id = await createJob(t.db, t.url, p.value);
+  await markJobRunning(t.db, id, { host: 'h', cores: 2, node: 'v20' });
+  const expected: { rowsPerSecond: number; cpuMsPer1kRows: number }[] = [];
+  for (const [i, cell] of (await getJobToRun(t.db, id))!.cells.entries()) {
+    assert.equal(await markCellRunning(t.db, cell.id), 'stored');
+    const r = { ...result(false), cpuMs: 300 + 100 * i, elapsedMs: 1000 };
+    const scans = 50 + 10 * i;
+    r.operations = { scan: { count: scans, qps: scans, p50Ms: 5, p90Ms: 6, p99Ms: 7, p999Ms: 8, maxMs: 9, errorCount: 0, errors: {} } };
+    assert.equal(await storeCellResult(t.db, cell.id, r), 'stored');
+    expected.push(scanFigures(100, { ...r, count: scans })!);
+  }
+  const { summaries } = await loadTrendScenarios(t.db);
+  const scenario = summaries.find((s) => s.language === 'go')!.key;
+  for (const [metric, field] of [
+    ['rowsPerSecond', 'rowsPerSecond'],
+    ['cpuPer1kRows', 'cpuMsPer1kRows'],
+  ] as const) {
+    const want = expected.map((e) => e[field]).sort((a, b) => a - b);
+    for (const operation of [null, 'scan'] as const) {
+      const [point] = await loadTrendPoints(t.db, { language: 'go', scenario, concurrency: 1, metric, operation });
+      assert.ok(point, `${metric} ${operation ?? 'total'}`);
+      assert.equal(point.n, 3);
+      assert.deepEqual(
+        point.sample.map((s) => s.value).sort((a, b) => a - b),
+        want,
+        `${metric} ${operation ?? 'total'}`,
+      );
+      assert.equal(point.median, want[1]);
+    }
+  }
+  const incremental = await dumpTrendSummaries(t.db);
+  await rebuildTrendSummaries(t.db);
+  assert.deepEqual(await dumpTrendSummaries(t.db), incremental, 'the rebuild derives them the same way');
+  // 5,000 rows in 1 s at 300 ms of CPU: 5,000 rows/s, 60 ms per 1,000 rows.
+  assert.deepEqual(expected[0], { scans: 50, rows: 5000, rowsPerSecond: 5000, cpuMsPer1kRows: 60, mixed: false });
 });

@@ -3,7 +3,7 @@
 import { memo, useMemo, useState } from 'react';
 import { CartesianGrid, ComposedChart, ErrorBar, Legend, Line, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis, usePlotArea, useXAxisScale, useYAxisScale, ZIndexLayer } from 'recharts';
 // Types only: the chart model is built on the server.
-import type { ChartData } from '@scb/shared/trend';
+import type { ChartData, MetricUnit } from '@scb/shared/trend';
 import { VERDICTS, type VerdictKind } from '@scb/shared/verdict';
 import { REFERENCE_COLOR, SERIES_COLORS } from './chart-colors';
 
@@ -26,9 +26,9 @@ interface Dot {
   verdict: VerdictKind;
 }
 
-function format(v: number, unit: 'qps' | 'ms'): string {
+function format(v: number, unit: MetricUnit): string {
   if (!Number.isFinite(v)) return '–';
-  if (unit === 'qps') return `${Math.round(v)} qps`;
+  if (unit !== 'ms') return `${Math.round(v)} ${unit}`;
   return `${v >= 100 ? v.toFixed(0) : v.toFixed(1)} ms`;
 }
 
@@ -146,7 +146,7 @@ export function VersionsChart({ model }: { model: ChartData }) {
               ticks={y.ticks}
               interval={0}
               allowDataOverflow
-              tickFormatter={(v: number) => (unit === 'qps' ? String(Math.round(v)) : String(+v.toPrecision(3)))}
+              tickFormatter={(v: number) => (unit === 'ms' ? String(+v.toPrecision(3)) : String(Math.round(v)))}
               label={{ value: model.axis, angle: -90, position: 'insideLeft', offset: -10, style: { textAnchor: 'middle' } }}
             />
             <Tooltip content={<MedianTip unit={unit} />} cursor={false} shared={false} active={onRepeat ? false : undefined} />
@@ -198,7 +198,7 @@ const RepeatDots = memo(function RepeatDots({
 }: {
   dots: Dot[];
   radius: number;
-  unit: 'qps' | 'ms';
+  unit: MetricUnit;
   configurations: string[];
   onHover: (on: boolean) => void;
 }) {
@@ -269,7 +269,7 @@ const RepeatDots = memo(function RepeatDots({
   );
 });
 
-function MedianTip({ active, payload, unit }: { active?: boolean; payload?: { payload?: MedianDatum }[]; unit: 'qps' | 'ms' }) {
+function MedianTip({ active, payload, unit }: { active?: boolean; payload?: { payload?: MedianDatum }[]; unit: MetricUnit }) {
   const d = active ? payload?.[0]?.payload : undefined;
   if (!d?.point) return null;
   const p = d.point;

@@ -67,7 +67,8 @@ export async function loadVersionsView(query: TrendQuery, earlierIssues: QueryIs
     options: {
       languages: index.languages,
       scenarios: index.scenarios[selection.language],
-      metrics: TREND_METRICS.map((value) => ({ value, label: METRICS[value].label, unit: METRICS[value].unit })),
+      // A scan's rows per second and CPU per 1,000 rows are offered where the scenario's workload has a result set.
+      metrics: TREND_METRICS.filter((m) => !METRICS[m].derived || scenarioJobs?.spec?.workload.resultSet).map((value) => ({ value, label: METRICS[value].label, unit: METRICS[value].unit })),
       concurrencies: option?.concurrencies ?? [],
       operations: option && option.operations.length > 1 ? option.operations : [],
     },

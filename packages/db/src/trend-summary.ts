@@ -11,6 +11,7 @@ import {
   optionText,
   parseJobSpec,
   parseStored,
+  scanFigures,
   scenarioKey,
   scenarioLabel,
   trendPointKeyText,
@@ -114,10 +115,15 @@ function contributions(c: SummaryCellRow, facts: Extract<JobFacts, { ok: true }>
   const optionSet = optionText(facts.spec.configurations.find((x) => x.label === c.configLabel));
   const out: { key: TrendPointKey; entry: Omit<TrendEntry, 'newJob'> }[] = [];
   const operations = c.operations && typeof c.operations === 'object' ? c.operations : {};
+  // A scan's rows per second and CPU per 1,000 rows: the cell's and its scan kind's (result-set/figures.ts).
+  const shape = facts.spec.workload.resultSet;
+  const scans = Number(operations.scan?.count);
+  const scan = shape ? scanFigures(shape.rows, { cpuMs: Number(c.cpuMs), elapsedMs: Number(c.elapsedMs), count: scans, operations: { scan: { count: scans } } }) : null;
   for (const operation of ['', ...Object.keys(operations).sort()]) {
     for (const metric of TREND_METRICS) {
       const field = METRICS[metric].field;
-      const raw = operation ? operations[operation]?.[field] : c[field];
+      const derived = field === 'rowsPerSecond' || field === 'cpuMsPer1kRows';
+      const raw = derived ? (scan && (operation === '' || operation === 'scan') ? scan[field] : null) : operation ? operations[operation]?.[field] : c[field];
       const value = typeof raw === 'number' ? raw : Number.NaN;
       if (!Number.isFinite(value)) continue;
       out.push({

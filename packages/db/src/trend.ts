@@ -102,6 +102,7 @@ export interface TrendRow extends VerdictColumns {
 export async function loadTrendRows(db: Db, q: { language: string; concurrency: number; jobIds: string[]; metric: TrendMetric; operation?: Operation | null }): Promise<TrendRow[]> {
   // The column comes from a fixed list (METRICS), never from the request; an operation kind's figure
   // is the same field of its summary in CellResult.operations (null where a cell stored none).
+  if (METRICS[q.metric].derived) throw new Error(`${q.metric} is derived from a scan's result set: the across-versions summary holds it`);
   const field = METRICS[q.metric].field;
   const column = q.operation ? Prisma.sql`(r.operations -> ${q.operation}::text ->> ${field}::text)::float8` : Prisma.raw(`r."${field}"`);
   const rows = await db.$queryRaw<(Omit<TrendRow, 'value'> & { value: number | null })[]>`

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { pageMetadata } from '@/lib/metadata';
 import Link from 'next/link';
-import { METRICS, changeFromPrevious, chartData, formatValue, scenarioOptionText, versionsHref, type TrendPoint } from '@scb/shared/trend';
+import { METRICS, changeFromPrevious, chartData, formatValue, scenarioOptionText, versionsHref, type MetricUnit, type TrendPoint } from '@scb/shared/trend';
 import { VersionsChart } from '@/components/VersionsChart';
 import { VERDICT_MARK, VERDICT_MEANING } from '@scb/shared/verdict';
 import { formatLevel } from '@scb/shared/job';
@@ -37,7 +37,7 @@ function percent(change: number): string {
   return `${p > 0 ? '+' : p < 0 ? '−' : '±'}${Math.abs(p)}%`;
 }
 
-function Entry({ p, unit, change, higherIsBetter }: { p: TrendPoint; unit: 'qps' | 'ms'; change: number | null; higherIsBetter: boolean }) {
+function Entry({ p, unit, change, higherIsBetter }: { p: TrendPoint; unit: MetricUnit; change: number | null; higherIsBetter: boolean }) {
   const f = (v: number) => formatValue(v, unit);
   const shown = p.values.slice(0, 12);
   return (

@@ -5,7 +5,7 @@ import { VERDICTS, type VerdictKind } from '../results/verdict';
 import { optionText } from '../job/configuration';
 import { oldestFirst } from '../job/semver';
 import type { JobSpec } from '../job/spec';
-import { METRICS, metricReference, metricValue, type MetricSource, type TrendMetric } from './metrics';
+import { METRICS, metricReference, metricValue, type MetricSource, type MetricUnit, type TrendMetric } from './metrics';
 import type { TrendSelection } from './query';
 import { addToTrendPoint, type StoredTrendPoint, type TrendPointSummary } from './summary';
 
@@ -64,7 +64,7 @@ export interface TrendModel {
   language: string;
   scenario: string | null;
   metric: TrendMetric;
-  unit: 'qps' | 'ms';
+  unit: MetricUnit;
   axis: string;
   concurrency: number | null;
   /** The operation kind charted; null: the cell total. */
@@ -161,7 +161,7 @@ export function buildTrendModelFromPoints(points: TrendPointSummary[], selection
  */
 export interface ChartData {
   language: string;
-  unit: 'qps' | 'ms';
+  unit: MetricUnit;
   axis: string;
   versions: string[];
   reference: TrendModel['reference'];
