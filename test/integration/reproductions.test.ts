@@ -16,10 +16,6 @@ test('Java 6.105.0 keeps a failed multiplexed CreateSession and fails every oper
   reproduce('java-mux-session-error-cached', (s) => shorter({ ...s, clients: s.clients.filter((c) => c.version !== '6.106.0') })),
 );
 
-test('Java 6.88.0, Node 8.0.0 and Go 1.79.0 wait for the held trailers; 6.89.0, 8.2.1 and 1.80.0 end on the last part', { timeout: 900_000 }, async () => {
-  for (const id of ['java-waits-for-trailers', 'node-waits-for-trailers', 'go-waits-for-trailers']) await reproduce(id, shorter);
-});
-
 test('Node 7.21.0 puts every RPC on one connection; 9.0.0 spreads them', { timeout: 600_000 }, () => reproduce('node-7-one-connection', shorter));
 
 test('grpc-js 1.8.2 ends the calls in flight at a GOAWAY and Node 6.16.0 retries them; on 1.8.3 they finish', { timeout: 600_000 }, () =>
