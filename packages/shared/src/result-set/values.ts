@@ -20,7 +20,15 @@ export type WireValue = string | number | boolean | null | WireValue[];
 export const CHECKSUM_START = 0x811c9dc5;
 export const UNIT = { END: 0x110000, NULL: 0x110001, OPEN: 0x110002, CLOSE: 0x110003 } as const;
 
-const fold = (h: number, unit: number) => Math.imul(h ^ unit, 16777619);
+/** One unit folded into a checksum (FNV-1a, 32 bits); the drivers fold the same way. */
+export const foldUnit = (h: number, unit: number): number => Math.imul(h ^ unit, 16777619);
+const fold = foldUnit;
+
+/** A text's UTF-16 code units folded in (no END: the caller closes the value). */
+export function foldText(h: number, t: string): number {
+  for (let i = 0; i < t.length; i++) h = fold(h, t.charCodeAt(i));
+  return h;
+}
 
 /** mulberry32: small, fast, the same sequence everywhere. */
 function random(seed: number): () => number {
@@ -143,10 +151,11 @@ export function generateRows(s: Pick<ResultSet, 'rows' | 'columns' | 'seed'>): W
   return Array.from({ length: s.rows }, (_, row) => s.columns.map((c, col) => generateValue(s.seed, col, row, c)));
 }
 
-function floatBits(v: string | number, width: 32 | 64): string {
-  if (v === 'NaN' || Number.isNaN(v)) return 'NaN';
-  const n = v === 'Infinity' ? Infinity : v === '-Infinity' ? -Infinity : Number(v);
-  const view = new DataView(new ArrayBuffer(8));
+const view = new DataView(new ArrayBuffer(8));
+
+/** A FLOAT64's or FLOAT32's canonical text: "NaN" (whatever its bits), else its IEEE 754 bits in lower-case hex. */
+export function floatBits(n: number, width: 32 | 64): string {
+  if (Number.isNaN(n)) return 'NaN';
   if (width === 32) {
     view.setFloat32(0, n);
     return view.getUint32(0).toString(16).padStart(8, '0');
@@ -168,10 +177,11 @@ export function canonicalText(type: ScalarType, v: WireValue): string {
   switch (type) {
     case 'BOOL':
       return v ? 'true' : 'false';
+    // The wire's specials "NaN", "Infinity", "-Infinity" are what Number makes of them.
     case 'FLOAT64':
-      return floatBits(v as number | string, 64);
+      return floatBits(Number(v), 64);
     case 'FLOAT32':
-      return floatBits(v as number | string, 32);
+      return floatBits(Number(v), 32);
     case 'TIMESTAMP':
       return timestampCanonical(v as string);
     default:
@@ -183,8 +193,7 @@ function foldScalar(h: number, type: ScalarType, v: WireValue): number {
   if (type === 'BYTES') {
     for (const b of fromBase64(v as string)) h = fold(h, b);
   } else {
-    const t = type === 'STRING' ? (v as string) : canonicalText(type, v);
-    for (let i = 0; i < t.length; i++) h = fold(h, t.charCodeAt(i));
+    h = foldText(h, type === 'STRING' ? (v as string) : canonicalText(type, v));
   }
   return fold(h, UNIT.END);
 }

@@ -2,7 +2,7 @@
 // `resultSet.read` says, its values folded into each column's checksum (@scb/shared result-set/values.ts
 // defines it) and checked: a value decoded wrong ends the cell, naming the column and its type.
 import type { DriverCell } from '@scb/shared/protocol';
-import { CHECKSUM_START, UNIT } from '@scb/shared/result-set';
+import { CHECKSUM_START, floatBits, foldText, foldUnit, UNIT } from '@scb/shared/result-set';
 
 type Shape = NonNullable<DriverCell['resultSet']>;
 type Column = Shape['columns'][number];
@@ -19,26 +19,10 @@ const QUERY_OPTIONS: Record<NonNullable<RowFormat>, object> = {
   'json-wrapNumbers': { json: true, jsonOptions: { wrapNumbers: true } },
 };
 
-const fold = (h: number, unit: number) => Math.imul(h ^ unit, 16777619);
+const fold = foldUnit;
 
-function foldText(h: number, t: string): number {
-  for (let i = 0; i < t.length; i++) h = fold(h, t.charCodeAt(i));
-  return h;
-}
-
-const view = new DataView(new ArrayBuffer(8));
-const hex = (n: number) => n.toString(16).padStart(8, '0');
-
-function floatText(v: any, width: 32 | 64): string {
-  const n = Number(v !== null && typeof v === 'object' ? v.valueOf() : v);
-  if (Number.isNaN(n)) return 'NaN';
-  if (width === 32) {
-    view.setFloat32(0, n);
-    return hex(view.getUint32(0));
-  }
-  view.setFloat64(0, n);
-  return hex(view.getUint32(0)) + hex(view.getUint32(4));
-}
+/** A FLOAT wrapper (Float, Float32) or a bare number, as its canonical bits. */
+const floatText = (v: any, width: 32 | 64) => floatBits(Number(v !== null && typeof v === 'object' ? v.valueOf() : v), width);
 
 /** The decoded value's canonical text, for the types that fold text (all but STRING and BYTES). */
 const TEXT: Record<string, (v: any) => string> = {
