@@ -21,6 +21,11 @@ const RunnerEnvSchema = z.object({
   SCB_EMULATOR_BIN: optional,
   /** 1: this runner takes jobs against real Cloud Spanner, with the credentials of its own environment. */
   SCB_ALLOW_SPANNER: optional,
+  /**
+   * 1: uploaded builds' drivers run without the sandbox where this runner has none (bubblewrap). Their
+   * code then runs with the runner's own reach (its network, its files): shown on /settings and the job page.
+   */
+  SCB_ARTIFACTS_UNSANDBOXED: z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.enum(['1', '0'], { error: 'SCB_ARTIFACTS_UNSANDBOXED is 1 or unset' }).optional()),
   /** Comma-separated labels a job can require of its runner, e.g. perf-lab. */
   SCB_RUNNER_LABELS: z.preprocess(commaList, z.array(z.string().regex(/^[a-z0-9][a-z0-9-]{0,40}$/, 'labels are lower-case letters, digits and hyphens'))),
   /** The machine this runner measures on: runners with the same one never measure at once. Default: the host name. */

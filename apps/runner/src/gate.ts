@@ -20,7 +20,7 @@ import {
   type GateSample,
   type Verdict,
 } from '@scb/shared';
-import { findPendingGateJobIds, getGateToEvaluate, knownClientVersions, storeGateVerdict, type Db, type GateCell, type GateToEvaluate } from '@scb/db';
+import { clientExtras, findPendingGateJobIds, getGateToEvaluate, knownClientVersions, storeGateVerdict, type Db, type GateCell, type GateToEvaluate } from '@scb/db';
 
 /**
  * Judges the gate a finished job belongs to, from its succeeded cells, and stores the verdict.
@@ -127,7 +127,7 @@ async function reproductionVerdict(db: Db, repro: NonNullable<ReturnType<typeof 
     const configuration = ConfigurationSchema.safeParse(c.config);
     const operations = CellOperationsSchema.safeParse(c.result?.operations);
     return {
-      client: { language: c.clientLanguage, version: c.clientVersion, grpcVersion: c.clientGrpcVersion },
+      client: { language: c.clientLanguage, version: c.clientVersion, grpcVersion: c.clientGrpcVersion, ...clientExtras(c) },
       configuration: { label: configuration.success ? configuration.data.label : '' },
       concurrency: c.concurrency,
       status: c.status,

@@ -1,5 +1,5 @@
 import { capWithinBudget, type CellPlan, clientText, isFinishedCell, opsAt, opsStarted, targetBudget, targetCap } from '@scb/shared';
-import { failCell, getJobToRun, markCellRunning, recordClientVersion, storeCellProgress, storeCellResult, storeJobSpent, type CellWrite, type Db } from '@scb/db';
+import { artifactContent, failCell, getJobToRun, markCellRunning, recordClientVersion, storeCellProgress, storeCellResult, storeJobSpent, type CellWrite, type Db } from '@scb/db';
 import { ClientInstallError, prepareDriver, type DriverLaunch } from '@scb/languages';
 import { watchForStop } from './cancel';
 import { runCell, CellError } from './cell';
@@ -46,10 +46,10 @@ export async function runJob(db: Db, jobId: string, hooks: JobHooks): Promise<vo
     const key = clientText(client);
     let p = launches.get(key);
     if (!p) {
-      p = prepareDriver(client, { cacheDir: CACHE_DIR, log });
+      p = prepareDriver(client, { cacheDir: CACHE_DIR, log, buildBytes: (id) => artifactContent(db, id) });
       launches.set(key, p);
-      // The launch form lists versions as published; a build against a pinned grpc-go is another thing.
-      if (!client.grpcVersion)
+      // The launch form lists versions as published; a build against a pinned grpc-go, or an uploaded one, is another thing.
+      if (!client.grpcVersion && !client.artifact)
         void p.then(
           () => recordClientVersion(db, client.language, client.version, null).catch(() => {}),
           (e) => {

@@ -1,16 +1,16 @@
 import { NextResponse } from 'next/server';
 import { isDatabaseUnreachable, isStoredId, QueueFullError } from '@scb/db';
-import { limitIssues, policyIssues, queueLimitRefusal } from '@scb/shared/policy';
+import { artifactIssues, limitIssues, policyIssues, queueLimitRefusal } from '@scb/shared/policy';
 import type { FieldIssue, JobSpec, ParseResult } from '@scb/shared/job';
 import { webPolicy } from './env';
 
 type Refused = { ok: false; response: NextResponse };
 
-/** The body's text, read no further than the operator's limit: null when it is larger. */
-async function boundedText(req: Request, limit: number): Promise<string | null> {
+/** The body's bytes, read no further than `limit`: null when it is larger. */
+export async function boundedBytes(req: Request, limit: number): Promise<Buffer | null> {
   const declared = Number(req.headers.get('content-length') ?? 0);
   if (declared > limit) return null;
-  if (!req.body) return '';
+  if (!req.body) return Buffer.alloc(0);
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -24,7 +24,12 @@ async function boundedText(req: Request, limit: number): Promise<string | null> 
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
+}
+
+/** The body's text, read no further than the operator's limit: null when it is larger. */
+async function boundedText(req: Request, limit: number): Promise<string | null> {
+  return (await boundedBytes(req, limit))?.toString('utf8') ?? null;
 }
 
 /** A request's JSON body, or the 413 / 400 answer naming why it is not taken. */
@@ -54,7 +59,7 @@ export async function readSpec<T>(req: Request, parse: (body: unknown) => ParseR
 /** Every rule of the operator's policy a job spec breaks: what its target may reach, how many cells it plans. */
 export function policyIssuesOf(spec: JobSpec): FieldIssue[] {
   const policy = webPolicy();
-  return [...policyIssues(policy, spec.target), ...limitIssues(policy, spec)];
+  return [...policyIssues(policy, spec.target), ...artifactIssues(policy, spec), ...limitIssues(policy, spec)];
 }
 
 /** The 400 answer for a spec that breaks the operator's policy (each rule named), or null when it breaks none. */

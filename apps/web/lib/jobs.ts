@@ -12,7 +12,7 @@ import type { ProgressMessage, TimelinePoint } from '@scb/shared/protocol';
 import { environmentAsAnswered, type CellEvent, type CellOperations, type CellTokens, type CellUncorrected, type JobEnvironment, type OperationSummary } from '@scb/shared/stored';
 import { latencySplit, type LatencySplit } from '@scb/shared/split';
 import type { BudgetSpent } from '@scb/shared/budget';
-import { countJobs, getJob as readJob, listJobs as readJobs, type StoredCell } from '@scb/db';
+import { clientExtras, countJobs, getJob as readJob, listJobs as readJobs, type StoredCell } from '@scb/db';
 import { db } from './db';
 import { webEnv } from './env';
 import { listRunners } from './runners';
@@ -159,7 +159,7 @@ function cellView(c: StoredCell, cores: number, spec: JobSpec): CellView {
   }
   return {
     index: c.index,
-    client: { language: c.clientLanguage, version: c.clientVersion, grpcVersion: c.clientGrpcVersion },
+    client: { language: c.clientLanguage, version: c.clientVersion, grpcVersion: c.clientGrpcVersion, ...clientExtras(c) },
     configuration: c.config,
     arm: c.arm,
     concurrency: c.concurrency,

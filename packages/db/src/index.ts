@@ -3,6 +3,7 @@ export { enqueueJobIn, ensureQueue, queuedFlags, releaseQueue, RUN_JOB_TASK } fr
 export type { Read } from './read';
 export {
   cancelJob,
+  clientExtras,
   countJobs,
   createJob,
   failOrphanedJobs,
@@ -86,3 +87,4 @@ export {
   type WatchRelease,
   type WatchVerdict,
 } from './watches';
+export { artifactContent, getArtifact, getArtifacts, jobsRunningArtifact, storeArtifact, type ArtifactJob, type ArtifactMeta, type ArtifactUpload } from './artifacts';

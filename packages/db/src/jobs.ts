@@ -73,8 +73,10 @@ export async function checkUnfinishedIn(tx: Prisma.TransactionClient, { createdB
 }
 
 /** A cell's plan from its stored row: the cells are planned once, when the job is created, and run from these rows. */
-export function planOfCell(c: Pick<Cell, 'index' | 'clientLanguage' | 'clientVersion' | 'clientGrpcVersion' | 'config' | 'concurrency' | 'repeat' | 'arm'>): ParseResult<CellPlan> {
-  const client = ClientSchema.safeParse({ language: c.clientLanguage, version: c.clientVersion, ...(c.clientGrpcVersion ? { grpcVersion: c.clientGrpcVersion } : {}) });
+export function planOfCell(
+  c: Pick<Cell, 'index' | 'clientLanguage' | 'clientVersion' | 'clientGrpcVersion' | 'config' | 'concurrency' | 'repeat' | 'arm'> & Partial<Pick<Cell, 'clientArtifact' | 'clientLabel'>>,
+): ParseResult<CellPlan> {
+  const client = ClientSchema.safeParse({ language: c.clientLanguage, version: c.clientVersion, ...clientExtras(c) });
   const configuration = ConfigurationSchema.safeParse(c.config);
   const arm = ARMS.find((a) => a === c.arm);
   const under = (base: string, issues: FieldIssue[]) => issues.map((i) => ({ ...i, path: `cells[${c.index}].${base}${i.path === '(root)' ? '' : `.${i.path}`}` }));
@@ -87,12 +89,23 @@ export function planOfCell(c: Pick<Cell, 'index' | 'clientLanguage' | 'clientVer
   return { ok: true, value: { index: c.index, client: client.data, configuration: configuration.data, concurrency: c.concurrency, repeat: c.repeat, ...(arm ? { arm } : {}) } };
 }
 
+/** A stored cell's client fields beyond its language and version (only those it has). */
+export function clientExtras(c: { clientGrpcVersion?: string | null; clientArtifact?: string | null; clientLabel?: string | null }) {
+  return {
+    ...(c.clientGrpcVersion ? { grpcVersion: c.clientGrpcVersion } : {}),
+    ...(c.clientArtifact ? { artifact: c.clientArtifact } : {}),
+    ...(c.clientLabel ? { label: c.clientLabel } : {}),
+  };
+}
+
 export function jobCreateData(id: string, spec: JobSpec, { rerunOf = null, createdBy = null }: Author = {}) {
   const cells = planCells(spec).map((p) => ({
     index: p.index,
     clientLanguage: p.client.language,
     clientVersion: p.client.version,
     clientGrpcVersion: p.client.grpcVersion ?? null,
+    clientArtifact: p.client.artifact ?? null,
+    clientLabel: p.client.label ?? null,
     configLabel: p.configuration.label,
     config: p.configuration,
     concurrency: p.concurrency,
@@ -302,7 +315,7 @@ export async function getJobToRun(db: Db, id: string): Promise<JobToRun | null> 
       spec: true,
       spent: true,
       cells: {
-        select: { id: true, index: true, status: true, clientLanguage: true, clientVersion: true, clientGrpcVersion: true, config: true, concurrency: true, repeat: true, arm: true },
+        select: { id: true, index: true, status: true, clientLanguage: true, clientVersion: true, clientGrpcVersion: true, clientArtifact: true, clientLabel: true, config: true, concurrency: true, repeat: true, arm: true },
         orderBy: { index: 'asc' },
       },
     },

@@ -50,8 +50,9 @@ interface SummaryCellRow extends VerdictColumns {
   operations: Record<string, Record<string, unknown> | null> | null;
 }
 
-// A Go client built against another grpc-go draws its own line.
-const CELL_COLUMNS = Prisma.sql`c.id, c."jobId", c.index, c."clientLanguage" AS language, c."clientVersion" AS version,
+// A Go client built against another grpc-go draws its own line; an uploaded build stands under its
+// label and short id on the versions axis (clientVersionKey), never as the release it was built from.
+const CELL_COLUMNS = Prisma.sql`c.id, c."jobId", c.index, c."clientLanguage" AS language, CASE WHEN c."clientArtifact" IS NULL THEN c."clientVersion" ELSE COALESCE(c."clientLabel", 'build') || ' (' || left(c."clientArtifact", 19) || ')' END AS version,
   CASE WHEN c."clientGrpcVersion" IS NULL THEN c."configLabel" ELSE c."configLabel" || ' · grpc ' || c."clientGrpcVersion" END AS "configLabel",
   c.concurrency, c.repeat, r.qps, r."p50Ms", r."p90Ms", r."p99Ms", r."p999Ms", r.operations, r."cpuMs", r."elapsedMs",
   r."driverLoopUtilization", r."targetLoopUtilization", r."targetAddedP50Ms", r."targetAddedP99Ms", r."targetCpuShare", r."machineBusyShare", r."machineRunnerShare"`;

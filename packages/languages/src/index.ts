@@ -7,10 +7,12 @@ import { node } from './node/index';
 import { enforceCacheCap, markUsed, type Eviction } from './cache';
 import { lookUpDates, lookUpVersions } from './lookups';
 import { ClientInstallError, type DriverLaunch, type InstallContext, type LanguagePlugin } from './plugin';
+import { artifactId } from './artifacts/index';
 
 export { bytesUnder, enforceCacheCap, type CacheEntry, type Eviction } from './cache';
 export { REGISTRY_ANSWER_TTL_MS, REGISTRY_FAILURE_TTL_MS } from './lookups';
-export { ClientInstallError, RegistryError, type DriverLaunch, type InstallContext, type LanguagePlugin } from './plugin';
+export { ClientInstallError, RegistryError, type BuildToInstall, type DriverLaunch, type InstallContext, type LanguagePlugin } from './plugin';
+export * from './artifacts/index';
 
 // On globalThis for the reason the registries of @scb/shared are (registry.ts there): the web app
 // bundles a copy of this package, and plug-ins loaded at start (SCB_PLUGINS) must reach it.
@@ -71,17 +73,31 @@ export function newestFirst(versions: string[]): string[] {
  * Installs the client version on first use and says how to start its driver.
  * Throws ClientInstallError with a message for the user.
  */
-export async function prepareDriver(client: Client, ctx: { cacheDir: string; log: (line: string) => void }): Promise<DriverLaunch> {
+export async function prepareDriver(
+  client: Client,
+  ctx: { cacheDir: string; log: (line: string) => void; /** An uploaded build's bytes by id (from the database), for a client that names one. */ buildBytes?: (id: string) => Promise<Buffer | null> },
+): Promise<DriverLaunch> {
   // A version installed now adds a folder under clients/<language> (a Go build fills the shared Go caches with it).
   const installed = path.join(ctx.cacheDir, 'clients', client.language);
   const before = folderNames(installed);
   try {
-    const launch = await pluginOf(client.language).install(client, installContext(client.language, ctx));
+    const plugin = pluginOf(client.language);
+    const context = installContext(client.language, ctx);
+    const launch = client.artifact ? await installBuild(plugin, client, client.artifact, ctx.buildBytes, context) : await plugin.install(client, context);
     markUsed(launch.dir);
     return launch;
   } finally {
     if (folderNames(installed) !== before) installs++;
   }
+}
+
+async function installBuild(plugin: LanguagePlugin, client: Client, id: string, bytesOf: ((id: string) => Promise<Buffer | null>) | undefined, ctx: InstallContext): Promise<DriverLaunch> {
+  if (!plugin.installBuild) throw new ClientInstallError(`${client.language} clients take no uploaded builds here`);
+  const bytes = bytesOf ? await bytesOf(id) : null;
+  if (!bytes) throw new ClientInstallError(`the uploaded build ${id.slice(0, 19)} is not stored here (removed, or never uploaded to this database)`);
+  // The bytes must still be the build the spec names.
+  if (artifactId(bytes) !== id) throw new ClientInstallError(`the stored build ${id.slice(0, 19)} does not match its id: refused`);
+  return plugin.installBuild(client, { id, bytes }, ctx);
 }
 
 const folderNames = (dir: string): string => (existsSync(dir) ? readdirSync(dir).sort().join('\n') : '');

@@ -12,6 +12,15 @@ export interface DriverLaunch {
   dir: string;
 }
 
+/** An uploaded build to install: its id and bytes (checked again by the installer before anything is written). */
+export interface BuildToInstall {
+  id: string;
+  bytes: Buffer;
+}
+
+/** An uploaded build's folder under <cacheDir>/clients/<language>: build-<the first 16 hex digits of its id>. */
+export const buildFolderName = (id: string): string => `build-${id.slice('sha256:'.length, 'sha256:'.length + 16)}`;
+
 export interface InstallContext {
   /** Installed clients go under <cacheDir>/clients/<language>/<version>. */
   cacheDir: string;
@@ -34,6 +43,11 @@ export interface LanguagePlugin {
   publishDates?(versions: readonly string[]): Promise<Record<string, string>>;
   /** Installs the client (its version, and what else the language pins) on first use; throws ClientInstallError with a sentence for the user. */
   install(client: Client, ctx: InstallContext): Promise<DriverLaunch>;
+  /**
+   * Installs an uploaded build of the client (client.artifact) on first use, with the language's usual
+   * install rules (nothing in it runs at install time); absent where the language takes no builds.
+   */
+  installBuild?(client: Client, build: BuildToInstall, ctx: InstallContext): Promise<DriverLaunch>;
   /** Folders under the cache the language keeps only to build versions faster: removed first when the cache is over its cap. */
   buildCaches?: string[];
   /**

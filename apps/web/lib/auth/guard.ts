@@ -11,6 +11,12 @@ function allowedOrigins(): string[] {
   return [env.publicOrigin, ...local];
 }
 
+/**
+ * What a write's body may be: JSON, or (an upload) raw bytes. Neither is a type a cross-site form or a
+ * fetch without preflight can send, so both keep other sites out.
+ */
+export type WriteBody = 'application/json' | 'application/octet-stream';
+
 const refuse = (status: number, error: string) => NextResponse.json({ error }, { status });
 
 /**
@@ -18,9 +24,9 @@ const refuse = (status: number, error: string) => NextResponse.json({ error }, {
  * `text/plain` post needs no preflight, so any web page could send one), or a browser telling us the
  * request comes from another site.
  */
-export function crossSiteRefusal(headers: Headers): NextResponse | null {
+export function crossSiteRefusal(headers: Headers, contentType: WriteBody = 'application/json'): NextResponse | null {
   const type = (headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-  if (type !== 'application/json') return refuse(415, 'writes take JSON: send content-type: application/json');
+  if (type !== contentType) return refuse(415, contentType === 'application/json' ? 'writes take JSON: send content-type: application/json' : `this write takes the file as the body: send content-type: ${contentType}`);
   const site = headers.get('sec-fetch-site');
   if (site !== null && site !== 'same-origin' && site !== 'none') return refuse(403, "cross-site writes are refused: write from this server's own pages, or with an API token from a script");
   const origin = headers.get('origin');
@@ -31,9 +37,9 @@ export function crossSiteRefusal(headers: Headers): NextResponse | null {
 const NEEDS_IDENTITY = 'writing needs an identity: sign in, or send an API token as Authorization: Bearer <token> (npm run token -- create <name>)';
 
 /** An API write handler behind the cross-site checks and an identity; 401 without one. */
-export function writeRoute<C>(handler: (req: Request, ctx: C, who: Identity) => Promise<Response>): (req: Request, ctx: C) => Promise<Response> {
+export function writeRoute<C>(handler: (req: Request, ctx: C, who: Identity) => Promise<Response>, body: WriteBody = 'application/json'): (req: Request, ctx: C) => Promise<Response> {
   return apiRoute(async (req: Request, ctx: C) => {
-    const refused = crossSiteRefusal(req.headers);
+    const refused = crossSiteRefusal(req.headers, body);
     if (refused) return refused;
     const who = await identify(req.headers);
     if (!who) return NextResponse.json({ error: NEEDS_IDENTITY }, { status: 401, headers: { 'www-authenticate': 'Bearer' } });

@@ -1,5 +1,5 @@
 import { toolVersion, type LanguagePlugin } from '../plugin';
-import { ensureGoClient } from './install';
+import { ensureGoBuild, ensureGoClient } from './install';
 import { GO_PACKAGE, goVersions, goPublishDates } from './registry';
 
 export const go: LanguagePlugin = {
@@ -8,6 +8,7 @@ export const go: LanguagePlugin = {
   listVersions: goVersions,
   publishDates: goPublishDates,
   install: (client, ctx) => ensureGoClient(client, ctx),
+  installBuild: (client, build, ctx) => ensureGoBuild(client, build, ctx),
   // goEnv's module and build caches: every installed version keeps its own driver binary.
   buildCaches: ['go/mod', 'go/build'],
   // The local toolchain, never one GOTOOLCHAIN would download.

@@ -4,8 +4,9 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync,
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { compareSemver, goModuleOf, SEMVER, type Client } from '@scb/shared/job';
-import { ClientInstallError, oneAtATime, type DriverLaunch, type InstallContext } from '../plugin';
+import { compareSemver, goModuleOf, SEMVER, type Client, type GoModule } from '@scb/shared/job';
+import { ArtifactError, unpackArtifact, type ArtifactInfo } from '../artifacts/index';
+import { buildFolderName, ClientInstallError, oneAtATime, type BuildToInstall, type DriverLaunch, type InstallContext } from '../plugin';
 import { exists, GO_PACKAGE, GRPC_MODULE, LAST_MONOREPO_SPANNER } from './registry';
 
 const run = promisify(execFile);
@@ -55,8 +56,53 @@ export function ensureGoClient(client: Client, ctx: InstallContext): Promise<Dri
   return oneAtATime(path.join(ctx.cacheDir, 'clients', 'go', goBuildName(client)), () => build(client, ctx));
 }
 
-async function build(client: Client, ctx: InstallContext): Promise<DriverLaunch> {
-  const dir = path.join(ctx.cacheDir, 'clients', 'go', goBuildName(client));
+/**
+ * Builds the Go driver against an uploaded build of cloud.google.com/go/spanner once, into
+ * <cacheDir>/clients/go/build-<id>: the module checked and unpacked (unpackArtifact) beside the driver,
+ * required through a `replace` to it, everything else from the module proxy. Go runs no code of a
+ * module at build time (cgo is off; nothing is generated).
+ */
+export function ensureGoBuild(client: Client, build: BuildToInstall, ctx: InstallContext): Promise<DriverLaunch> {
+  const name = buildFolderName(build.id);
+  return oneAtATime(path.join(ctx.cacheDir, 'clients', 'go', name), async () => {
+    const dir = path.join(ctx.cacheDir, 'clients', 'go', name);
+    const unpacked = path.join(ctx.cacheDir, 'clients', 'go', `${name}.module`);
+    let info: ArtifactInfo;
+    try {
+      rmSync(unpacked, { recursive: true, force: true });
+      info = unpackArtifact('go', build.bytes, unpacked);
+    } catch (e) {
+      if (e instanceof ArtifactError) throw new ClientInstallError(`the uploaded build ${build.id.slice(0, 19)} is not taken: ${e.message}`);
+      throw e;
+    }
+    if (info.module !== GO_PACKAGE) throw new ClientInstallError(`the uploaded build is ${info.module}; Go clients take builds of ${GO_PACKAGE}`);
+    return buildDriver(client, ctx, { dir: moduleRoot(unpacked), id: build.id, name });
+  });
+}
+
+/** The folder holding go.mod: the unpacked folder itself, or its one subfolder (a zip's module@version/). */
+function moduleRoot(dir: string): string {
+  if (existsSync(path.join(dir, 'go.mod'))) return dir;
+  const subs = readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory());
+  const inner = subs.length === 1 ? path.join(dir, subs[0]!.name) : null;
+  if (inner && existsSync(path.join(inner, 'go.mod'))) return moduleRoot(inner);
+  throw new ClientInstallError('the uploaded build has no go.mod at its root');
+}
+
+function build(client: Client, ctx: InstallContext): Promise<DriverLaunch> {
+  return buildDriver(client, ctx);
+}
+
+/** A local module the driver is built against instead of a published version (an uploaded build). */
+interface LocalModule {
+  dir: string;
+  id: string;
+  /** The cache folder's name. */
+  name: string;
+}
+
+async function buildDriver(client: Client, ctx: InstallContext, local?: LocalModule): Promise<DriverLaunch> {
+  const dir = path.join(ctx.cacheDir, 'clients', 'go', local ? local.name : goBuildName(client));
   const binary = path.join(dir, 'driver');
   const marker = path.join(dir, '.installed');
   const sources = readdirSync(GO_DRIVER_DIR)
@@ -64,13 +110,13 @@ async function build(client: Client, ctx: InstallContext): Promise<DriverLaunch>
     .sort();
   const key = createHash('sha256');
   for (const f of sources) key.update(f).update(readFileSync(path.join(GO_DRIVER_DIR, f)));
-  key.update(writeClientDefaults.toString()).update(writePoolStats.toString()).update(scanBuildTags.toString());
+  key.update(writeClientDefaults.toString()).update(writePoolStats.toString()).update(scanBuildTags.toString()).update(local?.id ?? '');
   const hash = key.digest('hex');
   const launch: DriverLaunch = { command: binary, args: [], dir };
   if (existsSync(marker) && existsSync(binary) && readFileSync(marker, 'utf8').trim() === hash) return launch;
 
-  const module = goModuleOf(client.version);
-  if (module === 'cloud.google.com/go' && compareSemver(client.version, LAST_MONOREPO_SPANNER) > 0) {
+  const module: GoModule = local ? 'cloud.google.com/go/spanner' : goModuleOf(client.version);
+  if (!local && module === 'cloud.google.com/go' && compareSemver(client.version, LAST_MONOREPO_SPANNER) > 0) {
     throw new ClientInstallError(`cloud.google.com/go v${client.version} no longer holds the spanner package (the last that does is v${LAST_MONOREPO_SPANNER}; from v1.0.0 it is ${GO_PACKAGE})`);
   }
   const env = goEnv(ctx.cacheDir);
@@ -86,18 +132,22 @@ async function build(client: Client, ctx: InstallContext): Promise<DriverLaunch>
     );
   }
   // The proxy's lists miss versions that exist: ask for the exact version instead.
-  for (const [m, v] of [[module, client.version] as const, ...(client.grpcVersion ? [[GRPC_MODULE, client.grpcVersion] as const] : [])]) {
+  for (const [m, v] of [...(local ? [] : [[module, client.version] as const]), ...(client.grpcVersion ? [[GRPC_MODULE, client.grpcVersion] as const] : [])]) {
     const found = await exists(m, v);
     if (typeof found === 'number') throw new ClientInstallError(`${m} v${v} is not published on the Go module proxy (HTTP ${found})`);
   }
 
-  ctx.log(`building the Go driver against ${clientText(client)} in ${dir}`);
+  const what = local ? `the uploaded build ${local.id.slice(0, 19)}` : clientText(client);
+  ctx.log(`building the Go driver against ${what} in ${dir}`);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   for (const f of sources) copyFileSync(path.join(GO_DRIVER_DIR, f), path.join(dir, f));
   try {
     await go(['mod', 'init', 'scbdriver'], 1);
-    await go(['get', `${module}@v${client.version}`], 15);
+    if (local) {
+      // Any version in the requirement: the replace points it at the unpacked module.
+      await go(['mod', 'edit', `-require=${module}@v0.0.0-00010101000000-000000000000`, `-replace=${module}=${local.dir}`], 1);
+    } else await go(['get', `${module}@v${client.version}`], 15);
     // A replace is the only pin that holds: minimum version selection raises a plain requirement back.
     if (client.grpcVersion) await go(['mod', 'edit', `-replace=${GRPC_MODULE}=${GRPC_MODULE}@v${client.grpcVersion}`], 1);
     await writeClientDefaults(dir, go);
@@ -106,12 +156,13 @@ async function build(client: Client, ctx: InstallContext): Promise<DriverLaunch>
     await go(['mod', 'tidy'], 15);
     await go(['build', '-trimpath', ...(tags.length ? ['-tags', tags.join(',')] : []), '-o', binary, '.'], 20);
   } catch (e) {
-    throw new ClientInstallError(`${clientText(client)} does not build here: ${goError(e)}`);
+    throw new ClientInstallError(`${what} does not build here: ${goError(e)}`);
   }
-  // The spanner package must come from exactly the module and version asked for.
-  const { stdout } = await go(['list', '-f', '{{.Module.Path}} {{.Module.Version}}', 'cloud.google.com/go/spanner'], 2);
-  if (stdout.trim() !== `${module} v${client.version}`) {
-    throw new ClientInstallError(`${clientText(client)}: the spanner package resolved to ${stdout.trim()} instead`);
+  // The spanner package must come from exactly the module and version asked for (or the unpacked build).
+  const { stdout } = (await go(['list', '-f', '{{.Module.Path}} {{.Module.Version}} {{with .Module.Replace}}{{.Path}}{{end}}', 'cloud.google.com/go/spanner'], 2)) as { stdout: string };
+  const expected = local ? `${module} v0.0.0-00010101000000-000000000000 ${local.dir}` : `${module} v${client.version}`;
+  if (stdout.trim() !== expected) {
+    throw new ClientInstallError(`${what}: the spanner package resolved to ${stdout.trim()} instead`);
   }
   writeFileSync(marker, hash + '\n');
   return launch;

@@ -1,5 +1,5 @@
 import { toolVersion, type LanguagePlugin } from '../plugin';
-import { ensureJavaClient } from './install';
+import { ensureJavaBuild, ensureJavaClient } from './install';
 import { JAVA_ARTIFACT, mavenVersions, mavenPublishDates } from './registry';
 
 export const java: LanguagePlugin = {
@@ -8,6 +8,7 @@ export const java: LanguagePlugin = {
   listVersions: mavenVersions,
   publishDates: mavenPublishDates,
   install: (client, ctx) => ensureJavaClient(client.version, ctx),
+  installBuild: (_client, build, ctx) => ensureJavaBuild(build, ctx),
   // `java -version` writes to stderr: `openjdk version "17.0.12" 2024-07-16`.
   toolchain: () => toolVersion('java', ['-version'], (out) => out.match(/version "([^"]+)"/)?.[1]),
 };

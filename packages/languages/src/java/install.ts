@@ -3,9 +3,10 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { SEMVER } from '@scb/shared/job';
-import { ClientInstallError, oneAtATime, type DriverLaunch, type InstallContext } from '../plugin';
+import { ArtifactError, inspectArtifact, unpackArtifact, type ArtifactInfo } from '../artifacts/index';
+import { buildFolderName, ClientInstallError, oneAtATime, type BuildToInstall, type DriverLaunch, type InstallContext } from '../plugin';
 import { JAVA_ARTIFACT as ARTIFACT } from './registry';
 
 const run = promisify(execFile);
@@ -31,9 +32,53 @@ export function ensureJavaClient(version: string, ctx: InstallContext): Promise<
   return oneAtATime(path.join(ctx.cacheDir, 'clients', 'java', version), () => install(version, ctx));
 }
 
-async function install(version: string, ctx: InstallContext): Promise<JavaClient> {
+/**
+ * Resolves the driver against an uploaded Maven repository fragment (a java-spanner build's modules at
+ * one version) once, into <cacheDir>/clients/java/build-<id>: the fragment checked and unpacked
+ * (unpackArtifact), offered to Maven as a file repository beside Maven Central, and every jar of it on
+ * the classpath taken from the unpacked fragment itself (never from ~/.m2, where another build of the
+ * same -SNAPSHOT version may have been put). Maven runs no code of the build to resolve it.
+ */
+export function ensureJavaBuild(build: BuildToInstall, ctx: InstallContext): Promise<JavaClient> {
+  const name = buildFolderName(build.id);
+  const dir = path.join(ctx.cacheDir, 'clients', 'java', name);
+  return oneAtATime(dir, async () => {
+    const fragment = path.join(ctx.cacheDir, 'clients', 'java', `${name}.repository`);
+    let info: ArtifactInfo;
+    try {
+      info = inspectArtifact('java', build.bytes);
+    } catch (e) {
+      if (e instanceof ArtifactError) throw new ClientInstallError(`the uploaded build ${build.id.slice(0, 19)} is not taken: ${e.message}`);
+      throw e;
+    }
+    const unpack = () => {
+      rmSync(fragment, { recursive: true, force: true });
+      return unpackArtifact('java', build.bytes, fragment);
+    };
+    return install(info.version, ctx, { dir, id: build.id, unpack, root: () => repositoryRoot(fragment) });
+  });
+}
+
+/** The fragment's repository root: the folder that holds com/ (the unpacked folder or one below it). */
+function repositoryRoot(dir: string): string {
+  if (existsSync(path.join(dir, 'com'))) return dir;
+  const subs = readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory());
+  if (subs.length === 1) return repositoryRoot(path.join(dir, subs[0]!.name));
+  throw new ClientInstallError('the uploaded fragment has no com/ folder at its root');
+}
+
+/** An uploaded fragment the driver resolves against. */
+interface LocalRepository {
+  dir: string;
+  id: string;
+  /** Unpacks the fragment (checked again) and returns what it holds. */
+  unpack: () => ArtifactInfo;
+  root: () => string;
+}
+
+async function install(version: string, ctx: InstallContext, local?: LocalRepository): Promise<JavaClient> {
   const log = ctx.log;
-  const dir = path.join(ctx.cacheDir, 'clients', 'java', version);
+  const dir = local?.dir ?? path.join(ctx.cacheDir, 'clients', 'java', version);
   const classes = path.join(dir, 'classes');
   const classpathFile = path.join(dir, 'classpath.txt');
   const marker = path.join(dir, '.installed');
@@ -41,7 +86,7 @@ async function install(version: string, ctx: InstallContext): Promise<JavaClient
     .filter((f) => f.endsWith('.java'))
     .sort()
     .map((f) => path.join(SOURCES, f));
-  const key = driverHash(sources);
+  const key = driverHash(sources) + (local ? ` ${local.id}` : '');
   const client = (): JavaClient => {
     const classpath = [classes, readFileSync(classpathFile, 'utf8').trim()].join(path.delimiter);
     return { version, classpath, command: 'java', args: ['-cp', classpath, 'bench.JavaDriver'], dir };
@@ -49,27 +94,44 @@ async function install(version: string, ctx: InstallContext): Promise<JavaClient
   // Reuse the cache unless the driver changed or a jar it lists is gone (e.g. ~/.m2 was cleared).
   if (existsSync(marker) && readFileSync(marker, 'utf8').trim() === key && jarsPresent(classpathFile)) return client();
 
-  // When Maven Central's metadata cannot be read, Maven itself is the judge.
-  const listed = await ctx.published().catch((e: Error) => {
-    log(`${e.message}; letting Maven decide`);
-    return undefined;
-  });
-  if (listed && !listed.includes(version)) {
-    throw new ClientInstallError(`${ARTIFACT}:${version} is not published on Maven Central (newest: ${listed.at(-1) ?? 'unknown'})`);
+  if (!local) {
+    // When Maven Central's metadata cannot be read, Maven itself is the judge.
+    const listed = await ctx.published().catch((e: Error) => {
+      log(`${e.message}; letting Maven decide`);
+      return undefined;
+    });
+    if (listed && !listed.includes(version)) {
+      throw new ClientInstallError(`${ARTIFACT}:${version} is not published on Maven Central (newest: ${listed.at(-1) ?? 'unknown'})`);
+    }
   }
-  log(`resolving ${ARTIFACT}:${version} with Maven into ${dir}`);
+  const what = local ? `the uploaded build ${local.id.slice(0, 19)} (${ARTIFACT}:${version})` : `${ARTIFACT}:${version}`;
+  log(`resolving ${what} with Maven into ${dir}`);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(classes, { recursive: true });
+  let pom = POM;
+  let repository: string | undefined;
+  if (local) {
+    try {
+      local.unpack();
+    } catch (e) {
+      if (e instanceof ArtifactError) throw new ClientInstallError(`the uploaded build ${local.id.slice(0, 19)} is not taken: ${e.message}`);
+      throw e;
+    }
+    repository = local.root();
+    pom = path.join(dir, 'pom.xml');
+    writeFileSync(pom, withRepository(readFileSync(POM, 'utf8'), `candidate-${path.basename(dir)}`, pathToFileURL(repository).href));
+  }
   try {
     // -U: retry artifacts an earlier attempt did not find, instead of Maven's cached failure.
-    await run(MVN, ['-B', '-q', '-U', '-Dstyle.color=never', '-f', POM, 'dependency:build-classpath', `-Dspanner.version=${version}`, `-Dmdep.outputFile=${classpathFile}`], {
+    await run(MVN, ['-B', '-q', '-U', '-Dstyle.color=never', '-f', pom, 'dependency:build-classpath', `-Dspanner.version=${version}`, `-Dmdep.outputFile=${classpathFile}`], {
       cwd: dir,
       maxBuffer: 16 * 1024 * 1024,
       timeout: 10 * 60_000,
     });
   } catch (e) {
-    throw new ClientInstallError(`Maven could not resolve ${ARTIFACT}:${version}: ${mavenError(e)}`);
+    throw new ClientInstallError(`Maven could not resolve ${what}: ${mavenError(e)}`);
   }
+  if (repository) writeFileSync(classpathFile, fromFragment(readFileSync(classpathFile, 'utf8').trim(), repository));
   log(`compiling the Java driver against ${ARTIFACT}:${version}`);
   try {
     await run('javac', ['--release', '17', '-nowarn', '-encoding', 'UTF-8', '-cp', readFileSync(classpathFile, 'utf8').trim(), '-d', classes, ...sources], {
@@ -84,10 +146,36 @@ async function install(version: string, ctx: InstallContext): Promise<JavaClient
       .filter((l) => /error:/.test(l))
       .slice(0, 3)
       .join(' | ');
-    throw new ClientInstallError(`the Java driver does not compile against ${ARTIFACT}:${version}: ${errors || err.message}`);
+    throw new ClientInstallError(`the Java driver does not compile against ${what}: ${errors || err.message}`);
   }
   writeFileSync(marker, key + '\n');
   return client();
+}
+
+/** The driver's pom with one more repository (a file: URL to an unpacked fragment), snapshots on. */
+function withRepository(pom: string, id: string, url: string): string {
+  const repo = `  <repositories>\n    <repository>\n      <id>${id}</id>\n      <url>${url}</url>\n      <releases><enabled>true</enabled></releases>\n      <snapshots><enabled>true</enabled><updatePolicy>always</updatePolicy></snapshots>\n    </repository>\n  </repositories>\n\n  <dependencies>`;
+  if (!pom.includes('  <dependencies>')) throw new Error('the Java driver pom has no <dependencies>');
+  return pom.replace('  <dependencies>', repo);
+}
+
+/**
+ * A classpath whose jars that the fragment holds point into the fragment: an entry under a local
+ * repository (.../repository/<group path>/<artifact>/<version>/<file>) whose same path exists in the
+ * fragment is taken from there.
+ */
+export function fromFragment(classpath: string, fragment: string): string {
+  return classpath
+    .split(path.delimiter)
+    .map((jar) => {
+      const parts = jar.split(path.sep);
+      for (let i = parts.length - 4; i > 0; i--) {
+        const candidate = path.join(fragment, ...parts.slice(i));
+        if (parts[i - 1] === 'repository' && existsSync(candidate)) return candidate;
+      }
+      return jar;
+    })
+    .join(path.delimiter);
 }
 
 /** The relevant [ERROR] sentence of a failed Maven run, without its boilerplate. */

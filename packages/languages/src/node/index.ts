@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LanguagePlugin } from '../plugin';
-import { ensureNodeClient } from './install';
+import { ensureNodeBuild, ensureNodeClient } from './install';
 import { NODE_PACKAGE, npmVersions, npmPublishDates } from './registry';
 
 const DRIVER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'driver', 'main.ts');
@@ -14,6 +14,10 @@ export const node: LanguagePlugin = {
   async install(client, ctx) {
     const clientDir = await ensureNodeClient(client.version, ctx, client.grpcVersion);
     // The driver loads the client from that version's own folder, given as its one argument.
+    return { command: process.execPath, args: ['--import', 'tsx', DRIVER, clientDir], dir: clientDir };
+  },
+  async installBuild(_client, build, ctx) {
+    const clientDir = await ensureNodeBuild(build, ctx);
     return { command: process.execPath, args: ['--import', 'tsx', DRIVER, clientDir], dir: clientDir };
   },
   // The driver runs on the runner's own Node.

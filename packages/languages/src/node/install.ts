@@ -3,7 +3,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { SEMVER } from '@scb/shared/job';
-import { ClientInstallError, lastLines, oneAtATime, RegistryError, type InstallContext } from '../plugin';
+import { ArtifactError, inspectArtifact, type ArtifactInfo } from '../artifacts/index';
+import { buildFolderName, ClientInstallError, lastLines, oneAtATime, RegistryError, type BuildToInstall, type InstallContext } from '../plugin';
 import { GRPC_JS, NODE_PACKAGE, NPM, npmVersionsOf } from './registry';
 
 const run = promisify(execFile);
@@ -76,4 +77,39 @@ function grpcJsCopies(modules: string): string[] {
     }
   }
   return found;
+}
+
+
+/**
+ * Installs an uploaded `npm pack` tarball of @google-cloud/spanner into the cache once: checked
+ * (inspectArtifact) before it is written, installed by npm with no install scripts, its dependencies
+ * from the registry as a published version's are.
+ */
+export function ensureNodeBuild(build: BuildToInstall, ctx: InstallContext): Promise<string> {
+  const dir = path.join(ctx.cacheDir, 'clients', 'node', buildFolderName(build.id));
+  return oneAtATime(dir, async () => {
+    const marker = path.join(dir, '.installed');
+    if (existsSync(marker) && readFileSync(marker, 'utf8').trim() === build.id) return dir;
+    let info: ArtifactInfo;
+    try {
+      info = inspectArtifact('node', build.bytes);
+    } catch (e) {
+      if (e instanceof ArtifactError) throw new ClientInstallError(`the uploaded build ${build.id.slice(0, 19)} is not taken: ${e.message}`);
+      throw e;
+    }
+    ctx.log(`installing the uploaded build ${build.id.slice(0, 19)} (${info.module} ${info.version}) into ${dir}`);
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'scb-client-cache', private: true }) + '\n');
+    const tarball = path.join(dir, 'candidate.tgz');
+    writeFileSync(tarball, build.bytes);
+    try {
+      await run(NPM, ['install', '--prefix', dir, '--ignore-scripts', '--no-audit', '--no-fund', '--no-package-lock', tarball], { cwd: dir, maxBuffer: 16 * 1024 * 1024, timeout: 10 * 60_000 });
+    } catch (e) {
+      const err = e as { stderr?: string; message: string };
+      throw new ClientInstallError(`npm could not install the uploaded build ${build.id.slice(0, 19)}: ${lastLines(err.stderr ?? err.message)}`);
+    }
+    writeFileSync(marker, build.id + '\n');
+    return dir;
+  });
 }

@@ -7,6 +7,9 @@ import {
   GRPC_GCP,
   OPERATIONS,
   SEMVER,
+  ARTIFACT_ID,
+  ArtifactLabelSchema,
+  artifactShort,
   WorkloadSchema,
   workloadMix,
   parseSpecWith,
@@ -155,7 +158,12 @@ export const GateSpecSchema = z
     scenario: z.enum(GATE_SCENARIO_IDS, { message: `must be one of ${GATE_SCENARIO_IDS.join(', ')}` }),
     language: LanguageSchema,
     baseline: version,
+    /** The candidate's version; with candidateArtifact, the build's own (the server fills it from the upload). */
     candidate: version,
+    /** An uploaded build as the candidate (POST /api/artifacts), in place of a published version. */
+    candidateArtifact: z.string().regex(ARTIFACT_ID, "must be an uploaded build's id, sha256:<64 hex digits>").optional(),
+    /** The candidate build's name in pages and Markdown (e.g. "PR 4321 @ abc1234"); only with candidateArtifact. */
+    candidateLabel: ArtifactLabelSchema.optional(),
     /** Options for both arms, over the scenario's own (e.g. numChannels 32). */
     configuration: ArmConfigurationSchema.optional(),
     /** Options for the candidate arm only, over `configuration`. */
@@ -174,8 +182,16 @@ export const GateSpecSchema = z
     criteria: CriteriaSchema.default(CriteriaSchema.parse({})),
   })
   .superRefine((g, ctx) => {
+    if (g.candidateLabel !== undefined && g.candidateArtifact === undefined)
+      ctx.addIssue({ code: 'custom', path: ['candidateLabel'], message: 'names an uploaded build: give it with candidateArtifact' });
     const r = gateReproduction(g.scenario);
     if (r) {
+      if (g.candidateArtifact && r.spec.clients.some((c) => c.version === g.candidate))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['candidateArtifact'],
+          message: `the build says it is ${g.candidate}, a version reproduction ${r.id} runs itself: its cells could not be told apart (give the build a version of its own, e.g. a -SNAPSHOT)`,
+        });
       if (g.language !== r.language) ctx.addIssue({ code: 'custom', path: ['language'], message: `must be ${r.language}: reproduction ${r.id} runs that client` });
       for (const field of REPRODUCTION_OWN_FIELDS)
         if (g[field] !== undefined) ctx.addIssue({ code: 'custom', path: [field], message: `is the reproduction's own (${r.id}): a reproduction scenario takes no ${field}` });
@@ -233,6 +249,19 @@ export function armConfiguration(gate: GateSpec, arm: Arm): Configuration {
   return ConfigurationSchema.parse({ ...options, label });
 }
 
+/** The gate's candidate as a job's client: a published version, or the uploaded build with its label. */
+export function candidateClient(gate: Pick<GateSpec, 'language' | 'candidate' | 'candidateArtifact' | 'candidateLabel'>): JobSpecInput['clients'][number] {
+  return {
+    language: gate.language as Language,
+    version: gate.candidate,
+    ...(gate.candidateArtifact && { artifact: gate.candidateArtifact, ...(gate.candidateLabel && { label: gate.candidateLabel }) }),
+  };
+}
+
+/** The candidate in words: its version, or the build's label and short id. */
+export const candidateText = (gate: Pick<GateSpec, 'candidate' | 'candidateArtifact' | 'candidateLabel'>): string =>
+  gate.candidateArtifact ? `${gate.candidateLabel ?? 'build'} (build ${artifactShort(gate.candidateArtifact)} of ${gate.candidate})` : gate.candidate;
+
 /**
  * The job that runs a gate: pairing zip gives one arm per client, repeats outermost, so cells go
  * baseline, candidate, baseline, candidate... and every cell is a fresh driver process.
@@ -241,10 +270,9 @@ export function gateJobSpec(gate: GateSpec): JobSpecInput {
   const r = gateReproduction(gate.scenario);
   if (r) return reproductionGateJobSpec(r, gate);
   const s = gateScenario(gate.scenario)!;
-  const client = (v: string) => ({ language: gate.language as Language, version: v });
   return {
-    name: gate.name ?? `gate: ${gate.language} ${gate.candidate} vs ${gate.baseline} (${s.id})`,
-    clients: [client(gate.baseline), client(gate.candidate)],
+    name: gate.name ?? `gate: ${gate.language} ${candidateText(gate)} vs ${gate.baseline} (${s.id})`,
+    clients: [{ language: gate.language as Language, version: gate.baseline }, candidateClient(gate)],
     configurations: ARMS.map((arm) => armConfiguration(gate, arm)),
     pairing: 'zip',
     arms: [...ARMS],

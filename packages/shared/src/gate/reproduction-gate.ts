@@ -28,8 +28,11 @@ const reads = (e: Expectation | NonNullable<JobSpecInput['expectations']>[number
  * one of the affected releases runs once, and the expectations about it as an affected release are
  * dropped: the gate asks it to behave.
  */
-export function reproductionGateJobSpec(r: Reproduction & { fixedVersion: string }, g: { candidate: string; repeats?: number; name?: string }): JobSpecInput {
+export function reproductionGateJobSpec(r: Reproduction & { fixedVersion: string }, g: { candidate: string; candidateArtifact?: string; candidateLabel?: string; repeats?: number; name?: string },
+): JobSpecInput {
   const swap = <T extends { version?: string }>(x: T): T => (x.version === r.fixedVersion ? { ...x, version: g.candidate } : x);
+  // The candidate client is the uploaded build where the gate names one; expectations select it by its version.
+  const build = g.candidateArtifact ? { artifact: g.candidateArtifact, ...(g.candidateLabel && { label: g.candidateLabel }) } : {};
   const expectations = r.spec.expectations
     .filter((e) => g.candidate === r.fixedVersion || !selectors(e).some((s) => s.version === g.candidate))
     .map((e) => ({ ...e, ...(e.says && { says: e.says.split(r.fixedVersion).join(g.candidate) }) }))
@@ -37,11 +40,11 @@ export function reproductionGateJobSpec(r: Reproduction & { fixedVersion: string
   // Only the clients the expectations read: a reproduction may run more for its page's sake.
   const clients = r.spec.clients
     .filter((c) => c.version !== g.candidate || c.version === r.fixedVersion)
-    .map(swap)
+    .map((c) => (c.version === r.fixedVersion ? { ...swap(c), ...build } : c))
     .filter((c) => expectations.some((e) => reads(e, c.version)));
   return {
     ...r.spec,
-    name: g.name ?? `gate: ${r.language} ${g.candidate} on reproduction ${r.id}`,
+    name: g.name ?? `gate: ${r.language} ${g.candidateLabel ?? g.candidate} on reproduction ${r.id}`,
     clients,
     expectations,
     ...(g.repeats !== undefined && { repeats: g.repeats }),

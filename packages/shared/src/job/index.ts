@@ -5,3 +5,4 @@ export * from './configuration';
 export * from './languages';
 export * from './estimate';
 export { cellCount } from './plan';
+export * from './artifacts';

@@ -44,10 +44,25 @@ const semver = (example: string) => z.string().regex(SEMVER, `must be a plain se
 /** A registered client language's name (checked when parsed: plug-ins register theirs at start). */
 export const LanguageSchema = z.string().refine((l) => languageInfo(l) !== undefined, { error: () => `must be one of ${languageNames().join(', ')}` });
 
+/** An uploaded build's id: the SHA-256 of its bytes (POST /api/artifacts). */
+export const ARTIFACT_ID = /^sha256:[0-9a-f]{64}$/;
+/** A candidate build's name in pages and Markdown (a pull request and commit): printable, one line. */
+export const ArtifactLabelSchema = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(80, 'must be at most 80 characters')
+  .refine((l) => !/[\p{Cc}\p{Cf}]/u.test(l), 'must be one line of printable text');
+
 export const ClientSchema = z
   .strictObject({
     language: LanguageSchema,
-    version: semver('9.0.0'),
+    /** The published version; with `artifact`, the version the build itself says (the server fills it from the upload). */
+    version: z.string({ error: 'must be a plain semver such as 9.0.0, or name an uploaded build with artifact' }).regex(SEMVER, 'must be a plain semver such as 9.0.0'),
+    /** An uploaded build (POST /api/artifacts) run in place of a published version. */
+    artifact: z.string().regex(ARTIFACT_ID, 'must be an uploaded build\'s id, sha256:<64 hex digits>').optional(),
+    /** The build's name where it is shown (e.g. "PR 2345 @ 1a2b3c4"); only with artifact. */
+    label: ArtifactLabelSchema.optional(),
     /** Go only, optional: the module, which must be the one the version belongs to (goModuleOf). */
     module: z.enum(GO_MODULES).optional(),
     /** Run the client on this version of its gRPC library instead of the one it requires: google.golang.org/grpc for Go, @grpc/grpc-js for Node (LanguageInfo.grpcPackage). */
@@ -55,10 +70,12 @@ export const ClientSchema = z
   })
   .superRefine((c, ctx) => {
     if (c.module !== undefined && c.language !== 'go') ctx.addIssue({ code: 'custom', path: ['module'], message: 'only the go client has module' });
+    if (c.label !== undefined && c.artifact === undefined) ctx.addIssue({ code: 'custom', path: ['label'], message: 'names an uploaded build: give it with artifact' });
+    if (c.artifact !== undefined && c.grpcVersion !== undefined) ctx.addIssue({ code: 'custom', path: ['grpcVersion'], message: 'an uploaded build runs on the gRPC library it brings' });
     const pinnable = languageNames().filter((l) => languageInfo(l)?.grpcPackage);
     if (c.grpcVersion !== undefined && !languageInfo(c.language)?.grpcPackage)
       ctx.addIssue({ code: 'custom', path: ['grpcVersion'], message: `only the ${pinnable.join(' and ')} clients can be pinned to a gRPC version` });
-    if (c.module && c.language === 'go' && c.module !== goModuleOf(c.version)) {
+    if (c.module && c.language === 'go' && !c.artifact && c.module !== goModuleOf(c.version)) {
       ctx.addIssue({
         code: 'custom',
         path: ['module'],
@@ -68,8 +85,20 @@ export const ClientSchema = z
   });
 
 /** "go 1.33.0", or "go 1.33.0 (grpc 1.18.0)" when the client is built against another grpc-go: a client in words, and its identity. */
-export function clientText(c: { language: string; version: string; grpcVersion?: string | null }): string {
+export function clientText(c: { language: string; version: string; grpcVersion?: string | null; artifact?: string | null; label?: string | null }): string {
+  if (c.artifact) return `${c.language} ${c.label ?? 'build'} (build ${artifactShort(c.artifact)} of ${c.version})`;
   return `${c.language} ${c.version}${c.grpcVersion ? ` (grpc ${c.grpcVersion})` : ''}`;
+}
+
+/** An artifact id as pages show it: sha256: and its first 12 hex digits. */
+export const artifactShort = (id: string): string => id.slice(0, 'sha256:'.length + 12);
+
+/**
+ * Where a client stands on an across-versions axis: its version, or for an uploaded build its label
+ * and short id (never the published version it was built from).
+ */
+export function clientVersionKey(c: { version: string; artifact?: string | null; label?: string | null }): string {
+  return c.artifact ? `${c.label ?? 'build'} (${artifactShort(c.artifact)})` : c.version;
 }
 
 /**

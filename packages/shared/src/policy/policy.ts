@@ -4,7 +4,7 @@
 import type { FieldIssue } from '../job/spec';
 import { cellCount } from '../job/plan';
 import { estimateJobSeconds } from '../job/estimate';
-import { targetPolicyIssues, type Target } from '../targets/index';
+import { isRemoteTarget, targetPolicyIssues, type Target } from '../targets/index';
 import { POLICY_VARIABLES, webhookUrl, type DatabaseRule, type Policy, type PortRange } from './rules';
 
 export * from './rules';
@@ -18,6 +18,9 @@ export * from './rules';
  * identity's loop cannot fill the queue every runner serves. 5 watches per identity is a watch per
  * client language with room for a second look at one; each polls its registry forever.
  */
+/** The largest uploaded build by default: a java-spanner repository fragment with its admin modules is tens of MB. */
+export const DEFAULT_ARTIFACT_MB = 200;
+
 export const DEFAULT_LIMITS = { cellsPerJob: 500, bodyBytes: 256 * 1024, jobMinutes: 240, queuedJobsPerIdentity: 20, watchesPerIdentity: 5 };
 
 /**
@@ -86,7 +89,7 @@ export function policyFromEnv(env: Record<string, string | undefined>): { ok: tr
   }
   const defaultEndpoints = endpoints.entries.length === 0;
   const given: Partial<Record<keyof typeof POLICY_VARIABLES, number>> = {};
-  for (const key of ['cellsPerJob', 'bodyBytes', 'jobMinutes', 'queuedJobsPerIdentity', 'watchesPerIdentity', 'spannerMaxOps', 'spannerMaxSeconds'] as const) {
+  for (const key of ['cellsPerJob', 'bodyBytes', 'jobMinutes', 'queuedJobsPerIdentity', 'watchesPerIdentity', 'spannerMaxOps', 'spannerMaxSeconds', 'artifactMb'] as const) {
     const v = env[POLICY_VARIABLES[key]]?.trim();
     if (!v) continue;
     if (!/^\d{1,9}$/.test(v) || Number(v) < 1) return { ok: false, error: `${POLICY_VARIABLES[key]}: "${v}" is not a whole number of at least 1` };
@@ -103,9 +106,18 @@ export function policyFromEnv(env: Record<string, string | undefined>): { ok: tr
     maxOpsPerCell: given.spannerMaxOps ?? DEFAULT_SPANNER_CEILINGS.maxOpsPerCell,
     maxSecondsPerCell: given.spannerMaxSeconds ?? DEFAULT_SPANNER_CEILINGS.maxSecondsPerCell,
   };
+  const onOff = (name: string) => {
+    const v = env[name]?.trim();
+    return v === undefined || v === '' || v === 'off' ? { ok: true as const, on: false } : v === 'on' ? { ok: true as const, on: true } : { ok: false as const, error: `${name}: "${v}" is not on or off` };
+  };
+  const artifacts = onOff(POLICY_VARIABLES.artifacts);
+  if (!artifacts.ok) return artifacts;
+  const artifactsOnSpanner = onOff(POLICY_VARIABLES.artifactsOnSpanner);
+  if (!artifactsOnSpanner.ok) return artifactsOnSpanner;
   return {
     ok: true,
     policy: {
+      artifacts: { enabled: artifacts.on, onRemoteTargets: artifactsOnSpanner.on, maxBytes: (given.artifactMb ?? DEFAULT_ARTIFACT_MB) * 1024 * 1024 },
       spanner: { databases, endpoints: defaultEndpoints ? GOOGLE_SPANNER_ENDPOINTS : endpoints.entries, defaultEndpoints, ...ceilings },
       emulatorHosts: emulatorHosts.entries,
       emulatorPorts,
@@ -113,6 +125,18 @@ export function policyFromEnv(env: Record<string, string | undefined>): { ok: tr
       limits,
     },
   };
+}
+
+/** Every client of a spec that names an uploaded build the policy does not let run (off, or on a remote target), at clients.N.artifact. */
+export function artifactIssues(policy: Policy, spec: { target: Target; clients: readonly { artifact?: string | undefined }[] }, at = 'clients'): FieldIssue[] {
+  return spec.clients.flatMap((c, i) => {
+    if (!c.artifact) return [];
+    if (!policy.artifacts.enabled)
+      return [{ path: `${at}.${i}.artifact`, message: `uploaded builds are off on this server (${POLICY_VARIABLES.artifacts}): its operator runs published versions only` }];
+    if (isRemoteTarget(spec.target) && !policy.artifacts.onRemoteTargets)
+      return [{ path: `${at}.${i}.artifact`, message: `an uploaded build runs only on the fake and emulator targets here: ${POLICY_VARIABLES.artifactsOnSpanner} is not on` }];
+    return [];
+  });
 }
 
 /** Every rule of the policy a target breaks (its kind's rules), at its field's path under `target`; empty when it breaks none. */
@@ -167,8 +191,8 @@ export function watchLimitRefusal(policy: Policy, watches: number): string | nul
 }
 
 /** The policy in one sentence per rule, for a job a runner refuses (its page says why). */
-export function policyRefusal(policy: Policy, target: Target): string | null {
-  const issues = policyIssues(policy, target);
+export function policyRefusal(policy: Policy, spec: { target: Target; clients: readonly { artifact?: string | undefined }[] }): string | null {
+  const issues = [...policyIssues(policy, spec.target), ...artifactIssues(policy, spec)];
   return issues.length ? `this runner's policy refuses the job: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}` : null;
 }
 

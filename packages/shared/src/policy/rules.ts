@@ -21,6 +21,15 @@ export interface Policy {
     /** The most a spec's maxSecondsPerCell may be. */
     maxSecondsPerCell: number;
   };
+  /** Uploaded client builds (POST /api/artifacts): whether they are taken at all, and where they may run. */
+  artifacts: {
+    /** SCB_ARTIFACTS=on. */
+    enabled: boolean;
+    /** SCB_ARTIFACTS_ON_SPANNER=on: also against remote targets (Cloud Spanner), not only the fake and the emulator. */
+    onRemoteTargets: boolean;
+    /** The largest upload, bytes (SCB_MAX_ARTIFACT_MB). */
+    maxBytes: number;
+  };
   /** host:port of emulators a spec may name besides loopback ones. */
   emulatorHosts: string[];
   /** Loopback ports a spec's emulatorHost may name (127.0.0.1:<port>, localhost:<port>); empty: none. */
@@ -60,6 +69,9 @@ export const POLICY_VARIABLES = {
   spannerMaxOps: 'SCB_SPANNER_MAX_OPS',
   spannerMaxSeconds: 'SCB_SPANNER_MAX_SECONDS',
   webhooks: 'SCB_WEBHOOKS',
+  artifacts: 'SCB_ARTIFACTS',
+  artifactsOnSpanner: 'SCB_ARTIFACTS_ON_SPANNER',
+  artifactMb: 'SCB_MAX_ARTIFACT_MB',
   cellsPerJob: 'SCB_MAX_CELLS_PER_JOB',
   bodyBytes: 'SCB_MAX_BODY_BYTES',
   jobMinutes: 'SCB_MAX_JOB_MINUTES',

@@ -69,6 +69,11 @@ export function targetPolicyIssues(target: Target, policy: Policy): { field: str
   return kindOf(target).policyIssues?.(target, policy) ?? [];
 }
 
+/** Whether the target is a service beyond this machine (TargetKind.remote). */
+export function isRemoteTarget(target: Target): boolean {
+  return kindOf(target).remote === true;
+}
+
 type TargetOfSpec = { target: Target; timeScale: number };
 
 /** Server time of one data RPC after the time scale, where the target models one; the ideal qps line needs it. */

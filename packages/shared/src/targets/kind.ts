@@ -19,6 +19,11 @@ export interface TargetKind<T extends { kind: string } = { kind: string }> {
   name: string;
   /** The kind in words, for forms, the runners page and the job page ("Cloud Spanner emulator"). */
   title: string;
+  /**
+   * A service beyond this machine the runner connects to with its own credentials (Cloud Spanner): an
+   * uploaded build runs against it only where the operator allows (SCB_ARTIFACTS_ON_SPANNER).
+   */
+  remote?: boolean;
   /** The target's spec, `kind` included (a literal of `name`). */
   schema: z.ZodType<T>;
   /**

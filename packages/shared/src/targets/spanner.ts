@@ -36,6 +36,7 @@ export const DEFAULT_SPANNER_ENDPOINT = 'spanner.googleapis.com:443';
 
 export const spannerTarget: TargetKind<SpannerTarget> = {
   name: 'spanner',
+  remote: true,
   title: 'Cloud Spanner',
   schema: SpannerTargetSchema,
   // No placement: a runner not enabled for it fails such a job at once, saying how to enable it.

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
+  artifactIssues,
   backfillLimitRefusal,
   DEFAULT_LIMITS,
   DEFAULT_SPANNER_CEILINGS,
@@ -107,7 +108,7 @@ test('emulator hosts: loopback at the ports SCB_EMULATOR_PORTS lists, or listed 
   assert.ok(!refused[0]!.message.includes('5432'), 'the rule, not the refused port');
   assert.deepEqual(policyIssues(none, { kind: 'emulator' }), [], 'a fresh emulator per cell is always allowed');
   // The runner refuses a stored job by the same rule.
-  assert.match(policyRefusal(none, { kind: 'emulator', emulatorHost: '127.0.0.1:9010' }) ?? '', /^this runner's policy refuses the job: target\.emulatorHost: .*SCB_EMULATOR_PORTS/);
+  assert.match(policyRefusal(none, { target: { kind: 'emulator', emulatorHost: '127.0.0.1:9010' }, clients: [] }) ?? '', /^this runner's policy refuses the job: target\.emulatorHost: .*SCB_EMULATOR_PORTS/);
 });
 
 test('Cloud Spanner cost caps: a spec may lower the ceilings (SCB_SPANNER_MAX_OPS, SCB_SPANNER_MAX_SECONDS), never raise them', () => {
@@ -126,7 +127,7 @@ test('Cloud Spanner cost caps: a spec may lower the ceilings (SCB_SPANNER_MAX_OP
     ['target.maxOpsPerCell', 'target.maxSecondsPerCell', 'target.maxOpsPerJob'],
   );
   assert.match(policyIssues(low, spanner({ maxOpsPerJob: 10_001 }))[0]!.message, /at most 10000, .*SCB_SPANNER_MAX_OPS operations per cell × SCB_MAX_CELLS_PER_JOB cells/);
-  assert.match(policyRefusal(low, spanner({ maxOpsPerCell: 5000 })) ?? '', /target\.maxOpsPerCell: must be at most 1000/, 'the runner refuses a stored job too');
+  assert.match(policyRefusal(low, { target: spanner({ maxOpsPerCell: 5000 }), clients: [] }) ?? '', /target\.maxOpsPerCell: must be at most 1000/, 'the runner refuses a stored job too');
   for (const [env, error] of [
     [{ SCB_SPANNER_MAX_OPS: '0' }, /^SCB_SPANNER_MAX_OPS: "0" is not a whole number of at least 1/],
     [{ SCB_SPANNER_MAX_SECONDS: '1e3' }, /^SCB_SPANNER_MAX_SECONDS: "1e3" is not a whole number/],
@@ -241,4 +242,32 @@ test("limits: watches per identity and a watch's backfill against the queue limi
   assert.match(backfillLimitRefusal(three, 4) ?? '', /queues 4 gates at once, more than this server's limit of 3 .*\(SCB_MAX_QUEUED_JOBS\)/);
   assert.equal(queueLimitRefusal(three, 1, 2), null);
   assert.match(queueLimitRefusal(three, 1, 3) ?? '', /you have 1 jobs queued or running and this queues 3 more, this server's limit per identity is 3 \(SCB_MAX_QUEUED_JOBS\)/);
+});
+
+test('uploaded builds: off until SCB_ARTIFACTS=on, then on the fake and emulator only unless SCB_ARTIFACTS_ON_SPANNER=on', () => {
+  const artifact = `sha256:${'ab'.repeat(32)}`;
+  const clients = [{ language: 'node', version: '9.0.0' }, { language: 'node', version: '9.0.0', artifact }];
+  const fake = { kind: 'fake' as const, latencyMs: 65 };
+  const off = read({});
+  assert.equal(off.artifacts.enabled, false);
+  assert.equal(off.artifacts.maxBytes, 200 * 1024 * 1024, 'SCB_MAX_ARTIFACT_MB defaults to 200');
+  assert.deepEqual(
+    artifactIssues(off, { target: fake, clients }).map((i) => i.path),
+    ['clients.1.artifact'],
+  );
+  assert.match(artifactIssues(off, { target: fake, clients })[0]!.message, /SCB_ARTIFACTS/);
+  const on = read({ SCB_ARTIFACTS: 'on', SCB_MAX_ARTIFACT_MB: '5', SCB_SPANNER_DATABASES: 'my-project/inst/db1' });
+  assert.equal(on.artifacts.maxBytes, 5 * 1024 * 1024);
+  assert.deepEqual(artifactIssues(on, { target: fake, clients }), []);
+  assert.deepEqual(artifactIssues(on, { target: { kind: 'emulator' }, clients }), []);
+  const onSpanner = artifactIssues(on, { target: spanner(), clients });
+  assert.deepEqual(
+    onSpanner.map((i) => i.path),
+    ['clients.1.artifact'],
+  );
+  assert.match(onSpanner[0]!.message, /SCB_ARTIFACTS_ON_SPANNER/);
+  assert.match(policyRefusal(on, { target: spanner(), clients }) ?? '', /clients\.1\.artifact/, 'a runner refuses a stored job too');
+  assert.deepEqual(artifactIssues(read({ SCB_ARTIFACTS: 'on', SCB_ARTIFACTS_ON_SPANNER: 'on' }), { target: spanner(), clients }), []);
+  const bad = policyFromEnv({ SCB_ARTIFACTS: 'yes' });
+  assert.ok(!bad.ok && /SCB_ARTIFACTS: "yes" is not on or off/.test(bad.error));
 });

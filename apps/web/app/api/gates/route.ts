@@ -6,7 +6,8 @@ import { gateJobSpec, parseGateSpec } from '@scb/shared/gate';
 import { parseJobSpec } from '@scb/shared/job';
 import { parseListQuery } from '@scb/shared/list-query';
 import { databaseUrl, db } from '@/lib/db';
-import { queryRefusal, readSpec, refusedByPolicy, underQueueLimit } from '@/lib/http';
+import { queryRefusal, refusedByPolicy, underQueueLimit } from '@/lib/http';
+import { readSpecWithArtifacts } from '@/lib/artifacts';
 import { gateUrl, listGates } from '@/lib/gates';
 import { jobUrl, publicOrigin } from '@/lib/jobs';
 
@@ -14,7 +15,7 @@ export const dynamic = 'force-dynamic';
 
 /** Queues a gate. 201 {id, url, jobId, jobUrl}; 400 {error, issues: [{path, message}]} naming every bad field. */
 async function handlePOST(req: Request, _ctx: unknown, who: Identity) {
-  const parsed = await readSpec(req, parseGateSpec, 'gate spec');
+  const parsed = await readSpecWithArtifacts(req, parseGateSpec, 'gate spec');
   if (!parsed.ok) return parsed.response;
   // The job the gate runs is validated as any job is: a gate whose overrides make a bad job is the caller's error.
   const job = parseJobSpec(gateJobSpec(parsed.value));

@@ -5,14 +5,15 @@ import { createJob } from '@scb/db';
 import { parseJobSpec } from '@scb/shared/job';
 import { parseListQuery } from '@scb/shared/list-query';
 import { databaseUrl, db } from '@/lib/db';
-import { queryRefusal, readSpec, refusedByPolicy, underQueueLimit } from '@/lib/http';
+import { queryRefusal, refusedByPolicy, underQueueLimit } from '@/lib/http';
+import { readSpecWithArtifacts } from '@/lib/artifacts';
 import { jobUrl, listJobs, publicOrigin } from '@/lib/jobs';
 
 export const dynamic = 'force-dynamic';
 
 /** Queues a job. 201 {id, url}; 400 {error, issues: [{path, message}]} naming every bad field. */
 async function handlePOST(req: Request, _ctx: unknown, who: Identity) {
-  const parsed = await readSpec(req, parseJobSpec, 'job spec');
+  const parsed = await readSpecWithArtifacts(req, parseJobSpec, 'job spec');
   if (!parsed.ok) return parsed.response;
   const refused = refusedByPolicy(parsed.value);
   if (refused) return refused;
