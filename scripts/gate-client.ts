@@ -99,6 +99,29 @@ async function jsonOrError(res: Response): Promise<Record<string, unknown>> {
   return { error: `HTTP ${res.status} ${(await res.text()).slice(0, 200)}` };
 }
 
+export interface UploadedBuild {
+  id: string;
+  language: string;
+  module: string;
+  version: string;
+  label: string | null;
+  bytes: number;
+  url: string;
+}
+
+/** POST /api/artifacts: the build's bytes as the body; the server's refusal says why it is not taken. */
+export async function uploadBuild(base: string, bytes: Buffer, language: string, label: string | undefined): Promise<UploadedBuild> {
+  const url = new URL('/api/artifacts', base);
+  url.searchParams.set('language', language);
+  if (label !== undefined) url.searchParams.set('label', label);
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/octet-stream', ...auth() }, body: new Uint8Array(bytes), signal: AbortSignal.timeout(300_000) });
+  const body = (await jsonOrError(res)) as Partial<UploadedBuild> & { error?: string; issues?: { path: string; message: string }[] };
+  if (!res.ok || !body.id) {
+    throw new CliError(`the server refused the build: ${body.error ?? `HTTP ${res.status}`}${body.issues ? `\n${body.issues.map((i) => `  ${i.path}: ${i.message}`).join('\n')}` : ''}`);
+  }
+  return body as UploadedBuild;
+}
+
 /** POST /api/gates; the server's refusal names every bad field. */
 export async function submitGate(base: string, gate: unknown): Promise<CreatedGate> {
   const res = await fetch(new URL('/api/gates', base), { method: 'POST', headers: JSON_HEADERS(), body: JSON.stringify(gate), signal: AbortSignal.timeout(30_000) });

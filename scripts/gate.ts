@@ -1,16 +1,22 @@
 // `npm run gate -- --client java --baseline 6.104.0 --candidate 6.105.0 --scenario affinity-burst`
-// Runs a release gate through the queue of a server (--server URL, a stack already running on
-// localhost, or an embedded one it starts and stops), prints progress, the Markdown summary and the
-// permanent link. Exit code: 0 pass, 1 fail, 2 inconclusive or error.
+// `npm run gate -- --language java --baseline 6.123.0 --candidate-artifact ./staging.tar.gz --label "PR 4321 @ abc1234" --scenario affinity-burst --scenario java-mux-session-error-cached`
+// Runs release gates (one per --scenario) through the queue of a server (--server URL, a stack already
+// running on localhost, or an embedded one it starts and stops), uploading a candidate build first where
+// one is given, prints progress, each Markdown summary and permanent link. Exit code: 0 every gate
+// passed, 1 one failed, 2 one was inconclusive or an error (and none failed).
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { GATE_SCENARIO_IDS, parseGateSpec } from '@scb/shared/gate';
 import { env } from './env';
-import { CliError, cancelGateJob, cellLine, healthy, startEmbeddedStack, submitGate, useToken, waitForVerdict } from './gate-client';
+import { CliError, cancelGateJob, cellLine, healthy, startEmbeddedStack, submitGate, uploadBuild, useToken, waitForVerdict } from './gate-client';
 const EXIT = { pass: 0, fail: 1, inconclusive: 2, error: 2 } as const;
 
-const USAGE = `usage: npm run gate -- --client java|node|go --baseline X.Y.Z --candidate X.Y.Z [options]
-  --scenario ID             ${GATE_SCENARIO_IDS.join(' | ')} (default affinity-burst)
+const USAGE = `usage: npm run gate -- --client java|node|go --baseline X.Y.Z (--candidate X.Y.Z | --candidate-artifact FILE) [options]
+  --candidate-artifact FILE a build of the client (npm pack's .tgz, a Maven repository fragment .tar.gz,
+                            a Go module .zip or .tar.gz), uploaded (POST /api/artifacts) as the candidate
+  --label TEXT              the build's name in pages and Markdown, e.g. "PR 4321 @ abc1234"
+  --scenario ID             ${GATE_SCENARIO_IDS.join(' | ')} (default affinity-burst);
+                            repeat it for several gates of the same candidate
   --repeats N               repeats per arm (default: the scenario's, 10 for affinity-burst, else 5)
   --concurrency N[,N...]    override the scenario's concurrency
   --operation KIND          judge this operation kind of the workload's mix (default: the scenario's, else all)
@@ -33,7 +39,12 @@ function json(flag: string, text: string): unknown {
   }
 }
 
-/** Flags -> a validated gate spec; every bad field is named. */
+function number(flag: string, v: string): number {
+  if (!/^\d+$/.test(v.trim())) throw new CliError(`--${flag}: "${v}" is not a whole number`);
+  return Number(v);
+}
+
+/** Flags -> validated gate specs (one per --scenario) and the candidate build to upload; every bad field is named. */
 function gateFromArgs(argv: string[]) {
   const { values } = parseArgs({
     args: argv,
@@ -42,7 +53,9 @@ function gateFromArgs(argv: string[]) {
       language: { type: 'string' },
       baseline: { type: 'string' },
       candidate: { type: 'string' },
-      scenario: { type: 'string' },
+      'candidate-artifact': { type: 'string' },
+      label: { type: 'string' },
+      scenario: { type: 'string', multiple: true },
       repeats: { type: 'string' },
       concurrency: { type: 'string' },
       operation: { type: 'string' },
@@ -73,25 +86,42 @@ function gateFromArgs(argv: string[]) {
     if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new CliError(`--spec: ${values.spec} must hold a JSON object (a gate spec as POST /api/gates takes)`);
     base = parsed as Record<string, unknown>;
   }
-  const number = (flag: string, v: string) => {
-    if (!/^\d+$/.test(v.trim())) throw new CliError(`--${flag}: "${v}" is not a whole number`);
-    return Number(v);
-  };
+  const artifact = values['candidate-artifact'];
+  if (artifact && values.candidate) throw new CliError('--candidate-artifact: give --candidate or --candidate-artifact, not both (the build says its own version)');
+  if (values.label !== undefined && !artifact) throw new CliError('--label: names a candidate build: give it with --candidate-artifact');
+  let build: Buffer | undefined;
+  if (artifact) {
+    try {
+      build = readFileSync(artifact);
+    } catch (e) {
+      throw new CliError(`--candidate-artifact: cannot read ${artifact} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    }
+  }
+  const scenarios = values.scenario?.length ? values.scenario : [typeof base.scenario === 'string' ? base.scenario : 'affinity-burst'];
+  const gates = scenarios.map((scenario) => gateInput(values, base, scenario, Boolean(artifact)));
+  const timeoutMinutes = values.timeout === undefined ? 180 : number('timeout', values.timeout);
+  const language = typeof gates[0]!.language === 'string' ? gates[0]!.language : '';
+  return { gates, build: build && { bytes: build, language, label: values.label }, server: values.server, token: values.token ?? env.SCB_TOKEN, timeoutMs: timeoutMinutes * 60_000 };
+}
+
+/** One scenario's gate from the flags, checked here as far as it can be before the server fills in an uploaded build's version. */
+function gateInput(values: Record<string, unknown> & { spec?: string }, base: Record<string, unknown>, scenario: string, withBuild: boolean): Record<string, unknown> {
+  const v = values as Record<string, string | undefined>;
   const input: Record<string, unknown> = {
-    scenario: 'affinity-burst',
     ...base,
-    ...((values.client ?? values.language) ? { language: values.client ?? values.language } : {}),
-    ...(values.baseline ? { baseline: values.baseline } : {}),
-    ...(values.candidate ? { candidate: values.candidate } : {}),
-    ...(values.scenario ? { scenario: values.scenario } : {}),
-    ...(values.name ? { name: values.name } : {}),
-    ...(values.repeats ? { repeats: number('repeats', values.repeats) } : {}),
-    ...(values.concurrency ? { concurrency: values.concurrency.split(',').map((c) => number('concurrency', c)) } : {}),
-    ...(values.operation ? { operation: values.operation } : {}),
-    ...(values.config ? { configuration: json('config', values.config) } : {}),
-    ...(values['candidate-config'] ? { candidateConfiguration: json('candidate-config', values['candidate-config']) } : {}),
+    ...((v.client ?? v.language) ? { language: v.client ?? v.language } : {}),
+    ...(v.baseline ? { baseline: v.baseline } : {}),
+    ...(v.candidate ? { candidate: v.candidate } : {}),
+    scenario,
+    ...(v.name ? { name: v.name } : {}),
+    ...(v.repeats ? { repeats: number('repeats', v.repeats) } : {}),
+    ...(v.concurrency ? { concurrency: v.concurrency.split(',').map((c) => number('concurrency', c)) } : {}),
+    ...(v.operation ? { operation: v.operation } : {}),
+    ...(v.config ? { configuration: json('config', v.config) } : {}),
+    ...(v['candidate-config'] ? { candidateConfiguration: json('candidate-config', v['candidate-config']) } : {}),
   };
-  const parsed = parseGateSpec(input);
+  // The build's version is the server's to read: a version no release has stands in for the check.
+  const parsed = parseGateSpec(withBuild ? { ...input, candidate: '0.0.0-candidate', candidateArtifact: `sha256:${'0'.repeat(64)}`, ...(v.label !== undefined && { candidateLabel: v.label }) } : input);
   if (!parsed.ok) {
     const flags: Record<string, string> = {
       language: '--client',
@@ -103,13 +133,29 @@ function gateFromArgs(argv: string[]) {
       operation: '--operation',
       configuration: '--config',
       candidateConfiguration: '--candidate-config',
+      candidateArtifact: '--candidate-artifact',
+      candidateLabel: '--label',
       name: '--name',
     };
     const where = (p: string) => flags[p.split('.')[0]] ?? (values.spec ? `in --spec ${values.spec}` : 'the gate');
-    throw new CliError(`invalid gate:\n${parsed.issues.map((i) => `  ${where(i.path)} (${i.path}): ${i.message}`).join('\n')}\n\n${USAGE}`);
+    throw new CliError(`invalid gate${scenario ? ` (${scenario})` : ''}:\n${parsed.issues.map((i) => `  ${where(i.path)} (${i.path}): ${i.message}`).join('\n')}\n\n${USAGE}`);
   }
-  const timeoutMinutes = values.timeout === undefined ? 180 : number('timeout', values.timeout);
-  return { gate: input, server: values.server, token: values.token ?? env.SCB_TOKEN, timeoutMs: timeoutMinutes * 60_000 };
+  return input;
+}
+
+type Build = { bytes: Buffer; language: string; label: string | undefined };
+
+/** Uploads the candidate build (where there is one), queues every gate, then waits for each in turn: the worst verdict's exit code. */
+async function runGates(base: string, gates: Record<string, unknown>[], build: Build | undefined, timeoutMs: number, onInterrupt: () => Promise<void>): Promise<number> {
+  let withBuild = gates;
+  if (build) {
+    const up = await uploadBuild(base, build.bytes, build.language, build.label);
+    say(`build ${up.id}: ${up.module} ${up.version}${up.label ? ` "${up.label}"` : ''}, ${up.bytes} bytes · ${up.url}`);
+    withBuild = gates.map((g) => ({ ...g, candidateArtifact: up.id, ...(build.label !== undefined && { candidateLabel: build.label }) }));
+  }
+  const codes: number[] = [];
+  for (const gate of withBuild) codes.push(await runGate(base, gate, timeoutMs, onInterrupt));
+  return codes.includes(EXIT.fail) ? EXIT.fail : codes.some((c) => c !== EXIT.pass) ? EXIT.error : EXIT.pass;
 }
 
 async function runGate(base: string, gate: Record<string, unknown>, timeoutMs: number, onInterrupt: () => Promise<void>): Promise<number> {
@@ -136,23 +182,23 @@ async function runGate(base: string, gate: Record<string, unknown>, timeoutMs: n
 }
 
 async function main(): Promise<number> {
-  const { gate, server, token, timeoutMs } = gateFromArgs(process.argv.slice(2));
+  const { gates, build, server, token, timeoutMs } = gateFromArgs(process.argv.slice(2));
   useToken(token);
   const nothing = async () => {};
   if (server) {
     if (!(await healthy(server))) throw new CliError(`--server ${server}: no spanner-client-bench answers at ${new URL('/api/health', server)}`);
-    return runGate(server, gate, timeoutMs, nothing);
+    return runGates(server, gates, build, timeoutMs, nothing);
   }
   const local = `http://127.0.0.1:${env.PORT}`;
   if (await healthy(local)) {
     say(`gate: using the stack running at ${local}`);
-    return runGate(local, gate, timeoutMs, nothing);
+    return runGates(local, gates, build, timeoutMs, nothing);
   }
   say('gate: no server given and none running on localhost: starting the embedded stack (npm start)');
   const stack = await startEmbeddedStack();
   say(`gate: stack ready at ${stack.base}; it stops when the gate ends, so the link below works while \`npm start\` runs`);
   try {
-    return await runGate(stack.base, gate, timeoutMs, () => stack.stop());
+    return await runGates(stack.base, gates, build, timeoutMs, () => stack.stop());
   } finally {
     await stack.stop();
   }
