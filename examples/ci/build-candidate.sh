@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Builds the file spanner-client-bench takes as a candidate build (POST /api/artifacts) from a checkout
+# of a client's repository, with the client's own build tools. Nothing here talks to the bench server.
+#   build-candidate.sh node <checkout of the Node client, built>   <out.tgz>
+#   build-candidate.sh java <checkout of java-spanner>             <out.tar.gz>
+#   build-candidate.sh go   <google-cloud-go's spanner/ folder>    <out.tar.gz>
+set -euo pipefail
+language=${1:?language: node, java or go}
+checkout=$(cd "${2:?the client checkout}" && pwd)
+out=${3:?the file to write}
+case "$out" in /*) ;; *) out="$PWD/$out" ;; esac
+
+case "$language" in
+  node)
+    # npm pack writes the tarball npm publishes; --ignore-scripts: the checkout is built already
+    # (npm run compile), and no lifecycle script runs here.
+    tmp=$(mktemp -d)
+    (cd "$checkout" && npm pack --ignore-scripts --silent --pack-destination "$tmp" >/dev/null)
+    mv "$tmp"/*.tgz "$out"
+    rmdir "$tmp"
+    ;;
+  java)
+    # Every module of the build (google-cloud-spanner, its proto-/grpc- modules, the admin ones, the
+    # parent poms) deployed to a file repository: the fragment the bench resolves beside Maven Central.
+    repo=$(mktemp -d)
+    (cd "$checkout" && mvn -B -q -DskipTests -Dclirr.skip -Denforcer.skip -Dcheckstyle.skip -Dmaven.javadoc.skip \
+      deploy -DaltDeploymentRepository="candidate::default::file://$repo")
+    tar czf "$out" -C "$repo" .
+    rm -rf "$repo"
+    ;;
+  go)
+    # The module's folder with its go.mod: the bench builds its driver against it through a replace.
+    [ -f "$checkout/go.mod" ] || { echo "build-candidate.sh: $checkout has no go.mod (give the spanner/ folder)" >&2; exit 2; }
+    tar czf "$out" -C "$checkout" --exclude=.git .
+    ;;
+  *)
+    echo "build-candidate.sh: language must be node, java or go, not $language" >&2
+    exit 2
+    ;;
+esac
+echo "$out"
