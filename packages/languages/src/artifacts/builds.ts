@@ -84,7 +84,7 @@ export function nodeBuild(entries: Entry[]): Build {
 // ---- Java: a Maven repository fragment -------------------------------------------------------
 
 const SPANNER_PATH = /^(?:([^/]+)\/)?com\/google\/cloud\/google-cloud-spanner\/([^/]+)\/([^/]+)$/;
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Every groupId:artifactId:version in a repository layout that has a jar (its pom, if any, beside it). */
 function jarArtifacts(entries: Entry[], root: string): string[] {
@@ -143,7 +143,7 @@ export function javaBuild(entries: Entry[]): Build {
   // mvn install writes <artifactId>-<version>.jar; mvn deploy of a SNAPSHOT writes <artifactId>-<base>-<yyyyMMdd.HHmmss>-<n>.jar.
   let stem = `${JAVA_ARTIFACT}-${v}`;
   if (!(files.has(`${stem}.jar`) && files.has(`${stem}.pom`)) && v.endsWith('-SNAPSHOT')) {
-    const stamped = new RegExp(`^${escape(JAVA_ARTIFACT)}-${escape(v.slice(0, -'-SNAPSHOT'.length))}-(\\d{8}\\.\\d{6})-(\\d+)\\.jar$`);
+    const stamped = new RegExp(`^${literal(JAVA_ARTIFACT)}-${literal(v.slice(0, -'-SNAPSHOT'.length))}-(\\d{8}\\.\\d{6})-(\\d+)\\.jar$`);
     const newest = [...files]
       .map((f) => stamped.exec(f))
       .filter((m): m is RegExpExecArray => m !== null && files.has(m[0].replace(/\.jar$/, '.pom')))
