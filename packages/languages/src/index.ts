@@ -9,6 +9,21 @@ import { lookUpDates, lookUpVersions } from './lookups';
 import { ClientInstallError, type DriverLaunch, type InstallContext, type LanguagePlugin } from './plugin';
 import { artifactId } from './artifacts/index';
 
+export {
+  ArtifactError,
+  artifactId,
+  DEFAULT_ARTIFACT_LIMITS,
+  GO_LOCAL_VERSION,
+  inspectArtifact,
+  JAVA_SPANNER_MODULES,
+  makeMavenFragment,
+  tarGz,
+  unpackArtifact,
+  zipOf,
+  type ArtifactInfo,
+  type ArtifactLimits,
+  type MavenFragmentOptions,
+} from './artifacts/index';
 export { bytesUnder, enforceCacheCap, type CacheEntry, type Eviction } from './cache';
 export { REGISTRY_ANSWER_TTL_MS, REGISTRY_FAILURE_TTL_MS } from './lookups';
 export { ClientInstallError, RegistryError, type BuildToInstall, type DriverLaunch, type InstallContext, type LanguagePlugin } from './plugin';
