@@ -121,7 +121,9 @@ function gateInput(values: Record<string, unknown> & { spec?: string }, base: Re
     ...(v['candidate-config'] ? { candidateConfiguration: json('candidate-config', v['candidate-config']) } : {}),
   };
   // The build's version is the server's to read: a version no release has stands in for the check.
-  const parsed = parseGateSpec(withBuild ? { ...input, candidate: '0.0.0-candidate', candidateArtifact: `sha256:${'0'.repeat(64)}`, ...(v.label !== undefined && { candidateLabel: v.label }) } : input);
+  const parsed = parseGateSpec(
+    withBuild ? { ...input, candidate: '0.0.0-candidate', candidateArtifact: `sha256:${'0'.repeat(64)}`, ...(v.label !== undefined && { candidateLabel: v.label }) } : input,
+  );
   if (!parsed.ok) {
     const flags: Record<string, string> = {
       language: '--client',

@@ -103,7 +103,8 @@ test('uploads: content-addressed, the version read from the build, refused namin
     assert.match(body.error, message);
   }
   // A job naming a build that was never uploaded, or another language's, is refused naming the field.
-  const job = (clients: unknown[]) => fetch(`${stack.baseUrl}/api/jobs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clients, workload: { measuredOps: 10 } }) });
+  const job = (clients: unknown[]) =>
+    fetch(`${stack.baseUrl}/api/jobs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clients, workload: { measuredOps: 10 } }) });
   const unknown = (await (await job([{ language: 'node', artifact: `sha256:${'1'.repeat(64)}` }])).json()) as { issues: { path: string; message: string }[] };
   assert.deepEqual(
     unknown.issues.map((i) => i.path),
@@ -140,7 +141,8 @@ test('the CI steps: an unchanged build passes a gate against its release, one wi
   assert.equal(record.label, 'PR 2 @ slower');
   assert.equal(record.jobs.length, 1);
   assert.ok(record.jobs[0]!.gate, 'the job is a gate');
-  const cells = ((await (await fetch(`${stack.baseUrl}/api/jobs/${record.jobs[0]!.url.split('/').pop()}`)).json()) as { cells: { arm: string; client: { artifact?: string; label?: string } }[] }).cells;
+  const cells = ((await (await fetch(`${stack.baseUrl}/api/jobs/${record.jobs[0]!.url.split('/').pop()}`)).json()) as { cells: { arm: string; client: { artifact?: string; label?: string } }[] })
+    .cells;
   assert.deepEqual(
     cells.filter((c) => c.arm === 'candidate').map((c) => c.client.artifact),
     [id, id, id],

@@ -140,7 +140,10 @@ const GATE_RESULT = {
   timeline: true,
 } as const;
 
-export type GateCell = Pick<Cell, 'index' | 'arm' | 'clientLanguage' | 'clientVersion' | 'clientGrpcVersion' | 'clientArtifact' | 'clientLabel' | 'config' | 'concurrency' | 'repeat' | 'status' | 'error'> & {
+export type GateCell = Pick<
+  Cell,
+  'index' | 'arm' | 'clientLanguage' | 'clientVersion' | 'clientGrpcVersion' | 'clientArtifact' | 'clientLabel' | 'config' | 'concurrency' | 'repeat' | 'status' | 'error'
+> & {
   result: Pick<CellResult, keyof typeof GATE_RESULT> | null;
   /** As the runner stored them, every source: the verdict's ceiling reads the target's count where there is one. */
   channels: Pick<ChannelStat, 'source' | 'rpcs' | 'peakInFlight'>[];

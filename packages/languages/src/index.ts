@@ -27,7 +27,6 @@ export {
 export { bytesUnder, enforceCacheCap, type CacheEntry, type Eviction } from './cache';
 export { REGISTRY_ANSWER_TTL_MS, REGISTRY_FAILURE_TTL_MS } from './lookups';
 export { ClientInstallError, RegistryError, type BuildToInstall, type DriverLaunch, type InstallContext, type LanguagePlugin } from './plugin';
-export * from './artifacts/index';
 
 // On globalThis for the reason the registries of @scb/shared are (registry.ts there): the web app
 // bundles a copy of this package, and plug-ins loaded at start (SCB_PLUGINS) must reach it.
@@ -90,7 +89,7 @@ export function newestFirst(versions: string[]): string[] {
  */
 export async function prepareDriver(
   client: Client,
-  ctx: { cacheDir: string; log: (line: string) => void; /** An uploaded build's bytes by id (from the database), for a client that names one. */ buildBytes?: (id: string) => Promise<Buffer | null> },
+  ctx: { cacheDir: string; log: (line: string) => void /** An uploaded build's bytes by id (from the database), for a client that names one. */; buildBytes?: (id: string) => Promise<Buffer | null> },
 ): Promise<DriverLaunch> {
   // A version installed now adds a folder under clients/<language> (a Go build fills the shared Go caches with it).
   const installed = path.join(ctx.cacheDir, 'clients', client.language);

@@ -26,7 +26,8 @@ const refuse = (status: number, error: string) => NextResponse.json({ error }, {
  */
 export function crossSiteRefusal(headers: Headers, contentType: WriteBody = 'application/json'): NextResponse | null {
   const type = (headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-  if (type !== contentType) return refuse(415, contentType === 'application/json' ? 'writes take JSON: send content-type: application/json' : `this write takes the file as the body: send content-type: ${contentType}`);
+  if (type !== contentType)
+    return refuse(415, contentType === 'application/json' ? 'writes take JSON: send content-type: application/json' : `this write takes the file as the body: send content-type: ${contentType}`);
   const site = headers.get('sec-fetch-site');
   if (site !== null && site !== 'same-origin' && site !== 'none') return refuse(403, "cross-site writes are refused: write from this server's own pages, or with an API token from a script");
   const origin = headers.get('origin');

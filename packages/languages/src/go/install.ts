@@ -110,7 +110,11 @@ async function buildDriver(client: Client, ctx: InstallContext, local?: LocalMod
     .sort();
   const key = createHash('sha256');
   for (const f of sources) key.update(f).update(readFileSync(path.join(GO_DRIVER_DIR, f)));
-  key.update(writeClientDefaults.toString()).update(writePoolStats.toString()).update(scanBuildTags.toString()).update(local?.id ?? '');
+  key
+    .update(writeClientDefaults.toString())
+    .update(writePoolStats.toString())
+    .update(scanBuildTags.toString())
+    .update(local?.id ?? '');
   const hash = key.digest('hex');
   const launch: DriverLaunch = { command: binary, args: [], dir };
   if (existsSync(marker) && existsSync(binary) && readFileSync(marker, 'utf8').trim() === hash) return launch;

@@ -79,7 +79,6 @@ function grpcJsCopies(modules: string): string[] {
   return found;
 }
 
-
 /**
  * Installs an uploaded `npm pack` tarball of @google-cloud/spanner into the cache once: checked
  * (inspectArtifact) before it is written, installed by npm with no install scripts, its dependencies

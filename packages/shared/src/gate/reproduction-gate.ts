@@ -28,7 +28,9 @@ const reads = (e: Expectation | NonNullable<JobSpecInput['expectations']>[number
  * one of the affected releases runs once, and the expectations about it as an affected release are
  * dropped: the gate asks it to behave.
  */
-export function reproductionGateJobSpec(r: Reproduction & { fixedVersion: string }, g: { candidate: string; candidateArtifact?: string; candidateLabel?: string; repeats?: number; name?: string },
+export function reproductionGateJobSpec(
+  r: Reproduction & { fixedVersion: string },
+  g: { candidate: string; candidateArtifact?: string; candidateLabel?: string; repeats?: number; name?: string },
 ): JobSpecInput {
   const swap = <T extends { version?: string }>(x: T): T => (x.version === r.fixedVersion ? { ...x, version: g.candidate } : x);
   // The candidate client is the uploaded build where the gate names one; expectations select it by its version.

@@ -60,7 +60,7 @@ export const ClientSchema = z
     /** The published version; with `artifact`, the version the build itself says (the server fills it from the upload). */
     version: z.string({ error: 'must be a plain semver such as 9.0.0, or name an uploaded build with artifact' }).regex(SEMVER, 'must be a plain semver such as 9.0.0'),
     /** An uploaded build (POST /api/artifacts) run in place of a published version. */
-    artifact: z.string().regex(ARTIFACT_ID, 'must be an uploaded build\'s id, sha256:<64 hex digits>').optional(),
+    artifact: z.string().regex(ARTIFACT_ID, "must be an uploaded build's id, sha256:<64 hex digits>").optional(),
     /** The build's name where it is shown (e.g. "PR 2345 @ 1a2b3c4"); only with artifact. */
     label: ArtifactLabelSchema.optional(),
     /** Go only, optional: the module, which must be the one the version belongs to (goModuleOf). */

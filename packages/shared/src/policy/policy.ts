@@ -108,7 +108,11 @@ export function policyFromEnv(env: Record<string, string | undefined>): { ok: tr
   };
   const onOff = (name: string) => {
     const v = env[name]?.trim();
-    return v === undefined || v === '' || v === 'off' ? { ok: true as const, on: false } : v === 'on' ? { ok: true as const, on: true } : { ok: false as const, error: `${name}: "${v}" is not on or off` };
+    return v === undefined || v === '' || v === 'off'
+      ? { ok: true as const, on: false }
+      : v === 'on'
+        ? { ok: true as const, on: true }
+        : { ok: false as const, error: `${name}: "${v}" is not on or off` };
   };
   const artifacts = onOff(POLICY_VARIABLES.artifacts);
   if (!artifacts.ok) return artifacts;

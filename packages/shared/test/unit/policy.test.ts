@@ -108,7 +108,10 @@ test('emulator hosts: loopback at the ports SCB_EMULATOR_PORTS lists, or listed 
   assert.ok(!refused[0]!.message.includes('5432'), 'the rule, not the refused port');
   assert.deepEqual(policyIssues(none, { kind: 'emulator' }), [], 'a fresh emulator per cell is always allowed');
   // The runner refuses a stored job by the same rule.
-  assert.match(policyRefusal(none, { target: { kind: 'emulator', emulatorHost: '127.0.0.1:9010' }, clients: [] }) ?? '', /^this runner's policy refuses the job: target\.emulatorHost: .*SCB_EMULATOR_PORTS/);
+  assert.match(
+    policyRefusal(none, { target: { kind: 'emulator', emulatorHost: '127.0.0.1:9010' }, clients: [] }) ?? '',
+    /^this runner's policy refuses the job: target\.emulatorHost: .*SCB_EMULATOR_PORTS/,
+  );
 });
 
 test('Cloud Spanner cost caps: a spec may lower the ceilings (SCB_SPANNER_MAX_OPS, SCB_SPANNER_MAX_SECONDS), never raise them', () => {
@@ -246,7 +249,10 @@ test("limits: watches per identity and a watch's backfill against the queue limi
 
 test('uploaded builds: off until SCB_ARTIFACTS=on, then on the fake and emulator only unless SCB_ARTIFACTS_ON_SPANNER=on', () => {
   const artifact = `sha256:${'ab'.repeat(32)}`;
-  const clients = [{ language: 'node', version: '9.0.0' }, { language: 'node', version: '9.0.0', artifact }];
+  const clients = [
+    { language: 'node', version: '9.0.0' },
+    { language: 'node', version: '9.0.0', artifact },
+  ];
   const fake = { kind: 'fake' as const, latencyMs: 65 };
   const off = read({});
   assert.equal(off.artifacts.enabled, false);

@@ -50,7 +50,8 @@ async function handlePOST(req: Request, _ctx: unknown, who: Identity) {
     id,
     language: info.language,
     module: info.module,
-    version: info.version,
+    // As a spec writes it: Go's module versions without their v (v1.96.1 is 1.96.1).
+    version: info.language === 'go' ? info.version.replace(/^v/, '') : info.version,
     format: info.format,
     label: label?.success ? label.data : null,
     bytes: bytes.length,

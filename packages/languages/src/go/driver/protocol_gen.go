@@ -53,6 +53,8 @@ type Database struct {
 type Client struct {
 	Language    string  `json:"language"`
 	Version     string  `json:"version"`
+	Artifact    *string `json:"artifact,omitempty"`
+	Label       *string `json:"label,omitempty"`
 	Module      *string `json:"module,omitempty"`
 	GrpcVersion *string `json:"grpcVersion,omitempty"`
 }
@@ -310,6 +312,14 @@ func (d *protocolDecoder) decodeClient(raw json.RawMessage, path string, x *Clie
 	}
 	if v, p := d.field(o, path, "version", true); v != nil {
 		x.Version = d.str(v, p)
+	}
+	if v, p := d.field(o, path, "artifact", false); v != nil {
+		x.Artifact = new(string)
+		*x.Artifact = d.str(v, p)
+	}
+	if v, p := d.field(o, path, "label", false); v != nil {
+		x.Label = new(string)
+		*x.Label = d.str(v, p)
 	}
 	if v, p := d.field(o, path, "module", false); v != nil {
 		x.Module = new(string)

@@ -97,6 +97,8 @@ final class Protocol {
   record Client(
       String language,
       String version,
+      String artifact,
+      String label,
       String module,
       String grpcVersion) {
     static Client read(JsonElement json, String path) {
@@ -104,6 +106,8 @@ final class Protocol {
       return new Client(
           ProtocolReader.required(o, path, "language", ProtocolReader::string),
           ProtocolReader.required(o, path, "version", ProtocolReader::string),
+          ProtocolReader.optional(o, path, "artifact", ProtocolReader::string, null),
+          ProtocolReader.optional(o, path, "label", ProtocolReader::string, null),
           ProtocolReader.optional(o, path, "module", (j, p) -> ProtocolReader.oneOf(ProtocolReader.string(j, p), p, "cloud.google.com/go/spanner", "cloud.google.com/go"), null),
           ProtocolReader.optional(o, path, "grpcVersion", ProtocolReader::string, null));
     }
