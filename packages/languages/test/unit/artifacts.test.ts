@@ -371,12 +371,16 @@ test('Node: npm pack @google-cloud/spanner@9.0.0 is read as 9.0.0 and unpacked a
 
 /** A cached zip of cloud.google.com/go/spanner: the product's Go module cache first, then Go's own. */
 function goModuleZip(): { zip: string; version: string } | null {
-  const roots = [process.env.SCB_CACHE_DIR, CACHE_DIR, path.join(os.homedir(), '.cache', 'spanner-client-bench')].filter(Boolean).map((r) => path.join(r!, 'go', 'mod'));
-  try {
-    roots.push(execFileSync('go', ['env', 'GOMODCACHE'], { encoding: 'utf8', timeout: 30_000 }).trim());
-  } catch {}
+  const roots: (() => string)[] = [process.env.SCB_CACHE_DIR, CACHE_DIR, path.join(os.homedir(), '.cache', 'spanner-client-bench')].filter(Boolean).map((r) => () => path.join(r!, 'go', 'mod'));
+  roots.push(() => {
+    try {
+      return execFileSync('go', ['env', 'GOMODCACHE'], { encoding: 'utf8', timeout: 30_000 }).trim();
+    } catch {
+      return '/nonexistent';
+    }
+  });
   for (const root of roots) {
-    const dir = path.join(root, 'cache', 'download', 'cloud.google.com', 'go', 'spanner', '@v');
+    const dir = path.join(root(), 'cache', 'download', 'cloud.google.com', 'go', 'spanner', '@v');
     if (!existsSync(dir)) continue;
     const zips = readdirSync(dir).filter((f) => f.endsWith('.zip') && existsSync(path.join(dir, f.replace(/\.zip$/, '.ziphash'))));
     const pick = zips.find((f) => f === 'v1.96.1.zip') ?? zips.sort().at(-1);
