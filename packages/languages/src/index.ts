@@ -19,6 +19,7 @@ export {
   tarGz,
   unpackArtifact,
   zipOf,
+  type ArtifactFormat,
   type ArtifactInfo,
   type ArtifactLimits,
   type MavenFragmentOptions,
