@@ -20,6 +20,7 @@ export {
   tarGz,
   unpackArtifact,
   zipOf,
+  type ArtifactFormat,
   type ArtifactInfo,
   type ArtifactLimits,
   type MavenFragmentOptions,

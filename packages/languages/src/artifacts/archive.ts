@@ -14,8 +14,13 @@ export interface ArtifactLimits {
 
 const MiB = 1024 * 1024;
 
-/** 200 MiB uploads (SCB_MAX_ARTIFACT_MB's default), 20,000 entries, 1 GiB unpacked. */
-export const DEFAULT_ARTIFACT_LIMITS: ArtifactLimits = Object.freeze({ maxBytes: 200 * MiB, maxFiles: 20_000, maxUnpackedBytes: 1024 * MiB });
+/**
+ * 200 MiB uploads (SCB_MAX_ARTIFACT_MB's default), 20,000 entries, 512 MiB unpacked: a Go module zip
+ * may hold 500 MiB (golang.org/x/mod/zip), and real builds are far smaller (npm pack of the Node
+ * client 9.0.0: 1.1 MB; the Go module v1.96.1: 7.6 MB; java-spanner 6.105.0's seven jars: 4.5 MB).
+ * Inspection holds the inflated archive in memory, so this also bounds what one upload costs.
+ */
+export const DEFAULT_ARTIFACT_LIMITS: ArtifactLimits = Object.freeze({ maxBytes: 200 * MiB, maxFiles: 20_000, maxUnpackedBytes: 512 * MiB });
 
 /** An upload that is not an acceptable build; the message is a sentence for the user (a 400). */
 export class ArtifactError extends Error {

@@ -38,7 +38,12 @@ function number(b: Buffer, start: number, len: number, what: string, at: number)
 }
 
 function checksumOk(h: Buffer, at: number): boolean {
-  const stored = number(h, 148, 8, 'checksum', at);
+  let stored: number;
+  try {
+    stored = number(h, 148, 8, 'checksum', at);
+  } catch {
+    return false;
+  }
   let unsigned = 0;
   let signed = 0;
   for (let i = 0; i < BLOCK; i++) {

@@ -17,7 +17,14 @@ function findEnd(zip: Buffer): number {
 }
 
 const S_IFMT = 0o170000;
-const UNIX_KINDS: Record<number, RawEntry['kind']> = { 16807: 'file', 9604: 'dir', 21609: 'symlink', 4802: 'char-device', 14406: 'block-device', 2401: 'fifo' };
+const UNIX_KINDS = new Map<number, RawEntry['kind']>([
+  [0o100000, 'file'],
+  [0o040000, 'dir'],
+  [0o120000, 'symlink'],
+  [0o020000, 'char-device'],
+  [0o060000, 'block-device'],
+  [0o010000, 'fifo'],
+]);
 
 /** Lists a zip's entries with their inflated data. Throws ArtifactError for a malformed archive or one over the limits. */
 export function readZip(zip: Buffer, limits: ArtifactLimits): RawEntry[] {
@@ -57,7 +64,7 @@ export function readZip(zip: Buffer, limits: ArtifactLimits): RawEntry[] {
     if (flags & 1) throw new ArtifactError(`the zip entry ${quote(name)} is encrypted`);
 
     const unix = madeBy >> 8 === 3 ? external >>> 16 : 0;
-    let kind: RawEntry['kind'] = unix & S_IFMT ? (UNIX_KINDS[unix & S_IFMT] ?? 'other') : 'file';
+    let kind: RawEntry['kind'] = unix & S_IFMT ? (UNIX_KINDS.get(unix & S_IFMT) ?? 'other') : 'file';
     if (name.endsWith('/') || (madeBy >> 8 === 0 && external & 0x10)) kind = kind === 'file' ? 'dir' : kind;
 
     if (local + 30 > cdOffset || zip.readUInt32LE(local) !== LOCAL) throw new ArtifactError(`the zip file is damaged (the local header of ${quote(name)} is missing)`);
