@@ -17,6 +17,7 @@ import {
   type ResultMessage,
   type Target,
 } from '@scb/shared';
+import { isolateBuild } from './builds';
 import { CellError } from './cell-error';
 import { driverEnvironment } from './driver-env';
 import { watchMachine, type MachineLoad } from './machine';
@@ -71,12 +72,14 @@ export async function runCell(spec: JobSpec, plan: CellPlan, launch: DriverLaunc
       ...(cap ? { cap } : {}),
       deadlineMs: driverDeadlineMs(spec, plan.concurrency),
     };
+    // An uploaded build's driver runs in the sandbox, reaching only this target.
+    const isolated = plan.client.artifact ? await isolateBuild(launch, cell, target.environment ?? {}) : null;
     // The measured phase is the window of the target's and the machine's load.
     let window: ReturnType<typeof watchMachine> | undefined;
     let machine: MachineLoad | undefined;
     const result = await runDriver(
       cell,
-      launch,
+      isolated?.launch ?? launch,
       {
         ...hooks,
         onProgress(p) {
@@ -97,7 +100,8 @@ export async function runCell(spec: JobSpec, plan: CellPlan, launch: DriverLaunc
       // What the target knows of why (no token was ever issued) goes before the driver's words.
       const hint = e instanceof CellError ? target.failureHint?.() : null;
       throw hint ? new CellError(`${hint}; ${(e as Error).message}`) : e;
-    });
+    })
+      .finally(() => isolated?.stop());
     const stats = await target.stats?.();
     // Nothing measured but the missing credentials: the cell failed, and says where they should have come from.
     const hint = result.count === 0 ? target.failureHint?.() : null;

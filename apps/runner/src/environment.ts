@@ -3,6 +3,7 @@ import os from 'node:os';
 import { promisify } from 'node:util';
 import { detectToolchains } from '@scb/languages';
 import type { Language } from '@scb/shared';
+import { buildIsolation } from './builds';
 import { env } from './env';
 import { REPO_ROOT } from './paths';
 import { targetVersions } from './targets/index';
@@ -20,11 +21,13 @@ export type Environment = {
   /** The version of the software this runner starts for each target kind that has one (the emulator), null where unknown. */
   targets: Record<string, string | null>;
   commit: string | null;
+  /** How uploaded builds' drivers run here (builds.ts), recorded for jobs that run one. */
+  builds?: string;
 };
 
 /** Where a job ran: numbers without their machine are not comparable. */
-export async function describeEnvironment(): Promise<Environment> {
-  const [toolchains, commit] = await Promise.all([detectToolchains(), gitCommit()]);
+export async function describeEnvironment(withBuilds = false): Promise<Environment> {
+  const [toolchains, commit, builds] = await Promise.all([detectToolchains(), gitCommit(), withBuilds ? buildIsolation() : undefined]);
   return {
     host: os.hostname(),
     cores: os.availableParallelism(),
@@ -34,6 +37,7 @@ export async function describeEnvironment(): Promise<Environment> {
     toolchains,
     targets: targetVersions(),
     commit,
+    ...(builds && { builds: builds.text }),
   };
 }
 

@@ -5,8 +5,8 @@ import type { StopReason } from './cancel';
 import { describeEnvironment } from './environment';
 
 /** Marks the job running with where it runs; false when it is no longer queued (cancelled meanwhile). */
-export async function startJob(db: Db, jobId: string, runnerId: string | null): Promise<boolean> {
-  return markJobRunning(db, jobId, await describeEnvironment(), runnerId);
+export async function startJob(db: Db, jobId: string, runnerId: string | null, runsBuilds = false): Promise<boolean> {
+  return markJobRunning(db, jobId, await describeEnvironment(runsBuilds), runnerId);
 }
 
 /** A job whose stored spec does not parse fails without running anything. */

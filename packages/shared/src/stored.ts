@@ -20,6 +20,8 @@ export const JobEnvironmentSchema = z.looseObject({
   /** The version of each target kind's software the runner starts itself (startedByRunner), null where unknown. */
   targets: z.record(z.string(), z.string().nullable()).optional(),
   commit: z.string().nullable().optional(),
+  /** How the runner ran uploaded builds' drivers (sandboxed, unsandboxed by its operator's choice, refused): recorded for jobs that run one. */
+  builds: z.string().optional(),
 });
 export type JobEnvironment = z.output<typeof JobEnvironmentSchema>;
 

@@ -41,6 +41,12 @@ function EnvironmentList({ env }: { env: JobEnvironment }) {
       ))}
       <dt>commit</dt>
       <dd>{env.commit ?? 'unknown'}</dd>
+      {env.builds && (
+        <>
+          <dt>uploaded builds</dt>
+          <dd data-testid="builds-isolation">{env.builds}</dd>
+        </>
+      )}
     </dl>
   );
 }

@@ -1,0 +1,80 @@
+// Where an uploaded build's driver runs: in the sandbox (sandbox.ts), or, where this runner has none
+// and its operator said so (SCB_ARTIFACTS_UNSANDBOXED=1), as any driver does. A published version's
+// driver is never sandboxed.
+import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { DriverLaunch } from '@scb/languages';
+import type { DriverCell } from '@scb/shared';
+import { CellError } from './cell-error';
+import { env } from './env';
+import { REPO_ROOT } from './paths';
+import { sandboxDriver, sandboxUnavailable } from './sandbox';
+
+/** How this runner runs uploaded builds' drivers, in words for the job's environment and the runners page. */
+export async function buildIsolation(): Promise<{ mode: 'sandboxed' | 'unsandboxed' | 'refused'; text: string }> {
+  const why = await sandboxUnavailable();
+  if (!why) return { mode: 'sandboxed', text: "sandboxed (bubblewrap: a network namespace reaching only the cell's target, files read-only but its own folder)" };
+  if (env.SCB_ARTIFACTS_UNSANDBOXED === '1') return { mode: 'unsandboxed', text: `UNSANDBOXED (SCB_ARTIFACTS_UNSANDBOXED=1; ${why})` };
+  return { mode: 'refused', text: `refused: ${why}; the operator may set SCB_ARTIFACTS_UNSANDBOXED=1 to run them unsandboxed` };
+}
+
+/** What the driver of a launch must read besides the system's programs: its install, its sources, the jars on its class path. */
+export function driverReadOnly(launch: DriverLaunch): string[] {
+  const paths = new Set<string>([launch.dir]);
+  const add = (p: string) => {
+    if (!path.isAbsolute(p) || !existsSync(p)) return;
+    // A jar in a Maven local repository: the repository, not each of a few hundred jars.
+    const at = p.lastIndexOf(`${path.sep}repository${path.sep}`);
+    paths.add(at > 0 && p.endsWith('.jar') ? p.slice(0, at + '/repository'.length) : p);
+  };
+  for (const arg of [launch.command, ...launch.args]) for (const p of arg.split(path.delimiter)) add(p);
+  // A Node driver runs from the product's sources through tsx: its packages and node_modules, never the
+  // checkout's data folder (.data: the embedded PostgreSQL and its password) or anything else in it.
+  if (launch.command === process.execPath) for (const p of ['node_modules', 'packages', 'package.json', 'tsconfig.json']) add(path.join(REPO_ROOT, p));
+  // The JDK the `java` on PATH belongs to, wherever it lives.
+  if (launch.command === 'java') {
+    const java = (process.env.PATH ?? '')
+      .split(path.delimiter)
+      .map((d) => path.join(d, 'java'))
+      .find((p) => existsSync(p));
+    if (java) add(path.dirname(path.dirname(realpathSync(java))));
+  }
+  return [...paths];
+}
+
+/** The loopback addresses a cell's driver must reach: its target, and the fake's metadata server where credentials are on. */
+function bridged(cell: DriverCell, environment: Record<string, string>): { host: string; port: number }[] {
+  const out = [{ host: cell.endpoint.host, port: cell.endpoint.port }];
+  const metadata = environment.GCE_METADATA_HOST ?? environment.GCE_METADATA_IP;
+  const m = metadata ? /^(.+):(\d+)$/.exec(metadata) : null;
+  if (m) out.push({ host: m[1]!, port: Number(m[2]) });
+  return out;
+}
+
+/**
+ * The launch of an uploaded build's driver for one cell: inside the sandbox (stop() it after the
+ * driver exits), or unchanged where the operator allows unsandboxed builds; a CellError saying why not
+ * otherwise, or where the cell needs what the sandbox cannot bridge.
+ */
+export async function isolateBuild(launch: DriverLaunch, cell: DriverCell, environment: Record<string, string>): Promise<{ launch: DriverLaunch; stop(): Promise<void> }> {
+  const isolation = await buildIsolation();
+  if (isolation.mode === 'unsandboxed') return { launch, stop: async () => {} };
+  if (isolation.mode === 'refused') throw new CellError(`this runner does not run uploaded builds: ${isolation.text.replace(/^refused: /, '')}`);
+  if (cell.endpoint.resolver) throw new CellError("an uploaded build's sandbox bridges TCP to the target only: target.dns (a DNS server for the driver) is not available to it");
+  const workDir = mkdtempSync(path.join(os.tmpdir(), 'scb-build-cell-'));
+  const readOnly = [...driverReadOnly(launch), ...(cell.endpoint.tlsRootsFile ? [cell.endpoint.tlsRootsFile] : [])];
+  try {
+    const sandbox = await sandboxDriver(launch, { workDir, readOnly, bridge: bridged(cell, environment) });
+    return {
+      launch: sandbox.launch,
+      async stop() {
+        await sandbox.stop();
+        rmSync(workDir, { recursive: true, force: true });
+      },
+    };
+  } catch (e) {
+    rmSync(workDir, { recursive: true, force: true });
+    throw new CellError(`the sandbox for the uploaded build did not start: ${(e as Error).message}`);
+  }
+}
