@@ -10,6 +10,13 @@ checkout=$(cd "${2:?the client checkout}" && pwd)
 out=${3:?the file to write}
 case "$out" in /*) ;; *) out="$PWD/$out" ;; esac
 
+# The same files give the same bytes, so the same build is the same artifact id (and a runner's cached install).
+reproducible_tar() {
+  local file=$1 dir=$2
+  shift 2
+  tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner "$@" -cf - -C "$dir" . | gzip -n >"$file"
+}
+
 case "$language" in
   node)
     # npm pack writes the tarball npm publishes; --ignore-scripts: the checkout is built already
@@ -25,13 +32,13 @@ case "$language" in
     repo=$(mktemp -d)
     (cd "$checkout" && mvn -B -q -DskipTests -Dclirr.skip -Denforcer.skip -Dcheckstyle.skip -Dmaven.javadoc.skip \
       deploy -DaltDeploymentRepository="candidate::default::file://$repo")
-    tar czf "$out" -C "$repo" .
+    reproducible_tar "$out" "$repo"
     rm -rf "$repo"
     ;;
   go)
     # The module's folder with its go.mod: the bench builds its driver against it through a replace.
     [ -f "$checkout/go.mod" ] || { echo "build-candidate.sh: $checkout has no go.mod (give the spanner/ folder)" >&2; exit 2; }
-    tar czf "$out" -C "$checkout" --exclude=.git .
+    reproducible_tar "$out" "$checkout" --exclude=.git
     ;;
   *)
     echo "build-candidate.sh: language must be node, java or go, not $language" >&2

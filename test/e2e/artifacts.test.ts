@@ -12,6 +12,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, test } from 'node:test';
+import { makeMavenFragment, prepareDriver, unpackArtifact } from '@scb/languages';
+import { gateCli } from '../helpers/gate-cli';
 import { startStack, type Stack } from '../helpers/stack';
 
 const run = promisify(execFile);
@@ -120,7 +122,7 @@ test('the CI steps: an unchanged build passes a gate against its release, one wi
   const aa = await gate(path.join(dir, 'same.tgz'), 'PR 1 @ unchanged');
   assert.equal(aa.code, 0, `A/A passes:\n${aa.stderr}\n${aa.markdown}`);
   assert.match(aa.markdown, /\*\*Verdict: PASS\*\*/);
-  assert.match(aa.markdown, /PR 1 @ unchanged \(build sha256:[0-9a-f]{12} of 9\.0\.0\)/, 'the Markdown names the build, never a release');
+  assert.match(aa.markdown, /PR 1 @\u200b? unchanged \(build sha256:[0-9a-f]{12} of 9\.0\.0\)/, 'the Markdown names the build, never a release');
 
   const patched = await checkout('patched');
   const file = path.join(patched, 'build/src/database.js');
@@ -148,4 +150,45 @@ test('the CI steps: an unchanged build passes a gate against its release, one wi
     [id, id, id],
   );
   assert.ok(cells.filter((c) => c.arm === 'baseline').every((c) => c.client.artifact === undefined));
+});
+
+const CACHE_DIR = path.resolve(process.env.SCB_CACHE_DIR ?? path.join(ROOT, '.cache'));
+
+/** A gate through `npm run gate` with a candidate build; the Markdown on stdout, progress on stderr. */
+async function gateWithBuild(language: string, baseline: string, build: string, label: string, over: object = {}) {
+  const spec = path.join(dir, `gate-${language}-${label.replace(/\W+/g, '-')}.json`);
+  writeFileSync(spec, JSON.stringify({ ...GATE, ...over }));
+  return gateCli(['--server', stack.baseUrl, '--language', language, '--baseline', baseline, '--candidate-artifact', build, '--label', label, '--spec', spec]);
+}
+
+test('go: the v1.96.1 module zip unchanged passes against 1.96.1; built from its folder with a 2 ms sleep in Query it fails naming p50', async () => {
+  // The module zip as the proxy serves it (installing the published version puts it in the product's module cache).
+  await prepareDriver({ language: 'go', version: '1.96.1' }, { cacheDir: CACHE_DIR, log: () => {} });
+  const zip = path.join(CACHE_DIR, 'go/mod/cache/download/cloud.google.com/go/spanner/@v/v1.96.1.zip');
+  const same = await gateWithBuild('go', '1.96.1', zip, 'go unchanged');
+  assert.equal(same.code, 0, `A/A passes:\n${same.stderr}\n${same.stdout}`);
+  assert.match(same.stdout, /go unchanged \(build sha256:[0-9a-f]{12} of 1\.96\.1\)/);
+
+  const folder = path.join(dir, 'go-module');
+  unpackArtifact('go', readFileSync(zip), folder);
+  const file = path.join(folder, 'transaction.go');
+  const source = readFileSync(file, 'utf8');
+  const at = 'func (t *txReadOnly) Query(ctx context.Context, statement Statement) *RowIterator {\n';
+  assert.ok(source.includes(at), 'txReadOnly.Query is where v1.96.1 has it');
+  writeFileSync(file, source.replace(at, `${at}\ttime.Sleep(2 * time.Millisecond)\n`));
+  const built = await sh('build-candidate.sh', ['go', folder, path.join(dir, 'go-slow.tar.gz')], {});
+  assert.equal(built.code, 0, built.stderr);
+  const slow = await gateWithBuild('go', '1.96.1', path.join(dir, 'go-slow.tar.gz'), 'go slower');
+  assert.equal(slow.code, 1, `the slower build fails:\n${slow.stderr}\n${slow.stdout}`);
+  assert.match(slow.stdout, /p50 at C=4 rose \d+%/);
+});
+
+test('java: a fragment of 6.104.0 relabelled 6.104.1-SNAPSHOT (spanner and its sibling modules) resolves from the fragment and passes against 6.104.0', async () => {
+  // The release's jars in the local Maven repository, as any Java cell of it puts them there.
+  await prepareDriver({ language: 'java', version: '6.104.0' }, { cacheDir: CACHE_DIR, log: () => {} });
+  const fragment = path.join(dir, 'java-6.104.1-SNAPSHOT.tar.gz');
+  writeFileSync(fragment, makeMavenFragment({ from: '6.104.0', to: '6.104.1-SNAPSHOT' }));
+  const r = await gateWithBuild('java', '6.104.0', fragment, 'java 6.104.0 relabelled');
+  assert.equal(r.code, 0, `A/A passes:\n${r.stderr}\n${r.stdout}`);
+  assert.match(r.stdout, /java 6\.104\.0 relabelled \(build sha256:[0-9a-f]{12} of 6\.104\.1-SNAPSHOT\)/);
 });

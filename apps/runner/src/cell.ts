@@ -96,11 +96,12 @@ export async function runCell(spec: JobSpec, plan: CellPlan, launch: DriverLaunc
       },
       spec.target.kind,
       target.environment,
-    ).catch((e: unknown) => {
-      // What the target knows of why (no token was ever issued) goes before the driver's words.
-      const hint = e instanceof CellError ? target.failureHint?.() : null;
-      throw hint ? new CellError(`${hint}; ${(e as Error).message}`) : e;
-    })
+    )
+      .catch((e: unknown) => {
+        // What the target knows of why (no token was ever issued) goes before the driver's words.
+        const hint = e instanceof CellError ? target.failureHint?.() : null;
+        throw hint ? new CellError(`${hint}; ${(e as Error).message}`) : e;
+      })
       .finally(() => isolated?.stop());
     const stats = await target.stats?.();
     // Nothing measured but the missing credentials: the cell failed, and says where they should have come from.

@@ -30,7 +30,15 @@ export async function runJob(db: Db, jobId: string, hooks: JobHooks): Promise<vo
     await failRefusedJob(db, jobId, refused);
     return hooks.log(`job ${jobId}: failed at once: ${refused}`);
   }
-  if (!(await startJob(db, jobId, hooks.presence?.runnerId ?? null, spec.clients.some((c) => c.artifact)))) return hooks.log(`job ${jobId}: no longer queued, skipped`);
+  if (
+    !(await startJob(
+      db,
+      jobId,
+      hooks.presence?.runnerId ?? null,
+      spec.clients.some((c) => c.artifact),
+    ))
+  )
+    return hooks.log(`job ${jobId}: no longer queued, skipped`);
   hooks.presence?.busy(jobId);
   // A resumed job (its runner died) keeps its finished cells exactly as stored.
   const finished = job.cells.filter((c) => isFinishedCell(c.status));

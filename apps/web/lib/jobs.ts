@@ -67,7 +67,7 @@ export function isInvalidJob(j: JobView | InvalidJob): j is InvalidJob {
 
 export interface CellView {
   index: number;
-  client: { language: string; version: string; grpcVersion: string | null };
+  client: { language: string; version: string; grpcVersion: string | null; artifact?: string; label?: string };
   configuration: Record<string, unknown> & { label: string };
   /** A gate's job: baseline or candidate. */
   arm: string | null;
@@ -360,6 +360,8 @@ export function csvRows(job: JobView): CsvRow[] {
     target_added_p99_ms: c.result?.targetAddedP99Ms,
     target_wire_added_p50_ms: c.result?.targetWireAddedP50Ms,
     target_wire_added_p99_ms: c.result?.targetWireAddedP99Ms,
+    artifact: c.client.artifact ?? '',
+    build_label: c.client.label ?? '',
     target_loop_utilization: c.result?.targetLoopUtilization,
     target_loop_delay_p99_ms: c.result?.targetLoopDelayP99Ms,
     target_cpu_share: c.result?.targetCpuShare,

@@ -1,7 +1,7 @@
 import { formatMs, formatQps } from '../format';
 import { escapeMarkdown } from '../results/markdown-escape';
 import type { GateSpec } from './gate';
-import { gateScenario } from './gate';
+import { candidateText, gateScenario } from './gate';
 import { gateReproduction } from './reproduction-gate';
 import { METRIC_NAMES, confidenceText, pctText, type GateEvaluation, type MetricJudgement } from './gate-stats';
 
@@ -51,7 +51,7 @@ export function gateOverrides(g: GateSpec, text: (s: string) => string = (s) => 
 export function gateSetupLine(g: GateSpec, text: (s: string) => string = (s) => s): string {
   const r = gateReproduction(g.scenario);
   if (r)
-    return `${g.language} ${g.candidate} (candidate, after ${g.baseline}) · scenario reproduction ${r.id}: the candidate in place of ${r.fixedVersion}, judged by the reproduction's expectations · ${g.repeats} ${g.repeats === 1 ? 'run' : 'repeats'}, fresh client each`;
+    return `${g.language} ${text(candidateText(g))} (candidate, after ${g.baseline}) · scenario reproduction ${r.id}: the candidate in place of ${r.fixedVersion}, judged by the reproduction's expectations · ${g.repeats} ${g.repeats === 1 ? 'run' : 'repeats'}, fresh client each`;
   const s = gateScenario(g.scenario);
   const cfg = (c: object | undefined) => (c && Object.keys(c).length ? text(JSON.stringify(c)) : '');
   const both = cfg(g.configuration);
@@ -59,7 +59,7 @@ export function gateSetupLine(g: GateSpec, text: (s: string) => string = (s) => 
   const c = g.criteria;
   const overrides = gateOverrides(g, text);
   return (
-    `${g.language} ${g.candidate} (candidate) vs ${g.baseline} (baseline) · scenario ${s?.title ?? text(g.scenario)}` +
+    `${g.language} ${text(candidateText(g))} (candidate) vs ${g.baseline} (baseline) · scenario ${s?.title ?? text(g.scenario)}` +
     `${overrides.length ? ` (overridden: ${overrides.join(', ')})` : ''}` +
     `${g.operation ? ` · judged on ${g.operation}` : ''}` +
     `${both ? ` · options ${both}` : ''}${cand ? ` · candidate options ${cand}` : ''} · ${g.repeats} interleaved repeats, fresh client each · ` +

@@ -48,6 +48,9 @@ export const CELL_CSV_COLUMNS = [
   'outstanding_cap_waits',
   'target_wire_added_p50_ms',
   'target_wire_added_p99_ms',
+  // An uploaded build in place of a published version: `version` is then what the build says it is.
+  'artifact',
+  'build_label',
 ] as const;
 
 export type CsvRow = Record<(typeof CELL_CSV_COLUMNS)[number], string | number | boolean | null | undefined>;

@@ -50,7 +50,8 @@ export function setupLine(job: Pick<MarkdownJob, 'spec' | 'environment'>, text: 
   const s = job.spec;
   const w = s.workload;
   // Client texts are a language name and validated semver: nothing to escape.
-  const clients = s.clients.map(clientText).join(', ');
+  // A build's label is user text.
+  const clients = s.clients.map((c) => escapeMarkdown(clientText(c))).join(', ');
   const configs = s.configurations.map((c) => text(c.label)).join(', ');
   const measured = w.durationSeconds !== undefined ? `${w.durationSeconds} s` : `${formatOps(w.measuredOps!)} ops`;
   const env = job.environment;
@@ -105,7 +106,7 @@ function boundCellLines(cells: TableCell[], spec: Pick<JobSpec, 'arrivalRates'>)
     .slice(0, 10)
     .map(
       (c) =>
-        `- \`${VERDICT_MARK[c.verdict!]}\` ${clientText(c.client)} · ${escapeMarkdown(c.configuration.label)}, ${levelText(spec, c.concurrency)}, repeat ${c.repeat}: ${c.verdictReasons ?? c.verdict}`,
+        `- \`${VERDICT_MARK[c.verdict!]}\` ${escapeMarkdown(clientText(c.client))} · ${escapeMarkdown(c.configuration.label)}, ${levelText(spec, c.concurrency)}, repeat ${c.repeat}: ${c.verdictReasons ?? c.verdict}`,
     );
   return ['', ...lines, ...(bound.length > 10 ? [`- and ${bound.length - 10} more cells`] : [])];
 }
