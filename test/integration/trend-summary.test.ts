@@ -298,7 +298,18 @@ test("a scan's rows per second, CPU per 1,000 rows and row times: each repeat's 
   await rebuildTrendSummaries(t.db);
   assert.deepEqual(await dumpTrendSummaries(t.db), incremental, 'the rebuild derives them the same way');
   // 5,000 rows in 1 s at 300 ms of CPU: 5,000 rows/s, 60 ms per 1,000 rows; 2 MB on the wire, 2 MB/s.
-  assert.deepEqual(expected[0], { scans: 50, rows: 5000, rowsPerSecond: 5000, cpuMsPer1kRows: 60, wireBytesPerSecond: 2_000_000, mixed: false, firstRowP50Ms: 1, firstRowP99Ms: 2, lastRowP50Ms: 4, lastRowP99Ms: 5 });
+  assert.deepEqual(expected[0], {
+    scans: 50,
+    rows: 5000,
+    rowsPerSecond: 5000,
+    cpuMsPer1kRows: 60,
+    wireBytesPerSecond: 2_000_000,
+    mixed: false,
+    firstRowP50Ms: 1,
+    firstRowP99Ms: 2,
+    lastRowP50Ms: 4,
+    lastRowP99Ms: 5,
+  });
 
   // The job's CSV has each cell's figures, its Markdown their medians over the repeats.
   process.env.DATABASE_URL = t.url;
@@ -306,7 +317,10 @@ test("a scan's rows per second, CPU per 1,000 rows and row times: each repeat's 
   const view = await web.getJob(id);
   assert.ok(view && !web.isInvalidJob(view));
   const csv = toCsv(web.csvRows(view));
-  const [header, ...lines] = csv.trim().split('\n').map((l) => l.split(','));
+  const [header, ...lines] = csv
+    .trim()
+    .split('\n')
+    .map((l) => l.split(','));
   const column = (name: string) => lines.map((l) => l[header!.indexOf(name)]);
   assert.deepEqual(column('first_row_p50_ms'), ['1', '2', '3']);
   assert.deepEqual(column('last_row_p99_ms'), ['5', '12', '6']);

@@ -216,7 +216,11 @@ export const GateSpecSchema = z
     if (!gateRunsScan(g))
       for (const field of SCAN_CRITERIA)
         if (g.criteria[field] !== undefined)
-          ctx.addIssue({ code: 'custom', path: ['criteria', field], message: `judges a scan's result set: the gate's workload runs none (scenario ${g.scenario}${g.workload ? ', workload overridden' : ''})` });
+          ctx.addIssue({
+            code: 'custom',
+            path: ['criteria', field],
+            message: `judges a scan's result set: the gate's workload runs none (scenario ${g.scenario}${g.workload ? ', workload overridden' : ''})`,
+          });
     const kinds = gateSpecKinds(g.workload, s);
     if (g.operation && !kinds.includes(g.operation)) {
       ctx.addIssue({ code: 'custom', path: ['operation'], message: `is not in the workload's mix (${kinds.join(', ')})` });

@@ -306,10 +306,15 @@ test("a scan gate's CPU per 1,000 rows: a candidate that spends more fails, the 
   assert.equal(evaluateGate(same, { criteria: { ...g.value.criteria, worstRepeat: false }, concurrency: [1] }).verdict, 'pass');
   const slower = same.map((s) => (s.arm === 'candidate' ? { ...s, rowsPerSecond: s.rowsPerSecond! * 0.7 } : s));
   const rows = evaluateGate(slower, { criteria: { ...g.value.criteria, rowsPerSecondDropPct: 10, worstRepeat: false }, concurrency: [1] });
-  assert.deepEqual(rows.reasons.map((r) => r.split(' (')[0]), ['rows/s at C=1 fell 30%']);
+  assert.deepEqual(
+    rows.reasons.map((r) => r.split(' (')[0]),
+    ['rows/s at C=1 fell 30%'],
+  );
   // Without a scan criterion the gate judges qps, p50 and p99 only, as every other scenario.
   assert.deepEqual(
-    evaluateGate(samples, { criteria: { qpsDropPct: 10, p50RisePct: 20, p99RisePct: 20, confidence: 0.9, worstRepeat: false, worstRepeatCount: 1, errorRisePts: 1 }, concurrency: [1] }).metrics.map((m) => m.metric),
+    evaluateGate(samples, { criteria: { qpsDropPct: 10, p50RisePct: 20, p99RisePct: 20, confidence: 0.9, worstRepeat: false, worstRepeatCount: 1, errorRisePts: 1 }, concurrency: [1] }).metrics.map(
+      (m) => m.metric,
+    ),
     ['qps', 'p50Ms', 'p99Ms'],
   );
 });

@@ -21,9 +21,9 @@ export function ScanTable({ job }: { job: JobView }) {
         {describeResultSet(shape)}. Every value the application reads is decoded into the language&apos;s own types and checked against the result&apos;s checksum (a wrong value fails the cell).
         Rows/s: rows decoded per second of the measured phase. Peak memory: the driver process&apos;s resident high-water mark. GC: time its runtime spent collecting garbage while measuring
         (Java&apos;s collectors, Go&apos;s pauses, Node&apos;s GC events). CPU per 1,000 rows: the driver process&apos;s CPU while measuring, divided by the rows it read
-        {job.spec.workload.mix ? ' (with a mix, every operation’s CPU counts against the scans’ rows)' : ''}. First row and last row: from a scan&apos;s start to the first row
-        the client handed the application, and to the application having read the last, p50 / p99 in ms (Node&apos;s <code>run()</code> hands every row over at once, when the
-        whole result has arrived). Wire: bytes per second the target sent the driver, as the connection tap or the fake counted them.
+        {job.spec.workload.mix ? ' (with a mix, every operation’s CPU counts against the scans’ rows)' : ''}. First row and last row: from a scan&apos;s start to the first row the client handed the
+        application, and to the application having read the last, p50 / p99 in ms (Node&apos;s <code>run()</code> hands every row over at once, when the whole result has arrived). Wire: bytes per
+        second the target sent the driver, as the connection tap or the fake counted them.
       </p>
       <table data-testid="scan-table">
         <TableHead columns={[...CELL_COLUMNS, 'Scans/s', 'Rows/s', 'CPU ms / 1,000 rows', 'p50', 'p99', 'Peak memory', 'GC', 'First row p50 / p99', 'Last row p50 / p99', 'Wire MB/s']} />
