@@ -134,7 +134,7 @@ test('slow-dns from the form: the job page marks each DNS query of grpc-go 1.18.
   await page.close();
 });
 
-test('result-set-every-type from the form: every type decoded and checked by Node, Java and Go; the job page shows rows/s, CPU per 1,000 rows and the times to the first row and the last', { timeout: 600_000 }, async () => {
+test('result-set-every-type from the form: every type decoded and checked by Node, Java and Go; the job page shows rows/s, CPU per 1,000 rows, row times', { timeout: 600_000 }, async () => {
   const page = await browser.newPage({ viewport: { width: 1280, height: 1200 } });
   const job = await runPreset(page, 'result-set-every-type', (spec) => {
     spec.workload.durationSeconds = 2;
