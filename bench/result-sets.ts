@@ -11,7 +11,7 @@
 //                                                  the shape takes, then the cells
 // Each cell's time to the first row and the last (p50, p99) and the bytes per second the fake sent on the
 // wire are the runner's stored figures (cell-result.ts).
-//   BENCH_SECONDS=5 (measured per cell), BENCH_REPEATS=1, BENCH_READ=all|first|none and BENCH_CHUNK_BYTES (a preset's read and chunk size), BENCH_ROWS=1,10,100,10000 (the single-chunk comparison's row counts)
+//   BENCH_SECONDS=5 (measured per cell), BENCH_REPEATS=1, BENCH_READ=all|first|none, BENCH_CHUNK_BYTES and BENCH_COLUMNS (a preset's read, chunk size and columns, the last as JSON, e.g. '[{"type":"BOOL"}]'), BENCH_ROWS=1,10,100,10000 (the single-chunk comparison's row counts)
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
@@ -111,6 +111,7 @@ function specs(): JobSpecInput[] {
       ...w.resultSet,
       ...(process.env.BENCH_READ ? { read: process.env.BENCH_READ as 'all' | 'first' | 'none' } : {}),
       ...(process.env.BENCH_CHUNK_BYTES ? { chunkBytes: Number(process.env.BENCH_CHUNK_BYTES) } : {}),
+      ...(process.env.BENCH_COLUMNS ? { columns: JSON.parse(process.env.BENCH_COLUMNS) } : {}),
     };
     const read = { resultSet };
     return [{ ...p.spec, ...(values.emulator ? { target: { kind: 'emulator' } } : {}), workload: { ...w, measuredOps: undefined, durationSeconds: SECONDS, ...read }, repeats: REPEATS }];
