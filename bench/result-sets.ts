@@ -9,7 +9,9 @@
 //                                                  the preset on the emulator target (a fresh emulator per cell, its
 //                                                  table provisioned and filled first): first how long provisioning
 //                                                  the shape takes, then the cells
-//   BENCH_SECONDS=5 (measured per cell), BENCH_REPEATS=1, BENCH_READ=all|first|none and BENCH_CHUNK_BYTES (a preset's read and chunk size), BENCH_ROWS=1,10,100,10000 (the single-chunk comparison's row counts)
+// Each cell's time to the first row and the last (p50, p99) and the bytes per second the fake sent on the
+// wire are the runner's stored figures (cell-result.ts).
+//   BENCH_SECONDS=5 (measured per cell), BENCH_REPEATS=1, BENCH_READ=all|first|none, BENCH_CHUNK_BYTES and BENCH_COLUMNS (a preset's read, chunk size and columns, the last as JSON, e.g. '[{"type":"BOOL"}]'), BENCH_ROWS=1,10,100,10000 (the single-chunk comparison's row counts)
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
@@ -18,8 +20,9 @@ import { startFakeSpannerThread } from '@scb/fake-spanner';
 import { prepareDriver } from '@scb/languages';
 import { driverResultSet } from '@scb/shared/result-set';
 import { spannerService } from '../packages/fake-spanner/src/proto';
-import { clientText, decodeHistogram, type JobSpec, type JobSpecInput, parseJobSpec, planCells, PLAYERS, PRESETS, type ResultSet, summarize } from '@scb/shared';
+import { clientText, decodeHistogram, type JobSpec, type JobSpecInput, median, parseJobSpec, planCells, PLAYERS, PRESETS, type ResultSet, summarize } from '@scb/shared';
 import { runCell } from '../apps/runner/src/cell';
+import { cellResultOf } from '../apps/runner/src/cell-result';
 import { CACHE_DIR } from '../apps/runner/src/paths';
 import { emulatorVersion, findEmulatorBinary, missingEmulatorMessage } from '../apps/runner/src/targets/emulator/binary';
 import { startEmulatorProcess } from '../apps/runner/src/targets/emulator/process';
@@ -108,6 +111,7 @@ function specs(): JobSpecInput[] {
       ...w.resultSet,
       ...(process.env.BENCH_READ ? { read: process.env.BENCH_READ as 'all' | 'first' | 'none' } : {}),
       ...(process.env.BENCH_CHUNK_BYTES ? { chunkBytes: Number(process.env.BENCH_CHUNK_BYTES) } : {}),
+      ...(process.env.BENCH_COLUMNS ? { columns: JSON.parse(process.env.BENCH_COLUMNS) } : {}),
     };
     const read = { resultSet };
     return [{ ...p.spec, ...(values.emulator ? { target: { kind: 'emulator' } } : {}), workload: { ...w, measuredOps: undefined, durationSeconds: SECONDS, ...read }, repeats: REPEATS }];
@@ -135,9 +139,12 @@ for (const input of specs()) {
   if (values.emulator) setup.push(await emulatorProvisioning(shape));
   for (const plan of planCells(spec)) {
     const launch = await prepareDriver(plan.client, { cacheDir: CACHE_DIR, log: () => {} });
-    const { result, serverByOperation } = await runCell(spec, plan, launch, {});
+    const outcome = await runCell(spec, plan, launch, {});
+    const { result, serverByOperation } = outcome;
+    const stored = cellResultOf(outcome);
     const s = summarize(decodeHistogram(result.histogram), result.elapsedMs);
     const rows = result.count * shape.rows;
+    const ms = (v: number | null | undefined) => (v == null ? '-' : v.toFixed(2));
     out.push({
       client: clientText(plan.client),
       configuration: plan.configuration.label,
@@ -150,6 +157,10 @@ for (const input of specs()) {
       'CPU ms / 1k rows': ((result.cpuMs * 1000) / rows).toFixed(3),
       'p50 ms': s.p50Ms.toFixed(2),
       'p99 ms': s.p99Ms.toFixed(2),
+      'first row p50 ms': ms(stored.firstRowP50Ms),
+      'first row p99 ms': ms(stored.firstRowP99Ms),
+      'last row p50 ms': ms(stored.lastRowP50Ms),
+      'wire MB/s': stored.wireBytes == null ? '-' : ((stored.wireBytes * 1000) / result.elapsedMs / 1e6).toFixed(2),
       'server p50 ms': serverByOperation?.scan?.p50Ms.toFixed(2) ?? '-',
       errors: Object.values(result.errors).reduce((a, n) => a + n, 0),
     });
@@ -168,3 +179,26 @@ if (values.headroom) {
 console.log(`${values.emulator ? `emulator ${emulatorVersion() ?? ''}` : 'fake'}, ${SECONDS} s measured per cell, ${REPEATS} repeat(s), ${os.availableParallelism()} cores, ${os.cpus()[0]?.model}`);
 if (setup.length) console.table(setup);
 console.table(out);
+// Repeats: the median of each client's (and configuration's, shape's) repeats, cell for cell as above.
+if (REPEATS > 1) {
+  const groups = new Map<string, Record<string, string | number>[]>();
+  for (const r of out.filter((x) => x.read !== undefined)) {
+    const key = `${r.client} ${r.configuration} ${r.rows} ${r['chunk B']} ${r.read}`;
+    groups.set(key, [...(groups.get(key) ?? []), r]);
+  }
+  const med = (rs: Record<string, string | number>[], k: string) => median(rs.map((r) => Number(r[k])).filter(Number.isFinite));
+  console.table(
+    [...groups.values()].map((rs) => ({
+      client: rs[0]!.client,
+      configuration: rs[0]!.configuration,
+      rows: rs[0]!.rows,
+      repeats: rs.length,
+      'rows/s': Math.round(med(rs, 'rows/s')),
+      'CPU ms / 1k rows': med(rs, 'CPU ms / 1k rows').toFixed(2),
+      'first row p50 ms': med(rs, 'first row p50 ms').toFixed(2),
+      'last row p50 ms': med(rs, 'last row p50 ms').toFixed(2),
+      'p50 ms': med(rs, 'p50 ms').toFixed(2),
+      'wire MB/s': med(rs, 'wire MB/s').toFixed(2),
+    })),
+  );
+}

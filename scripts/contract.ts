@@ -96,6 +96,7 @@ function protocolSchemas(): { input: JsonSchema; output: JsonSchema } {
     ['OperationResult', OperationResultSchema],
     // In OperationResult and, extended, ResultMessage: one type for both.
     ['ServerTiming', OperationResultSchema.shape.serverTiming.unwrap()],
+    ['RowTimes', OperationResultSchema.shape.rowTimes.unwrap()],
   ];
   for (const [id, schema] of named) names.add(schema, { id });
   const options = { metadata: names, unrepresentable: 'throw', cycles: 'throw' } as const;

@@ -134,7 +134,7 @@ test('slow-dns from the form: the job page marks each DNS query of grpc-go 1.18.
   await page.close();
 });
 
-test('result-set-every-type from the form: every type decoded and checked by Node, Java and Go; the job page shows rows/s and CPU per 1,000 rows', { timeout: 600_000 }, async () => {
+test('result-set-every-type from the form: every type decoded and checked by Node, Java and Go; the job page shows rows/s, CPU per 1,000 rows, row times', { timeout: 600_000 }, async () => {
   const page = await browser.newPage({ viewport: { width: 1280, height: 1200 } });
   const job = await runPreset(page, 'result-set-every-type', (spec) => {
     spec.workload.durationSeconds = 2;
@@ -154,11 +154,15 @@ test('result-set-every-type from the form: every type decoded and checked by Nod
     // Peak memory and GC time, stored with the cell.
     assert.match(cells[10]!, /^\d+ MiB$/, cells.join(' | '));
     assert.match(cells[11]!, /\d/, cells.join(' | '));
+    // Times to the first row and the last, p50 / p99, the first no later than the last; the fake's bytes on the wire.
+    const [first, last] = [cells[12]!, cells[13]!].map((t) => /^([\d.]+) \/ ([\d.]+)$/.exec(t)?.slice(1).map(Number));
+    assert.ok(first && last && first[0]! > 0 && first[0]! <= last[0]!, cells.join(' | '));
+    assert.ok(Number(cells[14]) > 0, cells.join(' | '));
   }
   // Across versions: the scan's rows per second, offered for its scenario (the only Java one here).
   const chart = await (await fetch(`${stack.baseUrl}/api/versions-chart?language=java&metric=rowsPerSecond`)).json();
   assert.ok(
-    chart.options.metrics.some((m: { value: string }) => m.value === 'cpuPer1kRows'),
+    ['cpuPer1kRows', 'firstRowP50'].every((metric) => chart.options.metrics.some((m: { value: string }) => m.value === metric)),
     JSON.stringify(chart.options.metrics),
   );
   const point = chart.chart.series[0].points.find((p: { median: number } | null) => p);

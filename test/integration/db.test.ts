@@ -55,6 +55,7 @@ import {
 } from '@scb/db';
 import { MIGRATIONS_DIR, migrate } from '@scb/db/setup';
 import { isFinishedCell, parseGateSpec, parseJobSpec, parseWatchSpec } from '@scb/shared';
+import { evaluateGateOfJob } from '../../apps/runner/src/gate';
 import { useTestDatabase } from '../helpers/postgres';
 
 const t = useTestDatabase();
@@ -564,6 +565,56 @@ test('gates: created with their job, judged, listed; evaluations read back with 
   assert.ok(bad && !bad.ok);
   assert.match(bad.invalid, /^stored gate \w+ is invalid: evaluation\.verdict: /);
   assert.ok(!(await listGates(t.db))[0]!.ok);
+});
+
+test("a scan gate judges each repeat's CPU per 1,000 rows and first row from its stored result: a candidate spending more CPU per row fails, naming it", async () => {
+  const spec = parseGateSpec({ scenario: 'result-set-decode', language: 'go', baseline: '1.96.0', candidate: '1.96.1', repeats: 3 });
+  assert.ok(spec.ok, JSON.stringify(!spec.ok && spec.issues));
+  const { id, jobId } = await createGate(t.db, t.url, spec.value);
+  await markJobRunning(t.db, jobId, { host: 'h', cores: 2 });
+  const cells = await t.db.cell.findMany({ where: { jobId }, orderBy: { index: 'asc' } });
+  for (const [i, c] of cells.entries()) {
+    // Both arms: 170 scans of 100 rows per second at the same latencies; the candidate's driver spends 40% more CPU.
+    const noise = 1 + (i % 3) / 100;
+    const scan = { count: 170, qps: 170 * noise, p50Ms: 5.6, p90Ms: 6, p99Ms: 7, p999Ms: 8, maxMs: 9, errorCount: 0, errors: {} };
+    const cpuMs = (c.arm === 'candidate' ? 1.4 : 1) * 900 * noise;
+    await markCellRunning(t.db, c.id);
+    const r = result({
+      ...scan,
+      cpuMs,
+      operations: { scan },
+      firstRowP50Ms: 4 * noise,
+      firstRowP99Ms: 5,
+      lastRowP50Ms: 5.5,
+      lastRowP99Ms: 6.9,
+      targetLoopUtilization: 0.2,
+      targetAddedP50Ms: 0.05,
+      targetAddedP99Ms: 0.2,
+      machineBusyShare: null,
+      machineRunnerShare: null,
+    });
+    assert.equal(await storeCellResult(t.db, c.id, r), 'stored');
+  }
+  await finishJob(t.db, jobId, { status: 'succeeded', error: null });
+  await evaluateGateOfJob(t.db, jobId, () => {});
+  const g = await getGate(t.db, id);
+  assert.ok(g?.ok && g.evaluation);
+  assert.equal(g.verdict, 'fail', JSON.stringify(g.evaluation.reasons));
+  const cpu = g.evaluation.metrics.find((m) => m.metric === 'cpuMsPer1kRows')!;
+  // 900 ms of CPU over 170 scans of 100 rows: 52.9 ms per 1,000 rows, the candidate 74.1.
+  assert.deepEqual(
+    cpu.baseline.map((v) => v.toFixed(1)),
+    ['52.9', '54.0', '53.5'],
+  );
+  assert.deepEqual(
+    cpu.candidate.map((v) => v.toFixed(1)),
+    ['74.9', '74.1', '75.6'],
+  );
+  assert.deepEqual(g.evaluation.metrics.find((m) => m.metric === 'firstRowP50Ms')!.candidate, [4.04, 4, 4.08]);
+  assert.deepEqual(
+    g.evaluation.reasons.map((r) => r.split(' (')[0]),
+    ['CPU per 1,000 rows at C=1 rose 40%'],
+  );
 });
 
 test('client versions: the outcome of an install is recorded and read back', async () => {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { startFakeSpanner } from '@scb/fake-spanner';
 import { prepareDriver } from '@scb/languages';
-import { COLUMN_TYPES, type Configuration, type Language, parseJobSpec, type ResultSet, ResultSetSchema } from '@scb/shared';
+import { COLUMN_TYPES, type Configuration, decodeHistogram, type Language, parseJobSpec, type ResultSet, ResultSetSchema } from '@scb/shared';
 import { runDriver } from '../../apps/runner/src/cell';
 import { CACHE_DIR } from '../../apps/runner/src/paths';
 import { defaultCellOn } from '../helpers/cells';
@@ -64,6 +64,20 @@ for (const language of languagePlugins().map((p) => p.language)) {
       // The driver's memory high-water mark (a runtime and a client take tens of MiB) and its GC time.
       assert.ok(result.peakRssBytes! > 20 * 2 ** 20, `peak RSS ${result.peakRssBytes}`);
       assert.ok(result.gcMs !== undefined && result.gcMs >= 0 && result.gcMs < result.elapsedMs, `GC ${result.gcMs} ms of ${result.elapsedMs}`);
+      // Every scan's time to its first row and to its last, from its start: the first is some time after
+      // the start and never after the last, which is never after the scan ended (its latency). Since each
+      // scan's are so ordered, so are the same percentiles of all of them.
+      const times = result.operations.scan!.rowTimes;
+      assert.ok(times, `read ${read}: no row times`);
+      const [first, last, latency] = [times.firstRow, times.lastRow, result.operations.scan!.histogram].map(decodeHistogram);
+      assert.equal(first!.totalCount, 20);
+      assert.equal(last!.totalCount, 20);
+      assert.ok(first!.minNonZeroValue > 0);
+      for (const p of [0, 50, 99, 100]) {
+        const [f, l, op] = [first!, last!, latency!].map((h) => h.getValueAtPercentile(p));
+        assert.ok(f! <= l!, `read ${read}, p${p}: first row ${f} µs after the last ${l} µs`);
+        assert.ok(l! <= op!, `read ${read}, p${p}: last row ${l} µs after the scan's end ${op} µs`);
+      }
     }
   });
 

@@ -23,10 +23,16 @@ for (const [language, version] of Object.entries(VERSIONS) as [Language, string]
       const tap = await startTap({ host: fake.host, port: fake.port });
       try {
         const cell = { ...defaultCellOn(tap, client, { warmupOps: 100, measuredOps: 600 }, 50), configuration: { label: grpcGcp, grpcGcp } };
+        // Both count the bytes to the client from here (the whole cell).
+        tap.markMeasuring();
+        fake.markMeasuring();
         const result = await runDriver(cell, launch);
         assert.equal(result.count, 600);
         const seen = tap.stats();
         const served = fake.stats();
+        // The tap relays what the fake wrote to it: the same bytes, but for what was still in flight at the driver's exit.
+        const [relayed, written] = [tap.wireBytes()!, served.wireBytesSent!];
+        assert.ok(written > 700 * 50 && Math.abs(relayed - written) <= written * 0.01, `the tap relayed ${relayed} bytes, the fake wrote ${written}`);
         assert.equal(seen.totalRpcs, served.totalRpcs, `tap ${seen.totalRpcs} vs fake ${served.totalRpcs}`);
         // Both list connections in the order they were opened; the fake also lists connections that carried nothing.
         const used = (cs: { rpcs: number; peakInFlight: number }[]) => cs.filter((c) => c.rpcs > 0);

@@ -25,9 +25,11 @@ import {
   buildScenarioIndex,
   buildTrendModel,
   buildTrendModelFromPoints,
+  jobMarkdown,
   parseJobSpec,
   scanFigures,
   scenarioIndexFromSummaries,
+  toCsv,
   type JobSpec,
   type Operation,
   type TrendCell,
@@ -246,7 +248,7 @@ test('a point keeps a bounded sample of its repeats (the newest), and counts eve
   assert.equal(model.cells, 90);
 });
 
-test("a scan's rows per second and CPU per 1,000 rows: each repeat's from its stored result and the job's result set, for the cell and its scan kind", async () => {
+test("a scan's rows per second, CPU per 1,000 rows and row times: each repeat's from its stored result and the job's result set, for the cell and its scan kind; the job's CSV and Markdown show them", async () => {
   const p = parseJobSpec({
     clients: [{ language: 'go', version: '1.96.1' }],
     configurations: [{ label: 'default' }],
@@ -257,21 +259,28 @@ test("a scan's rows per second and CPU per 1,000 rows: each repeat's from its st
   assert.ok(p.ok, JSON.stringify(p));
   const id = await createJob(t.db, t.url, p.value);
   await markJobRunning(t.db, id, { host: 'h', cores: 2, node: 'v20' });
-  const expected: { rowsPerSecond: number; cpuMsPer1kRows: number }[] = [];
+  const expected: Record<'rowsPerSecond' | 'cpuMsPer1kRows' | 'firstRowP50Ms' | 'firstRowP99Ms' | 'lastRowP50Ms' | 'lastRowP99Ms', number>[] = [];
   for (const [i, cell] of (await getJobToRun(t.db, id))!.cells.entries()) {
     assert.equal(await markCellRunning(t.db, cell.id), 'stored');
-    const r = { ...result(false), cpuMs: 300 + 100 * i, elapsedMs: 1000 };
+    // Row times and wire bytes as the runner stores them (cell-result.ts); the second cell's p99s the highest.
+    const times = { firstRowP50Ms: 1 + i, firstRowP99Ms: [2, 9, 3][i]!, lastRowP50Ms: 4 + i, lastRowP99Ms: [5, 12, 6][i]! };
+    const r = { ...result(false), cpuMs: 300 + 100 * i, elapsedMs: 1000, ...times, wireBytes: 2_000_000 * (i + 1) };
     const scans = 50 + 10 * i;
     r.operations = { scan: { count: scans, qps: scans, p50Ms: 5, p90Ms: 6, p99Ms: 7, p999Ms: 8, maxMs: 9, errorCount: 0, errors: {} } };
     assert.equal(await storeCellResult(t.db, cell.id, r), 'stored');
-    expected.push(scanFigures(100, { ...r, count: scans })!);
+    expected.push({ ...scanFigures(100, { ...r, count: scans })!, ...times });
   }
   const { summaries } = await loadTrendScenarios(t.db);
   const scenario = summaries.find((s) => s.language === 'go')!.key;
   for (const [metric, field] of [
     ['rowsPerSecond', 'rowsPerSecond'],
     ['cpuPer1kRows', 'cpuMsPer1kRows'],
+    ['firstRowP50', 'firstRowP50Ms'],
+    ['firstRowP99', 'firstRowP99Ms'],
+    ['lastRowP50', 'lastRowP50Ms'],
+    ['lastRowP99', 'lastRowP99Ms'],
   ] as const) {
+    assert.equal(METRICS[metric].higherIsBetter, metric === 'rowsPerSecond', metric);
     const want = expected.map((e) => e[field]).sort((a, b) => a - b);
     for (const operation of [null, 'scan'] as const) {
       const [point] = await loadTrendPoints(t.db, { language: 'go', scenario, concurrency: 1, metric, operation });
@@ -288,6 +297,38 @@ test("a scan's rows per second and CPU per 1,000 rows: each repeat's from its st
   const incremental = await dumpTrendSummaries(t.db);
   await rebuildTrendSummaries(t.db);
   assert.deepEqual(await dumpTrendSummaries(t.db), incremental, 'the rebuild derives them the same way');
-  // 5,000 rows in 1 s at 300 ms of CPU: 5,000 rows/s, 60 ms per 1,000 rows.
-  assert.deepEqual(expected[0], { scans: 50, rows: 5000, rowsPerSecond: 5000, cpuMsPer1kRows: 60, mixed: false });
+  // 5,000 rows in 1 s at 300 ms of CPU: 5,000 rows/s, 60 ms per 1,000 rows; 2 MB on the wire, 2 MB/s.
+  assert.deepEqual(expected[0], {
+    scans: 50,
+    rows: 5000,
+    rowsPerSecond: 5000,
+    cpuMsPer1kRows: 60,
+    wireBytesPerSecond: 2_000_000,
+    mixed: false,
+    firstRowP50Ms: 1,
+    firstRowP99Ms: 2,
+    lastRowP50Ms: 4,
+    lastRowP99Ms: 5,
+  });
+
+  // The job's CSV has each cell's figures, its Markdown their medians over the repeats.
+  process.env.DATABASE_URL = t.url;
+  const web = await import('../../apps/web/lib/jobs');
+  const view = await web.getJob(id);
+  assert.ok(view && !web.isInvalidJob(view));
+  const csv = toCsv(web.csvRows(view));
+  const [header, ...lines] = csv
+    .trim()
+    .split('\n')
+    .map((l) => l.split(','));
+  const column = (name: string) => lines.map((l) => l[header!.indexOf(name)]);
+  assert.deepEqual(column('first_row_p50_ms'), ['1', '2', '3']);
+  assert.deepEqual(column('last_row_p99_ms'), ['5', '12', '6']);
+  assert.deepEqual(column('rows_per_second'), ['5000', '6000', '7000']);
+  assert.deepEqual(column('cpu_ms_per_1k_rows'), ['60', '66.667', '71.429']);
+  assert.deepEqual(column('wire_bytes_per_second'), ['2000000', '4000000', '6000000']);
+  const md = jobMarkdown({ id, url: `http://x/jobs/${id}`, spec: view.spec, environment: view.environment, cells: web.tableCells(view) });
+  assert.match(md, /\| rows\/s \| CPU ms \/ 1,000 rows \| first row p50 \/ p99 ms \| last row p50 \/ p99 ms \| wire MB\/s \|/, md);
+  // Medians of the three repeats: 6,000 rows/s, 66.67 ms, first row 2.0 / 3.0, last 5.0 / 6.0, 4 MB/s.
+  assert.match(md, /\| default \| 1 \| 6,000 \| 66\.67 \| 2\.0 \/ 3\.0 \| 5\.0 \/ 6\.0 \| 4\.00 \|/, md);
 });

@@ -31,6 +31,8 @@ export function cellResultOf(out: CellOutcome): CellResultInput {
     capped: r.capped ?? null,
     peakRssBytes: r.peakRssBytes ?? null,
     gcMs: r.gcMs ?? null,
+    ...rowTimesOf(r),
+    wireBytes: out.wireBytes ?? null,
     ...openLoopOf(r),
     operations: operationsOf(r, out.serverByOperation),
     // Past the measured phase's end (the driver's last calls winding down) they are not its.
@@ -42,6 +44,15 @@ export function cellResultOf(out: CellOutcome): CellResultInput {
       ...(r.clientChannels ?? []).map((c) => ({ source: 'client', connection: c.channel, peer: `channel ${c.channel}`, rpcs: c.rpcs, peakInFlight: c.peakInFlight })),
     ],
   };
+}
+
+/** A scan's times to its first row and to its last, p50 and p99 over the measured phase; nulls where the driver timed no scan. */
+function rowTimesOf(r: ResultMessage) {
+  const t = r.operations.scan?.rowTimes;
+  if (!t) return { firstRowP50Ms: null, firstRowP99Ms: null, lastRowP50Ms: null, lastRowP99Ms: null };
+  const [first, last] = [decodeHistogram(t.firstRow), decodeHistogram(t.lastRow)];
+  const ms = (h: typeof first, p: number) => h.getValueAtPercentile(p) / 1000;
+  return { firstRowP50Ms: ms(first, 50), firstRowP99Ms: ms(first, 99), lastRowP50Ms: ms(last, 50), lastRowP99Ms: ms(last, 99) };
 }
 
 /** An open loop's figures beside the corrected ones; nulls for a closed loop. */

@@ -45,6 +45,8 @@ export interface CellOutcome {
   events?: CellEvent[];
   /** Credentials mode: every RPC's bearer token as the fake found it. */
   tokens?: CellTokens;
+  /** Bytes the target sent the driver on the wire from the measured phase's start to the driver's exit, where counted (TargetStats.wireBytes). */
+  wireBytes?: number | null;
 }
 
 export interface CellHooks {
@@ -125,6 +127,7 @@ export async function runCell(spec: JobSpec, plan: CellPlan, launch: DriverLaunc
       serverByOperation: stats?.serverByOperation,
       events: stats?.events,
       tokens: stats?.tokens,
+      wireBytes: stats?.wireBytes,
     };
   } finally {
     await target.stop();

@@ -13,6 +13,7 @@ import {
   judgeCellWithCeiling,
   levelText,
   parseJobSpec,
+  scanFigures,
   verdictReasons,
   type Arm,
   type CellVerdict,
@@ -70,6 +71,13 @@ export async function evaluateGateOfJob(db: Db, jobId: string, log: (line: strin
     const ops = CellOperationsSchema.safeParse(r.operations);
     return ops.success ? ops.data?.[kind] : undefined;
   };
+  // A scan's figures of the cell (result-set/figures.ts), from the gate job's result set.
+  const shape = jobSpec.ok ? jobSpec.value.workload.resultSet : undefined;
+  const scanOf = (r: NonNullable<GateCell['result']>): Pick<GateSample, 'rowsPerSecond' | 'cpuMsPer1kRows' | 'firstRowP50Ms'> => {
+    const ops = CellOperationsSchema.safeParse(r.operations);
+    const f = shape && ops.success ? scanFigures(shape.rows, { ...r, operations: ops.data }) : null;
+    return { ...(f && { rowsPerSecond: f.rowsPerSecond, cpuMsPer1kRows: f.cpuMsPer1kRows }), ...(r.firstRowP50Ms !== null && { firstRowP50Ms: r.firstRowP50Ms }) };
+  };
   const withoutKind: typeof cells = [];
   const samples: GateSample[] = cells.flatMap((c) => {
     const r = c.result;
@@ -80,7 +88,7 @@ export async function evaluateGateOfJob(db: Db, jobId: string, log: (line: strin
       return [];
     }
     const calls = f.count + f.errorCount;
-    return [{ arm: c.arm, concurrency: c.concurrency, repeat: c.repeat, qps: f.qps, p50Ms: f.p50Ms, p99Ms: f.p99Ms, errorPct: calls ? (100 * f.errorCount) / calls : 0 }];
+    return [{ arm: c.arm, concurrency: c.concurrency, repeat: c.repeat, qps: f.qps, p50Ms: f.p50Ms, p99Ms: f.p99Ms, ...scanOf(r), errorPct: calls ? (100 * f.errorCount) / calls : 0 }];
   });
   const concurrency = [...new Set(cells.map((c) => c.concurrency))];
   const levelOf = (level: number) => (jobSpec.ok ? levelText(jobSpec.value, level) : `C=${level}`);

@@ -28,7 +28,7 @@ export function GateCharts({ metrics }: { metrics: GateChartMetric[] }) {
                 <CartesianGrid strokeDasharray="3 3" />
                 <XAxis dataKey="repeat" label={{ value: 'repeat', position: 'insideBottom', offset: -12 }} />
                 <YAxis label={{ value: m.unit, angle: -90, position: 'insideLeft' }} />
-                <Tooltip formatter={(v) => (typeof v === 'number' ? v.toFixed(m.unit === 'qps' ? 0 : 1) : v)} />
+                <Tooltip formatter={(v) => (typeof v === 'number' ? v.toFixed(m.unit === 'ms' ? 1 : 0) : v)} />
                 <Legend verticalAlign="top" />
                 <Bar dataKey="baseline" name="baseline" fill={SERIES_COLORS[0]} isAnimationActive={false} />
                 <Bar dataKey="candidate" name="candidate" fill={SERIES_COLORS[1]} isAnimationActive={false} />

@@ -6,6 +6,7 @@ import { verdictLegend, verdictReasons, type CellVerdict } from '@scb/shared/ver
 import { judgeCellWithCeiling, type Ceiling } from '@scb/shared/ceiling';
 import { warmStart, type WarmStart } from '@scb/shared/warmup';
 import type { CsvRow } from '@scb/shared/export';
+import { scanFigures } from '@scb/shared/result-set';
 import type { TableCell } from '@scb/shared/table';
 import type { LatencySummary } from '@scb/shared/stats';
 import type { ProgressMessage, TimelinePoint } from '@scb/shared/protocol';
@@ -121,6 +122,13 @@ export interface CellView {
         /** The driver's peak resident memory, bytes, and its garbage collection time while measuring, ms; null for cells stored before. */
         peakRssBytes: number | null;
         gcMs: number | null;
+        /** A scan's time from its start to its first row and to its last (p50, p99); null for other workloads and cells stored before. */
+        firstRowP50Ms: number | null;
+        firstRowP99Ms: number | null;
+        lastRowP50Ms: number | null;
+        lastRowP99Ms: number | null;
+        /** Bytes the target sent the driver on the wire while measuring (the tap's or the fake's count); null where not counted. */
+        wireBytes: number | null;
         timeline: TimelinePoint[];
         /** Per operation kind of the mix; null for cells stored before kinds were kept. */
         operations: CellOperations | null;
@@ -377,6 +385,7 @@ export function csvRows(job: JobView): CsvRow[] {
     outstanding_cap_waits: c.result?.outstandingCapWaits,
     peak_rss_bytes: c.result?.peakRssBytes,
     gc_ms: c.result?.gcMs,
+    ...scanColumns(job, c),
     verdict: c.result?.verdict.kind,
     verdict_reasons: c.result ? verdictReasons(c.result.verdict) : undefined,
     channel_source: c.result ? c.channelSource : null,
@@ -386,6 +395,23 @@ export function csvRows(job: JobView): CsvRow[] {
     hottest_peak_in_flight: c.result ? c.channelSummary.hottestPeakInFlight : null,
     error: c.error,
   }));
+}
+
+/** A scan job's figures of a cell (result-set/figures.ts): empty for other jobs and cells without a result. */
+type ScanCsvColumn = 'rows_per_second' | 'cpu_ms_per_1k_rows' | 'first_row_p50_ms' | 'first_row_p99_ms' | 'last_row_p50_ms' | 'last_row_p99_ms' | 'wire_bytes' | 'wire_bytes_per_second';
+function scanColumns(job: JobView, c: CellView): Pick<CsvRow, ScanCsvColumn> {
+  const shape = job.spec.workload.resultSet;
+  const f = shape && c.result ? scanFigures(shape.rows, c.result) : null;
+  return {
+    rows_per_second: f?.rowsPerSecond,
+    cpu_ms_per_1k_rows: f?.cpuMsPer1kRows,
+    first_row_p50_ms: c.result?.firstRowP50Ms,
+    first_row_p99_ms: c.result?.firstRowP99Ms,
+    last_row_p50_ms: c.result?.lastRowP50Ms,
+    last_row_p99_ms: c.result?.lastRowP99Ms,
+    wire_bytes: c.result?.wireBytes,
+    wire_bytes_per_second: f?.wireBytesPerSecond,
+  };
 }
 
 /** The origin a request came to (behind a proxy: its forwarded host), for absolute permanent links. */

@@ -110,8 +110,9 @@ export async function storeCellProgress(db: Db, cellId: number, progress: Progre
 }
 
 /** What a cell produced: its result and the connections its target counted (none where it counts none). */
-/** What a runner stores; the figures measured later than the first results (memory, GC) may be left out. */
-export type CellResultInput = Omit<StoredCellResult, 'peakRssBytes' | 'gcMs'> & Partial<Pick<StoredCellResult, 'peakRssBytes' | 'gcMs'>> & { channels: StoredChannel[] };
+/** What a runner stores; the figures measured later than the first results (memory, GC, a scan's row times, wire bytes) may be left out. */
+type LaterFigures = 'peakRssBytes' | 'gcMs' | 'firstRowP50Ms' | 'firstRowP99Ms' | 'lastRowP50Ms' | 'lastRowP99Ms' | 'wireBytes';
+export type CellResultInput = Omit<StoredCellResult, LaterFigures> & Partial<Pick<StoredCellResult, LaterFigures>> & { channels: StoredChannel[] };
 
 /**
  * Stores a cell's result, its channel stats and its succeeded status in one transaction, all or

@@ -138,6 +138,8 @@ const GATE_RESULT = {
   machineBusyShare: true,
   machineRunnerShare: true,
   timeline: true,
+  // A scan's time to its first row (a scan gate's criterion).
+  firstRowP50Ms: true,
 } as const;
 
 export type GateCell = Pick<

@@ -16,6 +16,7 @@ import {
   scenarioLabel,
   trendPointKeyText,
   type JobSpec,
+  type MetricSource,
   type ScenarioSummary,
   type StoredTrendPoint,
   type TrendEntry,
@@ -48,6 +49,11 @@ interface SummaryCellRow extends VerdictColumns {
   p99Ms: number;
   p999Ms: number;
   operations: Record<string, Record<string, unknown> | null> | null;
+  /** A scan's row times (null for other workloads and cells stored before). */
+  firstRowP50Ms: number | null;
+  firstRowP99Ms: number | null;
+  lastRowP50Ms: number | null;
+  lastRowP99Ms: number | null;
 }
 
 // A Go client built against another grpc-go draws its own line; an uploaded build stands under its
@@ -55,6 +61,7 @@ interface SummaryCellRow extends VerdictColumns {
 const CELL_COLUMNS = Prisma.sql`c.id, c."jobId", c.index, c."clientLanguage" AS language, CASE WHEN c."clientArtifact" IS NULL THEN c."clientVersion" ELSE COALESCE(c."clientLabel", 'build') || ' (' || left(c."clientArtifact", 19) || ')' END AS version,
   CASE WHEN c."clientGrpcVersion" IS NULL THEN c."configLabel" ELSE c."configLabel" || ' · grpc ' || c."clientGrpcVersion" END AS "configLabel",
   c.concurrency, c.repeat, r.qps, r."p50Ms", r."p90Ms", r."p99Ms", r."p999Ms", r.operations, r."cpuMs", r."elapsedMs",
+  r."firstRowP50Ms", r."firstRowP99Ms", r."lastRowP50Ms", r."lastRowP99Ms",
   r."driverLoopUtilization", r."targetLoopUtilization", r."targetAddedP50Ms", r."targetAddedP99Ms", r."targetCpuShare", r."machineBusyShare", r."machineRunnerShare"`;
 
 /** What a job contributes: its scenario, and the cores its cells' verdicts weigh CPU against. */
@@ -90,6 +97,8 @@ async function jobFacts(db: Tx, ids: string[], cacheOwner: object = db): Promise
   return new Map(ids.flatMap((id) => (cache.has(id) ? [[id, cache.get(id)!] as const] : [])));
 }
 
+type LatencyField = 'qps' | 'p50Ms' | 'p90Ms' | 'p99Ms' | 'p999Ms';
+
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
 /** The points one cell adds to (every metric of its total and of each kind it stored), without `newJob`. */
@@ -116,15 +125,23 @@ function contributions(c: SummaryCellRow, facts: Extract<JobFacts, { ok: true }>
   const optionSet = optionText(facts.spec.configurations.find((x) => x.label === c.configLabel));
   const out: { key: TrendPointKey; entry: Omit<TrendEntry, 'newJob'> }[] = [];
   const operations = c.operations && typeof c.operations === 'object' ? c.operations : {};
-  // A scan's rows per second and CPU per 1,000 rows: the cell's and its scan kind's (result-set/figures.ts).
+  // A scan's rows per second and CPU per 1,000 rows (result-set/figures.ts) and its row times: the cell's and its scan kind's.
   const shape = facts.spec.workload.resultSet;
   const scans = Number(operations.scan?.count);
-  const scan = shape ? scanFigures(shape.rows, { cpuMs: Number(c.cpuMs), elapsedMs: Number(c.elapsedMs), count: scans, operations: { scan: { count: scans } } }) : null;
+  const figures = shape ? scanFigures(shape.rows, { cpuMs: Number(c.cpuMs), elapsedMs: Number(c.elapsedMs), count: scans, operations: { scan: { count: scans } } }) : null;
+  const scan: Partial<Record<keyof MetricSource, number | null>> | null = figures && {
+    rowsPerSecond: figures.rowsPerSecond,
+    cpuMsPer1kRows: figures.cpuMsPer1kRows,
+    firstRowP50Ms: num(c.firstRowP50Ms),
+    firstRowP99Ms: num(c.firstRowP99Ms),
+    lastRowP50Ms: num(c.lastRowP50Ms),
+    lastRowP99Ms: num(c.lastRowP99Ms),
+  };
   for (const operation of ['', ...Object.keys(operations).sort()]) {
     for (const metric of TREND_METRICS) {
       const field = METRICS[metric].field;
-      const derived = field === 'rowsPerSecond' || field === 'cpuMsPer1kRows';
-      const raw = derived ? (scan && (operation === '' || operation === 'scan') ? scan[field] : null) : operation ? operations[operation]?.[field] : c[field];
+      // Any other metric's field is a latency summary's, the cell's as its kinds'.
+      const raw = METRICS[metric].derived ? (scan && (operation === '' || operation === 'scan') ? scan[field] : null) : operation ? operations[operation]?.[field] : c[field as LatencyField];
       const value = typeof raw === 'number' ? raw : Number.NaN;
       if (!Number.isFinite(value)) continue;
       out.push({

@@ -56,6 +56,16 @@ export interface FakeStats {
   schedule: { atMs: number; text: string }[];
   /** Credentials mode (a token secret): every RPC's bearer token as the fake found it; null otherwise. */
   tokens: Record<TokenVerdict, number> | null;
+  /**
+   * Bytes the fake wrote to its client connections (TCP payload: HTTP/2 frames and all) since the
+   * measured phase began (`markMeasuring`); null before.
+   */
+  wireBytesSent: number | null;
+}
+
+/** What the fake counts of a client connection's socket: the bytes written to it so far. */
+export interface CountedSocket {
+  readonly bytesWritten: number;
 }
 
 /** Per-connection counters keyed by the peer address, plus per-kind latency and fault counts. */
@@ -74,6 +84,10 @@ export class Accounting {
   private measureStartMs: number | null = null;
   private faultsBySecond = new Map<string, FakeStats['faultsBySecond'][number]>();
   private tokens: Record<TokenVerdict, number> | null = null;
+  /** Each client connection's socket, and its bytes written when the measured phase began (0 for one opened later). */
+  private sockets = new Map<CountedSocket, number>();
+  /** What connections closed while measuring had written by then. */
+  private closedBytes = 0;
 
   private conn(peer: string, opened: boolean): ConnectionStat {
     let c = this.byPeer.get(peer);
@@ -85,13 +99,19 @@ export class Accounting {
     return c;
   }
 
-  connectionOpened(peer: string): void {
+  /** A client connection opened; its socket's bytes count as they are written while measuring. */
+  connectionOpened(peer: string, socket?: CountedSocket): void {
     this.conn(peer, true);
+    if (socket) this.sockets.set(socket, 0);
   }
 
-  connectionClosed(peer: string): void {
+  connectionClosed(peer: string, socket?: CountedSocket): void {
     const c = this.byPeer.get(peer);
     if (c) c.closedMs = Date.now() - this.since;
+    const before = socket && this.sockets.get(socket);
+    if (before === undefined) return;
+    if (this.measureStartMs !== null) this.closedBytes += socket!.bytesWritten - before;
+    this.sockets.delete(socket!);
   }
 
   /** Call when an RPC starts; the returned function ends it (idempotent). */
@@ -130,6 +150,8 @@ export class Accounting {
     this.operations = new Map();
     this.faultsBySecond = new Map();
     this.measureStartMs = Date.now() - this.since;
+    for (const socket of this.sockets.keys()) this.sockets.set(socket, socket.bytesWritten);
+    this.closedBytes = 0;
   }
 
   addedTime(ms: number): void {
@@ -175,6 +197,7 @@ export class Accounting {
       measureStartMs: this.measureStartMs,
       faultsBySecond: [...this.faultsBySecond.values()].map((s) => ({ ...s })),
       tokens: this.tokens && { ...this.tokens },
+      wireBytesSent: this.measureStartMs === null ? null : [...this.sockets].reduce((sum, [socket, before]) => sum + socket.bytesWritten - before, this.closedBytes),
     };
   }
 
@@ -194,6 +217,9 @@ export class Accounting {
     this.operations = new Map();
     this.measureStartMs = null;
     this.faultsBySecond = new Map();
+    // Connections still open count on from here.
+    for (const socket of this.sockets.keys()) this.sockets.set(socket, socket.bytesWritten);
+    this.closedBytes = 0;
   }
 }
 

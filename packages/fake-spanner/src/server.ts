@@ -126,8 +126,8 @@ function watchConnections(h2: http2.Http2Server, accounting: Accounting, acceptD
     const peer = `${socket.remoteAddress}:${socket.remotePort}`;
     const handOver = () => {
       if (socket.destroyed) return;
-      accounting.connectionOpened(peer);
-      socket.once('close', () => accounting.connectionClosed(peer));
+      accounting.connectionOpened(peer, socket);
+      socket.once('close', () => accounting.connectionClosed(peer, socket));
       for (const l of grpcListeners) l.call(h2, socket);
     };
     const delay = acceptDelayMs();

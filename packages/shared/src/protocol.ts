@@ -128,6 +128,14 @@ export const OperationResultSchema = z.object({
    * ("gfet4t7; dur=N") of every RPC the kind's operations made, microseconds, and how many RPCs had it.
    */
   serverTiming: z.object({ rpcs: z.number().int(), histogram: z.string() }).optional(),
+  /**
+   * A `scan`'s (its kind's entry; every driver): per successful scan, the time from the scan's start
+   * (the driver calling the client) to the first row the client handed the application (`firstRow`),
+   * and to the application having read the last row (`lastRow`); HDR histograms in microseconds,
+   * compressed base64. Node's `database.run()` hands every row over at once, when the last part has
+   * arrived, so there the first row comes when the whole result has.
+   */
+  rowTimes: z.object({ firstRow: z.string(), lastRow: z.string() }).optional(),
 });
 export type OperationResult = z.infer<typeof OperationResultSchema>;
 

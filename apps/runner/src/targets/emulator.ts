@@ -54,7 +54,7 @@ async function tapped(host: string, port: number, behaviour: TapBehaviour, pid: 
       tap.markMeasuring();
       if (pid !== undefined) cpu = watchProcessCpu(pid);
     },
-    stats: async () => ({ channels: tap.stats(), added: null, load: null, cpuShare: cpu?.end() ?? null, events: tap.events() }),
+    stats: async () => ({ channels: tap.stats(), added: null, load: null, cpuShare: cpu?.end() ?? null, events: tap.events(), wireBytes: tap.wireBytes() }),
     async stop() {
       await tap.stop();
       await stopUpstream();

@@ -200,8 +200,10 @@ export interface Tap {
   /** The target's time per RPC on the wire since the tap started (or the last `resetWire`). */
   wire(): WireTimes;
   resetWire(): void;
-  /** The measured phase begins: a blackhole's clock starts. */
+  /** The measured phase begins: a blackhole's clock starts, and the bytes to the client count from here. */
   markMeasuring(): void;
+  /** Bytes the target sent the clients through the tap (TCP payload) since `markMeasuring`; null before. */
+  wireBytes(): number | null;
   /** What the tap did to the connections, ms into the measured phase (a blackhole and the connections it caught). */
   events(): CellEvent[];
   /** Each GOAWAY the tap sent: to which connection, naming which last stream, with how many streams in flight. */
@@ -220,6 +222,7 @@ export async function startTap(upstream: { host: string; port: number }, behavio
   let hole: { atMs: number; silenced: number; connections: number } | null = null;
   const goaways: { connection: number; lastStream: number; inFlight: number }[] = [];
   const timers: NodeJS.Timeout[] = [];
+  let bytesToClients: number | null = null;
   const server = net.createServer((client) => {
     const c: Connection = {
       connection: connections.length,
@@ -296,6 +299,7 @@ export async function startTap(upstream: { host: string; port: number }, behavio
     });
     target.on('data', (received: Buffer) => {
       if (c.silent) return;
+      if (bytesToClients !== null) bytesToClients += received.length;
       const d = rewrite(received);
       if (d.length === 0) return;
       const boundaries = fromServer(d);
@@ -330,7 +334,9 @@ export async function startTap(upstream: { host: string; port: number }, behavio
     resetWire: () => {
       wire = newLatencyHistogram();
     },
+    wireBytes: () => bytesToClients,
     markMeasuring: () => {
+      bytesToClients = 0;
       const hAt = behaviour.blackholeAtMs;
       if (hAt !== undefined)
         timers.push(

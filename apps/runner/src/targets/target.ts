@@ -35,6 +35,12 @@ export interface TargetStats {
   events?: CellEvent[];
   /** Credentials mode: every RPC's bearer token as the fake found it (valid, missing, expired, invalid). */
   tokens?: CellTokens;
+  /**
+   * Bytes the target sent the driver on the wire (TCP payload) from the measured phase's start until the
+   * driver exited: the connection tap's count where one is in front, else the fake's own sockets'; null
+   * where neither counted.
+   */
+  wireBytes?: number | null;
 }
 
 /** The server's time per RPC of one operation kind: how many RPCs, and their percentiles. */

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import * as grpc from '@grpc/grpc-js';
 import { FakeBehaviourSchema } from '@scb/shared';
+import { driverResultSet, ResultSetSchema } from '@scb/shared/result-set';
 import { startFakeSpanner, startFakeSpannerThread, type FakeSpanner } from '../../src/index';
 import { spannerService } from '../../src/proto';
 
@@ -80,6 +81,42 @@ test('accounting: RPCs and peak in-flight per connection; reset forgets', async 
   assert.equal(fake.stats().connections.length, 0);
   a.close();
   b.close();
+});
+
+test("wire bytes: what the fake wrote to its connections while measuring, a scan's parts and their framing", async () => {
+  const shape = ResultSetSchema.parse({ rows: 2000, columns: [{ type: 'STRING', bytes: 100 }, { type: 'INT64' }], chunkBytes: 65_536 });
+  const scanning = await startFakeSpanner({ latencyMs: 1, resultSets: [shape] });
+  const c = new grpc.Client(`${scanning.host}:${scanning.port}`, grpc.credentials.createInsecure(), { 'grpc.use_local_subchannel_pool': 1 });
+  const def = spannerService().ExecuteStreamingSql!;
+  // The answer's messages as bytes: what the fake serialized, before gRPC's and HTTP/2's framing.
+  const scan = () =>
+    new Promise<{ bytes: number; messages: number }>((resolve, reject) => {
+      const got = { bytes: 0, messages: 0 };
+      const call = c.makeServerStreamRequest(def.path, def.requestSerialize, (b: Buffer) => b, { session: 's', sql: driverResultSet(shape).sql });
+      call.on('data', (b: Buffer) => {
+        got.bytes += b.length;
+        got.messages++;
+      });
+      call.on('end', () => resolve(got));
+      call.on('error', reject);
+    });
+  try {
+    await scan();
+    assert.equal(scanning.stats().wireBytesSent, null, 'nothing counted before the measured phase');
+    scanning.markMeasuring();
+    const answers = [await scan(), await scan()];
+    const payload = answers.reduce((a, x) => a + x.bytes, 0);
+    const messages = answers.reduce((a, x) => a + x.messages, 0);
+    const sent = scanning.stats().wireBytesSent!;
+    // Each message with gRPC's 5-byte prefix, in HTTP/2 DATA frames of at most 16 KiB with 9-byte headers,
+    // plus each answer's HEADERS and trailers: above the payload, and not by much.
+    assert.ok(sent >= payload + 5 * messages, `${sent} bytes sent for ${payload} bytes of messages`);
+    assert.ok(sent <= payload + 5 * messages + 9 * Math.ceil(payload / 16_384 + messages) + 2 * 1024, `${sent} bytes sent for ${payload} bytes of messages`);
+    assert.ok(payload > 2 * 2000 * 100, `${payload} bytes: every string of both answers`);
+  } finally {
+    c.close();
+    await scanning.stop();
+  }
 });
 
 test('150 concurrent calls on one connection: at most 100 streams in flight', async () => {

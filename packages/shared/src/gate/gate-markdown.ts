@@ -17,7 +17,17 @@ export interface MarkdownGate {
 export const VERDICT_WORDS: Record<string, string> = { pass: 'PASS', fail: 'FAIL', inconclusive: 'INCONCLUSIVE' };
 
 export function formatMetricValue(m: Pick<MetricJudgement, 'metric'>, v: number): string {
-  return m.metric === 'qps' ? formatQps(v) : formatMs(v);
+  return m.metric === 'qps' ? formatQps(v) : m.metric === 'rowsPerSecond' ? `${formatQps(v)} rows/s` : formatMs(v);
+}
+
+/** "qps −10%, p50 +20%, p99 +20%" and a scan's criteria where set: what a gate allows. */
+export function allowedText(c: GateSpec['criteria']): string {
+  const scan = [
+    c.rowsPerSecondDropPct !== undefined ? `rows/s −${c.rowsPerSecondDropPct}%` : null,
+    c.cpuPer1kRowsRisePct !== undefined ? `CPU per 1,000 rows +${c.cpuPer1kRowsRisePct}%` : null,
+    c.firstRowP50RisePct !== undefined ? `first-row p50 +${c.firstRowP50RisePct}%` : null,
+  ].filter((t) => t !== null);
+  return [`qps −${c.qpsDropPct}%`, `p50 +${c.p50RisePct}%`, `p99 +${c.p99RisePct}%`, ...scan].join(', ');
 }
 
 export function formatInterval(m: Pick<MetricJudgement, 'ciPct'>): string {
@@ -63,7 +73,7 @@ export function gateSetupLine(g: GateSpec, text: (s: string) => string = (s) => 
     `${overrides.length ? ` (overridden: ${overrides.join(', ')})` : ''}` +
     `${g.operation ? ` · judged on ${g.operation}` : ''}` +
     `${both ? ` · options ${both}` : ''}${cand ? ` · candidate options ${cand}` : ''} · ${g.repeats} interleaved repeats, fresh client each · ` +
-    `allowed: qps −${c.qpsDropPct}%, p50 +${c.p50RisePct}%, p99 +${c.p99RisePct}%${c.worstRepeat ? `, worst-repeat test${c.worstRepeatCount > 1 ? ` (${c.worstRepeatCount} repeats fail)` : ''}` : ''}`
+    `allowed: ${allowedText(c)}${c.worstRepeat ? `, worst-repeat test${c.worstRepeatCount > 1 ? ` (${c.worstRepeatCount} repeats fail)` : ''}` : ''}`
   );
 }
 

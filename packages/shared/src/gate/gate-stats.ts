@@ -23,10 +23,23 @@ import { MIN_GATE_REPEATS } from './gate';
  */
 
 export type Verdict = 'pass' | 'fail' | 'inconclusive';
-export const GATE_METRICS = ['qps', 'p50Ms', 'p99Ms'] as const;
+/** qps, p50 and p99 always; a scan scenario's rows per second, CPU per 1,000 rows and first-row p50 where its criteria set them. */
+export const GATE_METRICS = ['qps', 'p50Ms', 'p99Ms', 'rowsPerSecond', 'cpuMsPer1kRows', 'firstRowP50Ms'] as const;
 export type GateMetric = (typeof GATE_METRICS)[number];
+/** A scan's metrics: judged only where the criteria allow a change of them (a scan workload's gate). */
+export type ScanGateMetric = Extract<GateMetric, 'rowsPerSecond' | 'cpuMsPer1kRows' | 'firstRowP50Ms'>;
 
-export const METRIC_NAMES: Record<GateMetric, string> = { qps: 'qps', p50Ms: 'p50', p99Ms: 'p99' };
+export const METRIC_NAMES: Record<GateMetric, string> = {
+  qps: 'qps',
+  p50Ms: 'p50',
+  p99Ms: 'p99',
+  rowsPerSecond: 'rows/s',
+  cpuMsPer1kRows: 'CPU per 1,000 rows',
+  firstRowP50Ms: 'first-row p50',
+};
+
+/** The metrics whose fall is the regression; for the others (latencies, CPU) it is a rise. */
+export const HIGHER_IS_BETTER: ReadonlySet<GateMetric> = new Set(['qps', 'rowsPerSecond']);
 
 /** One repeat of one arm at one concurrency: a succeeded cell. */
 export interface GateSample {
@@ -36,6 +49,10 @@ export interface GateSample {
   qps: number;
   p50Ms: number;
   p99Ms: number;
+  /** A scan's figures (result-set/figures.ts, CellResult.firstRowP50Ms); absent where the cell has none. */
+  rowsPerSecond?: number;
+  cpuMsPer1kRows?: number;
+  firstRowP50Ms?: number;
   /** Failed calls as a share of all calls, in percent: qps and latencies count successes only. */
   errorPct: number;
 }
@@ -158,7 +175,8 @@ export interface JudgeOptions {
 export function pctText(v: number): string {
   return Number.isFinite(v) ? `${v > 0 ? '+' : v < 0 ? '−' : '±'}${Math.abs(v).toFixed(Math.abs(v) < 10 ? 1 : 0)}%` : '–';
 }
-const valueText = (metric: GateMetric, v: number) => (metric === 'qps' ? `${v.toFixed(0)} qps` : `${v < 10 ? v.toFixed(2) : v.toFixed(0)} ms`);
+const valueText = (metric: GateMetric, v: number) =>
+  metric === 'qps' ? `${v.toFixed(0)} qps` : metric === 'rowsPerSecond' ? `${v.toFixed(0)} rows/s` : `${v < 10 ? v.toFixed(2) : v.toFixed(v < 100 ? 1 : 0)} ms`;
 
 /** "90%", or "99.9%" when the confidence is not a whole percentage. */
 export function confidenceText(confidence: number): string {
@@ -168,7 +186,7 @@ export function confidenceText(confidence: number): string {
 
 /** Judges one metric at one concurrency (see the method at the top of this file). */
 export function judgeMetric(o: JudgeOptions): MetricJudgement {
-  const higherBetter = o.metric === 'qps';
+  const higherBetter = HIGHER_IS_BETTER.has(o.metric);
   // worse(x): how much worse than no change, in the metric's own bad direction, in percent.
   const worse = (changePct: number) => (higherBetter ? -changePct : changePct);
   const limitPct = higherBetter ? -o.allowedPct : o.allowedPct;
@@ -241,7 +259,8 @@ export function judgeMetric(o: JudgeOptions): MetricJudgement {
 }
 
 export interface EvaluateOptions {
-  criteria: Required<Pick<Criteria, 'qpsDropPct' | 'p50RisePct' | 'p99RisePct' | 'confidence' | 'worstRepeatCount' | 'errorRisePts'>> & { worstRepeat: boolean };
+  criteria: Required<Pick<Criteria, 'qpsDropPct' | 'p50RisePct' | 'p99RisePct' | 'confidence' | 'worstRepeatCount' | 'errorRisePts'>> &
+    Pick<Criteria, 'rowsPerSecondDropPct' | 'cpuPer1kRowsRisePct' | 'firstRowP50RisePct'> & { worstRepeat: boolean };
   /** Every load level of the gate (concurrency, or an open loop's rate), so that one with no successful repeat is still judged. */
   concurrency: number[];
   /** A level in words; "C=50" by default. */
@@ -250,18 +269,31 @@ export interface EvaluateOptions {
 
 /** Judges every metric at every concurrency and combines the verdicts. */
 export function evaluateGate(samples: GateSample[], o: EvaluateOptions): GateEvaluation {
-  const allowed: Record<GateMetric, number> = { qps: o.criteria.qpsDropPct, p50Ms: o.criteria.p50RisePct, p99Ms: o.criteria.p99RisePct };
+  const c = o.criteria;
+  // A scan's metrics only where the criteria allow a change of them.
+  const allowed: Record<GateMetric, number | undefined> = {
+    qps: c.qpsDropPct,
+    p50Ms: c.p50RisePct,
+    p99Ms: c.p99RisePct,
+    rowsPerSecond: c.rowsPerSecondDropPct,
+    cpuMsPer1kRows: c.cpuPer1kRowsRisePct,
+    firstRowP50Ms: c.firstRowP50RisePct,
+  };
   const metrics: MetricJudgement[] = [];
   for (const concurrency of o.concurrency) {
     const at = (arm: Arm) => samples.filter((s) => s.arm === arm && s.concurrency === concurrency).sort((a, b) => a.repeat - b.repeat);
+    // A repeat without the figure (a cell stored before it was measured) is no repeat of that metric.
+    const values = (arm: Arm, metric: GateMetric) => at(arm).flatMap((s) => (s[metric] !== undefined && Number.isFinite(s[metric]) ? [s[metric]] : []));
     for (const metric of GATE_METRICS) {
+      const allowedPct = allowed[metric];
+      if (allowedPct === undefined) continue;
       metrics.push(
         judgeMetric({
           metric,
           concurrency,
-          baseline: at('baseline').map((s) => s[metric]),
-          candidate: at('candidate').map((s) => s[metric]),
-          allowedPct: allowed[metric],
+          baseline: values('baseline', metric),
+          candidate: values('candidate', metric),
+          allowedPct,
           confidence: o.criteria.confidence,
           worstRepeat: o.criteria.worstRepeat,
           worstRepeatCount: o.criteria.worstRepeatCount,

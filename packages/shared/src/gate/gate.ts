@@ -48,6 +48,8 @@ export interface GateScenario {
   timeScale: number;
   /** The operation kind judged unless the gate says otherwise; absent: the cell's total. */
   operation?: Operation;
+  /** A scan scenario's allowed changes of its scan metrics, where the gate sets none (and runs the scenario's result set). */
+  scanCriteria?: ScanCriteria;
 }
 
 /** A gate scenario running a field preset's target, workload and time scale (spec/presets.ts). */
@@ -109,6 +111,10 @@ export const GATE_SCENARIOS: GateScenario[] = [
     workload: { operation: 'scan', warmupOps: 200, durationSeconds: 5, resultSet: { rows: 100, columns: EVERY_TYPE_COLUMNS } },
     timeScale: 1,
     operation: 'scan',
+    // The decoding's own cost: CPU per row may not rise by a tenth (Node's single-chunk path moved it by
+    // about that much, findings/result-sets.md), the first row's wait by a fifth, as p50's. Rows per
+    // second is not judged by default: at one agent it is the scans' qps times 100, already judged.
+    scanCriteria: { cpuPer1kRowsRisePct: 10, firstRowP50RisePct: 20 },
   },
 ];
 
@@ -149,8 +155,26 @@ export const CriteriaSchema = z.strictObject({
   errorRisePts: z.number().min(0).max(100).default(1),
   /** Two-sided confidence of the bootstrap interval (0.9 = two one-sided 5% tests). */
   confidence: z.number().min(0.5).max(0.999).default(0.9),
+  /**
+   * A scan workload's (workload.resultSet), each judged only where set (result-set-decode sets the CPU's
+   * and the first row's): rows per second may not fall, CPU per 1,000 rows and the time to the first
+   * row (p50) may not rise by more than this many percent.
+   */
+  rowsPerSecondDropPct: pct.optional(),
+  cpuPer1kRowsRisePct: pct.optional(),
+  firstRowP50RisePct: pct.optional(),
 });
 export type Criteria = z.output<typeof CriteriaSchema>;
+
+/** The criteria of a scan's metrics (gate-stats.ts, ScanGateMetric). */
+export const SCAN_CRITERIA = ['rowsPerSecondDropPct', 'cpuPer1kRowsRisePct', 'firstRowP50RisePct'] as const;
+export type ScanCriteria = Partial<Pick<Criteria, (typeof SCAN_CRITERIA)[number]>>;
+
+/** Whether a gate (its own workload, else its scenario's) runs a scan of a result set: only then are the scan criteria judged. */
+export function gateRunsScan(g: { scenario: string; workload?: unknown }): boolean {
+  const workload = g.workload ?? gateScenario(g.scenario)?.workload;
+  return typeof workload === 'object' && workload !== null && 'resultSet' in workload && Boolean(workload.resultSet);
+}
 
 export const GateSpecSchema = z
   .strictObject({
@@ -205,6 +229,14 @@ export const GateSpecSchema = z
     if (g.concurrency && g.arrivalRates) ctx.addIssue({ code: 'custom', path: ['arrivalRates'], message: 'give concurrency or arrivalRates, not both' });
     const s = gateScenario(g.scenario);
     if (!s) return;
+    if (!gateRunsScan(g))
+      for (const field of SCAN_CRITERIA)
+        if (g.criteria[field] !== undefined)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['criteria', field],
+            message: `judges a scan's result set: the gate's workload runs none (scenario ${g.scenario}${g.workload ? ', workload overridden' : ''})`,
+          });
     const kinds = gateSpecKinds(g.workload, s);
     if (g.operation && !kinds.includes(g.operation)) {
       ctx.addIssue({ code: 'custom', path: ['operation'], message: `is not in the workload's mix (${kinds.join(', ')})` });
@@ -221,7 +253,14 @@ export const GateSpecSchema = z
     // The scenario's kind only while the gate's workload still runs it.
     const fallback = s.operation && gateSpecKinds(g.workload, s).includes(s.operation) ? s.operation : undefined;
     const operation = g.operation ?? fallback;
-    return { ...g, repeats: g.repeats ?? s.repeats, ...(operation && { operation }), criteria: { ...g.criteria, worstRepeat: g.criteria.worstRepeat ?? s.burst } };
+    // The scenario's scan criteria where the gate runs a scan and sets none of its own.
+    const scan: ScanCriteria = {};
+    if (gateRunsScan(g))
+      for (const k of SCAN_CRITERIA) {
+        const allowed = g.criteria[k] ?? s.scanCriteria?.[k];
+        if (allowed !== undefined) scan[k] = allowed;
+      }
+    return { ...g, repeats: g.repeats ?? s.repeats, ...(operation && { operation }), criteria: { ...g.criteria, ...scan, worstRepeat: g.criteria.worstRepeat ?? s.burst } };
   });
 
 const gateKinds = (w: z.output<typeof WorkloadSchema>) => workloadMix(w).map((m) => m.operation);

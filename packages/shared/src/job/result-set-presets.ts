@@ -91,7 +91,7 @@ const ON_THE_FAKE: Preset[] = [
     id: 'result-set-whole-table',
     title: 'Result sets: whole-table fetch, 100,000 rows × 10 columns',
     description:
-      'google-cloud-cpp PR #15441 (2025) made queries that fetch many rows about 20% cheaper in CPU with arenas, on 100,000-row queries where a whole-table fetch was CPU-bound. The same fetch here (23.6 MB in 22 parts of about 1 MiB) through Node, Java and Go: rows per second and CPU ms per 1,000 rows. Measured here: node 9.0.0 78,657 rows/s (14.6 CPU ms per 1,000 rows), java 6.123.0 196,046 (5.4), go 1.96.1 127,500 (9.2). Measured here: node 9.0.0 78,657 rows/s (14.6 CPU ms per 1,000 rows), java 6.123.0 196,046 (5.4), go 1.96.1 127,500 (9.2).',
+      'google-cloud-cpp PR #15441 (2025) made queries that fetch many rows about 20% cheaper in CPU with arenas, on 100,000-row queries where a whole-table fetch was CPU-bound. The same fetch here (23.6 MB in 22 parts of about 1 MiB) through Node, Java and Go: rows per second and CPU ms per 1,000 rows. Measured here: node 9.0.0 78,657 rows/s (14.6 CPU ms per 1,000 rows), java 6.123.0 196,046 (5.4), go 1.96.1 127,500 (9.2).',
     spec: {
       name: 'Result sets: whole-table fetch',
       clients: newest,

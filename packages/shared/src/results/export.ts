@@ -48,6 +48,17 @@ export const CELL_CSV_COLUMNS = [
   'outstanding_cap_waits',
   'target_wire_added_p50_ms',
   'target_wire_added_p99_ms',
+  'peak_rss_bytes',
+  'gc_ms',
+  // A scan job's (result-set/figures.ts); empty for other jobs.
+  'rows_per_second',
+  'cpu_ms_per_1k_rows',
+  'first_row_p50_ms',
+  'first_row_p99_ms',
+  'last_row_p50_ms',
+  'last_row_p99_ms',
+  'wire_bytes',
+  'wire_bytes_per_second',
   // An uploaded build in place of a published version: `version` is then what the build says it is.
   'artifact',
   'build_label',

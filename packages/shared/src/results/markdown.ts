@@ -1,5 +1,8 @@
 import type { ExpectationOutcome } from '../expect/expectation';
-import { formatOps } from '../format';
+import { formatMs, formatOps } from '../format';
+import { describeResultSet } from '../result-set/shape';
+import { rowTimeFigures, scanFigures, type RowTimeFigures, type ScanFigures } from '../result-set/figures';
+import { median } from './stats';
 import { clientText, describeOperations, levelName, levelText, workloadMix, type JobSpec } from '../job/spec';
 import { describeTarget } from '../targets/index';
 import { runnerTargetVersion } from '../stored';
@@ -79,9 +82,73 @@ export function jobMarkdown(job: MarkdownJob): string {
     `qps / p50 ms / p99 ms.${multi}${cpu} Full results: ${job.url}`,
     ...expectationLines(job.expectations),
     ...operationTables(job),
+    ...scanTable(job),
     ...boundCellLines(job.cells, job.spec),
   ].join('\n');
 }
+
+/**
+ * A scan job: per client, configuration and level, the medians over repeats of rows per second, CPU per
+ * 1,000 rows, the times to the first row and the last (p50 / p99) and the wire's bytes per second.
+ */
+function scanTable(job: MarkdownJob): string[] {
+  const shape = job.spec.workload.resultSet;
+  if (!shape) return [];
+  const groups = new Map<string, { label: string; level: number; figures: ScanCellFigures[] }>();
+  const multiClient = new Set(job.cells.map((c) => clientText(c.client))).size > 1;
+  for (const c of job.cells) {
+    const r = c.result;
+    const scans = c.operations?.scan?.count;
+    const f =
+      r && r.cpuMs !== undefined && r.elapsedMs !== undefined && scans !== undefined
+        ? scanFigures(shape.rows, { cpuMs: r.cpuMs, elapsedMs: r.elapsedMs, count: r.count ?? scans, operations: { scan: { count: scans } }, wireBytes: r.wireBytes })
+        : null;
+    if (!f) continue;
+    const label = `${c.arm ? `${c.arm}: ` : ''}${multiClient ? `${clientText(c.client)} · ` : ''}${escapeMarkdown(c.configuration.label)}`;
+    const key = `${label}\n${c.concurrency}`;
+    const g = groups.get(key) ?? { label, level: c.concurrency, figures: [] };
+    g.figures.push({ ...f, times: rowTimeFigures(r!) });
+    groups.set(key, g);
+  }
+  if (!groups.size) return [];
+  const m = (values: (number | null)[], format: (v: number) => string) => {
+    const known = values.filter((v): v is number => v !== null);
+    return known.length ? format(median(known)) : '–';
+  };
+  const ms = (v: number) => formatMs(v);
+  const head = [multiClient ? 'client · configuration' : 'configuration', levelName(job.spec), 'rows/s', 'CPU ms / 1,000 rows', 'first row p50 / p99 ms', 'last row p50 / p99 ms', 'wire MB/s'];
+  const rows = [...groups.values()].map(({ label, level, figures: fs }) => {
+    const t = (k: keyof RowTimeFigures) => fs.map((f) => f.times?.[k] ?? null);
+    return [
+      label,
+      String(level),
+      m(
+        fs.map((f) => f.rowsPerSecond),
+        (v) => Math.round(v).toLocaleString('en-US'),
+      ),
+      m(
+        fs.map((f) => f.cpuMsPer1kRows),
+        (v) => v.toFixed(2),
+      ),
+      `${m(t('firstRowP50Ms'), ms)} / ${m(t('firstRowP99Ms'), ms)}`,
+      `${m(t('lastRowP50Ms'), ms)} / ${m(t('lastRowP99Ms'), ms)}`,
+      m(
+        fs.map((f) => f.wireBytesPerSecond),
+        (v) => (v / 1e6).toFixed(2),
+      ),
+    ];
+  });
+  return [
+    '',
+    `**Result set**: ${escapeMarkdown(describeResultSet(shape))}.${job.spec.repeats > 1 ? ' Medians over repeats.' : ''}`,
+    '',
+    `| ${head.join(' | ')} |`,
+    `|${head.map(() => '---').join('|')}|`,
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+  ];
+}
+
+type ScanCellFigures = ScanFigures & { times: RowTimeFigures | null };
 
 /** A mix of operations: the same table for each kind on its own. */
 function operationTables(job: MarkdownJob): string[] {

@@ -16,10 +16,26 @@ export interface TableCell {
   repeat: number;
   status: string;
   error?: string | null;
-  /** `uncorrected`: an open loop's latencies from each operation's actual start. */
-  result?: { qps: number; p50Ms: number; p99Ms: number; uncorrected?: { p99Ms: number } | null } | null;
+  /**
+   * `uncorrected`: an open loop's latencies from each operation's actual start. A scan job's figures
+   * (result-set/figures.ts) read the rest where stored.
+   */
+  result?: {
+    qps: number;
+    p50Ms: number;
+    p99Ms: number;
+    uncorrected?: { p99Ms: number } | null;
+    count?: number;
+    cpuMs?: number;
+    elapsedMs?: number;
+    wireBytes?: number | null;
+    firstRowP50Ms?: number | null;
+    firstRowP99Ms?: number | null;
+    lastRowP50Ms?: number | null;
+    lastRowP99Ms?: number | null;
+  } | null;
   /** The same per operation kind of the mix, where kept. */
-  operations?: Partial<Record<string, { qps: number; p50Ms: number; p99Ms: number }>> | null;
+  operations?: Partial<Record<string, { qps: number; p50Ms: number; p99Ms: number; count?: number }>> | null;
   /** Which process limited the cell (results/verdict.ts), and the figures past their thresholds. */
   verdict?: VerdictKind | null;
   verdictReasons?: string;

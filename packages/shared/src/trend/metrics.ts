@@ -1,7 +1,7 @@
 import type { JobSpec } from '../job/spec';
 import { idealQps, modeledLatencyMs } from '../targets/index';
 
-export const TREND_METRICS = ['qps', 'p50', 'p90', 'p99', 'p999', 'rowsPerSecond', 'cpuPer1kRows'] as const;
+export const TREND_METRICS = ['qps', 'p50', 'p90', 'p99', 'p999', 'rowsPerSecond', 'cpuPer1kRows', 'firstRowP50', 'firstRowP99', 'lastRowP50', 'lastRowP99'] as const;
 export type TrendMetric = (typeof TREND_METRICS)[number];
 export type MetricUnit = 'qps' | 'ms' | 'rows/s';
 
@@ -15,6 +15,11 @@ export interface MetricSource {
   /** A scan's figures, from its stored result and its result set's rows (result-set/figures.ts); absent for other workloads. */
   rowsPerSecond?: number;
   cpuMsPer1kRows?: number;
+  /** A scan's times from its start to its first row and to its last (CellResult.firstRowP50Ms…); absent for other workloads. */
+  firstRowP50Ms?: number;
+  firstRowP99Ms?: number;
+  lastRowP50Ms?: number;
+  lastRowP99Ms?: number;
 }
 
 export const METRICS: Record<TrendMetric, { field: keyof MetricSource; label: string; unit: MetricUnit; axis: string; higherIsBetter: boolean; derived?: true }> = {
@@ -23,9 +28,14 @@ export const METRICS: Record<TrendMetric, { field: keyof MetricSource; label: st
   p90: { field: 'p90Ms', label: 'p90 latency', unit: 'ms', axis: 'p90 latency (ms)', higherIsBetter: false },
   p99: { field: 'p99Ms', label: 'p99 latency', unit: 'ms', axis: 'p99 latency (ms)', higherIsBetter: false },
   p999: { field: 'p999Ms', label: 'p99.9 latency', unit: 'ms', axis: 'p99.9 latency (ms)', higherIsBetter: false },
-  // Not columns of a result: derived from it and the job's result set (a scan's jobs only).
+  // A scan's (the job's result set), kept in the across-versions summary only: derived from a result and
+  // the job's result set, or the cell's row times, which are a scan's and no other kind's.
   rowsPerSecond: { field: 'rowsPerSecond', label: 'rows per second', unit: 'rows/s', axis: 'rows decoded per second', higherIsBetter: true, derived: true },
   cpuPer1kRows: { field: 'cpuMsPer1kRows', label: 'CPU per 1,000 rows', unit: 'ms', axis: "the driver's CPU per 1,000 rows (ms)", higherIsBetter: false, derived: true },
+  firstRowP50: { field: 'firstRowP50Ms', label: 'first row p50', unit: 'ms', axis: 'time to the first row, p50 (ms)', higherIsBetter: false, derived: true },
+  firstRowP99: { field: 'firstRowP99Ms', label: 'first row p99', unit: 'ms', axis: 'time to the first row, p99 (ms)', higherIsBetter: false, derived: true },
+  lastRowP50: { field: 'lastRowP50Ms', label: 'last row p50', unit: 'ms', axis: 'time to the last row, p50 (ms)', higherIsBetter: false, derived: true },
+  lastRowP99: { field: 'lastRowP99Ms', label: 'last row p99', unit: 'ms', axis: 'time to the last row, p99 (ms)', higherIsBetter: false, derived: true },
 };
 
 export function isTrendMetric(v: string): v is TrendMetric {

@@ -3,7 +3,7 @@
 // versions a watch gates, against which predecessor, and the gate spec of each. Polling, storage and
 // pages build on it.
 import { z } from 'zod';
-import { CriteriaSchema, GATE_SCENARIO_IDS, GateSpecSchema, MIN_GATE_REPEATS, type GateSpec } from '../gate/gate';
+import { CriteriaSchema, GATE_SCENARIO_IDS, gateRunsScan, GateSpecSchema, MIN_GATE_REPEATS, SCAN_CRITERIA, type GateSpec } from '../gate/gate';
 import { gateReproduction } from '../gate/reproduction-gate';
 import { compareSemver } from '../job/semver';
 import { LanguageSchema, parseSpecWith, SEMVER, toFieldIssues, type ParseResult } from '../job/spec';
@@ -106,9 +106,12 @@ export function watchGateSpec(watch: WatchSpec, scenario: WatchSpec['scenarios']
   const own = typeof scenario === 'string' ? { scenario } : scenario;
   // A reproduction is judged by its expectations on its own repeats: the watch's repeats and criteria are the comparisons'.
   const comparison = !gateReproduction(String(own.scenario));
+  // The watch's scan criteria apply to its scenarios that run a scan.
+  const scans = gateRunsScan({ scenario: String(own.scenario), workload: own.workload });
+  const criteria = watch.criteria && (scans ? watch.criteria : Object.fromEntries(Object.entries(watch.criteria).filter(([k]) => !(SCAN_CRITERIA as readonly string[]).includes(k))));
   return GateSpecSchema.parse({
     ...(comparison && watch.repeats !== undefined && { repeats: watch.repeats }),
-    ...(comparison && watch.criteria && { criteria: watch.criteria }),
+    ...(comparison && criteria && { criteria }),
     ...own,
     name: `watch${watch.name ? ` ${watch.name}` : ''}: ${watch.language} ${pair.version} vs ${pair.predecessor} (${String(own.scenario)})`.slice(0, 120),
     language: watch.language,

@@ -277,3 +277,61 @@ test('the result-set gate scenario makes a valid job for every language: a scan 
     assert.equal(g.value.operation ?? gateScenario('result-set-decode')?.operation, 'scan');
   }
 });
+
+test("a scan gate's CPU per 1,000 rows: a candidate that spends more fails, the reason naming the metric", () => {
+  // Five repeats per arm at C=1: the same scans per second, latencies and first-row times, but the
+  // candidate's driver spends 30% more CPU per row (about 1.5% noise on each).
+  const samples: GateSample[] = [];
+  for (let repeat = 1; repeat <= 5; repeat++) {
+    const noise = 1 + (repeat - 3) / 200;
+    const arm = { concurrency: 1, repeat, qps: 170 * noise, p50Ms: 5.6 * noise, p99Ms: 7 * noise, rowsPerSecond: 17_000 * noise, firstRowP50Ms: 4.1 * noise, errorPct: 0 };
+    samples.push({ ...arm, arm: 'baseline', cpuMsPer1kRows: 55 * noise });
+    samples.push({ ...arm, arm: 'candidate', cpuMsPer1kRows: 55 * 1.3 * noise });
+  }
+  const g = parseGateSpec({ scenario: 'result-set-decode', language: 'java', baseline: '6.122.0', candidate: '6.123.0' });
+  assert.ok(g.ok, JSON.stringify(!g.ok && g.issues));
+  // The scenario's own: CPU per row +10%, first row +20%; rows per second (the scans' qps × 100 here) not judged.
+  assert.deepEqual([g.value.criteria.cpuPer1kRowsRisePct, g.value.criteria.firstRowP50RisePct, g.value.criteria.rowsPerSecondDropPct], [10, 20, undefined]);
+  assert.match(gateSetupLine(g.value), /allowed: qps −10%, p50 \+20%, p99 \+20%, CPU per 1,000 rows \+10%, first-row p50 \+20%/);
+  const e = evaluateGate(samples, { criteria: { ...g.value.criteria, worstRepeat: false }, concurrency: [1] });
+  assert.equal(e.verdict, 'fail');
+  assert.deepEqual(
+    e.metrics.map((m) => `${m.metric} ${m.verdict}`),
+    ['qps pass', 'p50Ms pass', 'p99Ms pass', 'cpuMsPer1kRows fail', 'firstRowP50Ms pass'],
+  );
+  assert.equal(e.reasons.length, 1);
+  assert.match(e.reasons[0]!, /^CPU per 1,000 rows at C=1 rose 30% \(90% CI \+\d+%\.\.\+\d+%; median 71\.5 ms vs 55\.0 ms\), more than the allowed 10%$/);
+  // The same CPU in both arms passes; rows per second, where a gate asks for it, fails when it falls (higher is better).
+  const same = samples.map((s) => ({ ...s, cpuMsPer1kRows: s.arm === 'candidate' ? s.cpuMsPer1kRows! / 1.3 : s.cpuMsPer1kRows }));
+  assert.equal(evaluateGate(same, { criteria: { ...g.value.criteria, worstRepeat: false }, concurrency: [1] }).verdict, 'pass');
+  const slower = same.map((s) => (s.arm === 'candidate' ? { ...s, rowsPerSecond: s.rowsPerSecond! * 0.7 } : s));
+  const rows = evaluateGate(slower, { criteria: { ...g.value.criteria, rowsPerSecondDropPct: 10, worstRepeat: false }, concurrency: [1] });
+  assert.deepEqual(
+    rows.reasons.map((r) => r.split(' (')[0]),
+    ['rows/s at C=1 fell 30%'],
+  );
+  // Without a scan criterion the gate judges qps, p50 and p99 only, as every other scenario.
+  assert.deepEqual(
+    evaluateGate(samples, { criteria: { qpsDropPct: 10, p50RisePct: 20, p99RisePct: 20, confidence: 0.9, worstRepeat: false, worstRepeatCount: 1, errorRisePts: 1 }, concurrency: [1] }).metrics.map(
+      (m) => m.metric,
+    ),
+    ['qps', 'p50Ms', 'p99Ms'],
+  );
+});
+
+test('scan criteria are refused by name for a gate whose workload runs no scan, and taken from the gate over the scenario', () => {
+  const base = { language: 'node', baseline: '9.0.0', candidate: '9.0.0' };
+  const steady = parseGateSpec({ ...base, scenario: 'steady-select1', criteria: { cpuPer1kRowsRisePct: 5 } });
+  assert.ok(!steady.ok);
+  assert.deepEqual(steady.issues, [{ path: 'criteria.cpuPer1kRowsRisePct', message: "judges a scan's result set: the gate's workload runs none (scenario steady-select1)" }]);
+  const overridden = parseGateSpec({ ...base, scenario: 'result-set-decode', workload: { operation: 'select1', durationSeconds: 2 }, criteria: { firstRowP50RisePct: 5 } });
+  assert.ok(!overridden.ok && overridden.issues[0]!.path === 'criteria.firstRowP50RisePct' && /workload overridden/.test(overridden.issues[0]!.message));
+  // A result-set-decode gate whose workload runs no scan gets none of the scenario's scan criteria.
+  const select1 = parseGateSpec({ ...base, scenario: 'result-set-decode', workload: { operation: 'select1', durationSeconds: 2 } });
+  assert.ok(select1.ok && select1.value.criteria.cpuPer1kRowsRisePct === undefined && select1.value.criteria.firstRowP50RisePct === undefined);
+  const own = parseGateSpec({ ...base, scenario: 'result-set-decode', criteria: { cpuPer1kRowsRisePct: 5, rowsPerSecondDropPct: 15 } });
+  assert.ok(own.ok);
+  assert.deepEqual([own.value.criteria.cpuPer1kRowsRisePct, own.value.criteria.firstRowP50RisePct, own.value.criteria.rowsPerSecondDropPct], [5, 20, 15]);
+  const bad = parseGateSpec({ ...base, scenario: 'result-set-decode', criteria: { cpuPer1kRowsRisePct: -1 } });
+  assert.ok(!bad.ok && bad.issues[0]!.path === 'criteria.cpuPer1kRowsRisePct');
+});

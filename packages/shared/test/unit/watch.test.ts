@@ -47,6 +47,10 @@ test("each release's gate: the scenario, the watch's repeats and criteria unless
   assert.deepEqual([a!.baseline, a!.candidate, a!.repeats, a!.criteria.qpsDropPct], ['6.105.0', '6.106.0', 3, 15]);
   assert.equal(a!.name, 'watch nightly: java 6.106.0 vs 6.105.0 (affinity-burst)');
   assert.deepEqual([b!.scenario, b!.repeats, b!.concurrency], ['steady-select1', 4, [10]]);
+  // A scan criterion of the watch applies to its scenarios that run a scan, and is left out of the others' gates.
+  const scans = watch({ criteria: { cpuPer1kRowsRisePct: 5 }, scenarios: ['steady-select1', 'result-set-decode'] });
+  const [s1, rs] = scans.scenarios.map((s) => watchGateSpec(scans, s, pair));
+  assert.deepEqual([s1!.criteria.cpuPer1kRowsRisePct, rs!.criteria.cpuPer1kRowsRisePct, rs!.criteria.firstRowP50RisePct], [undefined, 5, 20]);
 });
 
 test('bad watches are refused field by field, a scenario of their own as the gate it becomes', () => {

@@ -63,6 +63,7 @@ export const fake: TargetPlugin<FakeTarget> = {
             ...(dns && measureStart !== null ? dnsEvents(dns.lookups(), measureStart) : []),
           ].sort((a, b) => a.atMs - b.atMs),
           tokens: s.tokens,
+          wireBytes: tap ? tap.wireBytes() : s.wireBytesSent,
         };
       },
       markMeasuring: async () => {

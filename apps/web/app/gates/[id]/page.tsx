@@ -142,7 +142,7 @@ export default async function GatePage({ params }: Params) {
                   .filter((m) => m.concurrency === c)
                   .map((m) => ({
                     title: `${METRIC_NAMES[m.metric]} at C=${c}`,
-                    unit: m.metric === 'qps' ? 'qps' : 'ms',
+                    unit: m.metric === 'qps' ? 'qps' : m.metric === 'rowsPerSecond' ? 'rows/s' : 'ms',
                     baseline: m.baseline,
                     candidate: m.candidate,
                     // JSON turns an undefined median (too few repeats) into null.

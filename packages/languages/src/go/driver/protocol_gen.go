@@ -145,6 +145,7 @@ type ResultMessage struct {
 	Errors              map[string]int64           `json:"errors"`
 	Histogram           string                     `json:"histogram"`
 	ServerTiming        *ServerTiming              `json:"serverTiming,omitempty"`
+	RowTimes            *RowTimes                  `json:"rowTimes,omitempty"`
 	Type                string                     `json:"type"`
 	ElapsedMs           float64                    `json:"elapsedMs"`
 	Timeline            []TimelinePoint            `json:"timeline"`
@@ -165,6 +166,12 @@ type ResultMessage struct {
 type ServerTiming struct {
 	Rpcs      int64  `json:"rpcs"`
 	Histogram string `json:"histogram"`
+}
+
+// RowTimes is ResultMessage.rowTimes.
+type RowTimes struct {
+	FirstRow string `json:"firstRow"`
+	LastRow  string `json:"lastRow"`
 }
 
 // TimelinePoint is ResultMessage.timeline[].
@@ -207,6 +214,7 @@ type OperationResult struct {
 	Errors       map[string]int64 `json:"errors"`
 	Histogram    string           `json:"histogram"`
 	ServerTiming *ServerTiming    `json:"serverTiming,omitempty"`
+	RowTimes     *RowTimes        `json:"rowTimes,omitempty"`
 }
 
 // parseDriverCell reads a DriverCell from its JSON text.

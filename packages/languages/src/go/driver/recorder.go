@@ -21,6 +21,8 @@ type kindStats struct {
 	errors    map[string]int64
 	// The server-timing time per RPC, microseconds; nil until a header came.
 	serverTiming *histogram
+	// A scan's times from its start to its first row and to its last, microseconds; nil until one was read.
+	firstRow, lastRow *histogram
 }
 
 // recorder is one phase's; one lock for everything (a few array increments per operation).
@@ -106,6 +108,18 @@ func (r *recorder) serverTiming(kind int, ms float64) {
 	s.serverTiming.record(us)
 }
 
+// rowTimes records one scan's times from its start to its first row and to its last (scan.go).
+func (r *recorder) rowTimes(kind int, first, last time.Duration) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s := &r.byKind[kind]
+	if s.firstRow == nil {
+		s.firstRow, s.lastRow = newHistogram(), newHistogram()
+	}
+	s.firstRow.record(clampUs(first))
+	s.lastRow.record(clampUs(last))
+}
+
 func (r *recorder) failure(kind int, err error) {
 	code := codeName(err)
 	r.mu.Lock()
@@ -172,6 +186,9 @@ func (r *recorder) result(elapsedMs, cpuMs float64) *ResultMessage {
 		res := OperationResult{Count: s.histogram.total, Errors: s.errors, Histogram: s.histogram.encode()}
 		if s.serverTiming != nil {
 			res.ServerTiming = &ServerTiming{Rpcs: s.serverTiming.total, Histogram: s.serverTiming.encode()}
+		}
+		if s.firstRow != nil {
+			res.RowTimes = &RowTimes{FirstRow: s.firstRow.encode(), LastRow: s.lastRow.encode()}
 		}
 		ops[kind] = res
 	}

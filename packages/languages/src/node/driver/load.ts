@@ -2,6 +2,7 @@ import { monitorEventLoopDelay, PerformanceObserver, performance } from 'node:pe
 import type { DriverCell, Load, OperationKind, OperationMixEntry, ProgressMessage, ResultMessage } from '@scb/shared';
 import type { Operation } from './operations';
 import { PhaseRecorder } from './recorder';
+import type { RowTimes } from './scan';
 import { runAs, timingSink } from './server-timing';
 
 type Emit = (m: ProgressMessage | ResultMessage) => void;
@@ -203,9 +204,10 @@ async function runPhase(
     const kind = pick();
     const s = performance.now();
     try {
-      await runAs(kind, operations[kind]);
+      const out = await runAs(kind, operations[kind]);
       const e = performance.now();
       rec.success(kind, e - (intended ?? s), intended === undefined ? undefined : e - s);
+      if (kind === 'scan') rec.rowTimes(kind, out as RowTimes);
     } catch (e) {
       rec.failure(kind, e);
     }

@@ -7,7 +7,7 @@ export class PhaseRecorder {
   done = 0;
   private readonly all = newLatencyHistogram();
   private readonly errors: Record<string, number> = {};
-  private readonly byKind = new Map<OperationKind, { histogram: Histogram; errors: Record<string, number>; serverTiming?: Histogram }>();
+  private readonly byKind = new Map<OperationKind, { histogram: Histogram; errors: Record<string, number>; serverTiming?: Histogram; rowTimes?: { first: Histogram; last: Histogram } }>();
   private second: Histogram = newLatencyHistogram();
   private secondCount = 0;
   private secondErrors = 0;
@@ -54,6 +54,14 @@ export class PhaseRecorder {
   serverTiming(kind: OperationKind, us: number): void {
     const k = this.kind(kind);
     (k.serverTiming ??= newLatencyHistogram()).recordValue(us);
+  }
+
+  /** A scan's times from its start to its first row and its last (scan.ts). */
+  rowTimes(kind: OperationKind, t: { firstRowMs: number; lastRowMs: number }): void {
+    const k = this.kind(kind);
+    const r = (k.rowTimes ??= { first: newLatencyHistogram(), last: newLatencyHistogram() });
+    r.first.recordValue(Math.max(1, Math.round(t.firstRowMs * 1000)));
+    r.last.recordValue(Math.max(1, Math.round(t.lastRowMs * 1000)));
   }
 
   failure(kind: OperationKind, e: unknown): void {
@@ -103,6 +111,7 @@ export class PhaseRecorder {
           errors: k.errors,
           histogram: encodeHistogram(k.histogram),
           ...(k.serverTiming && { serverTiming: { rpcs: k.serverTiming.totalCount, histogram: encodeHistogram(k.serverTiming) } }),
+          ...(k.rowTimes && { rowTimes: { firstRow: encodeHistogram(k.rowTimes.first), lastRow: encodeHistogram(k.rowTimes.last) } }),
         },
       ]),
     );

@@ -65,13 +65,25 @@ function mismatch(message: string): never {
   process.exit(5);
 }
 
-/** The query, run on a Database in the row format asked for; each answer's rows read and checked. */
-export function scan(database: any, shape: Shape, format: RowFormat = 'rows'): () => Promise<void> {
+/** A scan's times from its start, ms: to the first row the client handed over, to the last row read. */
+export interface RowTimes {
+  firstRowMs: number;
+  lastRowMs: number;
+}
+
+/**
+ * The query, run on a Database in the row format asked for; each answer's rows read and checked. Its
+ * row times: `run()` hands every row over at once, so the first row comes when it resolves, and the
+ * last is read once every column the application reads has been folded.
+ */
+export function scan(database: any, shape: Shape, format: RowFormat = 'rows'): () => Promise<RowTimes> {
   const read = shape.read === 'all' ? shape.columns.length : shape.read === 'first' ? 1 : 0;
   const query = { sql: shape.sql, ...QUERY_OPTIONS[format] };
   const json = format !== 'rows';
   return async () => {
+    const t0 = performance.now();
     const [rows] = await database.run({ ...query });
+    const firstRowMs = performance.now() - t0;
     if (rows.length !== shape.rows) mismatch(`scan: ${rows.length} rows decoded, the result has ${shape.rows}`);
     for (let i = 0; i < read; i++) {
       const c = shape.columns[i]!;
@@ -83,5 +95,6 @@ export function scan(database: any, shape: Shape, format: RowFormat = 'rows'): (
         mismatch(`scan: column ${c.name} (${type}) decoded to values whose checksum is ${(h >>> 0).toString(16)}, the result's is ${c.checksum.toString(16)} (read ${shape.read}, ${shape.rows} rows)`);
       }
     }
+    return { firstRowMs, lastRowMs: performance.now() - t0 };
   };
 }

@@ -92,6 +92,8 @@ final class LoadLoop {
     JsonObject run() throws InterruptedException {
       long cpu0 = processCpuNanos();
       ServerTiming.sink = (us, k) -> rec.serverTiming(us, k);
+      int scan = java.util.Arrays.asList(mix.kinds).indexOf("scan");
+      Scan.sink = scan < 0 ? null : (first, last) -> rec.rowTimes(scan, first, last);
       progress();
       ScheduledFuture<?> tick = ticker.scheduleAtFixedRate(this::tick, 1, 1, TimeUnit.SECONDS);
       shape.run(this::take, this::runOne, () -> endNanos == Long.MAX_VALUE ? Long.MAX_VALUE : endNanos - System.nanoTime(), rec);

@@ -28,6 +28,9 @@ final class PhaseRecorder {
     Histogram interval; // recycled by the recorder
     /** The server-timing header's time of each RPC of this kind (ServerTiming), microseconds. */
     final Recorder serverTiming = Hdr.recorder();
+    /** A scan's times from its start to its first row and to its last (Scan), microseconds. */
+    final Recorder firstRow = Hdr.recorder();
+    final Recorder lastRow = Hdr.recorder();
   }
 
   private final String phase;
@@ -92,6 +95,12 @@ final class PhaseRecorder {
     byKind[kind].serverTiming.recordValue(Hdr.clamp(micros));
   }
 
+  /** One scan's times from its start to its first row and to its last, microseconds. */
+  void rowTimes(int kind, long firstMicros, long lastMicros) {
+    byKind[kind].firstRow.recordValue(Hdr.clamp(firstMicros));
+    byKind[kind].lastRow.recordValue(Hdr.clamp(lastMicros));
+  }
+
   /** Moves the last second's latencies into the totals (per kind and all) and, when measuring, the timeline. */
   void closeSecond(boolean last) {
     long now = System.nanoTime();
@@ -139,6 +148,13 @@ final class PhaseRecorder {
         header.addProperty("rpcs", timing.getTotalCount());
         header.addProperty("histogram", Hdr.encode(timing));
         kind.add("serverTiming", header);
+      }
+      Histogram first = byKind[k].firstRow.getIntervalHistogram();
+      if (first.getTotalCount() > 0) {
+        JsonObject rows = new JsonObject();
+        rows.addProperty("firstRow", Hdr.encode(first));
+        rows.addProperty("lastRow", Hdr.encode(byKind[k].lastRow.getIntervalHistogram()));
+        kind.add("rowTimes", rows);
       }
       operations.add(kinds[k], kind);
     }

@@ -68,14 +68,20 @@ final class Scan {
     Statement sql = Statement.of(shape.sql());
     List<Protocol.ScanColumn> columns = shape.columns();
     int read = shape.read().equals("all") ? columns.size() : shape.read().equals("first") ? Math.min(1, columns.size()) : 0;
+    long expected = shape.rows();
     return () -> {
+      long t0 = System.nanoTime();
+      long first = 0;
+      long last = 0;
       int[] h = new int[read];
       Arrays.fill(h, START);
       long rows = 0;
       try (ResultSet rs = client.singleUse().executeQuery(sql)) {
         while (rs.next()) {
-          rows++;
+          if (++rows == 1) first = System.nanoTime();
           for (int i = 0; i < read; i++) h[i] = foldValue(h[i], rs, i, columns.get(i));
+          // The result's last row read (a count other than the result's fails below): no clock read per row.
+          if (rows == expected) last = System.nanoTime();
         }
       }
       if (rows != shape.rows()) mismatch("scan: " + rows + " rows decoded, the result has " + shape.rows());
@@ -88,8 +94,21 @@ final class Scan {
               + ", the result's is " + Long.toHexString(c.checksum()) + " (read " + shape.read() + ", " + shape.rows() + " rows)");
         }
       }
+      RowTimes s = sink;
+      if (s != null) s.record((first - t0) / 1000, (last - t0) / 1000);
     };
   }
+
+  /** Where a scan's row times go: the running phase's recorder (microseconds from the scan's start). */
+  interface RowTimes {
+    void record(long firstRowMicros, long lastRowMicros);
+  }
+
+  /**
+   * The running phase's sink of row times: from the scan's start to the first row `next()` handed the
+   * application, and to the application having read the last row.
+   */
+  static volatile RowTimes sink;
 
   /** Ends the driver: a wrong value is a failed cell, whatever the rest measures (one line: the first to fail). */
   private static synchronized void mismatch(String message) {
