@@ -14,6 +14,7 @@ const expectationCell = (c: Stored['cells'][number]): ExpectationCell => ({
   result: c.result,
   operations: (c.result?.operations ?? null) as ExpectationCell['operations'],
   channels: c.channels,
+  error: c.error,
 });
 
 /** A reproduction's workload cut to its smallest form: a short warm-up, two seconds measured. */

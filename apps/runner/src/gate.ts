@@ -142,6 +142,7 @@ async function reproductionVerdict(db: Db, repro: NonNullable<ReturnType<typeof 
       result: c.result,
       operations: operations.success ? operations.data : null,
       channels: c.channels,
+      error: c.error,
     };
   });
   const failed = gate.cells

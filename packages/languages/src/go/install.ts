@@ -253,13 +253,14 @@ ${body}`,
 }
 
 /**
- * The build tags of the scan's later column types (driver/scan_*.go): each where this version's
- * spanner package has the Go type it decodes into (NUMERIC from v1.10.0, JSON from v1.25.0, FLOAT32
- * from v1.59.0; none in the monorepo era). Without one, the driver refuses a column of that type
- * (exit 4). Asked of `go doc`, as writeClientDefaults.
+ * The build tags of the scan's later column types and options (driver/scan_*.go): each where this
+ * version's spanner package has the Go type it decodes into (NUMERIC from v1.10.0, JSON from v1.25.0,
+ * FLOAT32 from v1.59.0; none in the monorepo era), or the switch an option sets (goJsonUseNumber:
+ * UseNumberWithJSONDecoderEncoder, v1.54.0). Without one, the driver refuses a column of that type or
+ * the option (exit 4). Asked of `go doc`, as writeClientDefaults.
  */
 async function scanBuildTags(go: GoCommand): Promise<string[]> {
-  const tags = { scb_numeric: 'NullNumeric', scb_json: 'NullJSON', scb_float32: 'NullFloat32' };
+  const tags = { scb_numeric: 'NullNumeric', scb_json: 'NullJSON', scb_float32: 'NullFloat32', scb_json_number: 'UseNumberWithJSONDecoderEncoder' };
   const found = await Promise.all(Object.entries(tags).map(async ([tag, symbol]) => ((await hasSymbol(go, symbol)) ? [tag] : [])));
   return found.flat();
 }

@@ -23,7 +23,7 @@ export const CellSelectorSchema = z.strictObject({
 });
 export type CellSelector = z.output<typeof CellSelectorSchema>;
 
-export const EXPECTATION_METRICS = ['qps', 'p50Ms', 'p99Ms', 'maxMs', 'errorPct', 'count', 'failedCells', 'topConnectionPct'] as const;
+export const EXPECTATION_METRICS = ['qps', 'p50Ms', 'p99Ms', 'maxMs', 'errorPct', 'count', 'failedCells', 'mismatchedCells', 'topConnectionPct'] as const;
 export type ExpectationMetric = (typeof EXPECTATION_METRICS)[number];
 
 const METRIC_WORDS: Record<ExpectationMetric, string> = {
@@ -34,6 +34,7 @@ const METRIC_WORDS: Record<ExpectationMetric, string> = {
   errorPct: 'share of failed calls',
   count: 'operations completed',
   failedCells: 'cells that failed',
+  mismatchedCells: 'cells that decoded a value or the row count wrong',
   topConnectionPct: "busiest connection's share of RPCs",
 };
 
@@ -65,7 +66,15 @@ export interface ExpectationCell {
   operations?: Partial<Record<string, { qps: number; p50Ms: number; p99Ms: number; maxMs?: number; count?: number; errorCount?: number }>> | null;
   /** RPCs per connection as one source counted them (the fake's or the tap's). */
   channels?: { source: string; rpcs: number }[] | null;
+  /** Why the cell failed, as the runner stored it. */
+  error?: string | null;
 }
+
+/**
+ * A failed cell whose driver ended on a scan's value or row count decoded wrong: its exit 5
+ * (docs/architecture.md), as the runner words a driver's exit without a result (apps/runner/src/cell.ts).
+ */
+export const MISMATCH_ERROR = /\bdriver exited \(code 5\)/;
 
 export interface ExpectationOutcome {
   expectation: Expectation;
@@ -88,6 +97,7 @@ const matches = (c: ExpectationCell, s: CellSelector) =>
 /** One cell's figure, or null where it has none. */
 function figure(c: ExpectationCell, metric: ExpectationMetric, operation: string | undefined): number | null {
   if (metric === 'failedCells') return c.status === 'failed' ? 1 : 0;
+  if (metric === 'mismatchedCells') return c.status === 'failed' && MISMATCH_ERROR.test(c.error ?? '') ? 1 : 0;
   if (metric === 'topConnectionPct') {
     // The fake's own count where it has one; else any source's.
     const sources = [...new Set((c.channels ?? []).map((ch) => ch.source))];
@@ -111,7 +121,7 @@ function figure(c: ExpectationCell, metric: ExpectationMetric, operation: string
 function sideValue(cells: ExpectationCell[], metric: ExpectationMetric, s: CellSelector): { value: number | null; cells: number } {
   const chosen = cells.filter((c) => matches(c, s) && c.status !== 'queued' && c.status !== 'running');
   const values = chosen.map((c) => figure(c, metric, s.operation)).filter((v): v is number => v !== null);
-  if (metric === 'failedCells') return { value: chosen.length ? values.reduce((a, b) => a + b, 0) : null, cells: chosen.length };
+  if (metric === 'failedCells' || metric === 'mismatchedCells') return { value: chosen.length ? values.reduce((a, b) => a + b, 0) : null, cells: chosen.length };
   const pick = { median, max: (v: number[]) => Math.max(...v), min: (v: number[]) => Math.min(...v) }[s.aggregate];
   return { value: values.length ? pick(values) : null, cells: values.length };
 }
@@ -150,7 +160,7 @@ export function evaluateExpectation(e: Expectation, cells: ExpectationCell[]): E
     const text =
       side.value === null
         ? `${words} of ${selectorText(e.cells)}: no figure (no cell ran to a result); expected ${expected}`
-        : `${words} of ${selectorText(e.cells)} is ${valueText(e.metric, side.value)}${side.cells > 1 && e.cells.aggregate === 'median' ? (e.metric === 'failedCells' ? ` (of ${side.cells})` : ` (median of ${side.cells})`) : ''}: expected ${expected} — ${met ? 'met' : 'not met'}`;
+        : `${words} of ${selectorText(e.cells)} is ${valueText(e.metric, side.value)}${side.cells > 1 && e.cells.aggregate === 'median' ? (e.metric === 'failedCells' || e.metric === 'mismatchedCells' ? ` (of ${side.cells})` : ` (median of ${side.cells})`) : ''}: expected ${expected} — ${met ? 'met' : 'not met'}`;
     return { expectation: e, met, value: side.value, sides: [{ selector: e.cells, ...side }], text };
   }
   const of = sideValue(cells, e.metric, e.of);

@@ -45,7 +45,7 @@ export const LANGUAGE_INFO = {
     // One event loop shared with the client: timers fire between its callbacks.
     scheduleLagGoalMs: 5,
     grpcPackage: '@grpc/grpc-js',
-    refuse: (c, context) => goOnly(c, 'node') ?? javaOnly(c, 'node') ?? nodeRowsRefusal(c, context),
+    refuse: (c, context) => goOnly(c, 'node') ?? javaOnly(c, 'node') ?? nodeRowsRefusal(c, context) ?? nodeScanRefusal(c, context),
     hints: {
       configurations: 'With grpc-gcp off the Node client uses one HTTP/2 connection (100 streams). The dynamic channel pool is a Java option.',
       numChannels: "The grpc-gcp pool's maximum size (needs grpc-gcp).",
@@ -70,7 +70,11 @@ export const LANGUAGE_INFO = {
     packageName: 'cloud.google.com/go/spanner',
     exampleVersion: '1.33.0',
     cellSeconds: 3,
-    refuse: (c) => (c.grpcGcp === 'on' ? { option: 'grpcGcp', message: 'grpc-gcp is not available in the Go client: use default or off' } : null) ?? javaOnly(c, 'go') ?? nodeOnly(c, 'go'),
+    refuse: (c, context) =>
+      (c.grpcGcp === 'on' ? { option: 'grpcGcp', message: 'grpc-gcp is not available in the Go client: use default or off' } : null) ??
+      javaOnly(c, 'go') ??
+      nodeOnly(c, 'go') ??
+      goJsonUseNumberRefusal(c, context),
     poolInUse: 'num_in_use_sessions',
     grpcPackage: 'google.golang.org/grpc',
     hints: { configurations: 'The Go client has no grpc-gcp.', numChannels: 'The gRPC connection pool size.' },
@@ -112,6 +116,8 @@ export interface RefusableConfiguration {
   sessionPool?: { trackSessionHandles?: boolean };
   decodeMode?: string;
   nodeRows?: string;
+  nodeScan?: string;
+  goJsonUseNumber?: boolean;
 }
 
 /** What else a language's `refuse` may weigh: the client version and the workload it would run. */
@@ -152,6 +158,28 @@ function nodeRowsRefusal(c: RefusableConfiguration, context: RefusalContext | un
   };
 }
 
+/** Node's nodeScan, against the workload: it says how the scan operation takes its rows. */
+function nodeScanRefusal(c: RefusableConfiguration, context: RefusalContext | undefined): { option: string; message: string } | null {
+  if (c.nodeScan === undefined || !context?.workload || context.workload.operations.includes('scan')) return null;
+  return { option: 'nodeScan', message: "says how the scan operation takes its rows, which the workload does not run" };
+}
+
+/** The first cloud.google.com/go/spanner with UseNumberWithJSONDecoderEncoder (google-cloud-go PR #9054, for issue #8669). */
+export const GO_JSON_USE_NUMBER_SINCE = '1.54.0';
+
+/** Go's goJsonUseNumber, on a version that lacks the switch or a workload that reads no JSON. */
+function goJsonUseNumberRefusal(c: RefusableConfiguration, context: RefusalContext | undefined): { option: string; message: string } | null {
+  if (c.goJsonUseNumber === undefined) return null;
+  const version = context?.version;
+  if (version !== undefined && compareSemver(version, GO_JSON_USE_NUMBER_SINCE) < 0)
+    return {
+      option: 'goJsonUseNumber',
+      message: `is not supported by go ${version}: UseNumberWithJSONDecoderEncoder came in cloud.google.com/go/spanner ${GO_JSON_USE_NUMBER_SINCE} (google-cloud-go PR #9054); leave goJsonUseNumber unset for this version or run ${GO_JSON_USE_NUMBER_SINCE} or later`,
+    };
+  if (context?.workload && !context.workload.operations.includes('scan')) return { option: 'goJsonUseNumber', message: 'changes how JSON values decode, which only the scan operation reads, and the workload does not run it' };
+  return null;
+}
+
 /** Options only the Java client has, for another language. */
 function javaOnly(c: RefusableConfiguration, language: string): { option: string; message: string } | null {
   if (c.decodeMode !== undefined) return { option: 'decodeMode', message: `is a java client option (DecodeMode, google-cloud-spanner ${JAVA_DECODE_MODE_SINCE} on); the ${language} client has none` };
@@ -161,12 +189,14 @@ function javaOnly(c: RefusableConfiguration, language: string): { option: string
 /** Options only the Node client has, for another language. */
 function nodeOnly(c: RefusableConfiguration, language: string): { option: string; message: string } | null {
   if (c.nodeRows !== undefined) return { option: 'nodeRows', message: `is a node client option (its json and wrapNumbers query options); the ${language} client has none` };
+  if (c.nodeScan !== undefined) return { option: 'nodeScan', message: `is a node client option (database.run or database.runStream); the ${language} client has neither` };
   return null;
 }
 
-/** Options only the Go driver has: an application's context deadline, and the pool's handle tracking. */
+/** Options only the Go driver has: an application's context deadline, the pool's handle tracking, JSON numbers as json.Number. */
 function goOnly(c: RefusableConfiguration, language: string): { option: string; message: string } | null {
   if (c.operationTimeoutMs !== undefined) return { option: 'operationTimeoutMs', message: `is a go driver option (a context deadline per operation); the ${language} driver has none` };
   if (c.sessionPool?.trackSessionHandles !== undefined) return { option: 'sessionPool', message: `trackSessionHandles is a go client option; the ${language} client has none` };
+  if (c.goJsonUseNumber !== undefined) return { option: 'goJsonUseNumber', message: `is a go client option (UseNumberWithJSONDecoderEncoder, ${GO_JSON_USE_NUMBER_SINCE} on); the ${language} client has none` };
   return null;
 }

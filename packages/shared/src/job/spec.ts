@@ -24,6 +24,12 @@ export const DECODE_MODES = ['DIRECT', 'LAZY_PER_ROW', 'LAZY_PER_COL'] as const;
  * still wrapped (`json: true, jsonOptions: {wrapNumbers: true}`).
  */
 export const NODE_ROWS = ['rows', 'json', 'json-wrapNumbers'] as const;
+/**
+ * How the Node driver's scan takes its rows from the client: `run` (`database.run()`, every row at once
+ * when the query has ended) or `runStream` (`database.runStream()` iterated with `for await`, one row
+ * at a time, the stream paused while the application reads a row, as an application that streams does).
+ */
+export const NODE_SCAN = ['run', 'runStream'] as const;
 /** The tables each operation reads or writes: a real Spanner database must have them (we create none there). */
 export const OPERATION_TABLES: Record<Operation, string[]> = { select1: [], readOnlyTxn: ['Players', 'Scores'], readWriteTxn: ['Scores'], pointRead: ['Players'], scan: [] };
 export { PLAYERS } from '../catalogue';
@@ -133,6 +139,13 @@ export const ConfigurationSchema = z.strictObject({
   decodeMode: z.enum(DECODE_MODES).optional(),
   /** Node only: the rows the scan operation's query asks for, as @google-cloud/spanner's `json` and `jsonOptions.wrapNumbers` query options. */
   nodeRows: z.enum(NODE_ROWS).optional(),
+  /** Node only: how the scan operation's application takes its rows (NODE_SCAN); `run` when not set. */
+  nodeScan: z.enum(NODE_SCAN).optional(),
+  /**
+   * Go only (cloud.google.com/go/spanner 1.54.0 on): spanner.UseNumberWithJSONDecoderEncoder(true), so
+   * that JSON numbers decode as json.Number, every digit kept, instead of float64 (the client's default).
+   */
+  goJsonUseNumber: z.boolean().optional(),
 });
 
 /** An operation count: fixed, or max(min, perConcurrency x C) so that bursts scale with concurrency. */

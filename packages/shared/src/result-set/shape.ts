@@ -14,6 +14,31 @@ export type ColumnType = (typeof COLUMN_TYPES)[number];
 /** The types whose size `bytes` sets (each value's, or each element's in an array). */
 const SIZED: readonly ScalarType[] = ['STRING', 'BYTES', 'JSON'];
 
+/** DATE values' range when a column gives none: 1900-01-01 to 2100-12-31 (73,414 days). */
+export const DEFAULT_DATE_RANGE = { from: '1900-01-01', to: '2100-12-31' } as const;
+
+/**
+ * How large a JSON value's integers are: `safe` (0 to 999,999: any client's float64 holds them exactly)
+ * or `int64` (any signed 64-bit integer: nearly all beyond the 2^53 a float64 holds exactly).
+ */
+export const JSON_INTEGERS = ['safe', 'int64'] as const;
+
+/** A DATE as Spanner's wire carries it, within Spanner's range 0001-01-01 to 9999-12-31. */
+const DateTextSchema = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date as YYYY-MM-DD')
+  .refine((d) => d >= '0001-01-01' && !Number.isNaN(dayMs(d)), 'must be a real date from 0001-01-01 to 9999-12-31');
+
+/** A YYYY-MM-DD date's midnight UTC in ms since the epoch (NaN for text that is no date); years 0-99 too, which Date.UTC would move to the 1900s. */
+export function dayMs(d: string): number {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(d);
+  if (!m) return Number.NaN;
+  const t = new Date(0);
+  t.setUTCFullYear(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+  // A month or day out of range rolls over: not the date asked for.
+  return t.getUTCFullYear() === Number(m[1]) && t.getUTCMonth() === Number(m[2]) - 1 && t.getUTCDate() === Number(m[3]) ? t.getTime() : Number.NaN;
+}
+
 /** How much of each row the application touches: every column, the first only, or none (it iterates rows). */
 export const READ_MODES = ['all', 'first', 'none'] as const;
 export type ReadMode = (typeof READ_MODES)[number];
@@ -40,6 +65,10 @@ export const ResultColumnSchema = z.strictObject({
   arrayLength: z.number().int('must be a whole number').min(0).max(1000, 'must be at most 1000').optional(),
   /** Share of NULL values (and NULL elements of arrays), 0..1. Default 0. */
   nullFraction: z.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1').optional(),
+  /** DATE and ARRAY<DATE>: the dates' range, both ends included (YYYY-MM-DD). Default 1900-01-01 to 2100-12-31. */
+  dateRange: z.strictObject({ from: DateTextSchema, to: DateTextSchema }).optional(),
+  /** JSON and ARRAY<JSON>: how large the integers of its number fields are (JSON_INTEGERS). Default `safe`. */
+  jsonIntegers: z.enum(JSON_INTEGERS).optional(),
 });
 export type ResultColumn = z.infer<typeof ResultColumnSchema>;
 
@@ -68,6 +97,9 @@ export const ResultSetSchema = z
       const scalar = scalarOf(c.type);
       if (c.bytes !== undefined && !SIZED.includes(scalar)) ctx.addIssue({ code: 'custom', path: ['columns', i, 'bytes'], message: `sizes STRING, BYTES and JSON values, not ${c.type}` });
       if (c.arrayLength !== undefined && !isArray(c.type)) ctx.addIssue({ code: 'custom', path: ['columns', i, 'arrayLength'], message: `is for ARRAY<…> columns, not ${c.type}` });
+      if (c.dateRange !== undefined && scalar !== 'DATE') ctx.addIssue({ code: 'custom', path: ['columns', i, 'dateRange'], message: `is for DATE and ARRAY<DATE> columns, not ${c.type}` });
+      else if (c.dateRange && c.dateRange.from > c.dateRange.to) ctx.addIssue({ code: 'custom', path: ['columns', i, 'dateRange', 'to'], message: `must not be before from (${c.dateRange.from})` });
+      if (c.jsonIntegers !== undefined && scalar !== 'JSON') ctx.addIssue({ code: 'custom', path: ['columns', i, 'jsonIntegers'], message: `is for JSON and ARRAY<JSON> columns, not ${c.type}` });
     });
     const bytes = estimatedBytes(s);
     if (bytes > MAX_RESULT_BYTES)
@@ -78,13 +110,28 @@ export type ResultSet = z.output<typeof ResultSetSchema>;
 export const isArray = (t: ColumnType): boolean => t.startsWith('ARRAY<');
 export const scalarOf = (t: ColumnType): ScalarType => (isArray(t) ? (t.slice(6, -1) as ScalarType) : (t as ScalarType));
 
-/** A column's defaults filled in. */
-export function columnOf(c: ResultColumn): Required<ResultColumn> {
-  return { type: c.type, bytes: c.bytes ?? 16, arrayLength: c.arrayLength ?? 4, nullFraction: c.nullFraction ?? 0 };
+/** A column with its defaults filled in; the value options (dateRange, jsonIntegers) only where they change the values. */
+export type FilledColumn = Required<Pick<ResultColumn, 'type' | 'bytes' | 'arrayLength' | 'nullFraction'>> & Pick<ResultColumn, 'dateRange' | 'jsonIntegers'>;
+
+/**
+ * A column's defaults filled in. A value option at its default is left out, so that a shape names the
+ * same table (resultSetTable) whether it spells the default out or not, and the shapes from before
+ * the option keep theirs.
+ */
+export function columnOf(c: ResultColumn): FilledColumn {
+  const range = c.dateRange && (c.dateRange.from !== DEFAULT_DATE_RANGE.from || c.dateRange.to !== DEFAULT_DATE_RANGE.to) ? { from: c.dateRange.from, to: c.dateRange.to } : undefined;
+  return {
+    type: c.type,
+    bytes: c.bytes ?? 16,
+    arrayLength: c.arrayLength ?? 4,
+    nullFraction: c.nullFraction ?? 0,
+    ...(range && { dateRange: range }),
+    ...(c.jsonIntegers === 'int64' && { jsonIntegers: 'int64' as const }),
+  };
 }
 
 /** Roughly what a value of the column weighs as JSON on the wire. */
-function valueBytes(c: Required<ResultColumn>): number {
+function valueBytes(c: FilledColumn): number {
   const scalar = scalarOf(c.type);
   const one = SIZED.includes(scalar) ? (scalar === 'BYTES' ? (c.bytes * 4) / 3 : c.bytes) + 4 : scalar === 'TIMESTAMP' ? 34 : 24;
   return isArray(c.type) ? one * c.arrayLength + 4 : one;
@@ -127,6 +174,8 @@ export function describeResultSet(s: ResultSet): string {
     if (c.bytes !== undefined) parts.push(`${d.bytes} B`);
     if (isArray(c.type)) parts.push(`×${d.arrayLength}`);
     if (d.nullFraction > 0) parts.push(`${Math.round(d.nullFraction * 100)}% NULL`);
+    if (d.dateRange) parts.push(`${d.dateRange.from} to ${d.dateRange.to}`);
+    if (d.jsonIntegers) parts.push(`${d.jsonIntegers} integers`);
     return parts.join(' ');
   });
   const distinct = [...new Set(cols)];

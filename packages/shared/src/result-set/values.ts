@@ -13,7 +13,7 @@
 //   BOOL "true"/"false"; INT64 and NUMERIC the decimal as sent (NUMERIC without trailing fraction zeros);
 //   FLOAT64/FLOAT32 "NaN", else the IEEE 754 bits as lower-case hex (16/8 digits); DATE "YYYY-MM-DD";
 //   TIMESTAMP "<seconds since the epoch>.<nanoseconds, 9 digits>"; JSON its compact text (keys sorted).
-import { columnOf, isArray, type ResultColumn, type ResultSet, scalarOf, type ScalarType } from './shape';
+import { columnOf, DEFAULT_DATE_RANGE, dayMs, type FilledColumn, isArray, type ResultColumn, type ResultSet, scalarOf, type ScalarType } from './shape';
 
 export type WireValue = string | number | boolean | null | WireValue[];
 
@@ -99,12 +99,15 @@ function special(r: () => number): string | null {
   return x < 0.02 ? 'NaN' : x < 0.04 ? 'Infinity' : x < 0.06 ? '-Infinity' : null;
 }
 
-const GENERATORS: Record<ScalarType, (r: () => number, bytes: number) => WireValue> = {
+const DAY_MS = 86_400_000;
+
+/** Any signed 64-bit integer, uniformly: all but about one in 2^10 beyond ±2^53. */
+const int64 = (r: () => number) => BigInt.asIntN(64, (BigInt(int(r, 2 ** 32)) << 32n) | BigInt(int(r, 2 ** 32)));
+
+/** A generator draws one value of its type; `c` is the column (its size and value options). */
+const GENERATORS: Record<ScalarType, (r: () => number, c: FilledColumn) => WireValue> = {
   BOOL: (r) => r() < 0.5,
-  INT64: (r) => {
-    const v = BigInt.asIntN(64, (BigInt(int(r, 2 ** 32)) << 32n) | BigInt(int(r, 2 ** 32)));
-    return String(v >> BigInt(int(r, 63)));
-  },
+  INT64: (r) => String(int64(r) >> BigInt(int(r, 63))),
   FLOAT64: (r) => special(r) ?? (r() * 2 - 1) * 10 ** (int(r, 40) - 20),
   FLOAT32: (r) => special(r) ?? Math.fround((r() * 2 - 1) * 10 ** (int(r, 20) - 10)),
   NUMERIC: (r) => {
@@ -115,19 +118,25 @@ const GENERATORS: Record<ScalarType, (r: () => number, bytes: number) => WireVal
     const v = fraction ? `${whole}.${fraction}` : whole;
     return v !== '0' && r() < 0.5 ? `-${v}` : v;
   },
-  STRING: (r, bytes) => text(r, bytes),
-  BYTES: (r, bytes) => toBase64(Uint8Array.from({ length: bytes }, () => int(r, 256))),
-  DATE: (r) => new Date(Date.UTC(1900, 0, 1) + int(r, 73_414) * 86_400_000).toISOString().slice(0, 10),
+  STRING: (r, c) => text(r, c.bytes),
+  BYTES: (r, c) => toBase64(Uint8Array.from({ length: c.bytes }, () => int(r, 256))),
+  // Days drawn from the range (the default's 73,414 days from 1900-01-01); toISOString writes years 0001-9999 with four digits.
+  DATE: (r, c) => {
+    const { from, to } = c.dateRange ?? DEFAULT_DATE_RANGE;
+    const start = dayMs(from);
+    return new Date(start + int(r, (dayMs(to) - start) / DAY_MS + 1) * DAY_MS).toISOString().slice(0, 10);
+  },
   TIMESTAMP: (r) => {
     const seconds = int(r, 4_102_444_800);
     return `${new Date(seconds * 1000).toISOString().slice(0, 19)}.${pad(int(r, 1e9), 9)}Z`;
   },
-  JSON: (r, bytes) => {
+  // Fields k000, k001, … (sorted), text and integers in turn; `int64` integers span the whole 64-bit range.
+  JSON: (r, { bytes, jsonIntegers }) => {
     const fields: string[] = [];
     let n = 2;
     for (let k = 0; n < bytes && k < 1000; k++) {
       const key = `"k${pad(k, 3)}":`;
-      const value = k % 2 ? String(int(r, 1_000_000)) : JSON.stringify(text(r, Math.max(1, Math.min(24, bytes - n - key.length - 3))).replace(/[^a-zA-Z0-9 ]/g, 'x'));
+      const value = k % 2 ? String(jsonIntegers === 'int64' ? int64(r) : int(r, 1_000_000)) : JSON.stringify(text(r, Math.max(1, Math.min(24, bytes - n - key.length - 3))).replace(/[^a-zA-Z0-9 ]/g, 'x'));
       fields.push(key + value);
       n += key.length + value.length + 1;
     }
@@ -142,8 +151,8 @@ export function generateValue(seed: number, column: number, row: number, c: Resu
   if (d.nullFraction > 0 && r() < d.nullFraction) return null;
   const scalar = scalarOf(d.type);
   const gen = GENERATORS[scalar];
-  if (!isArray(d.type)) return gen(r, d.bytes);
-  return Array.from({ length: d.arrayLength }, () => (d.nullFraction > 0 && r() < d.nullFraction ? null : gen(r, d.bytes)));
+  if (!isArray(d.type)) return gen(r, d);
+  return Array.from({ length: d.arrayLength }, () => (d.nullFraction > 0 && r() < d.nullFraction ? null : gen(r, d)));
 }
 
 /** Every row of the result, as the wire carries it. */

@@ -44,7 +44,13 @@ type clientSetup struct {
 	opts   []option.ClientOption
 	// Environment variables to set ("" = unset) in this process before the client is made.
 	env map[string]string
+	// spanner.UseNumberWithJSONDecoderEncoder's setting, when the cell gives one (a package-wide switch).
+	jsonUseNumber *bool
 }
+
+// useJSONNumber is spanner.UseNumberWithJSONDecoderEncoder where the client version has it
+// (cloud.google.com/go/spanner v1.54.0 on: scan_json_number.go, built with the scb_json_number tag).
+var useJSONNumber func(bool)
 
 // setupClient maps the cell's configuration onto the client version's options.
 func setupClient(cell *DriverCell) (*clientSetup, error) {
@@ -163,6 +169,12 @@ func setupClient(cell *DriverCell) (*clientSetup, error) {
 	default:
 		return nil, unsupported(cell, "multiplexedSessions", "it has no multiplexed sessions")
 	}
+	if u := conf.GoJsonUseNumber; u != nil {
+		if useJSONNumber == nil {
+			return nil, unsupported(cell, "goJsonUseNumber", "UseNumberWithJSONDecoderEncoder came in cloud.google.com/go/spanner v1.54.0")
+		}
+		s.jsonUseNumber = u
+	}
 	// Every version takes these (grpc-go has had both since before 1.17); later ones chain their own after.
 	s.opts = append(s.opts,
 		option.WithGRPCDialOption(grpc.WithUnaryInterceptor(driverUnary)),
@@ -178,6 +190,10 @@ func newClient(ctx context.Context, cell *DriverCell, s *clientSetup) (*spanner.
 		} else {
 			os.Setenv(k, v)
 		}
+	}
+	// Before the client exists, as its doc asks: the switch is read by every JSON decode.
+	if s.jsonUseNumber != nil {
+		useJSONNumber(*s.jsonUseNumber)
 	}
 	return spanner.NewClientWithConfig(ctx, cell.Database.Path(), s.config, s.opts...)
 }

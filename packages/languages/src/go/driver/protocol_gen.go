@@ -70,6 +70,8 @@ type Configuration struct {
 	OperationTimeoutMs  *float64     `json:"operationTimeoutMs,omitempty"`
 	DecodeMode          *string      `json:"decodeMode,omitempty"`
 	NodeRows            *string      `json:"nodeRows,omitempty"`
+	NodeScan            *string      `json:"nodeScan,omitempty"`
+	GoJsonUseNumber     *bool        `json:"goJsonUseNumber,omitempty"`
 }
 
 // SessionPool is Configuration.sessionPool.
@@ -376,6 +378,14 @@ func (d *protocolDecoder) decodeConfiguration(raw json.RawMessage, path string, 
 	if v, p := d.field(o, path, "nodeRows", false); v != nil {
 		x.NodeRows = new(string)
 		*x.NodeRows = d.oneOf(p, d.str(v, p), "rows", "json", "json-wrapNumbers")
+	}
+	if v, p := d.field(o, path, "nodeScan", false); v != nil {
+		x.NodeScan = new(string)
+		*x.NodeScan = d.oneOf(p, d.str(v, p), "run", "runStream")
+	}
+	if v, p := d.field(o, path, "goJsonUseNumber", false); v != nil {
+		x.GoJsonUseNumber = new(bool)
+		*x.GoJsonUseNumber = d.boolean(v, p)
 	}
 }
 

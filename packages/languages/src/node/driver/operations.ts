@@ -32,6 +32,6 @@ export const OPERATIONS: Record<OperationKind, (database: any, cell: DriverCell)
   // A single-use query of the workload's result set, its values decoded and checked (scan.ts).
   scan: (database, cell) => {
     if (!cell.resultSet) throw new Error("scan needs the cell's resultSet");
-    return scan(database, cell.resultSet, cell.configuration.nodeRows);
+    return scan(database, cell.resultSet, cell.configuration.nodeRows, cell.configuration.nodeScan);
   },
 };

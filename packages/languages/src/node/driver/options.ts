@@ -60,6 +60,7 @@ export function nodeClientSetup(cell: DriverCell, deps: NodeClientDeps): NodeCli
   }
   if (c.dynamicChannelPool !== undefined) throw new UnsupportedOption('dynamicChannelPool', cell, 'a Java client option');
   if (c.decodeMode !== undefined) throw new UnsupportedOption('decodeMode', cell, 'a Java client option');
+  if (c.goJsonUseNumber !== undefined) throw new UnsupportedOption('goJsonUseNumber', cell, 'a Go client option');
 
   const env: Record<string, string> = {};
   if (c.multiplexedSessions !== undefined) {

@@ -7,6 +7,7 @@ import { CHECKSUM_START, floatBits, foldText, foldUnit, UNIT } from '@scb/shared
 type Shape = NonNullable<DriverCell['resultSet']>;
 type Column = Shape['columns'][number];
 type RowFormat = DriverCell['configuration']['nodeRows'];
+type RowApi = DriverCell['configuration']['nodeScan'];
 
 /**
  * The query options of each row format (the configuration's nodeRows): the client's Row by default
@@ -72,29 +73,53 @@ export interface RowTimes {
 }
 
 /**
- * The query, run on a Database in the row format asked for; each answer's rows read and checked. Its
- * row times: `run()` hands every row over at once, so the first row comes when it resolves, and the
- * last is read once every column the application reads has been folded.
+ * The query, run on a Database in the row format asked for; each answer's rows read and checked. With
+ * `run` (the default) the client hands every row over at once: the first row comes when `run()`
+ * resolves, and the last is read once every column the application reads has been folded. With
+ * `runStream` the application takes the rows one at a time (`for await` over `runStream()`: the
+ * stream is paused while it reads one) and folds each as it comes.
  */
-export function scan(database: any, shape: Shape, format: RowFormat = 'rows'): () => Promise<RowTimes> {
+export function scan(database: any, shape: Shape, format: RowFormat = 'rows', api: RowApi = 'run'): () => Promise<RowTimes> {
   const read = shape.read === 'all' ? shape.columns.length : shape.read === 'first' ? 1 : 0;
   const query = { sql: shape.sql, ...QUERY_OPTIONS[format] };
   const json = format !== 'rows';
+  const columns = shape.columns.slice(0, read);
+  const value = (row: any, i: number) => (json ? row[columns[i]!.name] : row[i].value);
+  const check = (rows: number, sums: number[]) => {
+    if (rows !== shape.rows) mismatch(`scan: ${rows} rows decoded, the result has ${shape.rows} (read ${shape.read}, ${api === 'runStream' ? 'database.runStream()' : 'database.run()'})`);
+    columns.forEach((c, i) => {
+      const h = sums[i]! >>> 0;
+      if (h !== c.checksum) {
+        const type = c.array ? `ARRAY<${c.type}>` : c.type;
+        mismatch(`scan: column ${c.name} (${type}) decoded to values whose checksum is ${h.toString(16)}, the result's is ${c.checksum.toString(16)} (read ${shape.read}, ${shape.rows} rows)`);
+      }
+    });
+  };
+  if (api === 'runStream')
+    return async () => {
+      const t0 = performance.now();
+      let firstRowMs = 0;
+      let rows = 0;
+      const sums = columns.map(() => CHECKSUM_START);
+      for await (const row of database.runStream({ ...query })) {
+        if (rows++ === 0) firstRowMs = performance.now() - t0;
+        for (let i = 0; i < columns.length; i++) sums[i] = foldValue(sums[i]!, columns[i]!, value(row, i));
+      }
+      check(rows, sums);
+      return { firstRowMs, lastRowMs: performance.now() - t0 };
+    };
   return async () => {
     const t0 = performance.now();
     const [rows] = await database.run({ ...query });
     const firstRowMs = performance.now() - t0;
-    if (rows.length !== shape.rows) mismatch(`scan: ${rows.length} rows decoded, the result has ${shape.rows}`);
-    for (let i = 0; i < read; i++) {
-      const c = shape.columns[i]!;
+    // Column by column over the rows the client handed over.
+    const sums = columns.map((c, i) => {
       let h = CHECKSUM_START;
       if (json) for (const row of rows) h = foldValue(h, c, row[c.name]);
       else for (const row of rows) h = foldValue(h, c, row[i].value);
-      if (h >>> 0 !== c.checksum) {
-        const type = c.array ? `ARRAY<${c.type}>` : c.type;
-        mismatch(`scan: column ${c.name} (${type}) decoded to values whose checksum is ${(h >>> 0).toString(16)}, the result's is ${c.checksum.toString(16)} (read ${shape.read}, ${shape.rows} rows)`);
-      }
-    }
+      return h;
+    });
+    check(rows.length, sums);
     return { firstRowMs, lastRowMs: performance.now() - t0 };
   };
 }

@@ -94,6 +94,8 @@ final class ClientFactory {
     if (pool != null) b.setSessionPoolOption(pool);
     if (conf.decodeMode() != null) decodeMode(b, conf.decodeMode(), version);
     if (conf.nodeRows() != null) throw new UnsupportedOption("nodeRows", version, "a node client option (its json and wrapNumbers query options)");
+    if (conf.nodeScan() != null) throw new UnsupportedOption("nodeScan", version, "a node client option (database.run or database.runStream)");
+    if (conf.goJsonUseNumber() != null) throw new UnsupportedOption("goJsonUseNumber", version, "a go client option (UseNumberWithJSONDecoderEncoder)");
     return b.build().getService();
   }
 

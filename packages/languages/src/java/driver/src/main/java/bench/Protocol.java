@@ -123,7 +123,9 @@ final class Protocol {
       SessionPool sessionPool,
       Double operationTimeoutMs,
       String decodeMode,
-      String nodeRows) {
+      String nodeRows,
+      String nodeScan,
+      Boolean goJsonUseNumber) {
     static Configuration read(JsonElement json, String path) {
       JsonObject o = ProtocolReader.object(json, path);
       return new Configuration(
@@ -135,7 +137,9 @@ final class Protocol {
           ProtocolReader.optional(o, path, "sessionPool", SessionPool::read, null),
           ProtocolReader.optional(o, path, "operationTimeoutMs", ProtocolReader::number, null),
           ProtocolReader.optional(o, path, "decodeMode", (j, p) -> ProtocolReader.oneOf(ProtocolReader.string(j, p), p, "DIRECT", "LAZY_PER_ROW", "LAZY_PER_COL"), null),
-          ProtocolReader.optional(o, path, "nodeRows", (j, p) -> ProtocolReader.oneOf(ProtocolReader.string(j, p), p, "rows", "json", "json-wrapNumbers"), null));
+          ProtocolReader.optional(o, path, "nodeRows", (j, p) -> ProtocolReader.oneOf(ProtocolReader.string(j, p), p, "rows", "json", "json-wrapNumbers"), null),
+          ProtocolReader.optional(o, path, "nodeScan", (j, p) -> ProtocolReader.oneOf(ProtocolReader.string(j, p), p, "run", "runStream"), null),
+          ProtocolReader.optional(o, path, "goJsonUseNumber", ProtocolReader::bool, null));
     }
   }
 
