@@ -23,11 +23,14 @@ export const DEFAULT_DATE_RANGE = { from: '1900-01-01', to: '2100-12-31' } as co
  */
 export const JSON_INTEGERS = ['safe', 'int64'] as const;
 
+const DATE_TEXT = /^\d{4}-\d{2}-\d{2}$/;
+
 /** A DATE as Spanner's wire carries it, within Spanner's range 0001-01-01 to 9999-12-31. */
 const DateTextSchema = z
   .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date as YYYY-MM-DD')
-  .refine((d) => d >= '0001-01-01' && !Number.isNaN(dayMs(d)), 'must be a real date from 0001-01-01 to 9999-12-31');
+  .regex(DATE_TEXT, 'must be a date as YYYY-MM-DD')
+  // (Text of another form is refused above once.)
+  .refine((d) => !DATE_TEXT.test(d) || (d >= '0001-01-01' && !Number.isNaN(dayMs(d))), 'must be a real date from 0001-01-01 to 9999-12-31');
 
 /** A YYYY-MM-DD date's midnight UTC in ms since the epoch (NaN for text that is no date); years 0-99 too, which Date.UTC would move to the 1900s. */
 export function dayMs(d: string): number {

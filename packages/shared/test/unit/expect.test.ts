@@ -46,6 +46,21 @@ test('a bound reads per-kind figures, error shares, failed cells and the busiest
   assert.deepEqual([all.met, all.outcomes.map((o) => o.met)], [false, [true, false]], 'one expectation not met: the job’s are not met');
 });
 
+test('mismatchedCells counts only the cells whose driver ended on a value decoded wrong (exit 5), not other failures', () => {
+  const cells = [
+    cell('8.5.0', { status: 'failed', result: null, error: 'driver exited (code 5) without a result: scan: 1958 rows decoded, the result has 2000' }),
+    cell('8.5.0', { status: 'failed', result: null, error: 'driver exited (code 4) without a result: option nodeScan is not supported by node 8.5.0' }),
+    cell('8.6.0', { status: 'failed', result: null, error: 'the runner killed the driver at the cell’s hard deadline (60 s): it had not ended by itself' }),
+    cell('9.0.0'),
+  ];
+  const at = (version: string, bound: object) => evaluateExpectation(expectation({ kind: 'bound', metric: 'mismatchedCells', cells: { version }, ...bound }), cells);
+  assert.equal(at('8.5.0', { atLeast: 1 }).value, 1, 'the refusal is no mismatch');
+  assert.match(at('8.5.0', { atLeast: 1 }).text, /^cells that decoded a value or the row count wrong of 8\.5\.0 is 1 \(of 2\): expected at least 1 — met$/);
+  assert.equal(at('8.6.0', { atLeast: 1 }).met, false, 'a hang is no mismatch');
+  assert.equal(at('9.0.0', { atMost: 0 }).met, true);
+  assert.equal(at('1.0.0', { atMost: 0 }).met, null, 'no cell: no figure');
+});
+
 test('an expectation with no bound, or naming cells the job does not run, is refused at its field', () => {
   assert.ok(!ExpectationSchema.safeParse({ kind: 'bound', metric: 'qps', cells: {} }).success);
   const spec = parseJobSpec({

@@ -7,6 +7,7 @@ import {
   columnChecksums,
   columnDdlType,
   describeConfiguration,
+  describeResultSet,
   driverResultSet,
   generateRows,
   parseJobSpec,
@@ -132,4 +133,85 @@ test('decode options: Java decodeMode from 6.59.0, Node nodeRows with scan, json
   assert.deepEqual(on('go', '1.96.1', { nodeRows: 'rows' }), ['configurations.0.nodeRows: is a node client option (its json and wrapNumbers query options); the go client has none']);
   // The configuration in words, as pages and tables show it.
   assert.equal(describeConfiguration({ label: 'lazy', decodeMode: 'LAZY_PER_COL' }), 'lazy (decodeMode=LAZY_PER_COL)');
+});
+
+test('dateRange: DATE values drawn from the range, four-digit years below 1000 too; refused by name on other types and for a bad range', () => {
+  const early = ResultSetSchema.parse({ rows: 400, columns: [{ type: 'DATE', dateRange: { from: '0100-01-01', to: '0999-12-31' } }, { type: 'ARRAY<DATE>', dateRange: { from: '0001-01-01', to: '0099-12-31' } }] });
+  const rows = generateRows(early);
+  const dates = rows.flatMap((r) => [r[0] as string, ...(r[1] as string[])]);
+  assert.ok(dates.every((d) => /^\d{4}-\d{2}-\d{2}$/.test(d)), 'every year written with four digits');
+  const firsts = rows.map((r) => r[0] as string);
+  assert.ok(firsts.every((d) => d >= '0100-01-01' && d <= '0999-12-31'));
+  assert.ok(firsts.some((d) => d < '0200') && firsts.some((d) => d > '0900'), 'the whole range is drawn from');
+  assert.ok((rows.flatMap((r) => r[1]) as string[]).every((d) => d >= '0001-01-01' && d <= '0099-12-31'), 'years 1-99 are not moved to the 1900s');
+  // The canonical text is the wire's: a client must give back "0500-03-01", not "500-03-01".
+  assert.equal(canonicalText('DATE', '0500-03-01'), '0500-03-01');
+  const one = ResultSetSchema.parse({ rows: 20, columns: [{ type: 'DATE', dateRange: { from: '2024-02-29', to: '2024-02-29' } }] });
+  assert.deepEqual(new Set(generateRows(one).map((r) => r[0])), new Set(['2024-02-29']));
+
+  // The default range spelled out is the same values and the same table as none given.
+  const plain = ResultSetSchema.parse({ rows: 30, columns: [{ type: 'DATE' }] });
+  const spelled = ResultSetSchema.parse({ rows: 30, columns: [{ type: 'DATE', dateRange: { from: '1900-01-01', to: '2100-12-31' } }] });
+  assert.deepEqual(generateRows(spelled), generateRows(plain));
+  assert.equal(resultSetTable(spelled), resultSetTable(plain));
+  assert.notEqual(resultSetTable(early), resultSetTable({ ...early, columns: [{ type: 'DATE' }, { type: 'ARRAY<DATE>' }] }));
+  assert.equal(describeResultSet(early), '400 rows × 2 columns (DATE 0100-01-01 to 0999-12-31, ARRAY<DATE> ×4 0001-01-01 to 0099-12-31), read all');
+
+  const scan = (columns: object[]) => issues(spec({ operation: 'scan', resultSet: { rows: 10, columns } }));
+  assert.deepEqual(scan([{ type: 'TIMESTAMP', dateRange: { from: '0100-01-01', to: '0999-12-31' } }]), ['workload.resultSet.columns.0.dateRange: is for DATE and ARRAY<DATE> columns, not TIMESTAMP']);
+  assert.deepEqual(scan([{ type: 'DATE', dateRange: { from: '0999-12-31', to: '0100-01-01' } }]), ['workload.resultSet.columns.0.dateRange.to: must not be before from (0999-12-31)']);
+  assert.deepEqual(scan([{ type: 'DATE', dateRange: { from: '0000-12-31', to: '2023-02-29' } }]), [
+    'workload.resultSet.columns.0.dateRange.from: must be a real date from 0001-01-01 to 9999-12-31',
+    'workload.resultSet.columns.0.dateRange.to: must be a real date from 0001-01-01 to 9999-12-31',
+  ]);
+  assert.deepEqual(scan([{ type: 'DATE', dateRange: { from: '1.1.2000', to: '2000-01-01' } }]), ['workload.resultSet.columns.0.dateRange.from: must be a date as YYYY-MM-DD']);
+  assert.deepEqual(scan([{ type: 'DATE', dateRange: { from: '2000-01-01' } }]).map((i) => i.split(':')[0]), ['workload.resultSet.columns.0.dateRange.to']);
+});
+
+test('jsonIntegers int64: JSON values whose integers span the 64-bit range, beyond what a float64 holds; refused by name on other types', () => {
+  const big = ResultSetSchema.parse({ rows: 50, columns: [{ type: 'JSON', bytes: 120, jsonIntegers: 'int64' }, { type: 'ARRAY<JSON>', bytes: 60, jsonIntegers: 'int64' }] });
+  const values = generateRows(big).flatMap((r) => [r[0] as string, ...(r[1] as string[])]);
+  const integers = values.flatMap((v) => [...v.matchAll(/:(-?\d+)[,}]/g)].map((m) => BigInt(m[1]!)));
+  assert.ok(integers.length > 100);
+  assert.ok(integers.every((n) => n >= -(2n ** 63n) && n < 2n ** 63n));
+  const unsafe = integers.filter((n) => n > BigInt(Number.MAX_SAFE_INTEGER) || n < BigInt(Number.MIN_SAFE_INTEGER));
+  assert.ok(unsafe.length > integers.length * 0.9, `${unsafe.length} of ${integers.length} beyond 2^53`);
+  // Each is valid JSON, keys sorted and compact: its canonical text is the wire's, which a float64 cannot give back.
+  for (const v of values) assert.equal(typeof JSON.parse(v), 'object');
+  assert.equal(canonicalText('JSON', values[0]!), values[0]);
+  assert.notEqual(JSON.stringify(JSON.parse(values[0]!)), values[0], 'a reader that parses into float64 changes the text');
+
+  const safe = ResultSetSchema.parse({ rows: 50, columns: [{ type: 'JSON', bytes: 120, jsonIntegers: 'safe' }] });
+  const plain = ResultSetSchema.parse({ rows: 50, columns: [{ type: 'JSON', bytes: 120 }] });
+  assert.deepEqual(generateRows(safe), generateRows(plain), '`safe` is the default');
+  assert.equal(resultSetTable(safe), resultSetTable(plain));
+  for (const v of generateRows(plain).map((r) => r[0] as string)) assert.equal(JSON.stringify(JSON.parse(v)), v, 'safe integers survive a float64');
+  assert.match(describeResultSet(big), /JSON 120 B int64 integers/);
+
+  assert.deepEqual(issues(spec({ operation: 'scan', resultSet: { rows: 10, columns: [{ type: 'STRING', jsonIntegers: 'int64' }] } })), [
+    'workload.resultSet.columns.0.jsonIntegers: is for JSON and ARRAY<JSON> columns, not STRING',
+  ]);
+  assert.match(issues(spec({ operation: 'scan', resultSet: { rows: 10, columns: [{ type: 'JSON', jsonIntegers: 'huge' }] } })).join(), /^workload\.resultSet\.columns\.0\.jsonIntegers: /);
+});
+
+test('nodeScan (Node, with scan) and goJsonUseNumber (Go 1.54.0 on, with scan): each refused by name elsewhere', () => {
+  const shape = { rows: 10, columns: [{ type: 'JSON', jsonIntegers: 'int64' }] };
+  const on = (language: string, version: string, configuration: object, workload: object = { operation: 'scan', resultSet: shape }) =>
+    issues({ ...spec(workload), clients: [{ language, version }], configurations: [{ label: 'x', ...configuration }] });
+  for (const nodeScan of ['run', 'runStream']) assert.deepEqual(on('node', '8.5.0', { nodeScan }), []);
+  assert.deepEqual(on('node', '9.0.0', { nodeScan: 'runStream' }, { operation: 'select1' }), ["configurations.0.nodeScan: says how the scan operation takes its rows, which the workload does not run"]);
+  assert.match(on('node', '9.0.0', { nodeScan: 'each' }).join(), /^configurations\.0\.nodeScan: /);
+  assert.deepEqual(on('java', '6.123.0', { nodeScan: 'runStream' }), ['configurations.0.nodeScan: is a node client option (database.run or database.runStream); the java client has neither']);
+  assert.deepEqual(on('go', '1.96.1', { nodeScan: 'run' }), ['configurations.0.nodeScan: is a node client option (database.run or database.runStream); the go client has neither']);
+
+  assert.deepEqual(on('go', '1.54.0', { goJsonUseNumber: true }), []);
+  assert.deepEqual(on('go', '1.53.1', { goJsonUseNumber: true }), [
+    'configurations.0.goJsonUseNumber: is not supported by go 1.53.1: UseNumberWithJSONDecoderEncoder came in cloud.google.com/go/spanner 1.54.0 (google-cloud-go PR #9054); leave goJsonUseNumber unset for this version or run 1.54.0 or later',
+  ]);
+  assert.deepEqual(on('go', '1.96.1', { goJsonUseNumber: true }, { operation: 'select1' }), [
+    'configurations.0.goJsonUseNumber: changes how JSON values decode, which only the scan operation reads, and the workload does not run it',
+  ]);
+  assert.deepEqual(on('node', '9.0.0', { goJsonUseNumber: true }), ['configurations.0.goJsonUseNumber: is a go client option (UseNumberWithJSONDecoderEncoder, 1.54.0 on); the node client has none']);
+  assert.deepEqual(on('java', '6.123.0', { goJsonUseNumber: false }), ['configurations.0.goJsonUseNumber: is a go client option (UseNumberWithJSONDecoderEncoder, 1.54.0 on); the java client has none']);
+  assert.equal(describeConfiguration({ label: 'UseNumber', goJsonUseNumber: true }), 'UseNumber (goJsonUseNumber=true)');
 });
