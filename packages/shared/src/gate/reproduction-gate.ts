@@ -39,15 +39,18 @@ export function reproductionGateJobSpec(
     .filter((e) => g.candidate === r.fixedVersion || !selectors(e).some((s) => s.version === g.candidate))
     .map((e) => ({ ...e, ...(e.says && { says: e.says.split(r.fixedVersion).join(g.candidate) }) }))
     .map((e) => (e.kind === 'ratio' ? { ...e, of: swap(e.of), to: swap(e.to) } : { ...e, cells: swap(e.cells) }));
-  // Only the clients the expectations read: a reproduction may run more for its page's sake.
-  const clients = r.spec.clients
-    .filter((c) => c.version !== g.candidate || c.version === r.fixedVersion)
-    .map((c) => (c.version === r.fixedVersion ? { ...swap(c), ...build } : c))
-    .filter((c) => expectations.some((e) => reads(e, c.version)));
+  // Only the clients the expectations read: a reproduction may run more for its page's sake. With
+  // pairing zip (client i runs configuration i) a client's configuration goes with it.
+  const kept = r.spec.clients
+    .map((c, i) => ({ client: c.version === r.fixedVersion ? { ...swap(c), ...build } : c, configuration: r.spec.configurations[i], from: c }))
+    .filter(({ from }) => from.version !== g.candidate || from.version === r.fixedVersion)
+    .filter(({ client }) => expectations.some((e) => reads(e, client.version)));
+  const zip = r.spec.pairing === 'zip';
   return {
     ...r.spec,
     name: g.name ?? `gate: ${r.language} ${g.candidateLabel ?? g.candidate} on reproduction ${r.id}`,
-    clients,
+    clients: kept.map((k) => k.client),
+    ...(zip && { configurations: kept.map((k) => k.configuration!) }),
     expectations,
     ...(g.repeats !== undefined && { repeats: g.repeats }),
   };

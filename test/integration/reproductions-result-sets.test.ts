@@ -1,0 +1,29 @@
+// The result-set decoding reproductions in their smallest forms (entries/result-sets.ts), end to end on
+// real client versions against the fake: the affected version's scan decodes a value or the row count
+// wrong and its driver ends the cell (exit 5, mismatchedCells), the fixed version's agrees with the
+// fake's checksums. Each entry is already a few scans of 2 s; the Go one runs here without 1.54.0 (the
+// switch's first release, one more Go build), its fix shown on 1.96.1 with the switch.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { JobSpecInput } from '@scb/shared';
+import { useRunner } from '../helpers/jobs';
+import { reproduce } from '../helpers/reproductions';
+
+const runner = useRunner();
+
+test('Node 5.18.0 reads DATEs of years 0100-0999 without their leading zero; 6.1.3 pads them', { timeout: 600_000 }, () => reproduce(runner, 'node-date-year-padding'));
+
+test('Node 8.7.1 reads DATEs of years 0001-0099 as 19xx or 20xx; 8.8.0 keeps them', { timeout: 600_000 }, () => reproduce(runner, 'node-date-before-year-100'));
+
+test('Node 8.5.0 loses the rows still buffered when a paused runStream ends (run() does not); 8.6.0 hands over every row', { timeout: 600_000 }, () =>
+  reproduce(runner, 'node-runstream-rows-lost'),
+);
+
+test('Go 1.33.0 and 1.96.1 decode JSON integers beyond 2^53 into float64; 1.96.1 with goJsonUseNumber keeps every digit', { timeout: 900_000 }, () =>
+  reproduce(runner, 'go-json-number-float64', (s: JobSpecInput) => {
+    // Client i runs configuration i (pairing zip): drop the pair of 1.54.0.
+    const keep = s.clients.map((c) => c.version !== '1.54.0');
+    assert.equal(keep.filter((k) => !k).length, 1);
+    return { ...s, clients: s.clients.filter((_, i) => keep[i]), configurations: s.configurations.filter((_, i) => keep[i]) };
+  }),
+);
