@@ -81,6 +81,27 @@ test("a reproduction gate's job runs the candidate in the fixed release's place,
   assert.ok(!again.expectations?.some((e) => e.kind === 'bound' && e.cells.version === '6.106.0' && e.atLeast !== undefined));
 });
 
+test('a reproduction gate on a zip-paired reproduction keeps each client with its configuration', () => {
+  const json = parseGateSpec({ scenario: 'go-json-number-float64', language: 'go', baseline: '1.96.1', candidate: '1.97.0' });
+  assert.ok(json.ok, JSON.stringify(!json.ok && json.issues));
+  const job = gateJobSpec(json.value);
+  assert.deepEqual(
+    job.clients.map((c, i) => `${c.version} ${job.configurations[i]!.label}`),
+    ['1.33.0 client default', '1.97.0 UseNumber', '1.96.1 client default', '1.96.1 UseNumber'],
+  );
+  assert.ok(parseJobSpec(job).ok);
+  // A candidate the reproduction also runs as an affected release: its pairs go, the configurations with them.
+  const affected = parseGateSpec({ scenario: 'go-json-number-float64', language: 'go', baseline: '1.95.0', candidate: '1.96.1' });
+  assert.ok(affected.ok);
+  const again = gateJobSpec(affected.value);
+  assert.deepEqual(
+    again.clients.map((c, i) => `${c.version} ${again.configurations[i]!.label}`),
+    ['1.33.0 client default', '1.96.1 UseNumber'],
+  );
+  const parsed = parseJobSpec(again);
+  assert.ok(parsed.ok, JSON.stringify(!parsed.ok && parsed.issues));
+});
+
 test('the verdict: pass when the candidate behaves, fail by name when the bug is back, inconclusive when the trigger did not show it', () => {
   const g = { candidate: '6.112.0' };
   const affected = [java('6.105.0', 'succeeded', 1000), java('6.106.0', 'succeeded', 1000)];
