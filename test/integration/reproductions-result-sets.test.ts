@@ -15,9 +15,7 @@ test('Node 5.18.0 reads DATEs of years 0100-0999 without their leading zero; 6.1
 
 test('Node 8.7.1 reads DATEs of years 0001-0099 as 19xx or 20xx; 8.8.0 keeps them', { timeout: 600_000 }, () => reproduce(runner, 'node-date-before-year-100'));
 
-test('Node 8.5.0 loses the rows still buffered when a paused runStream ends (run() does not); 8.6.0 hands over every row', { timeout: 600_000 }, () =>
-  reproduce(runner, 'node-runstream-rows-lost'),
-);
+test('Node 8.5.0 loses the rows still buffered when a paused runStream ends (run() does not); 8.6.0 hands over every row', { timeout: 600_000 }, () => reproduce(runner, 'node-runstream-rows-lost'));
 
 test('Go 1.33.0 and 1.96.1 decode JSON integers beyond 2^53 into float64; 1.96.1 with goJsonUseNumber keeps every digit', { timeout: 900_000 }, () =>
   reproduce(runner, 'go-json-number-float64', (s: JobSpecInput) => {

@@ -155,7 +155,9 @@ for (const [language, options] of Object.entries(DECODE_OPTIONS)) {
 const WIDE_VALUES_FAIL: Record<Language, RegExp | null> = { node: /column c2 \(JSON\)/, java: null, go: /column c2 \(JSON\)/ };
 
 for (const language of languagePlugins().map((p) => p.language)) {
-  test(`${language} driver: DATEs of years 0001-9999 agree; JSON integers beyond 2^53 ${WIDE_VALUES_FAIL[language] ? 'fail the cell naming the column' : 'agree'}`, { timeout: 10 * 60_000 }, async () => {
+  test(`${language} driver: DATEs of years 0001-9999 agree; JSON integers beyond 2^53 ${WIDE_VALUES_FAIL[language] ? 'fail the cell naming the column' : 'agree'}`, {
+    timeout: 10 * 60_000,
+  }, async () => {
     const dates = { ...WIDE_VALUES, columns: WIDE_VALUES.columns.slice(0, 2) };
     const ok = await scanRun(language, dates, {}, {}, 5);
     assert.ok(!(ok.result instanceof Error), `DATE: ${(ok.result as Error).message}`);

@@ -161,7 +161,7 @@ function nodeRowsRefusal(c: RefusableConfiguration, context: RefusalContext | un
 /** Node's nodeScan, against the workload: it says how the scan operation takes its rows. */
 function nodeScanRefusal(c: RefusableConfiguration, context: RefusalContext | undefined): { option: string; message: string } | null {
   if (c.nodeScan === undefined || !context?.workload || context.workload.operations.includes('scan')) return null;
-  return { option: 'nodeScan', message: "says how the scan operation takes its rows, which the workload does not run" };
+  return { option: 'nodeScan', message: 'says how the scan operation takes its rows, which the workload does not run' };
 }
 
 /** The first cloud.google.com/go/spanner with UseNumberWithJSONDecoderEncoder (google-cloud-go PR #9054, for issue #8669). */
@@ -176,7 +176,8 @@ function goJsonUseNumberRefusal(c: RefusableConfiguration, context: RefusalConte
       option: 'goJsonUseNumber',
       message: `is not supported by go ${version}: UseNumberWithJSONDecoderEncoder came in cloud.google.com/go/spanner ${GO_JSON_USE_NUMBER_SINCE} (google-cloud-go PR #9054); leave goJsonUseNumber unset for this version or run ${GO_JSON_USE_NUMBER_SINCE} or later`,
     };
-  if (context?.workload && !context.workload.operations.includes('scan')) return { option: 'goJsonUseNumber', message: 'changes how JSON values decode, which only the scan operation reads, and the workload does not run it' };
+  if (context?.workload && !context.workload.operations.includes('scan'))
+    return { option: 'goJsonUseNumber', message: 'changes how JSON values decode, which only the scan operation reads, and the workload does not run it' };
   return null;
 }
 
@@ -197,6 +198,7 @@ function nodeOnly(c: RefusableConfiguration, language: string): { option: string
 function goOnly(c: RefusableConfiguration, language: string): { option: string; message: string } | null {
   if (c.operationTimeoutMs !== undefined) return { option: 'operationTimeoutMs', message: `is a go driver option (a context deadline per operation); the ${language} driver has none` };
   if (c.sessionPool?.trackSessionHandles !== undefined) return { option: 'sessionPool', message: `trackSessionHandles is a go client option; the ${language} client has none` };
-  if (c.goJsonUseNumber !== undefined) return { option: 'goJsonUseNumber', message: `is a go client option (UseNumberWithJSONDecoderEncoder, ${GO_JSON_USE_NUMBER_SINCE} on); the ${language} client has none` };
+  if (c.goJsonUseNumber !== undefined)
+    return { option: 'goJsonUseNumber', message: `is a go client option (UseNumberWithJSONDecoderEncoder, ${GO_JSON_USE_NUMBER_SINCE} on); the ${language} client has none` };
   return null;
 }

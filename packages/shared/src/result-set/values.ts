@@ -136,7 +136,8 @@ const GENERATORS: Record<ScalarType, (r: () => number, c: FilledColumn) => WireV
     let n = 2;
     for (let k = 0; n < bytes && k < 1000; k++) {
       const key = `"k${pad(k, 3)}":`;
-      const value = k % 2 ? String(jsonIntegers === 'int64' ? int64(r) : int(r, 1_000_000)) : JSON.stringify(text(r, Math.max(1, Math.min(24, bytes - n - key.length - 3))).replace(/[^a-zA-Z0-9 ]/g, 'x'));
+      const value =
+        k % 2 ? String(jsonIntegers === 'int64' ? int64(r) : int(r, 1_000_000)) : JSON.stringify(text(r, Math.max(1, Math.min(24, bytes - n - key.length - 3))).replace(/[^a-zA-Z0-9 ]/g, 'x'));
       fields.push(key + value);
       n += key.length + value.length + 1;
     }

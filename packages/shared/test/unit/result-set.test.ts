@@ -136,14 +136,26 @@ test('decode options: Java decodeMode from 6.59.0, Node nodeRows with scan, json
 });
 
 test('dateRange: DATE values drawn from the range, four-digit years below 1000 too; refused by name on other types and for a bad range', () => {
-  const early = ResultSetSchema.parse({ rows: 400, columns: [{ type: 'DATE', dateRange: { from: '0100-01-01', to: '0999-12-31' } }, { type: 'ARRAY<DATE>', dateRange: { from: '0001-01-01', to: '0099-12-31' } }] });
+  const early = ResultSetSchema.parse({
+    rows: 400,
+    columns: [
+      { type: 'DATE', dateRange: { from: '0100-01-01', to: '0999-12-31' } },
+      { type: 'ARRAY<DATE>', dateRange: { from: '0001-01-01', to: '0099-12-31' } },
+    ],
+  });
   const rows = generateRows(early);
   const dates = rows.flatMap((r) => [r[0] as string, ...(r[1] as string[])]);
-  assert.ok(dates.every((d) => /^\d{4}-\d{2}-\d{2}$/.test(d)), 'every year written with four digits');
+  assert.ok(
+    dates.every((d) => /^\d{4}-\d{2}-\d{2}$/.test(d)),
+    'every year written with four digits',
+  );
   const firsts = rows.map((r) => r[0] as string);
   assert.ok(firsts.every((d) => d >= '0100-01-01' && d <= '0999-12-31'));
   assert.ok(firsts.some((d) => d < '0200') && firsts.some((d) => d > '0900'), 'the whole range is drawn from');
-  assert.ok((rows.flatMap((r) => r[1]) as string[]).every((d) => d >= '0001-01-01' && d <= '0099-12-31'), 'years 1-99 are not moved to the 1900s');
+  assert.ok(
+    (rows.flatMap((r) => r[1]) as string[]).every((d) => d >= '0001-01-01' && d <= '0099-12-31'),
+    'years 1-99 are not moved to the 1900s',
+  );
   // The canonical text is the wire's: a client must give back "0500-03-01", not "500-03-01".
   assert.equal(canonicalText('DATE', '0500-03-01'), '0500-03-01');
   const one = ResultSetSchema.parse({ rows: 20, columns: [{ type: 'DATE', dateRange: { from: '2024-02-29', to: '2024-02-29' } }] });
@@ -165,11 +177,20 @@ test('dateRange: DATE values drawn from the range, four-digit years below 1000 t
     'workload.resultSet.columns.0.dateRange.to: must be a real date from 0001-01-01 to 9999-12-31',
   ]);
   assert.deepEqual(scan([{ type: 'DATE', dateRange: { from: '1.1.2000', to: '2000-01-01' } }]), ['workload.resultSet.columns.0.dateRange.from: must be a date as YYYY-MM-DD']);
-  assert.deepEqual(scan([{ type: 'DATE', dateRange: { from: '2000-01-01' } }]).map((i) => i.split(':')[0]), ['workload.resultSet.columns.0.dateRange.to']);
+  assert.deepEqual(
+    scan([{ type: 'DATE', dateRange: { from: '2000-01-01' } }]).map((i) => i.split(':')[0]),
+    ['workload.resultSet.columns.0.dateRange.to'],
+  );
 });
 
 test('jsonIntegers int64: JSON values whose integers span the 64-bit range, beyond what a float64 holds; refused by name on other types', () => {
-  const big = ResultSetSchema.parse({ rows: 50, columns: [{ type: 'JSON', bytes: 120, jsonIntegers: 'int64' }, { type: 'ARRAY<JSON>', bytes: 60, jsonIntegers: 'int64' }] });
+  const big = ResultSetSchema.parse({
+    rows: 50,
+    columns: [
+      { type: 'JSON', bytes: 120, jsonIntegers: 'int64' },
+      { type: 'ARRAY<JSON>', bytes: 60, jsonIntegers: 'int64' },
+    ],
+  });
   const values = generateRows(big).flatMap((r) => [r[0] as string, ...(r[1] as string[])]);
   const integers = values.flatMap((v) => [...v.matchAll(/:(-?\d+)[,}]/g)].map((m) => BigInt(m[1]!)));
   assert.ok(integers.length > 100);
@@ -199,7 +220,9 @@ test('nodeScan (Node, with scan) and goJsonUseNumber (Go 1.54.0 on, with scan): 
   const on = (language: string, version: string, configuration: object, workload: object = { operation: 'scan', resultSet: shape }) =>
     issues({ ...spec(workload), clients: [{ language, version }], configurations: [{ label: 'x', ...configuration }] });
   for (const nodeScan of ['run', 'runStream']) assert.deepEqual(on('node', '8.5.0', { nodeScan }), []);
-  assert.deepEqual(on('node', '9.0.0', { nodeScan: 'runStream' }, { operation: 'select1' }), ["configurations.0.nodeScan: says how the scan operation takes its rows, which the workload does not run"]);
+  assert.deepEqual(on('node', '9.0.0', { nodeScan: 'runStream' }, { operation: 'select1' }), [
+    'configurations.0.nodeScan: says how the scan operation takes its rows, which the workload does not run',
+  ]);
   assert.match(on('node', '9.0.0', { nodeScan: 'each' }).join(), /^configurations\.0\.nodeScan: /);
   assert.deepEqual(on('java', '6.123.0', { nodeScan: 'runStream' }), ['configurations.0.nodeScan: is a node client option (database.run or database.runStream); the java client has neither']);
   assert.deepEqual(on('go', '1.96.1', { nodeScan: 'run' }), ['configurations.0.nodeScan: is a node client option (database.run or database.runStream); the go client has neither']);
@@ -212,6 +235,8 @@ test('nodeScan (Node, with scan) and goJsonUseNumber (Go 1.54.0 on, with scan): 
     'configurations.0.goJsonUseNumber: changes how JSON values decode, which only the scan operation reads, and the workload does not run it',
   ]);
   assert.deepEqual(on('node', '9.0.0', { goJsonUseNumber: true }), ['configurations.0.goJsonUseNumber: is a go client option (UseNumberWithJSONDecoderEncoder, 1.54.0 on); the node client has none']);
-  assert.deepEqual(on('java', '6.123.0', { goJsonUseNumber: false }), ['configurations.0.goJsonUseNumber: is a go client option (UseNumberWithJSONDecoderEncoder, 1.54.0 on); the java client has none']);
+  assert.deepEqual(on('java', '6.123.0', { goJsonUseNumber: false }), [
+    'configurations.0.goJsonUseNumber: is a go client option (UseNumberWithJSONDecoderEncoder, 1.54.0 on); the java client has none',
+  ]);
   assert.equal(describeConfiguration({ label: 'UseNumber', goJsonUseNumber: true }), 'UseNumber (goJsonUseNumber=true)');
 });

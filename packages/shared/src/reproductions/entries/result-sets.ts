@@ -130,12 +130,7 @@ export const RESULT_SET_BUGS: Reproduction[] = [
         { language: 'go', version: '1.96.1' },
         { language: 'go', version: '1.96.1' },
       ],
-      configurations: [
-        { label: 'client default' },
-        { label: 'UseNumber', goJsonUseNumber: true },
-        { label: 'client default' },
-        { label: 'UseNumber', goJsonUseNumber: true },
-      ],
+      configurations: [{ label: 'client default' }, { label: 'UseNumber', goJsonUseNumber: true }, { label: 'client default' }, { label: 'UseNumber', goJsonUseNumber: true }],
       pairing: 'zip',
       concurrency: [1],
       target,
