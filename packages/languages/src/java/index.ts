@@ -1,5 +1,5 @@
 import { toolVersion, type LanguagePlugin } from '../plugin';
-import { ensureJavaClient } from './install';
+import { ensureJavaClient, javaReadOnly } from './install';
 import { JAVA_ARTIFACT, mavenVersions, mavenPublishDates } from './registry';
 
 export const java: LanguagePlugin = {
@@ -10,4 +10,5 @@ export const java: LanguagePlugin = {
   install: (client, ctx) => ensureJavaClient(client.version, ctx),
   // `java -version` writes to stderr: `openjdk version "17.0.12" 2024-07-16`.
   toolchain: () => toolVersion('java', ['-version'], (out) => out.match(/version "([^"]+)"/)?.[1]),
+  sandboxReadOnly: javaReadOnly,
 };
