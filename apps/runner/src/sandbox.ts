@@ -229,16 +229,17 @@ export async function sandboxDriver(launch: DriverLaunch, opts: SandboxOptions):
       chownSync(workDir, NOBODY, NOBODY);
       chmodSync(workDir, 0o711);
     }
-    // One socket per distinct address; inside, the relay listens on the address and relays to it.
+    // One socket per bridged address; inside, the relay listens on the address (the first bridge to
+    // name an address inside has it: 127.0.0.1 and localhost share one) and relays to its socket.
     const listen: ReturnType<typeof insideAddresses> = [];
-    const seen = new Map<string, string>();
+    const listening = new Set<string>();
     for (const { host, port } of opts.bridge) {
-      const key = `${host}\n${port}`;
-      if (seen.has(key)) continue;
-      const name = `${seen.size}.sock`;
-      seen.set(key, name);
-      listen.push(...insideAddresses(host, port, `${INSIDE_SOCKETS}/${name}`));
-      servers.push(await bridgeServer(path.join(sockets, name), host, port, open));
+      const socket = `${INSIDE_SOCKETS}/${servers.length}.sock`;
+      const fresh = insideAddresses(host, port, socket).filter((a) => !listening.has(`${a.host} ${a.port}`));
+      if (!fresh.length) continue;
+      for (const a of fresh) listening.add(`${a.host} ${a.port}`);
+      listen.push(...fresh);
+      servers.push(await bridgeServer(path.join(sockets, `${servers.length}.sock`), host, port, open));
     }
     const args = [
       // Root: no user namespace (the relay could not become nobody in one); else one, and none further where bwrap can forbid it.

@@ -1,0 +1,89 @@
+// `npm run bench:sandbox -- [repeats] [concurrency] [latencyMs] [measuredOps]`: what the sandbox an
+// uploaded build's driver runs in (apps/runner/src/sandbox.ts) costs. The same cell, per client, run
+// plainly and sandboxed in pairs (ABBA order, so drift falls on both), each against a fresh fake in a
+// thread of its own: the sandbox's set-up (bridges, files), the process's whole wall time (start to
+// exit), the measured phase's throughput and latency. Prints every pair and the medians of the paired
+// differences. Nothing is asserted.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startFakeSpannerThread } from '@scb/fake-spanner';
+import { driverReadOnly, prepareDriver, type DriverLaunch } from '@scb/languages';
+import { decodeHistogram, summarize, type Client } from '@scb/shared';
+import { runDriver } from '../apps/runner/src/cell';
+import { CACHE_DIR } from '../apps/runner/src/paths';
+import { cellReach, sandboxDriver, sandboxUnavailable } from '../apps/runner/src/sandbox';
+import { defaultCellOn } from '../test/helpers/cells';
+import { benchHeader, clientsFromEnv, numberArgs } from './cli';
+
+const [repeats, concurrency, latencyMs, measuredOps] = numberArgs([6, 8, 5, 2000]);
+const CLIENTS = clientsFromEnv('node 9.0.0,go 1.96.1,java 6.123.0');
+
+interface Run {
+  setupMs: number;
+  wallMs: number;
+  qps: number;
+  p50Ms: number;
+  p99Ms: number;
+}
+
+async function once(client: Client, launch: DriverLaunch, sandboxed: boolean): Promise<Run> {
+  const fake = await startFakeSpannerThread({ latencyMs });
+  const workDir = mkdtempSync(path.join(os.tmpdir(), 'scb-bench-sandbox-'));
+  try {
+    const cell = defaultCellOn(fake, client, { warmupOps: 200, measuredOps }, concurrency);
+    const t0 = performance.now();
+    const reach = cellReach(cell);
+    const sandbox = sandboxed ? await sandboxDriver(launch, { workDir, readOnly: [...driverReadOnly(client.language, launch), ...reach.readOnly], bridge: reach.bridge }) : null;
+    const t1 = performance.now();
+    try {
+      const result = await runDriver(cell, sandbox?.launch ?? launch);
+      const wallMs = performance.now() - t1;
+      const s = summarize(decodeHistogram(result.histogram), result.elapsedMs);
+      return { setupMs: t1 - t0, wallMs, qps: (result.count / result.elapsedMs) * 1000, p50Ms: s.p50Ms, p99Ms: s.p99Ms };
+    } finally {
+      await sandbox?.stop();
+    }
+  } finally {
+    await fake.stop();
+    rmSync(workDir, { recursive: true, force: true });
+  }
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+const f = (x: number, d = 1) => x.toFixed(d);
+
+console.log(benchHeader());
+const unavailable = await sandboxUnavailable();
+if (unavailable) throw new Error(unavailable);
+console.log(`# SELECT 1 at ${latencyMs} ms, C=${concurrency}, 200 warm-up + ${measuredOps} measured operations; ${repeats} pairs per client, ABBA order`);
+// Warms the page cache and the runtime's own caches (tsx's transform cache in a sandbox's fresh TMPDIR is cold every time: that is part of its cost).
+for (const c of CLIENTS) {
+  const client = c as Client;
+  const launch = await prepareDriver(client, { cacheDir: CACHE_DIR, log: () => {} });
+  await once(client, launch, false);
+  await once(client, launch, true);
+  const pairs: { plain: Run; boxed: Run }[] = [];
+  for (let i = 0; i < repeats; i++) {
+    const order = i % 2 === 0 ? [false, true] : [true, false];
+    const runs: Record<string, Run> = {};
+    for (const sandboxed of order) runs[String(sandboxed)] = await once(client, launch, sandboxed);
+    pairs.push({ plain: runs.false!, boxed: runs.true! });
+  }
+  console.log(`\n## ${client.language} ${client.version}`);
+  console.log('pair | wall ms plain / sandboxed | qps plain / sandboxed | p50 ms plain / sandboxed | p99 ms plain / sandboxed | sandbox set-up ms');
+  pairs.forEach(({ plain, boxed }, i) =>
+    console.log(
+      `${i + 1} | ${f(plain.wallMs, 0)} / ${f(boxed.wallMs, 0)} | ${f(plain.qps, 0)} / ${f(boxed.qps, 0)} | ${f(plain.p50Ms, 2)} / ${f(boxed.p50Ms, 2)} | ${f(plain.p99Ms, 2)} / ${f(boxed.p99Ms, 2)} | ${f(boxed.setupMs)}`,
+    ),
+  );
+  const d = (k: keyof Run) => median(pairs.map((p) => p.boxed[k] - p.plain[k]));
+  const r = (k: keyof Run) => median(pairs.map((p) => p.boxed[k] / p.plain[k]));
+  console.log(
+    `median paired difference: wall ${f(d('wallMs'), 0)} ms (×${f(r('wallMs'), 3)}), qps ${f(d('qps'), 0)} (×${f(r('qps'), 3)}), p50 ${f(d('p50Ms'), 3)} ms, p99 ${f(d('p99Ms'), 3)} ms; set-up median ${f(median(pairs.map((p) => p.boxed.setupMs)))} ms`,
+  );
+}
