@@ -20,6 +20,7 @@ import { cellReach, sandboxDriver, sandboxUnavailable, type SandboxOptions } fro
 import { startTarget } from '../../apps/runner/src/targets/index';
 import { defaultCellOn } from '../helpers/cells';
 
+const root = process.getuid?.() === 0;
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'scb-sandbox-test-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -165,7 +166,7 @@ console.log(JSON.stringify({
 
     assert.equal(out.capabilities, '0000000000000000', 'no capability');
     assert.equal(out.noNewPrivs, '1', 'no setuid program gives any back');
-    if (process.getuid?.() === 0) assert.equal(out.uid, 65534, 'a root runner runs the driver as nobody');
+    if (root) assert.equal(out.uid, 65534, 'a root runner runs the driver as nobody');
     assert.notEqual(out.pid, process.pid);
   } finally {
     await hostPort.close();
@@ -210,7 +211,7 @@ const roundTrip = (host) => new Promise((resolve) => {
 const hosts = ['127.0.0.1', 'localhost', '::1'];
 // localhost answers on both of its addresses inside, whichever the client picks.
 const hashes = await Promise.all(Array.from({ length: 48 }, (_, i) => roundTrip(hosts[i % 3])));
-console.log(JSON.stringify({ hashes, v6: await connect('::1', +v6Port) }));
+console.log(JSON.stringify({ hashes, v6: await connect('::1', +v6Port), low: process.argv[5] ? await connect('127.0.0.1', 80) : null }));
 `,
       {
         readOnly: [code],
@@ -218,8 +219,11 @@ console.log(JSON.stringify({ hashes, v6: await connect('::1', +v6Port) }));
           { host: '127.0.0.1', port },
           { host: 'localhost', port },
           { host: '::1', port: v6Port },
+          // A port under 1024 (a metadata server's 80), whatever listens there on the host or not:
+          // a root runner's sandbox can listen on it (an unprivileged one's cannot).
+          ...(root ? [{ host: '127.0.0.1', port: 80 }] : []),
         ],
-        argv: [String(port), String(v6Port), path.join(code, 'payload.bin')],
+        argv: [String(port), String(v6Port), path.join(code, 'payload.bin'), root ? 'low' : ''],
       },
     );
     const want = createHash('sha256').update(payload).digest('hex');
@@ -228,6 +232,7 @@ console.log(JSON.stringify({ hashes, v6: await connect('::1', +v6Port) }));
     assert.deepEqual(new Set(hashes), new Set([want]), 'every connection echoed 3 MiB unchanged');
     assert.equal(peers.size, 48, 'the server saw each connection as its own peer');
     assert.equal(out.v6, 'v6', 'an IPv6 target');
+    if (root) assert.notEqual(out.low, 'ECONNREFUSED', 'the sandbox listens on port 80 for its bridge');
     assert.ok(stopped(), "stop() removed the bridge's sockets");
     await new Promise((r) => setTimeout(r, 50));
     assert.equal(open.size, 0, 'no relayed connection outlives the sandbox');

@@ -252,8 +252,9 @@ export async function sandboxDriver(launch: DriverLaunch, opts: SandboxOptions):
       'sandbox',
       '--cap-drop',
       'ALL',
-      // Root: the relay keeps what it needs to become nobody before it starts the Driver, nothing else.
-      ...(root ? ['--cap-add', 'CAP_SETUID', '--cap-add', 'CAP_SETGID'] : []),
+      // Root: the relay keeps what it needs to listen on a port under 1024 (a metadata server's 80) and
+      // to become nobody before it starts the Driver, which has none of them.
+      ...(root ? ['--cap-add', 'CAP_SETUID', '--cap-add', 'CAP_SETGID', '--cap-add', 'CAP_NET_BIND_SERVICE'] : []),
       ...fileSystem({ ...opts, workDir }, support, sockets, root),
       '--chdir',
       workDir,
