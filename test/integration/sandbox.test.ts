@@ -4,9 +4,9 @@
 // each language run a cell in it against the fake, whose per-connection accounting sees what it sees
 // without the sandbox; and a credentials-mode cell (TLS, a metadata server) works through the bridges.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -239,6 +239,44 @@ console.log(JSON.stringify({ hashes, v6: await connect('::1', +v6Port), low: pro
   } finally {
     await new Promise((r) => echo.close(r));
     await new Promise((r) => v6.close(r));
+  }
+});
+
+test('killing the sandbox (a cell cancelled or past its deadline) ends every process in it', async () => {
+  const token = `scb-sandbox-kill-${randomBytes(6).toString('hex')}`;
+  const code = folder('code');
+  // A driver that starts a child of its own, and both wait forever.
+  writeFileSync(
+    path.join(code, 'stuck.mjs'),
+    "import { spawn } from 'node:child_process'; spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', process.argv[2]], { stdio: 'ignore' }); console.log('started'); setInterval(() => {}, 1000);",
+  );
+  const workDir = folder('work');
+  const sandbox = await sandboxDriver({ command: process.execPath, args: [path.join(code, 'stuck.mjs'), token], dir: code }, { workDir, readOnly: [code], bridge: [] });
+  const withToken = () =>
+    readdirSync('/proc')
+      .filter((p) => /^\d+$/.test(p))
+      .filter((pid) => {
+        try {
+          return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(token);
+        } catch {
+          return false;
+        }
+      });
+  const child = spawn(sandbox.launch.command, sandbox.launch.args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+    // The driver and its child (bwrap's own arguments hold the token too).
+    assert.ok(withToken().length >= 3, `processes running: ${withToken().length}`);
+    child.kill('SIGKILL');
+    await new Promise((r) => child.once('exit', r));
+    // The kernel ends the sandbox's pid namespace with its first process: poll until it has.
+    for (let i = 0; i < 100 && withToken().length; i++) await new Promise((r) => setTimeout(r, 50));
+    assert.deepEqual(withToken(), [], 'no process of the sandbox outlives it');
+  } finally {
+    child.kill('SIGKILL');
+    // Where the sandbox failed to, the processes this test started (its token in their arguments) end here.
+    for (const pid of withToken()) process.kill(Number(pid), 'SIGKILL');
+    await sandbox.stop();
   }
 });
 
