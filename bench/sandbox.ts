@@ -6,7 +6,7 @@
 // process's, where the Runner's end of the bridges runs, beyond a plain run's; the sandbox's relay
 // process's, read from /proc). Prints every pair and the medians of the paired differences. Nothing is
 // asserted.
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -97,9 +97,34 @@ const f = (x: number, d = 1) => x.toFixed(d);
 console.log(benchHeader());
 const unavailable = await sandboxUnavailable();
 if (unavailable) throw new Error(unavailable);
+
+/** ms from spawn to exit. */
+const timed = (command: string, args: string[]) =>
+  new Promise<number>((resolve, reject) => {
+    const t = performance.now();
+    execFile(command, args, { env: { PATH: process.env.PATH! } }, (e) => (e ? reject(e) : resolve(performance.now() - t)));
+  });
+// Start-up: a program that does nothing, plainly and sandboxed (one bridge), alternated, 15 times each.
+for (const [command, args] of [
+  ['/bin/true', []],
+  [process.execPath, ['-e', '']],
+] as [string, string[]][]) {
+  const plain: number[] = [];
+  const boxed: number[] = [];
+  for (let i = 0; i < 15; i++) {
+    plain.push(await timed(command, args));
+    const workDir = mkdtempSync(path.join(os.tmpdir(), 'scb-bench-sandbox-'));
+    const sandbox = await sandboxDriver({ command, args, dir: workDir }, { workDir, readOnly: [], bridge: [{ host: '127.0.0.1', port: 9 }] });
+    boxed.push(await timed(sandbox.launch.command, sandbox.launch.args));
+    await sandbox.stop();
+    rmSync(workDir, { recursive: true, force: true });
+  }
+  console.log(`start-up of \`${[command, ...args].join(' ')}\`: median ${f(median(plain))} ms plain, ${f(median(boxed))} ms sandboxed`);
+}
+
 console.log(`# SELECT 1 at ${latencyMs} ms, C=${concurrency}, ${WARMUP} warm-up + ${measuredOps} measured operations; ${repeats} pairs per client, ABBA order`);
 // Warms the page cache and the runtime's own caches (tsx's transform cache in a sandbox's fresh TMPDIR is cold every time: that is part of its cost).
-for (const c of CLIENTS) {
+for (const c of repeats > 0 ? CLIENTS : []) {
   const client = c as Client;
   const launch = await prepareDriver(client, { cacheDir: CACHE_DIR, log: () => {} });
   await once(client, launch, false);
