@@ -1,14 +1,13 @@
 // Where an uploaded build's driver runs: in the sandbox (sandbox.ts), or, where this runner has none
 // and its operator said so (SCB_ARTIFACTS_UNSANDBOXED=1), as any driver does. A published version's
 // driver is never sandboxed.
-import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { DriverLaunch } from '@scb/languages';
+import { driverReadOnly, type DriverLaunch } from '@scb/languages';
 import type { DriverCell } from '@scb/shared';
 import { CellError } from './cell-error';
 import { env } from './env';
-import { REPO_ROOT } from './paths';
 import { sandboxDriver, sandboxUnavailable } from './sandbox';
 
 /** How this runner runs uploaded builds' drivers, in words for the job's environment and the runners page. */
@@ -17,30 +16,6 @@ export async function buildIsolation(): Promise<{ mode: 'sandboxed' | 'unsandbox
   if (!why) return { mode: 'sandboxed', text: "sandboxed (bubblewrap: a network namespace reaching only the cell's target, files read-only but its own folder)" };
   if (env.SCB_ARTIFACTS_UNSANDBOXED === '1') return { mode: 'unsandboxed', text: `UNSANDBOXED (SCB_ARTIFACTS_UNSANDBOXED=1; ${why})` };
   return { mode: 'refused', text: `refused: ${why}; the operator may set SCB_ARTIFACTS_UNSANDBOXED=1 to run them unsandboxed` };
-}
-
-/** What the driver of a launch must read besides the system's programs: its install, its sources, the jars on its class path. */
-export function driverReadOnly(launch: DriverLaunch): string[] {
-  const paths = new Set<string>([launch.dir]);
-  const add = (p: string) => {
-    if (!path.isAbsolute(p) || !existsSync(p)) return;
-    // A jar in a Maven local repository: the repository, not each of a few hundred jars.
-    const at = p.lastIndexOf(`${path.sep}repository${path.sep}`);
-    paths.add(at > 0 && p.endsWith('.jar') ? p.slice(0, at + '/repository'.length) : p);
-  };
-  for (const arg of [launch.command, ...launch.args]) for (const p of arg.split(path.delimiter)) add(p);
-  // A Node driver runs from the product's sources through tsx: its packages and node_modules, never the
-  // checkout's data folder (.data: the embedded PostgreSQL and its password) or anything else in it.
-  if (launch.command === process.execPath) for (const p of ['node_modules', 'packages', 'package.json', 'tsconfig.json']) add(path.join(REPO_ROOT, p));
-  // The JDK the `java` on PATH belongs to, wherever it lives.
-  if (launch.command === 'java') {
-    const java = (process.env.PATH ?? '')
-      .split(path.delimiter)
-      .map((d) => path.join(d, 'java'))
-      .find((p) => existsSync(p));
-    if (java) add(path.dirname(path.dirname(realpathSync(java))));
-  }
-  return [...paths];
 }
 
 /** The loopback addresses a cell's driver must reach: its target, and the fake's metadata server where credentials are on. */
@@ -63,7 +38,7 @@ export async function isolateBuild(launch: DriverLaunch, cell: DriverCell, envir
   if (isolation.mode === 'refused') throw new CellError(`this runner does not run uploaded builds: ${isolation.text.replace(/^refused: /, '')}`);
   if (cell.endpoint.resolver) throw new CellError("an uploaded build's sandbox bridges TCP to the target only: target.dns (a DNS server for the driver) is not available to it");
   const workDir = mkdtempSync(path.join(os.tmpdir(), 'scb-build-cell-'));
-  const readOnly = [...driverReadOnly(launch), ...(cell.endpoint.tlsRootsFile ? [cell.endpoint.tlsRootsFile] : [])];
+  const readOnly = [...driverReadOnly(cell.client.language, launch), ...(cell.endpoint.tlsRootsFile ? [cell.endpoint.tlsRootsFile] : [])];
   try {
     const sandbox = await sandboxDriver(launch, { workDir, readOnly, bridge: bridged(cell, environment) });
     return {

@@ -84,6 +84,11 @@ export function newestFirst(versions: string[]): string[] {
   return [...versions].sort((a, b) => compareSemver(b, a));
 }
 
+/** The files and folders a sandboxed driver of this launch must read (LanguagePlugin.sandboxReadOnly). */
+export function driverReadOnly(language: Language, launch: DriverLaunch): string[] {
+  return pluginOf(language).sandboxReadOnly?.(launch) ?? [launch.dir];
+}
+
 /**
  * Installs the client version on first use and says how to start its driver.
  * Throws ClientInstallError with a message for the user.

@@ -55,6 +55,12 @@ export interface LanguagePlugin {
    * runner offers only the languages whose toolchain it has, and records the versions with each job.
    */
   toolchain(): Promise<string | null>;
+  /**
+   * What this launch's driver reads besides the system's programs and libraries (/usr and the like), for
+   * a sandbox that shows it nothing else: the installed client, the driver's build and sources, its
+   * runtime's files outside /usr. Without it, the launch's own folder.
+   */
+  sandboxReadOnly?(launch: DriverLaunch): string[];
 }
 
 const run = promisify(execFile);

@@ -13,4 +13,6 @@ export const go: LanguagePlugin = {
   buildCaches: ['go/mod', 'go/build'],
   // The local toolchain, never one GOTOOLCHAIN would download.
   toolchain: () => toolVersion('go', ['env', 'GOVERSION'], (out) => out.trim(), { ...process.env, GOTOOLCHAIN: 'local' }),
+  // The build's folder holds the driver binary, which needs nothing but the C library.
+  sandboxReadOnly: (launch) => [launch.dir],
 };

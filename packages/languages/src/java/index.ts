@@ -1,5 +1,5 @@
 import { toolVersion, type LanguagePlugin } from '../plugin';
-import { ensureJavaBuild, ensureJavaClient } from './install';
+import { ensureJavaBuild, ensureJavaClient, javaReadOnly } from './install';
 import { JAVA_ARTIFACT, mavenVersions, mavenPublishDates } from './registry';
 
 export const java: LanguagePlugin = {
@@ -11,4 +11,5 @@ export const java: LanguagePlugin = {
   installBuild: (_client, build, ctx) => ensureJavaBuild(build, ctx),
   // `java -version` writes to stderr: `openjdk version "17.0.12" 2024-07-16`.
   toolchain: () => toolVersion('java', ['-version'], (out) => out.match(/version "([^"]+)"/)?.[1]),
+  sandboxReadOnly: javaReadOnly,
 };

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -219,4 +219,60 @@ function driverHash(sources: string[]): string {
   const h = createHash('sha256').update(readFileSync(POM));
   for (const f of sources) h.update(path.basename(f)).update(readFileSync(f));
   return h.digest('hex');
+}
+
+/**
+ * What a sandboxed Java driver reads besides /usr: each classpath entry (the driver's classes, the
+ * client's jars in the Maven repository one by one), and the JDK its `java` belongs to with what the
+ * JDK's links point to outside it (Debian's keeps its configuration in /etc/java-<N>-openjdk).
+ */
+export function javaReadOnly(launch: DriverLaunch): string[] {
+  const at = launch.args.indexOf('-cp');
+  const classpath = at >= 0 ? (launch.args[at + 1] ?? '').split(path.delimiter).filter(Boolean) : [];
+  const homes = [javaHomeOf(launch.command), process.env.JAVA_HOME ? realpathSync(process.env.JAVA_HOME) : null].filter((h): h is string => h !== null);
+  return [launch.dir, ...classpath, ...[...new Set(homes)].flatMap((home) => [home, ...linksOut(home)])];
+}
+
+/** The JDK a `java` command (a path, or a name on PATH) belongs to: <home>/bin/java, links resolved. */
+function javaHomeOf(command: string): string | null {
+  const candidates = path.isAbsolute(command)
+    ? [command]
+    : (process.env.PATH ?? '')
+        .split(path.delimiter)
+        .filter(Boolean)
+        .map((d) => path.join(d, command));
+  for (const c of candidates) {
+    try {
+      accessSync(c, constants.X_OK);
+      return path.dirname(path.dirname(realpathSync(c)));
+    } catch {}
+  }
+  return null;
+}
+
+const linksOutOf = new Map<string, string[]>();
+
+/** The folders that links under `home` lead to outside it. */
+function linksOut(home: string): string[] {
+  let found = linksOutOf.get(home);
+  if (found) return found;
+  const out = new Set<string>();
+  const walk = (dir: string) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.isSymbolicLink()) {
+        try {
+          const target = realpathSync(p);
+          if (target !== home && !target.startsWith(`${home}/`)) out.add(path.dirname(target));
+        } catch {
+          // A dangling link: nothing to show.
+        }
+      }
+    }
+  };
+  walk(home);
+  found = [...out].sort();
+  linksOutOf.set(home, found);
+  return found;
 }
