@@ -12,11 +12,11 @@
 #   BENCH_DIR   a checkout of spanner-client-bench with `npm ci` run (default: this script's own)
 #   OUT         where the Markdown goes (default: gate.md)
 set -euo pipefail
-: "${SCB_SERVER:?SCB_SERVER: the spanner-client-bench server's URL}"
+: "${SCB_SERVER:?SCB_SERVER: the URL of the spanner-client-bench server}"
 : "${LANGUAGE:?LANGUAGE: node, java or go}"
 : "${BASELINE:?BASELINE: the release to gate against}"
-: "${BUILD:?BUILD: the candidate build's file}"
-: "${LABEL:?LABEL: the build's name, e.g. PR 2345 @ 1a2b3c4}"
+: "${BUILD:?BUILD: the file of the candidate build}"
+: "${LABEL:?LABEL: the name of the build, e.g. PR 2345 @ 1a2b3c4}"
 bench=${BENCH_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 out=${OUT:-gate.md}
 case "$out" in /*) ;; *) out="$PWD/$out" ;; esac

@@ -1,6 +1,6 @@
-// Where an uploaded build's driver runs: in the sandbox (sandbox.ts), or, where this runner has none
-// and its operator said so (SCB_ARTIFACTS_UNSANDBOXED=1), as any driver does. A published version's
-// driver is never sandboxed.
+// Where the drivers of a job that runs an uploaded build run: in the sandbox (sandbox.ts), or, where
+// this runner has none and its operator said so (SCB_ARTIFACTS_UNSANDBOXED=1), as any driver does.
+// Every driver of such a job runs alike (a gate's baseline too), so both arms pay the bridges' cost.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -28,7 +28,8 @@ function bridged(cell: DriverCell, environment: Record<string, string>): { host:
 }
 
 /**
- * The launch of an uploaded build's driver for one cell: inside the sandbox (stop() it after the
+ * The launch of a driver for one cell of a job that runs an uploaded build (the build's, and the
+ * published versions' it is compared with, alike): inside the sandbox (stop() it after the
  * driver exits), or unchanged where the operator allows unsandboxed builds; a CellError saying why not
  * otherwise, or where the cell needs what the sandbox cannot bridge.
  */

@@ -74,8 +74,9 @@ export async function runCell(spec: JobSpec, plan: CellPlan, launch: DriverLaunc
       ...(cap ? { cap } : {}),
       deadlineMs: driverDeadlineMs(spec, plan.concurrency),
     };
-    // An uploaded build's driver runs in the sandbox, reaching only this target.
-    const isolated = plan.client.artifact ? await isolateBuild(launch, cell, target.environment ?? {}) : null;
+    // An uploaded build's driver runs in the sandbox, reaching only this target; so does every other
+    // driver of a job that runs one, so that what it is compared with runs under the same conditions.
+    const isolated = spec.clients.some((c) => c.artifact) ? await isolateBuild(launch, cell, target.environment ?? {}) : null;
     // The measured phase is the window of the target's and the machine's load.
     let window: ReturnType<typeof watchMachine> | undefined;
     let machine: MachineLoad | undefined;

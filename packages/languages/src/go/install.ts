@@ -149,7 +149,7 @@ async function buildDriver(client: Client, ctx: InstallContext, local?: LocalMod
   try {
     await go(['mod', 'init', 'scbdriver'], 1);
     if (local) {
-      // Any version in the requirement: the replace points it at the unpacked module.
+      // Any version in the requirement: the replace (of every version) points it at the unpacked module.
       await go(['mod', 'edit', `-require=${module}@v0.0.0-00010101000000-000000000000`, `-replace=${module}=${local.dir}`], 1);
     } else await go(['get', `${module}@v${client.version}`], 15);
     // A replace is the only pin that holds: minimum version selection raises a plain requirement back.
@@ -164,8 +164,11 @@ async function buildDriver(client: Client, ctx: InstallContext, local?: LocalMod
   }
   // The spanner package must come from exactly the module and version asked for (or the unpacked build).
   const { stdout } = (await go(['list', '-f', '{{.Module.Path}} {{.Module.Version}} {{with .Module.Replace}}{{.Path}}{{end}}', 'cloud.google.com/go/spanner'], 2)) as { stdout: string };
-  const expected = local ? `${module} v0.0.0-00010101000000-000000000000 ${local.dir}` : `${module} v${client.version}`;
-  if (stdout.trim() !== expected) {
+  // A local build: the module replaced by its folder, whatever version minimum version selection settled on
+  // (a dependency may require a newer spanner than the placeholder).
+  const [path_, , replace] = stdout.trim().split(' ');
+  const ok = local ? path_ === module && replace === local.dir : stdout.trim() === `${module} v${client.version}`;
+  if (!ok) {
     throw new ClientInstallError(`${what}: the spanner package resolved to ${stdout.trim()} instead`);
   }
   writeFileSync(marker, hash + '\n');

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { LanguagePlugin } from '../plugin';
+import type { DriverLaunch, LanguagePlugin } from '../plugin';
 import { ensureNodeBuild, ensureNodeClient } from './install';
 import { NODE_PACKAGE, npmVersions, npmPublishDates } from './registry';
 
@@ -19,20 +19,16 @@ function tsxLoader(): string {
   return pathToFileURL(path.join(dir, file)).href;
 }
 
+/** The driver, loading the client from an installed folder given as its one argument. */
+const launchFrom = (clientDir: string): DriverLaunch => ({ command: process.execPath, args: ['--import', tsxLoader(), DRIVER, clientDir], dir: clientDir });
+
 export const node: LanguagePlugin = {
   language: 'node',
   packageName: NODE_PACKAGE,
   listVersions: npmVersions,
   publishDates: npmPublishDates,
-  async install(client, ctx) {
-    const clientDir = await ensureNodeClient(client.version, ctx, client.grpcVersion);
-    // The driver loads the client from that version's own folder, given as its one argument.
-    return { command: process.execPath, args: ['--import', tsxLoader(), DRIVER, clientDir], dir: clientDir };
-  },
-  async installBuild(_client, build, ctx) {
-    const clientDir = await ensureNodeBuild(build, ctx);
-    return { command: process.execPath, args: ['--import', 'tsx', DRIVER, clientDir], dir: clientDir };
-  },
+  install: async (client, ctx) => launchFrom(await ensureNodeClient(client.version, ctx, client.grpcVersion)),
+  installBuild: async (_client, build, ctx) => launchFrom(await ensureNodeBuild(build, ctx)),
   // The driver runs on the runner's own Node.
   toolchain: async () => process.version,
   // The client's folder; the driver's sources and what they import (tsx, @scb/shared, hdr-histogram-js...).
