@@ -69,6 +69,20 @@ export default function SettingsPage() {
         <dt>release watches per identity ({POLICY_VARIABLES.watchesPerIdentity})</dt>
         <dd>{p.limits.watchesPerIdentity}</dd>
       </dl>
+      <h2>Uploaded builds</h2>
+      <dl className="env" data-testid="policy-artifacts">
+        <dt>uploads ({POLICY_VARIABLES.artifacts})</dt>
+        <dd>{p.artifacts.enabled ? 'on: POST /api/artifacts takes client builds (npm pack, Maven fragments, Go modules) as candidates' : 'off: jobs and gates run published versions only'}</dd>
+        <dt>largest upload ({POLICY_VARIABLES.artifactMb})</dt>
+        <dd>{Math.round(p.artifacts.maxBytes / 1024 / 1024)} MB</dd>
+        <dt>where a build runs ({POLICY_VARIABLES.artifactsOnSpanner})</dt>
+        <dd>{p.artifacts.onRemoteTargets ? 'the fake, the emulator and Cloud Spanner' : 'the fake and the emulator only'}</dd>
+        <dt>sandbox</dt>
+        <dd>
+          each runner runs a build's driver, and the drivers it is compared with, under bubblewrap (its own network reaching only the cell's target, files read-only but its own folder); a runner
+          without one refuses such cells unless its operator set SCB_ARTIFACTS_UNSANDBOXED=1, which the job page then shows
+        </dd>
+      </dl>
       <h2>Cloud Spanner emulator</h2>
       <dl className="env" data-testid="policy-emulator">
         <dt>emulator hosts ({POLICY_VARIABLES.emulatorHosts})</dt>
