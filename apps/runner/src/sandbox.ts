@@ -49,9 +49,17 @@ const SYSTEM_TOP = ['bin', 'sbin', 'lib', 'lib32', 'lib64', 'libx32'];
 
 const ROOT = () => process.getuid?.() === 0;
 
-/** The bwrap on PATH and whether it can forbid user namespaces inside (0.8 and later), or null where there is none. */
-let found: { path: string; disableUserns: boolean } | null | undefined;
-function bwrapOnPath(): { path: string; disableUserns: boolean } | null {
+interface Bwrap {
+  path: string;
+  /** --disable-userns (0.8 and later): no user namespace inside. */
+  disableUserns: boolean;
+  /** --size (0.7 and later): a tmpfs of bounded size. */
+  tmpfsSize: boolean;
+}
+
+/** The bwrap on PATH and what it can do, or null where there is none. */
+let found: Bwrap | null | undefined;
+function bwrapOnPath(): Bwrap | null {
   if (found !== undefined) return found;
   found = null;
   for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
@@ -63,7 +71,8 @@ function bwrapOnPath(): { path: string; disableUserns: boolean } | null {
       continue;
     }
     const help = spawnSync(p, ['--help'], { encoding: 'utf8', timeout: 10_000 });
-    found = { path: p, disableUserns: `${help.stdout}${help.stderr}`.includes('--disable-userns') };
+    const options = `${help.stdout}${help.stderr}`;
+    found = { path: p, disableUserns: options.includes('--disable-userns'), tmpfsSize: options.includes('--size') };
     break;
   }
   return found;
@@ -130,7 +139,7 @@ class Mounts {
 }
 
 /** The bwrap arguments of the file system: the system's, the given folders read-only, the work folder writable. */
-function fileSystem(opts: SandboxOptions, support: string, sockets: string, root: boolean): string[] {
+function fileSystem(bwrap: Bwrap, opts: SandboxOptions, support: string, sockets: string, root: boolean): string[] {
   const m = new Mounts();
   m.bind('--ro-bind', '/usr');
   for (const top of SYSTEM_TOP) {
@@ -144,7 +153,7 @@ function fileSystem(opts: SandboxOptions, support: string, sockets: string, root
   m.make(['--proc'], '/proc');
   m.make(['--dev'], '/dev');
   // A fresh /tmp (a small tmpfs) before the folders, which may be under the host's /tmp.
-  m.make(['--perms', '1777', '--size', String(TMP_BYTES), '--tmpfs'], '/tmp');
+  m.make(['--perms', '1777', ...(bwrap.tmpfsSize ? ['--size', String(TMP_BYTES)] : []), '--tmpfs'], '/tmp');
   // The Node that runs the relay (a Node outside /usr: its whole installation).
   const node = realpathSync(process.execPath);
   const readOnly = [...opts.readOnly, ...(inside(node, '/usr') ? [] : [path.dirname(path.dirname(node))])];
@@ -255,7 +264,7 @@ export async function sandboxDriver(launch: DriverLaunch, opts: SandboxOptions):
       // Root: the relay keeps what it needs to listen on a port under 1024 (a metadata server's 80) and
       // to become nobody before it starts the Driver, which has none of them.
       ...(root ? ['--cap-add', 'CAP_SETUID', '--cap-add', 'CAP_SETGID', '--cap-add', 'CAP_NET_BIND_SERVICE'] : []),
-      ...fileSystem({ ...opts, workDir }, support, sockets, root),
+      ...fileSystem(bwrap, { ...opts, workDir }, support, sockets, root),
       '--chdir',
       workDir,
       '--setenv',
