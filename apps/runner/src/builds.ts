@@ -8,7 +8,7 @@ import { driverReadOnly, type DriverLaunch } from '@scb/languages';
 import type { DriverCell } from '@scb/shared';
 import { CellError } from './cell-error';
 import { env } from './env';
-import { sandboxDriver, sandboxUnavailable } from './sandbox';
+import { cellReach, sandboxDriver, sandboxUnavailable } from './sandbox';
 
 /** How this runner runs uploaded builds' drivers, in words for the job's environment and the runners page. */
 export async function buildIsolation(): Promise<{ mode: 'sandboxed' | 'unsandboxed' | 'refused'; text: string }> {
@@ -16,15 +16,6 @@ export async function buildIsolation(): Promise<{ mode: 'sandboxed' | 'unsandbox
   if (!why) return { mode: 'sandboxed', text: "sandboxed (bubblewrap: a network namespace reaching only the cell's target, files read-only but its own folder)" };
   if (env.SCB_ARTIFACTS_UNSANDBOXED === '1') return { mode: 'unsandboxed', text: `UNSANDBOXED (SCB_ARTIFACTS_UNSANDBOXED=1; ${why})` };
   return { mode: 'refused', text: `refused: ${why}; the operator may set SCB_ARTIFACTS_UNSANDBOXED=1 to run them unsandboxed` };
-}
-
-/** The loopback addresses a cell's driver must reach: its target, and the fake's metadata server where credentials are on. */
-function bridged(cell: DriverCell, environment: Record<string, string>): { host: string; port: number }[] {
-  const out = [{ host: cell.endpoint.host, port: cell.endpoint.port }];
-  const metadata = environment.GCE_METADATA_HOST ?? environment.GCE_METADATA_IP;
-  const m = metadata ? /^(.+):(\d+)$/.exec(metadata) : null;
-  if (m) out.push({ host: m[1]!, port: Number(m[2]) });
-  return out;
 }
 
 /**
@@ -37,11 +28,15 @@ export async function isolateBuild(launch: DriverLaunch, cell: DriverCell, envir
   const isolation = await buildIsolation();
   if (isolation.mode === 'unsandboxed') return { launch, stop: async () => {} };
   if (isolation.mode === 'refused') throw new CellError(`this runner does not run uploaded builds: ${isolation.text.replace(/^refused: /, '')}`);
-  if (cell.endpoint.resolver) throw new CellError("an uploaded build's sandbox bridges TCP to the target only: target.dns (a DNS server for the driver) is not available to it");
-  const workDir = mkdtempSync(path.join(os.tmpdir(), 'scb-build-cell-'));
-  const readOnly = [...driverReadOnly(cell.client.language, launch), ...(cell.endpoint.tlsRootsFile ? [cell.endpoint.tlsRootsFile] : [])];
+  let reach: ReturnType<typeof cellReach>;
   try {
-    const sandbox = await sandboxDriver(launch, { workDir, readOnly, bridge: bridged(cell, environment) });
+    reach = cellReach(cell, environment);
+  } catch (e) {
+    throw new CellError(`a job with an uploaded build runs sandboxed, and ${(e as Error).message}`);
+  }
+  const workDir = mkdtempSync(path.join(os.tmpdir(), 'scb-build-cell-'));
+  try {
+    const sandbox = await sandboxDriver(launch, { workDir, readOnly: [...driverReadOnly(cell.client.language, launch), ...reach.readOnly], bridge: reach.bridge });
     return {
       launch: sandbox.launch,
       async stop() {
