@@ -56,8 +56,21 @@ function sh(script: string, args: string[], env: Record<string, string>): Promis
   });
 }
 
-// Small and decisive: 5 ms queries at C=4, 3 repeats per arm of 2 s each; a 2 ms wait per query is +40% on p50.
-const GATE = { scenario: 'steady-select1', target: { kind: 'fake', latencyMs: 5 }, workload: { warmupOps: 100, durationSeconds: 2 }, concurrency: [4], repeats: 3, timeScale: 1 };
+// Small and decisive: 30 ms queries at C=4, 3 repeats per arm of 2 s each, every driver sandboxed
+// (a job with a build runs all its drivers so). At 5 or 12 ms the fake's own scheduling (its event
+// loop shares the runner's with the bridges) was a tenth of the p99, and such cells are left out as
+// harness-bound. A sandboxed Node driver compiles its sources afresh (tsx's cache is in its own new
+// TMPDIR): 240 warm-up operations (2 s) keep that out. Node's repeats of one build differ by up to 4%
+// on p50 here, so it is allowed +10%; a 2 ms synchronous wait on its event loop costs more than that.
+const GATE = {
+  scenario: 'steady-select1',
+  target: { kind: 'fake', latencyMs: 30 },
+  workload: { warmupOps: 240, durationSeconds: 2 },
+  concurrency: [4],
+  repeats: 3,
+  timeScale: 1,
+  criteria: { p50RisePct: 10, p99RisePct: 30 },
+};
 
 async function gate(build: string, label: string) {
   const spec = path.join(dir, `gate-${label.replace(/\W+/g, '-')}.json`);
@@ -73,7 +86,10 @@ async function gate(build: string, label: string) {
     GATE_FLAGS: `--spec ${spec}`,
     OUT: out,
   });
-  return { ...r, markdown: readFileSync(out, 'utf8') };
+  const markdown = readFileSync(out, 'utf8');
+  // The verdict and its first reason, for whoever reads the test's output.
+  console.log(`# ${label}: ${/\*\*Verdict: (\w+)\*\*/.exec(markdown)?.[1]}; ${/^- .*$/m.exec(markdown)?.[0] ?? ''}`);
+  return { ...r, markdown };
 }
 
 test('uploads: content-addressed, the version read from the build, refused naming why', async () => {
@@ -135,7 +151,7 @@ test('the CI steps: an unchanged build passes a gate against its release, one wi
   const slow = await gate(path.join(dir, 'patched.tgz'), 'PR 2 @ slower');
   assert.equal(slow.code, 1, `the slower build fails:\n${slow.stderr}\n${slow.markdown}`);
   assert.match(slow.markdown, /\*\*Verdict: FAIL\*\*/);
-  assert.match(slow.markdown, /p50 at C=4 rose \d+%/);
+  assert.match(slow.markdown, /p50 at C=4 rose [\d.]+%/);
 
   // The build's record lists the gate's job; the job's cells carry the build.
   const id = /build (sha256:[0-9a-f]{64})/.exec(slow.stderr)![1]!;
@@ -155,17 +171,21 @@ test('the CI steps: an unchanged build passes a gate against its release, one wi
 const CACHE_DIR = path.resolve(process.env.SCB_CACHE_DIR ?? path.join(ROOT, '.cache'));
 
 /** A gate through `npm run gate` with a candidate build; the Markdown on stdout, progress on stderr. */
-async function gateWithBuild(language: string, baseline: string, build: string, label: string, over: object = {}) {
+async function gateWithBuild(language: string, baseline: string, build: string, label: string, over: Record<string, unknown> = {}) {
   const spec = path.join(dir, `gate-${language}-${label.replace(/\W+/g, '-')}.json`);
   writeFileSync(spec, JSON.stringify({ ...GATE, ...over }));
-  return gateCli(['--server', stack.baseUrl, '--language', language, '--baseline', baseline, '--candidate-artifact', build, '--label', label, '--spec', spec]);
+  const r = await gateCli(['--server', stack.baseUrl, '--language', language, '--baseline', baseline, '--candidate-artifact', build, '--label', label, '--spec', spec]);
+  console.log(`# ${label}: ${/\*\*Verdict: (\w+)\*\*/.exec(r.stdout)?.[1]}; ${/^- .*$/m.exec(r.stdout)?.[0] ?? ''}`);
+  return r;
 }
 
 test('go: the v1.96.1 module zip unchanged passes against 1.96.1; built from its folder with a 2 ms sleep in Query it fails naming p50', async () => {
   // The module zip as the proxy serves it (installing the published version puts it in the product's module cache).
   await prepareDriver({ language: 'go', version: '1.96.1' }, { cacheDir: CACHE_DIR, log: () => {} });
   const zip = path.join(CACHE_DIR, 'go/mod/cache/download/cloud.google.com/go/spanner/@v/v1.96.1.zip');
-  const same = await gateWithBuild('go', '1.96.1', zip, 'go unchanged');
+  // Go's repeats differ by about 1% on p50: a 2 ms sleep (+7% at 30 ms) is judged against 4%.
+  const tight = { criteria: { p50RisePct: 4, p99RisePct: 30 } };
+  const same = await gateWithBuild('go', '1.96.1', zip, 'go unchanged', tight);
   assert.equal(same.code, 0, `A/A passes:\n${same.stderr}\n${same.stdout}`);
   assert.match(same.stdout, /go unchanged \(build sha256:[0-9a-f]{12} of 1\.96\.1\)/);
 
@@ -178,9 +198,9 @@ test('go: the v1.96.1 module zip unchanged passes against 1.96.1; built from its
   writeFileSync(file, source.replace(at, `${at}\ttime.Sleep(2 * time.Millisecond)\n`));
   const built = await sh('build-candidate.sh', ['go', folder, path.join(dir, 'go-slow.tar.gz')], {});
   assert.equal(built.code, 0, built.stderr);
-  const slow = await gateWithBuild('go', '1.96.1', path.join(dir, 'go-slow.tar.gz'), 'go slower');
+  const slow = await gateWithBuild('go', '1.96.1', path.join(dir, 'go-slow.tar.gz'), 'go slower', tight);
   assert.equal(slow.code, 1, `the slower build fails:\n${slow.stderr}\n${slow.stdout}`);
-  assert.match(slow.stdout, /p50 at C=4 rose \d+%/);
+  assert.match(slow.stdout, /p50 at C=4 rose [\d.]+%/);
 });
 
 test('java: a fragment of 6.104.0 relabelled 6.104.1-SNAPSHOT (spanner and its sibling modules) resolves from the fragment and passes against 6.104.0', async () => {
@@ -188,8 +208,8 @@ test('java: a fragment of 6.104.0 relabelled 6.104.1-SNAPSHOT (spanner and its s
   await prepareDriver({ language: 'java', version: '6.104.0' }, { cacheDir: CACHE_DIR, log: () => {} });
   const fragment = path.join(dir, 'java-6.104.1-SNAPSHOT.tar.gz');
   writeFileSync(fragment, makeMavenFragment({ from: '6.104.0', to: '6.104.1-SNAPSHOT' }));
-  // 20 ms queries: a JVM's first seconds at 5 ms are CPU-bound here, and such cells are left out.
-  const r = await gateWithBuild('java', '6.104.0', fragment, 'java 6.104.0 relabelled', { target: { kind: 'fake', latencyMs: 20 } });
+  // A JVM's repeats differ more than 4% on p50 in their first seconds: the default 20%.
+  const r = await gateWithBuild('java', '6.104.0', fragment, 'java 6.104.0 relabelled', { criteria: { p50RisePct: 20, p99RisePct: 30 } });
   assert.equal(r.code, 0, `A/A passes:\n${r.stderr}\n${r.stdout}`);
   assert.match(r.stdout, /java 6\.104\.0 relabelled \(build sha256:[0-9a-f]{12} of 6\.104\.1-SNAPSHOT\)/);
 });
