@@ -137,6 +137,7 @@ test('CSV: formulas neutralised in text, quotes, commas and newlines quoted, our
     csvRow({ job: 'j1', cell: 3, configuration: '-1+2', error: '@SUM(A1)' }),
     csvRow({ job: 'j1', cell: 4, configuration: '\tx', error: '\rcmd' }),
     csvRow({ job: 'j1', cell: 5, configuration: 'plain = fine', version: '9.0.0', p50_ms: 65.25, arm: '' }),
+    csvRow({ job: 'j1', cell: 6, version: '9.0.1-SNAPSHOT', artifact: `sha256:${'a'.repeat(64)}`, build_label: '=PR 1 @ abc' }),
   ]);
   const expected = [
     CELL_CSV_COLUMNS.join(','),
@@ -145,12 +146,14 @@ test('CSV: formulas neutralised in text, quotes, commas and newlines quoted, our
     csvLine({ job: 'j1', cell: '3', configuration: "'-1+2", error: "'@SUM(A1)" }),
     csvLine({ job: 'j1', cell: '4', configuration: "'\tx", error: `"'\rcmd"` }),
     csvLine({ job: 'j1', cell: '5', configuration: 'plain = fine', version: '9.0.0', p50_ms: '65.250' }),
+    // An uploaded build's label is user text like any other.
+    csvLine({ job: 'j1', cell: '6', version: '9.0.1-SNAPSHOT', artifact: `sha256:${'a'.repeat(64)}`, build_label: "'=PR 1 @ abc" }),
   ];
   assert.equal(csv, `${expected.join('\n')}\n`);
   // The header is exactly the columns, in order.
   assert.equal(
     csv.split('\n')[0],
-    'job,cell,language,version,configuration,arm,concurrency,repeat,status,qps,p50_ms,p90_ms,p99_ms,p999_ms,max_ms,count,error_count,capped,cpu_share,warm_start,driver_loop_utilization,driver_loop_delay_p99_ms,target_added_p50_ms,target_added_p99_ms,target_loop_utilization,target_loop_delay_p99_ms,target_cpu_share,machine_busy_share,machine_runner_share,machine_load1,verdict,verdict_reasons,channel_source,connections_opened,connections_used,hottest_share,hottest_peak_in_flight,error,arrival_rate,uncorrected_p50_ms,uncorrected_p99_ms,schedule_lag_p99_ms,outstanding_cap_waits,target_wire_added_p50_ms,target_wire_added_p99_ms,peak_rss_bytes,gc_ms,rows_per_second,cpu_ms_per_1k_rows,first_row_p50_ms,first_row_p99_ms,last_row_p50_ms,last_row_p99_ms,wire_bytes,wire_bytes_per_second',
+    'job,cell,language,version,configuration,arm,concurrency,repeat,status,qps,p50_ms,p90_ms,p99_ms,p999_ms,max_ms,count,error_count,capped,cpu_share,warm_start,driver_loop_utilization,driver_loop_delay_p99_ms,target_added_p50_ms,target_added_p99_ms,target_loop_utilization,target_loop_delay_p99_ms,target_cpu_share,machine_busy_share,machine_runner_share,machine_load1,verdict,verdict_reasons,channel_source,connections_opened,connections_used,hottest_share,hottest_peak_in_flight,error,arrival_rate,uncorrected_p50_ms,uncorrected_p99_ms,schedule_lag_p99_ms,outstanding_cap_waits,target_wire_added_p50_ms,target_wire_added_p99_ms,peak_rss_bytes,gc_ms,rows_per_second,cpu_ms_per_1k_rows,first_row_p50_ms,first_row_p99_ms,last_row_p50_ms,last_row_p99_ms,wire_bytes,wire_bytes_per_second,artifact,build_label',
   );
   assert.equal(toCsv([]), `${CELL_CSV_COLUMNS.join(',')}\n`);
 });
