@@ -15,7 +15,7 @@ import {
 import type { Db } from './client';
 import type { Cell, CellResult, ChannelStat, Gate, Job, Prisma } from '../generated/prisma/client';
 import { FINISHED_CELL } from './cells';
-import { checkUnfinishedIn, isStoredId, jobCreateData, newJobId, type Author } from './jobs';
+import { CELL_CLIENT, checkUnfinishedIn, isStoredId, jobCreateData, newJobId, type Author } from './jobs';
 import { enqueueJobIn, ensureQueue, WATCH_PRIORITY } from './queue';
 import { ColumnParser, type Read } from './read';
 import { queueDeliveriesIn } from './webhooks';
@@ -172,11 +172,7 @@ export async function getGateToEvaluate(db: Db, jobId: string): Promise<GateToEv
     select: {
       index: true,
       arm: true,
-      clientLanguage: true,
-      clientVersion: true,
-      clientGrpcVersion: true,
-      clientArtifact: true,
-      clientLabel: true,
+      ...CELL_CLIENT,
       config: true,
       concurrency: true,
       repeat: true,

@@ -89,6 +89,9 @@ export function planOfCell(
   return { ok: true, value: { index: c.index, client: client.data, configuration: configuration.data, concurrency: c.concurrency, repeat: c.repeat, ...(arm ? { arm } : {}) } };
 }
 
+/** A cell's client as stored: what a select of a cell's client reads. */
+export const CELL_CLIENT = { clientLanguage: true, clientVersion: true, clientGrpcVersion: true, clientArtifact: true, clientLabel: true } as const;
+
 /** A stored cell's client fields beyond its language and version (only those it has). */
 export function clientExtras(c: { clientGrpcVersion?: string | null; clientArtifact?: string | null; clientLabel?: string | null }) {
   return {
@@ -319,11 +322,7 @@ export async function getJobToRun(db: Db, id: string): Promise<JobToRun | null> 
           id: true,
           index: true,
           status: true,
-          clientLanguage: true,
-          clientVersion: true,
-          clientGrpcVersion: true,
-          clientArtifact: true,
-          clientLabel: true,
+          ...CELL_CLIENT,
           config: true,
           concurrency: true,
           repeat: true,

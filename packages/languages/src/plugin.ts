@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:f
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Client, Language } from '@scb/shared';
+import { ArtifactError } from './artifacts/archive';
 
 /** How to start a driver process for one installed client version: spawn(command, args), cell on stdin. */
 export interface DriverLaunch {
@@ -20,6 +21,16 @@ export interface BuildToInstall {
 
 /** An uploaded build's folder under <cacheDir>/clients/<language>: build-<the first 16 hex digits of its id>. */
 export const buildFolderName = (id: string): string => `build-${id.slice('sha256:'.length, 'sha256:'.length + 16)}`;
+
+/** A check of an uploaded build (inspect or unpack), its refusal turned into the sentence a cell shows. */
+export function takeBuild<T>(id: string, check: () => T): T {
+  try {
+    return check();
+  } catch (e) {
+    if (e instanceof ArtifactError) throw new ClientInstallError(`the uploaded build ${id.slice(0, 19)} is not taken: ${e.message}`);
+    throw e;
+  }
+}
 
 export interface InstallContext {
   /** Installed clients go under <cacheDir>/clients/<language>/<version>. */

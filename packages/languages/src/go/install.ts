@@ -5,8 +5,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { compareSemver, goModuleOf, SEMVER, type Client, type GoModule } from '@scb/shared/job';
-import { ArtifactError, unpackArtifact, type ArtifactInfo } from '../artifacts/index';
-import { buildFolderName, ClientInstallError, oneAtATime, type BuildToInstall, type DriverLaunch, type InstallContext } from '../plugin';
+import { unpackArtifact } from '../artifacts/index';
+import { buildFolderName, ClientInstallError, oneAtATime, takeBuild, type BuildToInstall, type DriverLaunch, type InstallContext } from '../plugin';
 import { exists, GO_PACKAGE, GRPC_MODULE, LAST_MONOREPO_SPANNER } from './registry';
 
 const run = promisify(execFile);
@@ -67,14 +67,8 @@ export function ensureGoBuild(client: Client, build: BuildToInstall, ctx: Instal
   return oneAtATime(path.join(ctx.cacheDir, 'clients', 'go', name), async () => {
     const dir = path.join(ctx.cacheDir, 'clients', 'go', name);
     const unpacked = path.join(ctx.cacheDir, 'clients', 'go', `${name}.module`);
-    let info: ArtifactInfo;
-    try {
-      rmSync(unpacked, { recursive: true, force: true });
-      info = unpackArtifact('go', build.bytes, unpacked);
-    } catch (e) {
-      if (e instanceof ArtifactError) throw new ClientInstallError(`the uploaded build ${build.id.slice(0, 19)} is not taken: ${e.message}`);
-      throw e;
-    }
+    rmSync(unpacked, { recursive: true, force: true });
+    const info = takeBuild(build.id, () => unpackArtifact('go', build.bytes, unpacked));
     if (info.module !== GO_PACKAGE) throw new ClientInstallError(`the uploaded build is ${info.module}; Go clients take builds of ${GO_PACKAGE}`);
     return buildDriver(client, ctx, { dir: moduleRoot(unpacked), id: build.id, name });
   });

@@ -5,8 +5,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { SEMVER } from '@scb/shared/job';
-import { ArtifactError, inspectArtifact, unpackArtifact, type ArtifactInfo } from '../artifacts/index';
-import { buildFolderName, ClientInstallError, oneAtATime, type BuildToInstall, type DriverLaunch, type InstallContext } from '../plugin';
+import { inspectArtifact, unpackArtifact, type ArtifactInfo } from '../artifacts/index';
+import { buildFolderName, ClientInstallError, oneAtATime, takeBuild, type BuildToInstall, type DriverLaunch, type InstallContext } from '../plugin';
 import { JAVA_ARTIFACT as ARTIFACT } from './registry';
 
 const run = promisify(execFile);
@@ -44,13 +44,7 @@ export function ensureJavaBuild(build: BuildToInstall, ctx: InstallContext): Pro
   const dir = path.join(ctx.cacheDir, 'clients', 'java', name);
   return oneAtATime(dir, async () => {
     const fragment = path.join(ctx.cacheDir, 'clients', 'java', `${name}.repository`);
-    let info: ArtifactInfo;
-    try {
-      info = inspectArtifact('java', build.bytes);
-    } catch (e) {
-      if (e instanceof ArtifactError) throw new ClientInstallError(`the uploaded build ${build.id.slice(0, 19)} is not taken: ${e.message}`);
-      throw e;
-    }
+    const info = takeBuild(build.id, () => inspectArtifact('java', build.bytes));
     const unpack = () => {
       rmSync(fragment, { recursive: true, force: true });
       return unpackArtifact('java', build.bytes, fragment);
@@ -111,12 +105,7 @@ async function install(version: string, ctx: InstallContext, local?: LocalReposi
   let pom = POM;
   let repository: string | undefined;
   if (local) {
-    try {
-      local.unpack();
-    } catch (e) {
-      if (e instanceof ArtifactError) throw new ClientInstallError(`the uploaded build ${local.id.slice(0, 19)} is not taken: ${e.message}`);
-      throw e;
-    }
+    takeBuild(local.id, local.unpack);
     repository = local.root();
     pom = path.join(dir, 'pom.xml');
     writeFileSync(pom, withRepository(readFileSync(POM, 'utf8'), `candidate-${path.basename(dir)}`, pathToFileURL(repository).href));

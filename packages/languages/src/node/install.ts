@@ -3,8 +3,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { SEMVER } from '@scb/shared/job';
-import { ArtifactError, inspectArtifact, type ArtifactInfo } from '../artifacts/index';
-import { buildFolderName, ClientInstallError, lastLines, oneAtATime, RegistryError, type BuildToInstall, type InstallContext } from '../plugin';
+import { inspectArtifact } from '../artifacts/index';
+import { buildFolderName, ClientInstallError, lastLines, oneAtATime, RegistryError, takeBuild, type BuildToInstall, type InstallContext } from '../plugin';
 import { GRPC_JS, NODE_PACKAGE, NPM, npmVersionsOf } from './registry';
 
 const run = promisify(execFile);
@@ -89,13 +89,7 @@ export function ensureNodeBuild(build: BuildToInstall, ctx: InstallContext): Pro
   return oneAtATime(dir, async () => {
     const marker = path.join(dir, '.installed');
     if (existsSync(marker) && readFileSync(marker, 'utf8').trim() === build.id) return dir;
-    let info: ArtifactInfo;
-    try {
-      info = inspectArtifact('node', build.bytes);
-    } catch (e) {
-      if (e instanceof ArtifactError) throw new ClientInstallError(`the uploaded build ${build.id.slice(0, 19)} is not taken: ${e.message}`);
-      throw e;
-    }
+    const info = takeBuild(build.id, () => inspectArtifact('node', build.bytes));
     ctx.log(`installing the uploaded build ${build.id.slice(0, 19)} (${info.module} ${info.version}) into ${dir}`);
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
