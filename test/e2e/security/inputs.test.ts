@@ -226,3 +226,31 @@ test('the policy: loopback emulators only at SCB_EMULATOR_PORTS, Cloud Spanner c
     assert.deepEqual(body.issues, [{ path: 'webhooks.0', message: `"${name}" is not one of this server's webhooks (SCB_WEBHOOKS: team-hook)` }]);
   }
 });
+
+test('uploads: an identity first in team mode, then the operator switch; raw bytes only from this origin', { timeout: 60_000 }, async () => {
+  const upload = (headers: Record<string, string>) =>
+    fetch(`${stack.baseUrl}/api/artifacts?language=node`, { method: 'POST', headers: { 'content-type': 'application/octet-stream', ...headers }, body: new Uint8Array(Buffer.from('a build')) });
+  const anonymous = await upload({});
+  assert.equal(anonymous.status, 401, 'no identity, no upload');
+  const off = await upload(auth);
+  assert.equal(off.status, 403);
+  assert.match(((await off.json()) as Issues).error ?? '', /SCB_ARTIFACTS/);
+  const foreign = await upload({ ...auth, origin: 'https://evil.example' });
+  assert.equal(foreign.status, 403, 'another origin');
+  const form = await fetch(`${stack.baseUrl}/api/artifacts?language=node`, { method: 'POST', headers: { 'content-type': 'text/plain', ...auth }, body: 'a build' });
+  assert.equal(form.status, 415, 'a body a form could send');
+  // A job naming a build this server never took is refused at the field.
+  const job = await post('/api/jobs', { clients: [{ language: 'node', artifact: `sha256:${'e'.repeat(64)}` }], configurations: [{ label: 'd' }], concurrency: [1], workload: { measuredOps: 10 } });
+  assert.equal(job.status, 400);
+  assert.deepEqual(
+    ((await job.json()) as Issues).issues?.map((i) => i.path),
+    ['clients.0.artifact'],
+  );
+  for (const [probe, status] of [
+    ['POST /api/artifacts, anonymous (team mode)', anonymous.status],
+    ['POST /api/artifacts, token, SCB_ARTIFACTS off', off.status],
+    ['POST /api/artifacts, foreign Origin', foreign.status],
+    ['POST /api/artifacts, text/plain', form.status],
+  ] as const)
+    row(probe, status);
+});
