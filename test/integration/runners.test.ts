@@ -3,10 +3,14 @@
 // killed with SIGKILL in the middle of a cell has its job resumed by another from that cell, the
 // cells already stored left exactly as they were.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { test } from 'node:test';
-import { cancelJob, createJob, enqueueJobIn, listRunners } from '@scb/db';
+import { cancelJob, createJob, enqueueJobIn, listRunners, storeArtifact } from '@scb/db';
+import { artifactId } from '@scb/languages';
 import { parseJobSpec, placementFlags, placementProblem } from '@scb/shared';
 import { waitForJob } from '../helpers/jobs';
 import { useTestDatabase } from '../helpers/postgres';
@@ -197,5 +201,36 @@ test('placement: a job requiring a label goes to the runner that has it, even on
     assert.equal(await cancelJob(t.db, huge), 'cancelled');
   } finally {
     await Promise.all([plain, ...(lab ? [lab] : [])].map(stopRunner));
+  }
+});
+
+test('an uploaded build on two machines: runners with their own SCB_MACHINE and install cache each fetch it from PostgreSQL and run it sandboxed', { timeout: 600_000 }, async () => {
+  // The build: the published package as npm pack writes it (npm's cache serves it after the first run).
+  const packDir = mkdtempSync(path.join(os.tmpdir(), 'scb-runners-pack-'));
+  execFileSync('npm', ['pack', '@google-cloud/spanner@9.0.0', '--silent', '--pack-destination', packDir], { cwd: packDir });
+  const bytes = readFileSync(path.join(packDir, readdirSync(packDir).find((f) => f.endsWith('.tgz'))!));
+  const id = artifactId(bytes);
+  await storeArtifact(t.db, { id, language: 'node', module: '@google-cloud/spanner', version: '9.0.0', format: 'npm-pack', label: 'two machines', bytes: bytes.length, contents: null, uploadedBy: 'token:test', content: bytes });
+  const own = (name: string) => ({ SCB_MACHINE: `machine-${name}`, SCB_CACHE_DIR: mkdtempSync(path.join(os.tmpdir(), `scb-runner-${name}-cache-`)), SCB_ARTIFACTS: 'on' });
+  const a = startRunnerProcess('A', own('a'));
+  const b = startRunnerProcess('B', own('b'));
+  try {
+    await Promise.all([a.waitFor(/waiting for jobs/, 60_000), b.waitFor(/waiting for jobs/, 60_000)]);
+    const spec = (n: number) => {
+      const p = parseJobSpec({ ...nodeJob(`build ${n}`, 1, 1), clients: [{ language: 'node', version: '9.0.0', artifact: id, label: 'two machines' }] });
+      assert.ok(p.ok, JSON.stringify(!p.ok && p.issues));
+      return p.value;
+    };
+    const ids = [await createJob(t.db, t.url, spec(1)), await createJob(t.db, t.url, spec(2))];
+    const jobs = [];
+    for (const j of ids) jobs.push(await waitForJob(t.db, j, 400_000, [...a.lines, ...b.lines]));
+    for (const j of jobs) {
+      assert.equal(j.status, 'succeeded', `${j.error ?? ''} ${j.cells.map((c) => c.error).join(' ')}`);
+      assert.match(String((j.environment as { builds?: string } | null)?.builds), /^sandboxed/, 'the job records how its drivers ran');
+    }
+    assert.equal(new Set(jobs.map((j) => j.runnerId)).size, 2, 'each runner ran one');
+    for (const r of [a, b]) assert.ok(r.lines.some((l) => l.includes(`installing the uploaded build ${id.slice(0, 19)}`)), `${r.lines[0]?.split(':')[0]} installed the build from the database`);
+  } finally {
+    await Promise.all([stopRunner(a), stopRunner(b)]);
   }
 });
