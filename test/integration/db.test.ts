@@ -17,8 +17,11 @@ import {
   countGates,
   countJobs,
   createGate,
+  artifactContent,
   createJob,
   createToken,
+  jobsRunningArtifact,
+  storeArtifact,
   failCell,
   findLiveToken,
   hashToken,
@@ -65,7 +68,7 @@ test('every model of the schema can be written and read back', async () => {
   const models = [...schema.matchAll(/^model (\w+) \{/gm)].map((m) => m[1]).sort();
   assert.deepEqual(
     models,
-    ['ApiToken', 'Cell', 'CellResult', 'ChannelStat', 'ClientVersion', 'Gate', 'Job', 'Runner', 'TrendPoint', 'TrendScenario', 'Watch', 'WebhookDelivery'],
+    ['ApiToken', 'Artifact', 'Cell', 'CellResult', 'ChannelStat', 'ClientVersion', 'Gate', 'Job', 'Runner', 'TrendPoint', 'TrendScenario', 'Watch', 'WebhookDelivery'],
     'this test covers every model; extend it with the schema',
   );
 
@@ -124,6 +127,22 @@ test('every model of the schema can be written and read back', async () => {
   assert.deepEqual((await t.db.trendScenario.findFirstOrThrow()).concurrencies, { '10': 1 });
   await t.db.trendPoint.deleteMany();
   await t.db.trendScenario.deleteMany();
+
+  // An uploaded build: stored once by its content (the same bytes again store nothing), its bytes read back whole.
+  const content = Buffer.from([0x1f, 0x8b, 0, 255, 1, 2, 3]);
+  const upload = { id: `sha256:${'c'.repeat(64)}`, language: 'node', module: '@google-cloud/spanner', version: '9.0.1-SNAPSHOT', format: 'npm-pack', label: 'PR 1', bytes: content.length, contents: null, uploadedBy: 'token:ci', content };
+  const first = await storeArtifact(t.db, upload);
+  assert.equal(first.created, true);
+  const again = await storeArtifact(t.db, { ...upload, label: 'another', uploadedBy: 'token:other' });
+  assert.deepEqual([again.created, again.artifact.label, again.artifact.uploadedBy], [false, 'PR 1', 'token:ci']);
+  assert.deepEqual(await artifactContent(t.db, upload.id), content);
+  assert.equal(await artifactContent(t.db, `sha256:${'d'.repeat(64)}`), null);
+  await t.db.cell.update({ where: { id: cell.id }, data: { clientArtifact: upload.id, clientLabel: 'PR 1' } });
+  assert.deepEqual(
+    (await jobsRunningArtifact(t.db, upload.id)).map((j) => j.id),
+    ['job1'],
+  );
+  await t.db.cell.update({ where: { id: cell.id }, data: { clientArtifact: null, clientLabel: null } });
 
   await t.db.clientVersion.create({ data: { language: 'java', version: '6.109.0', ok: false, message: 'a jar is missing' } });
   await t.db.clientVersion.upsert({
