@@ -109,6 +109,11 @@ for (const language of languagePlugins().map((p) => p.language)) {
     // Reading only the first column, the application never sees the changed value: nothing to fail.
     const first = await scanRun(language, { ...shape, read: 'first' }, { corruptResultSetPart: 2 });
     assert.ok(!(first.result instanceof Error), `read first: ${(first.result as Error).message}`);
+    // A UUID changed (a hex letter for another: still a UUID) fails it too, decoded into each language's own UUID type.
+    const uuids = ResultSetSchema.parse({ ...shape, columns: [{ type: 'INT64' }, { type: 'ARRAY<UUID>', arrayLength: 3 }] });
+    const changed = await scanRun(language, uuids, { corruptResultSetPart: 2 }, {}, 2);
+    assert.ok(changed.result instanceof Error, 'a changed UUID fails the cell');
+    assert.match(changed.result.message, /column c1 \(ARRAY<UUID>\)/);
   });
 }
 
