@@ -152,10 +152,20 @@ const BEFORE_UUID: Record<Language, { version: string; refused: RegExp | null }>
 
 for (const language of languagePlugins().map((p) => p.language)) {
   const { version, refused } = BEFORE_UUID[language];
-  test(`${language} driver: a version from before UUID (${version}) ${refused ? 'refuses a UUID column by name' : 'decodes UUID and ARRAY<UUID> as text, and the checksums agree'}`, { timeout: 10 * 60_000 }, async () => {
+  test(`${language} driver: a version from before UUID (${version}) ${refused ? 'refuses a UUID column by name' : 'decodes UUID and ARRAY<UUID> as text, and the checksums agree'}`, {
+    timeout: 10 * 60_000,
+  }, async () => {
     const client = { language, version };
     const launch = await prepareDriver(client, { cacheDir: CACHE_DIR, log: () => {} });
-    const shape = ResultSetSchema.parse({ rows: 12, columns: [{ type: 'UUID', nullFraction: 0.2 }, { type: 'ARRAY<UUID>', arrayLength: 3, nullFraction: 0.2 }], chunkBytes: 128, seed: 9 });
+    const shape = ResultSetSchema.parse({
+      rows: 12,
+      columns: [
+        { type: 'UUID', nullFraction: 0.2 },
+        { type: 'ARRAY<UUID>', arrayLength: 3, nullFraction: 0.2 },
+      ],
+      chunkBytes: 128,
+      seed: 9,
+    });
     const fake = await startFakeSpanner({ latencyMs: 1, resultSets: [shape] });
     try {
       const result = await runDriver(defaultCellOn(fake, client, { warmupOps: 1, measuredOps: 3, operation: 'scan', resultSet: shape }, 1), launch).catch((e: Error) => e);

@@ -242,7 +242,14 @@ test('nodeScan (Node, with scan) and goJsonUseNumber (Go 1.54.0 on, with scan): 
 });
 
 test('UUID and ARRAY<UUID>: version-4 UUIDs in lower-case 8-4-4-4-12 form, the same per seed, folded as that text', () => {
-  const shape = ResultSetSchema.parse({ rows: 200, columns: [{ type: 'UUID', nullFraction: 0.1 }, { type: 'ARRAY<UUID>', arrayLength: 3 }], seed: 4 });
+  const shape = ResultSetSchema.parse({
+    rows: 200,
+    columns: [
+      { type: 'UUID', nullFraction: 0.1 },
+      { type: 'ARRAY<UUID>', arrayLength: 3 },
+    ],
+    seed: 4,
+  });
   const rows = generateRows(shape);
   assert.deepEqual(rows, generateRows({ ...shape }));
   assert.notDeepEqual(rows, generateRows({ ...shape, seed: 5 }));
