@@ -140,14 +140,18 @@ test('go driver: a version without spanner.NullFloat32 (1.33.0) refuses a FLOAT3
 });
 
 /**
- * UUID before the clients knew it: Java before getUuid (6.89.0) and Go before spanner.NullUUID (1.80.0)
+ * UUID before the clients knew it: Java before getUuid (6.92.0; here 6.89.0) and Go before spanner.NullUUID
+ * (v1.81.0; here 1.80.0)
  * refuse a UUID column by name (exit 4), before connecting; Node hands the wire's text over as it came
  * in every version, so 7.10.0 (whose protos have no TypeCode UUID) decodes it as a string and agrees.
  */
 const BEFORE_UUID: Record<Language, { version: string; refused: RegExp | null }> = {
   node: { version: '7.10.0', refused: null },
-  java: { version: '6.89.0', refused: /option workload\.resultSet UUID is not supported by java 6\.89\.0: this client has no getUuid/ },
-  go: { version: '1.80.0', refused: /option workload\.resultSet UUID is not supported by go 1\.80\.0: it has no spanner\.NullUUID/ },
+  java: { version: '6.89.0', refused: /option workload\.resultSet UUID is not supported by java 6\.89\.0: the client reads UUID \(getUuid\) from 6\.92\.0 on/ },
+  go: {
+    version: '1.80.0',
+    refused: /option workload\.resultSet UUID is not supported by go 1\.80\.0: it has no spanner\.NullUUID to decode column c0 into \(it came in cloud\.google\.com\/go\/spanner v1\.81\.0\)/,
+  },
 };
 
 for (const language of languagePlugins().map((p) => p.language)) {

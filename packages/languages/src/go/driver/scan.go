@@ -123,7 +123,7 @@ var laterTypes = map[string]struct{ goType, since string }{
 	"NUMERIC": {"spanner.NullNumeric", "cloud.google.com/go/spanner v1.10.0"},
 	"JSON":    {"spanner.NullJSON", "cloud.google.com/go/spanner v1.25.0"},
 	"FLOAT32": {"spanner.NullFloat32", "cloud.google.com/go/spanner v1.59.0"},
-	"UUID":    {"spanner.NullUUID", "a cloud.google.com/go/spanner after v1.80.0; v1.96.1 has it"},
+	"UUID":    {"spanner.NullUUID", "cloud.google.com/go/spanner v1.81.0"},
 }
 
 func (c ScanColumn) typeName() string {

@@ -2,8 +2,8 @@
 
 package main
 
-// UUID for the scan (scan.go): built only for client versions with spanner.NullUUID (v1.96.1 has it,
-// v1.80.0 not; install.ts passes the scb_uuid tag).
+// UUID for the scan (scan.go): built only for client versions with spanner.NullUUID
+// (cloud.google.com/go/spanner v1.81.0 on; install.ts passes the scb_uuid tag).
 
 import "cloud.google.com/go/spanner"
 

@@ -44,7 +44,7 @@ final class Scan {
   private static final MethodHandle GET_FLOAT_LIST = getter("getFloatList", List.class);
   private static final MethodHandle GET_JSON = getter("getJson", String.class);
   private static final MethodHandle GET_JSON_LIST = getter("getJsonList", List.class);
-  /** UUID's: getUuid and getUuidList (java.util.UUID), in 6.104.0 and not in 6.89.0 (the jars here). */
+  /** UUID's: getUuid and getUuidList (java.util.UUID), from 6.92.0 on (not in 6.91.1: javap on the jars). */
   private static final MethodHandle GET_UUID = getter("getUuid", UUID.class);
   private static final MethodHandle GET_UUID_LIST = getter("getUuidList", List.class);
 
@@ -69,7 +69,7 @@ final class Scan {
         throw new ClientFactory.UnsupportedOption("workload.resultSet JSON", version, "this client has no getJson");
       }
       if (c.type().equals("UUID") && (GET_UUID == null || GET_UUID_LIST == null)) {
-        throw new ClientFactory.UnsupportedOption("workload.resultSet " + (c.array() ? "ARRAY<UUID>" : "UUID"), version, "this client has no getUuid (6.104.0 has it, 6.89.0 not)");
+        throw new ClientFactory.UnsupportedOption("workload.resultSet " + (c.array() ? "ARRAY<UUID>" : "UUID"), version, "the client reads UUID (getUuid) from 6.92.0 on");
       }
     }
     Statement sql = Statement.of(shape.sql());
