@@ -12,7 +12,7 @@ import { CACHE_DIR } from '../../apps/runner/src/paths';
 import { defaultCellOn } from '../helpers/cells';
 import { languagePlugins } from '@scb/languages';
 
-/** The newest version of each client the registries serve here that decodes every type below (FLOAT32 included). */
+/** The newest version of each client the registries serve here that decodes every type below (FLOAT32 and UUID included). */
 const VERSIONS: Record<Language, string> = { node: '9.0.0', java: '6.123.0', go: '1.96.1' };
 
 const sized = (type: string) => /STRING|BYTES|JSON/.test(type);
@@ -109,13 +109,19 @@ for (const language of languagePlugins().map((p) => p.language)) {
     // Reading only the first column, the application never sees the changed value: nothing to fail.
     const first = await scanRun(language, { ...shape, read: 'first' }, { corruptResultSetPart: 2 });
     assert.ok(!(first.result instanceof Error), `read first: ${(first.result as Error).message}`);
+    // A UUID changed (a hex letter for another: still a UUID) fails it too, decoded into each language's own UUID type.
+    const uuids = ResultSetSchema.parse({ ...shape, columns: [{ type: 'INT64' }, { type: 'ARRAY<UUID>', arrayLength: 3 }] });
+    const changed = await scanRun(language, uuids, { corruptResultSetPart: 2 }, {}, 2);
+    assert.ok(changed.result instanceof Error, 'a changed UUID fails the cell');
+    assert.match(changed.result.message, /column c1 \(ARRAY<UUID>\)/);
   });
 }
 
 test('go driver: a version without spanner.NullFloat32 (1.33.0) refuses a FLOAT32 column it would decode, and decodes every other type', { timeout: 10 * 60_000 }, async () => {
   const client = { language: 'go' as const, version: '1.33.0' };
   const launch = await prepareDriver(client, { cacheDir: CACHE_DIR, log: () => {} });
-  const others = ResultSetSchema.parse({ ...EVERY_TYPE, columns: EVERY_TYPE.columns.filter((c) => !c.type.includes('FLOAT32')) });
+  // (Nor has it spanner.NullUUID: UUID is left out too; the test below refuses it by name.)
+  const others = ResultSetSchema.parse({ ...EVERY_TYPE, columns: EVERY_TYPE.columns.filter((c) => !/FLOAT32|UUID/.test(c.type)) });
   const shapes = [EVERY_TYPE, others, { ...EVERY_TYPE, read: 'none' as const }];
   const fake = await startFakeSpanner({ latencyMs: 1, resultSets: shapes });
   try {
@@ -132,6 +138,55 @@ test('go driver: a version without spanner.NullFloat32 (1.33.0) refuses a FLOAT3
     await fake.stop();
   }
 });
+
+/**
+ * UUID before the clients knew it: Java before getUuid (6.92.0; here 6.89.0) and Go before spanner.NullUUID
+ * (v1.81.0; here 1.80.0)
+ * refuse a UUID column by name (exit 4), before connecting; Node hands the wire's text over as it came
+ * in every version, so 7.10.0 (whose protos have no TypeCode UUID) decodes it as a string and agrees.
+ */
+const BEFORE_UUID: Record<Language, { version: string; refused: RegExp | null }> = {
+  node: { version: '7.10.0', refused: null },
+  java: { version: '6.89.0', refused: /option workload\.resultSet UUID is not supported by java 6\.89\.0: the client reads UUID \(getUuid\) from 6\.92\.0 on/ },
+  go: {
+    version: '1.80.0',
+    refused: /option workload\.resultSet UUID is not supported by go 1\.80\.0: it has no spanner\.NullUUID to decode column c0 into \(it came in cloud\.google\.com\/go\/spanner v1\.81\.0\)/,
+  },
+};
+
+for (const language of languagePlugins().map((p) => p.language)) {
+  const { version, refused } = BEFORE_UUID[language];
+  test(`${language} driver: a version from before UUID (${version}) ${refused ? 'refuses a UUID column by name' : 'decodes UUID and ARRAY<UUID> as text, and the checksums agree'}`, {
+    timeout: 10 * 60_000,
+  }, async () => {
+    const client = { language, version };
+    const launch = await prepareDriver(client, { cacheDir: CACHE_DIR, log: () => {} });
+    const shape = ResultSetSchema.parse({
+      rows: 12,
+      columns: [
+        { type: 'UUID', nullFraction: 0.2 },
+        { type: 'ARRAY<UUID>', arrayLength: 3, nullFraction: 0.2 },
+      ],
+      chunkBytes: 128,
+      seed: 9,
+    });
+    const fake = await startFakeSpanner({ latencyMs: 1, resultSets: [shape] });
+    try {
+      const result = await runDriver(defaultCellOn(fake, client, { warmupOps: 1, measuredOps: 3, operation: 'scan', resultSet: shape }, 1), launch).catch((e: Error) => e);
+      if (refused) {
+        assert.ok(result instanceof Error, 'the cell fails');
+        assert.match(result.message, /driver exited \(code 4\)/);
+        assert.match(result.message, refused);
+      } else {
+        assert.ok(!(result instanceof Error), (result as Error).message);
+        assert.deepEqual(result.errors, {});
+        assert.equal(result.operations.scan?.count, 3);
+      }
+    } finally {
+      await fake.stop();
+    }
+  });
+}
 
 for (const [language, options] of Object.entries(DECODE_OPTIONS)) {
   test(`${language} driver: every decode option decodes to the same checksums, reading all columns and the first`, { timeout: 10 * 60_000 }, async () => {

@@ -18,7 +18,8 @@ import { RESULT_SET_PRESETS } from '../../packages/shared/src/job/result-set-pre
 
 const sized = (type: string) => /STRING|BYTES|JSON/.test(type);
 /** Every scalar and array type the emulator (1.5.28) takes, FLOAT32 included, a tenth NULL. */
-const EVERY_TYPE = { rows: 20, columns: COLUMN_TYPES.map((type) => ({ type, nullFraction: 0.1, ...(sized(type) ? { bytes: 40 } : {}) })), seed: 7 };
+// UUID left out: emulator 1.5.28 cannot create a UUID column (docs/findings/result-sets.md).
+const EVERY_TYPE = { rows: 20, columns: COLUMN_TYPES.filter((type) => !type.includes('UUID')).map((type) => ({ type, nullFraction: 0.1, ...(sized(type) ? { bytes: 40 } : {}) })), seed: 7 };
 
 test('Node, Java and Go scan a table of every type the emulator provisioned per cell: rows in generation order, every checksum agrees', { timeout: 15 * 60_000 }, async () => {
   const parsed = parseJobSpec({

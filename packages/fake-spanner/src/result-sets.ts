@@ -150,11 +150,13 @@ export function chunkResult(shape: ResultSet, corruptPart?: number): EncodedResu
 
 /**
  * The fake's fault `corruptResultSetPart`: one value of the part changed but still valid for its type —
- * a letter of its first text of letters (a STRING's), else a BOOL flipped — so only a client that
- * checks what it decoded notices.
+ * a letter of its first text of letters (a STRING's), a UUID's first hex digit, else a BOOL flipped —
+ * so only a client that checks what it decoded notices.
  */
 function corrupt(values: WireValue[]): void {
   const change = (v: WireValue): WireValue | undefined => {
+    // A UUID (or the head of one split across parts): no other type's wire text starts so.
+    if (typeof v === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-/.test(v)) return (v[0] === '0' ? '1' : '0') + v.slice(1);
     if (typeof v === 'string' && /^[^{]*[a-zA-Z]/.test(v) && !/^\d{4}-|^-?\d|^[A-Za-z0-9+/]*=*$/.test(v)) {
       const i = v.search(/[a-zA-Z]/);
       return v.slice(0, i) + (v[i] === 'a' ? 'b' : 'a') + v.slice(i + 1);
@@ -175,7 +177,7 @@ function corrupt(values: WireValue[]): void {
       return;
     }
   }
-  throw new Error('corruptResultSetPart: the part holds no STRING or BOOL value to change');
+  throw new Error('corruptResultSetPart: the part holds no STRING, UUID or BOOL value to change');
 }
 
 /** The scan answers the fake knows, by their query text. */

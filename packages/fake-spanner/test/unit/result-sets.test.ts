@@ -108,3 +108,27 @@ test('the checksums change with one changed value; corruptResultSetPart changes 
     shape.columns.map((_, j) => j === changed[0]![1]),
   );
 });
+
+test('UUID columns go out as TypeCode UUID (17 in google/spanner/v1/type.proto), the values as their text', () => {
+  const shape = ResultSetSchema.parse({ rows: 3, columns: [{ type: 'UUID' }, { type: 'ARRAY<UUID>', arrayLength: 2 }], seed: 2 });
+  const { encoded } = chunkResult(shape);
+  // The type codes by name as the fake's proto loader decodes them; on the wire, Type.code (field 1) is the varint 17.
+  const first = spannerService().ExecuteStreamingSql.responseDeserialize(encoded[0]!) as { metadata: { rowType: { fields: { type: object }[] } } };
+  assert.deepEqual(
+    first.metadata.rowType.fields.map((f) => f.type),
+    [{ code: 'UUID' }, { code: 'ARRAY', arrayElementType: { code: 'UUID' } }],
+  );
+  const code = encoded[0]!.indexOf(Buffer.from([0x08, 17]));
+  assert.ok(code > 0, 'Type.code = 17 on the wire');
+  assert.deepEqual(reassemble(encoded, 2), generateRows(shape));
+  // corruptResultSetPart changes one UUID, split across parts or not, into another UUID.
+  const chunked = ResultSetSchema.parse({ rows: 12, columns: [{ type: 'INT64' }, { type: 'ARRAY<UUID>', arrayLength: 3 }], chunkBytes: 128 });
+  const rows = generateRows(chunked);
+  for (const part of [1, 2, 3, 5]) {
+    const got = reassemble(chunkResult(chunked, part).encoded, 2);
+    const changed = got.flatMap((r, i) => ((r[1] as string[]).some((u, k) => u !== (rows[i]![1] as string[])[k]) ? [r[1] as string[]] : []));
+    assert.equal(changed.length, 1, `part ${part}`);
+    for (const u of changed[0]!) assert.match(u, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    assert.notEqual(columnChecksums(chunked.columns, got)[1], columnChecksums(chunked.columns, rows)[1]);
+  }
+});

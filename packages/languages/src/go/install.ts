@@ -257,7 +257,7 @@ ${body}`,
  * the option (exit 4). Asked of `go doc`, as writeClientDefaults.
  */
 async function scanBuildTags(go: GoCommand): Promise<string[]> {
-  const tags = { scb_numeric: 'NullNumeric', scb_json: 'NullJSON', scb_float32: 'NullFloat32', scb_json_number: 'UseNumberWithJSONDecoderEncoder' };
+  const tags = { scb_numeric: 'NullNumeric', scb_json: 'NullJSON', scb_float32: 'NullFloat32', scb_uuid: 'NullUUID', scb_json_number: 'UseNumberWithJSONDecoderEncoder' };
   const found = await Promise.all(Object.entries(tags).map(async ([tag, symbol]) => ((await hasSymbol(go, symbol)) ? [tag] : [])));
   return found.flat();
 }

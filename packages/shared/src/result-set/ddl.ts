@@ -18,6 +18,7 @@ const DDL_TYPES: Record<ScalarType, string> = {
   DATE: 'DATE',
   TIMESTAMP: 'TIMESTAMP',
   JSON: 'JSON',
+  UUID: 'UUID',
 };
 
 /** A column type's DDL: `STRING(MAX)`, `ARRAY<BYTES(MAX)>`, … */

@@ -3,8 +3,11 @@
 // reads. Browser-safe: the launch form validates with it.
 import { z } from 'zod';
 
-/** Every scalar type a Spanner query returns (TypeCode names). */
-export const SCALAR_TYPES = ['BOOL', 'INT64', 'FLOAT32', 'FLOAT64', 'NUMERIC', 'STRING', 'BYTES', 'DATE', 'TIMESTAMP', 'JSON'] as const;
+/**
+ * Every scalar type a Spanner query returns (TypeCode names). UUID came last (TypeCode 17; Spanner's
+ * UUID type, 2026): not every client version decodes it, and the drivers refuse it by name where not.
+ */
+export const SCALAR_TYPES = ['BOOL', 'INT64', 'FLOAT32', 'FLOAT64', 'NUMERIC', 'STRING', 'BYTES', 'DATE', 'TIMESTAMP', 'JSON', 'UUID'] as const;
 export type ScalarType = (typeof SCALAR_TYPES)[number];
 
 /** A column's type as the spec writes it: a scalar, or `ARRAY<scalar>`. */
@@ -136,7 +139,7 @@ export function columnOf(c: ResultColumn): FilledColumn {
 /** Roughly what a value of the column weighs as JSON on the wire. */
 function valueBytes(c: FilledColumn): number {
   const scalar = scalarOf(c.type);
-  const one = SIZED.includes(scalar) ? (scalar === 'BYTES' ? (c.bytes * 4) / 3 : c.bytes) + 4 : scalar === 'TIMESTAMP' ? 34 : 24;
+  const one = SIZED.includes(scalar) ? (scalar === 'BYTES' ? (c.bytes * 4) / 3 : c.bytes) + 4 : scalar === 'TIMESTAMP' ? 34 : scalar === 'UUID' ? 39 : 24;
   return isArray(c.type) ? one * c.arrayLength + 4 : one;
 }
 

@@ -12,7 +12,8 @@
 // code points too); BYTES its bytes; every other type the characters of its canonical text:
 //   BOOL "true"/"false"; INT64 and NUMERIC the decimal as sent (NUMERIC without trailing fraction zeros);
 //   FLOAT64/FLOAT32 "NaN", else the IEEE 754 bits as lower-case hex (16/8 digits); DATE "YYYY-MM-DD";
-//   TIMESTAMP "<seconds since the epoch>.<nanoseconds, 9 digits>"; JSON its compact text (keys sorted).
+//   TIMESTAMP "<seconds since the epoch>.<nanoseconds, 9 digits>"; JSON its compact text (keys sorted);
+//   UUID its lower-case 8-4-4-4-12 text (as the wire carries it).
 import { columnOf, DEFAULT_DATE_RANGE, dayMs, type FilledColumn, isArray, type ResultColumn, type ResultSet, scalarOf, type ScalarType } from './shape';
 
 export type WireValue = string | number | boolean | null | WireValue[];
@@ -104,6 +105,21 @@ const DAY_MS = 86_400_000;
 /** Any signed 64-bit integer, uniformly: all but about one in 2^10 beyond ±2^53. */
 const int64 = (r: () => number) => BigInt.asIntN(64, (BigInt(int(r, 2 ** 32)) << 32n) | BigInt(int(r, 2 ** 32)));
 
+const HEX = '0123456789abcdef';
+
+/**
+ * A version-4 UUID (RFC 9562: version nibble 4, variant bits 10) drawn from `r`, in the canonical
+ * lower-case 8-4-4-4-12 form Spanner's wire carries.
+ */
+function uuid(r: () => number): string {
+  let out = '';
+  for (let i = 0; i < 32; i++) {
+    if (i === 8 || i === 12 || i === 16 || i === 20) out += '-';
+    out += i === 12 ? '4' : i === 16 ? HEX[8 + int(r, 4)]! : HEX[int(r, 16)]!;
+  }
+  return out;
+}
+
 /** A generator draws one value of its type; `c` is the column (its size and value options). */
 const GENERATORS: Record<ScalarType, (r: () => number, c: FilledColumn) => WireValue> = {
   BOOL: (r) => r() < 0.5,
@@ -143,6 +159,7 @@ const GENERATORS: Record<ScalarType, (r: () => number, c: FilledColumn) => WireV
     }
     return `{${fields.join(',')}}`;
   },
+  UUID: uuid,
 };
 
 /** The value of one cell of the result, as the wire carries it. */
@@ -194,6 +211,9 @@ export function canonicalText(type: ScalarType, v: WireValue): string {
       return floatBits(Number(v), 32);
     case 'TIMESTAMP':
       return timestampCanonical(v as string);
+    // Lower case, whatever case the text came in (Spanner sends lower case; a client may print upper).
+    case 'UUID':
+      return (v as string).toLowerCase();
     default:
       return String(v);
   }

@@ -61,7 +61,7 @@ test('the same shape and seed give the same values and query; another seed other
   assert.match(resultSetSql(a), /^SELECT c0, c1, c2 FROM ScanRows_[0-9a-f]{8} ORDER BY k LIMIT 50$/);
   // The table those rows live in on the emulator: the row's index as its key, every type declared.
   assert.equal(resultSetDdl(a), `CREATE TABLE ${resultSetTable(a)} (k INT64 NOT NULL, c0 ARRAY<NUMERIC>, c1 TIMESTAMP, c2 FLOAT64) PRIMARY KEY (k)`);
-  const scalars = ['BOOL', 'INT64', 'FLOAT32', 'FLOAT64', 'NUMERIC', 'STRING(MAX)', 'BYTES(MAX)', 'DATE', 'TIMESTAMP', 'JSON'];
+  const scalars = ['BOOL', 'INT64', 'FLOAT32', 'FLOAT64', 'NUMERIC', 'STRING(MAX)', 'BYTES(MAX)', 'DATE', 'TIMESTAMP', 'JSON', 'UUID'];
   assert.deepEqual(COLUMN_TYPES.map(columnDdlType), [...scalars, ...scalars.map((t) => `ARRAY<${t}>`)]);
   const d = driverResultSet(a);
   assert.deepEqual(
@@ -239,4 +239,43 @@ test('nodeScan (Node, with scan) and goJsonUseNumber (Go 1.54.0 on, with scan): 
     'configurations.0.goJsonUseNumber: is a go client option (UseNumberWithJSONDecoderEncoder, 1.54.0 on); the java client has none',
   ]);
   assert.equal(describeConfiguration({ label: 'UseNumber', goJsonUseNumber: true }), 'UseNumber (goJsonUseNumber=true)');
+});
+
+test('UUID and ARRAY<UUID>: version-4 UUIDs in lower-case 8-4-4-4-12 form, the same per seed, folded as that text', () => {
+  const shape = ResultSetSchema.parse({
+    rows: 200,
+    columns: [
+      { type: 'UUID', nullFraction: 0.1 },
+      { type: 'ARRAY<UUID>', arrayLength: 3 },
+    ],
+    seed: 4,
+  });
+  const rows = generateRows(shape);
+  assert.deepEqual(rows, generateRows({ ...shape }));
+  assert.notDeepEqual(rows, generateRows({ ...shape, seed: 5 }));
+  const values = rows.flatMap((r) => [r[0], ...(r[1] as string[])]).filter((v) => v !== null) as string[];
+  assert.ok(rows.some((r) => r[0] === null) && values.length > 700, `${values.length} values`);
+  for (const v of values) assert.match(v, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  // Random enough: no two alike, every hex digit in every free position over the values.
+  assert.equal(new Set(values).size, values.length);
+  assert.equal(new Set(values.map((v) => v[0])).size, 16);
+  // The canonical form is the lower-case text, whatever case a client prints it in.
+  assert.equal(canonicalText('UUID', values[0]!.toUpperCase()), values[0]);
+  const sums = columnChecksums(shape.columns, rows);
+  const upper = rows.map((r) => [typeof r[0] === 'string' ? r[0].toUpperCase() : r[0], r[1]]);
+  assert.deepEqual(columnChecksums(shape.columns, upper), sums);
+  const changed = rows.map((r, i) => (i === 7 ? [r[0], (r[1] as string[]).map((u, k) => (k === 1 ? `${u.slice(0, -1)}${u.endsWith('0') ? '1' : '0'}` : u))] : r));
+  const after = columnChecksums(shape.columns, changed);
+  assert.equal(after[0], sums[0]);
+  assert.notEqual(after[1], sums[1]);
+  // A UUID has no size: bytes is refused by name; the emulator's table declares the type.
+  assert.match(issues(spec({ operation: 'scan', resultSet: { rows: 10, columns: [{ type: 'UUID', bytes: 8 }] } })).join(), /columns\.0\.bytes: sizes STRING, BYTES and JSON values, not UUID/);
+  assert.match(resultSetDdl(shape), /c0 UUID, c1 ARRAY<UUID>\)/);
+  assert.deepEqual(
+    driverResultSet(shape).columns.map((c) => [c.type, c.array, c.checksum]),
+    [
+      ['UUID', false, sums[0]],
+      ['UUID', true, sums[1]],
+    ],
+  );
 });

@@ -514,7 +514,7 @@ func (d *protocolDecoder) decodeScanColumn(raw json.RawMessage, path string, x *
 		x.Name = d.str(v, p)
 	}
 	if v, p := d.field(o, path, "type", true); v != nil {
-		x.Type = d.oneOf(p, d.str(v, p), "BOOL", "INT64", "FLOAT32", "FLOAT64", "NUMERIC", "STRING", "BYTES", "DATE", "TIMESTAMP", "JSON")
+		x.Type = d.oneOf(p, d.str(v, p), "BOOL", "INT64", "FLOAT32", "FLOAT64", "NUMERIC", "STRING", "BYTES", "DATE", "TIMESTAMP", "JSON", "UUID")
 	}
 	if v, p := d.field(o, path, "array", true); v != nil {
 		x.Array = d.boolean(v, p)

@@ -6,9 +6,9 @@ package main
 // defines it (the Node driver's scan.ts does the same). A checksum or a row count other than the
 // result's ends the driver (exit 5) with one sentence naming the column and its type.
 //
-// NUMERIC, JSON and FLOAT32 came to the client after its oldest versions built here: their decoders
-// are in scan_numeric.go, scan_json.go and scan_float32.go, built (install.ts, scanBuildTags) only
-// for versions that have spanner.NullNumeric, NullJSON and NullFloat32. Without one, a column of that
+// NUMERIC, JSON, FLOAT32 and UUID came to the client after its oldest versions built here: their
+// decoders are in scan_numeric.go, scan_json.go, scan_float32.go and scan_uuid.go, built (install.ts,
+// scanBuildTags) only for versions that have spanner.NullNumeric, NullJSON, NullFloat32 and NullUUID. Without one, a column of that
 // type is refused before the client connects (exit 4), not a build failure.
 
 import (
@@ -123,6 +123,7 @@ var laterTypes = map[string]struct{ goType, since string }{
 	"NUMERIC": {"spanner.NullNumeric", "cloud.google.com/go/spanner v1.10.0"},
 	"JSON":    {"spanner.NullJSON", "cloud.google.com/go/spanner v1.25.0"},
 	"FLOAT32": {"spanner.NullFloat32", "cloud.google.com/go/spanner v1.59.0"},
+	"UUID":    {"spanner.NullUUID", "cloud.google.com/go/spanner v1.81.0"},
 }
 
 func (c ScanColumn) typeName() string {

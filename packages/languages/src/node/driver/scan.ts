@@ -43,6 +43,9 @@ const TEXT: Record<string, (v: any) => string> = {
     return `${ns / 1_000_000_000n}.${String(ns % 1_000_000_000n).padStart(9, '0')}`;
   },
   JSON: (v) => (typeof v === 'string' ? v : JSON.stringify(v)),
+  // Every version hands the wire's text over as it came: those that know TypeCode UUID (8.4.0 on) have
+  // no decoder for it, and the older ones' decode() leaves a type code it does not know as it is.
+  UUID: (v) => String(v).toLowerCase(),
 };
 
 function foldScalar(h: number, type: string, v: any): number {

@@ -279,7 +279,7 @@ final class Protocol {
       JsonObject o = ProtocolReader.object(json, path);
       return new ScanColumn(
           ProtocolReader.required(o, path, "name", ProtocolReader::string),
-          ProtocolReader.required(o, path, "type", (j, p) -> ProtocolReader.oneOf(ProtocolReader.string(j, p), p, "BOOL", "INT64", "FLOAT32", "FLOAT64", "NUMERIC", "STRING", "BYTES", "DATE", "TIMESTAMP", "JSON")),
+          ProtocolReader.required(o, path, "type", (j, p) -> ProtocolReader.oneOf(ProtocolReader.string(j, p), p, "BOOL", "INT64", "FLOAT32", "FLOAT64", "NUMERIC", "STRING", "BYTES", "DATE", "TIMESTAMP", "JSON", "UUID")),
           ProtocolReader.required(o, path, "array", ProtocolReader::bool),
           ProtocolReader.required(o, path, "checksum", ProtocolReader::int64));
     }

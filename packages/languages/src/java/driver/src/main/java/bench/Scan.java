@@ -13,6 +13,7 @@ import java.lang.invoke.MethodType;
 import java.math.BigDecimal;
 import java.util.Arrays;
 import java.util.List;
+import java.util.UUID;
 
 /**
  * The `scan` operation: a single-use query whose result has the job's shape, read as the cell's
@@ -43,6 +44,9 @@ final class Scan {
   private static final MethodHandle GET_FLOAT_LIST = getter("getFloatList", List.class);
   private static final MethodHandle GET_JSON = getter("getJson", String.class);
   private static final MethodHandle GET_JSON_LIST = getter("getJsonList", List.class);
+  /** UUID's: getUuid and getUuidList (java.util.UUID), from 6.92.0 on (not in 6.91.1: javap on the jars). */
+  private static final MethodHandle GET_UUID = getter("getUuid", UUID.class);
+  private static final MethodHandle GET_UUID_LIST = getter("getUuidList", List.class);
 
   private static MethodHandle getter(String name, Class<?> returns) {
     try {
@@ -63,6 +67,9 @@ final class Scan {
       }
       if (c.type().equals("JSON") && (GET_JSON == null || GET_JSON_LIST == null)) {
         throw new ClientFactory.UnsupportedOption("workload.resultSet JSON", version, "this client has no getJson");
+      }
+      if (c.type().equals("UUID") && (GET_UUID == null || GET_UUID_LIST == null)) {
+        throw new ClientFactory.UnsupportedOption("workload.resultSet " + (c.array() ? "ARRAY<UUID>" : "UUID"), version, "the client reads UUID (getUuid) from 6.92.0 on");
       }
     }
     Statement sql = Statement.of(shape.sql());
@@ -150,6 +157,8 @@ final class Scan {
         return row.getTimestamp(i);
       case "JSON":
         return call(GET_JSON, row, i);
+      case "UUID":
+        return call(GET_UUID, row, i);
       default:
         throw new IllegalArgumentException("scan: unknown column type " + type);
     }
@@ -177,6 +186,8 @@ final class Scan {
         return row.getTimestampList(i);
       case "JSON":
         return (List<?>) call(GET_JSON_LIST, row, i);
+      case "UUID":
+        return (List<?>) call(GET_UUID_LIST, row, i);
       default:
         throw new IllegalArgumentException("scan: unknown column type ARRAY<" + type + ">");
     }
@@ -231,6 +242,9 @@ final class Scan {
       }
       case "JSON":
         return (String) v;
+      // java.util.UUID prints the canonical lower-case 8-4-4-4-12 form.
+      case "UUID":
+        return ((UUID) v).toString();
       default:
         throw new IllegalArgumentException("scan: unknown column type " + type);
     }
