@@ -130,7 +130,18 @@ test('every model of the schema can be written and read back', async () => {
 
   // An uploaded build: stored once by its content (the same bytes again store nothing), its bytes read back whole.
   const content = Buffer.from([0x1f, 0x8b, 0, 255, 1, 2, 3]);
-  const upload = { id: `sha256:${'c'.repeat(64)}`, language: 'node', module: '@google-cloud/spanner', version: '9.0.1-SNAPSHOT', format: 'npm-pack', label: 'PR 1', bytes: content.length, contents: null, uploadedBy: 'token:ci', content };
+  const upload = {
+    id: `sha256:${'c'.repeat(64)}`,
+    language: 'node',
+    module: '@google-cloud/spanner',
+    version: '9.0.1-SNAPSHOT',
+    format: 'npm-pack',
+    label: 'PR 1',
+    bytes: content.length,
+    contents: null,
+    uploadedBy: 'token:ci',
+    content,
+  };
   const first = await storeArtifact(t.db, upload);
   assert.equal(first.created, true);
   const again = await storeArtifact(t.db, { ...upload, label: 'another', uploadedBy: 'token:other' });

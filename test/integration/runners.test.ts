@@ -210,7 +210,18 @@ test('an uploaded build on two machines: runners with their own SCB_MACHINE and 
   execFileSync('npm', ['pack', '@google-cloud/spanner@9.0.0', '--silent', '--pack-destination', packDir], { cwd: packDir });
   const bytes = readFileSync(path.join(packDir, readdirSync(packDir).find((f) => f.endsWith('.tgz'))!));
   const id = artifactId(bytes);
-  await storeArtifact(t.db, { id, language: 'node', module: '@google-cloud/spanner', version: '9.0.0', format: 'npm-pack', label: 'two machines', bytes: bytes.length, contents: null, uploadedBy: 'token:test', content: bytes });
+  await storeArtifact(t.db, {
+    id,
+    language: 'node',
+    module: '@google-cloud/spanner',
+    version: '9.0.0',
+    format: 'npm-pack',
+    label: 'two machines',
+    bytes: bytes.length,
+    contents: null,
+    uploadedBy: 'token:test',
+    content: bytes,
+  });
   const own = (name: string) => ({ SCB_MACHINE: `machine-${name}`, SCB_CACHE_DIR: mkdtempSync(path.join(os.tmpdir(), `scb-runner-${name}-cache-`)), SCB_ARTIFACTS: 'on' });
   const a = startRunnerProcess('A', own('a'));
   const b = startRunnerProcess('B', own('b'));
@@ -229,7 +240,11 @@ test('an uploaded build on two machines: runners with their own SCB_MACHINE and 
       assert.match(String((j.environment as { builds?: string } | null)?.builds), /^sandboxed/, 'the job records how its drivers ran');
     }
     assert.equal(new Set(jobs.map((j) => j.runnerId)).size, 2, 'each runner ran one');
-    for (const r of [a, b]) assert.ok(r.lines.some((l) => l.includes(`installing the uploaded build ${id.slice(0, 19)}`)), `${r.lines[0]?.split(':')[0]} installed the build from the database`);
+    for (const r of [a, b])
+      assert.ok(
+        r.lines.some((l) => l.includes(`installing the uploaded build ${id.slice(0, 19)}`)),
+        `${r.lines[0]?.split(':')[0]} installed the build from the database`,
+      );
   } finally {
     await Promise.all([stopRunner(a), stopRunner(b)]);
   }
