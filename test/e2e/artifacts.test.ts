@@ -183,8 +183,10 @@ test('go: the v1.96.1 module zip unchanged passes against 1.96.1; built from its
   // The module zip as the proxy serves it (installing the published version puts it in the product's module cache).
   await prepareDriver({ language: 'go', version: '1.96.1' }, { cacheDir: CACHE_DIR, log: () => {} });
   const zip = path.join(CACHE_DIR, 'go/mod/cache/download/cloud.google.com/go/spanner/@v/v1.96.1.zip');
-  // Go's repeats differ by about 1% on p50: a 2 ms sleep (+7% at 30 ms) is judged against 4%.
-  const tight = { criteria: { p50RisePct: 4, p99RisePct: 30 } };
+  // Go's repeats differ by about 1% on p50: a 2 ms sleep (+7% at 30 ms) is judged against 4%. Its p99 is
+  // so close to its p50 that the fake's own few ms can be a tenth of it, and such a cell is left out as
+  // harness-bound (one of six in a CI run): 4 repeats a side, so 3 remain.
+  const tight = { criteria: { p50RisePct: 4, p99RisePct: 30 }, repeats: 4 };
   const same = await gateWithBuild('go', '1.96.1', zip, 'go unchanged', tight);
   assert.equal(same.code, 0, `A/A passes:\n${same.stderr}\n${same.stdout}`);
   assert.match(same.stdout, /go unchanged \(build sha256:[0-9a-f]{12} of 1\.96\.1\)/);
