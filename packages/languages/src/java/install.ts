@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -45,12 +46,42 @@ export function ensureJavaBuild(build: BuildToInstall, ctx: InstallContext): Pro
   return oneAtATime(dir, async () => {
     const fragment = path.join(ctx.cacheDir, 'clients', 'java', `${name}.repository`);
     const info = takeBuild(build.id, () => inspectArtifact('java', build.bytes));
+    // Maven keeps what it resolves in the local repository for every later resolution: a build at a
+    // published version would stand in for that release there. A build's version must be its own.
+    const listed = await ctx.published().catch(() => undefined);
+    if (listed?.includes(info.version))
+      throw new ClientInstallError(
+        `the uploaded build says it is ${ARTIFACT}:${info.version}, a published release: give the build a version of its own (e.g. ${info.version.replace(/(\d+)$/, (n) => String(Number(n) + 1))}-SNAPSHOT)`,
+      );
     const unpack = () => {
       rmSync(fragment, { recursive: true, force: true });
-      return unpackArtifact('java', build.bytes, fragment);
+      const unpacked = unpackArtifact('java', build.bytes, fragment);
+      forgetInLocalRepository(repositoryRoot(fragment));
+      return unpacked;
     };
-    return install(info.version, ctx, { dir, id: build.id, unpack, root: () => repositoryRoot(fragment) });
+    // Builds of one version resolve one at a time: each forgets the other's poms first.
+    return oneAtATime(path.join(ctx.cacheDir, 'clients', 'java', `maven-${info.version}`), () => install(info.version, ctx, { dir, id: build.id, unpack, root: () => repositoryRoot(fragment) }));
   });
+}
+
+/** The local Maven repository (Maven's default; a settings.xml elsewhere is not read). */
+const LOCAL_REPOSITORY = path.join(os.homedir(), '.m2', 'repository');
+
+/**
+ * Removes from the local Maven repository every group/artifact/version folder the fragment holds, so
+ * that Maven reads this build's poms (their dependencies) from the fragment, not another build's of the
+ * same -SNAPSHOT version that an earlier resolution left there.
+ */
+function forgetInLocalRepository(fragment: string): void {
+  const walk = (dir: string): void => {
+    const entries = readdirSync(dir, { withFileTypes: true });
+    if (entries.some((e) => e.isFile() && e.name.endsWith('.pom'))) {
+      rmSync(path.join(LOCAL_REPOSITORY, path.relative(fragment, dir)), { recursive: true, force: true });
+      return;
+    }
+    for (const e of entries) if (e.isDirectory()) walk(path.join(dir, e.name));
+  };
+  walk(fragment);
 }
 
 /** The fragment's repository root: the folder that holds com/ (the unpacked folder or one below it). */
