@@ -27,7 +27,7 @@ import {
 } from '@scb/shared';
 import { judgeCell } from '@scb/shared/verdict';
 import type { Db } from './client';
-import type { VerdictColumns } from './trend';
+import { CELL_VERSION_KEY, type VerdictColumns } from './trend';
 import { Prisma } from '../generated/prisma/client';
 import { ColumnParser } from './read';
 
@@ -58,7 +58,7 @@ interface SummaryCellRow extends VerdictColumns {
 
 // A Go client built against another grpc-go draws its own line; an uploaded build stands under its
 // label and short id on the versions axis (clientVersionKey), never as the release it was built from.
-const CELL_COLUMNS = Prisma.sql`c.id, c."jobId", c.index, c."clientLanguage" AS language, CASE WHEN c."clientArtifact" IS NULL THEN c."clientVersion" ELSE COALESCE(c."clientLabel", 'build') || ' (' || left(c."clientArtifact", 19) || ')' END AS version,
+const CELL_COLUMNS = Prisma.sql`c.id, c."jobId", c.index, c."clientLanguage" AS language, ${CELL_VERSION_KEY},
   CASE WHEN c."clientGrpcVersion" IS NULL THEN c."configLabel" ELSE c."configLabel" || ' · grpc ' || c."clientGrpcVersion" END AS "configLabel",
   c.concurrency, c.repeat, r.qps, r."p50Ms", r."p90Ms", r."p99Ms", r."p999Ms", r.operations, r."cpuMs", r."elapsedMs",
   r."firstRowP50Ms", r."firstRowP99Ms", r."lastRowP50Ms", r."lastRowP99Ms",

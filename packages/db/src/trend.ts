@@ -6,6 +6,14 @@ import type { Db } from './client';
 import { Prisma } from '../generated/prisma/client';
 import { ColumnParser } from './read';
 
+/**
+ * A cell's entry on the versions axis, as clientVersionKey (@scb/shared) writes it: its version, or an
+ * uploaded build's label and short id, never the release it was built from.
+ */
+export const CELL_VERSION_KEY = Prisma.raw(
+  `CASE WHEN c."clientArtifact" IS NULL THEN c."clientVersion" ELSE COALESCE(c."clientLabel", 'build') || ' (' || left(c."clientArtifact", 19) || ')' END AS version`,
+);
+
 /** A job with succeeded cells: its spec, scenario, cores and succeeded cells per language and concurrency. */
 export interface TrendJob extends JobCellCounts {
   scenarioLabel: string;
@@ -106,7 +114,7 @@ export async function loadTrendRows(db: Db, q: { language: string; concurrency: 
   const field = METRICS[q.metric].field;
   const column = q.operation ? Prisma.sql`(r.operations -> ${q.operation}::text ->> ${field}::text)::float8` : Prisma.raw(`r."${field}"`);
   const rows = await db.$queryRaw<(Omit<TrendRow, 'value'> & { value: number | null })[]>`
-    SELECT c."jobId", CASE WHEN c."clientArtifact" IS NULL THEN c."clientVersion" ELSE COALESCE(c."clientLabel", 'build') || ' (' || left(c."clientArtifact", 19) || ')' END AS version,
+    SELECT c."jobId", ${CELL_VERSION_KEY},
       -- A Go client built against another grpc-go draws its own line.
       CASE WHEN c."clientGrpcVersion" IS NULL THEN c."configLabel" ELSE c."configLabel" || ' · grpc ' || c."clientGrpcVersion" END AS "configLabel",
       c.repeat, ${column} AS value, r."cpuMs", r."elapsedMs", r."p50Ms", r."p99Ms", r."driverLoopUtilization", r."targetLoopUtilization",
