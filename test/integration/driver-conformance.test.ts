@@ -163,7 +163,9 @@ for (const language of languagePlugins().map((p) => p.language)) {
     assert.ok(r.uncorrected && r.scheduleLag && r.outstandingCapWaits === 0, JSON.stringify({ lag: !!r.scheduleLag, waits: r.outstandingCapWaits }));
     const p50 = (h: string) => decodeHistogram(h).getValueAtPercentile(50) / 1000;
     const [corrected, uncorrected] = [p50(r.histogram), p50(r.uncorrected.histogram)];
-    assert.ok(corrected >= uncorrected && corrected <= uncorrected * 1.05, `p50 corrected ${corrected} ms, uncorrected ${uncorrected} ms`);
+    // Within a tenth: a JVM's pauses on a loaded CI machine put Java's corrected p50 5.0% above its
+    // uncorrected one (66.0 ms and 62.8 ms) when calm; the stall below asks for 5 times.
+    assert.ok(corrected >= uncorrected && corrected <= uncorrected * 1.1, `p50 corrected ${corrected} ms, uncorrected ${uncorrected} ms`);
     // Poisson arrivals at 100/s for 3 s: about 300 (5 standard deviations of a Poisson count).
     assert.ok(Math.abs(r.count - 300) <= 5 * Math.sqrt(300), `${r.count} operations arrived in 3 s at 100/s`);
     assert.equal(decodeHistogram(r.scheduleLag.histogram).totalCount, r.count, 'every operation that did not wait has its lag');
