@@ -136,8 +136,7 @@ test('the CI steps: an unchanged build passes a gate against its release, one wi
   const same = await sh('build-candidate.sh', ['node', await checkout('same'), path.join(dir, 'same.tgz')], {});
   assert.equal(same.code, 0, same.stderr);
   const aa = await gate(path.join(dir, 'same.tgz'), 'PR 1 @ unchanged');
-  assert.equal(aa.code, 0, `A/A passes:\n${aa.stderr}\n${aa.markdown}`);
-  assert.match(aa.markdown, /\*\*Verdict: PASS\*\*/);
+  assertAaHolds(aa.code, aa.markdown, aa.stderr);
   assert.match(aa.markdown, /PR 1 @\u200b? unchanged \(build sha256:[0-9a-f]{12} of 9\.0\.0\)/, 'the Markdown names the build, never a release');
 
   const patched = await checkout('patched');
@@ -168,6 +167,20 @@ test('the CI steps: an unchanged build passes a gate against its release, one wi
   assert.ok(cells.filter((c) => c.arm === 'baseline').every((c) => c.client.artifact === undefined));
 });
 
+/**
+ * An unchanged build against its release: PASS, or (the gate rule when a cell was left out as
+ * harness-bound, issue 38's subject; two of three CI runs had one such Go cell) INCONCLUSIVE with every
+ * metric within its limit. Never FAIL, never a metric beyond its limit or undecided.
+ */
+function assertAaHolds(code: number | null, markdown: string, stderr: string): void {
+  const why = `A/A holds:\n${stderr}\n${markdown}`;
+  if (code === 0) return assert.match(markdown, /\*\*Verdict: PASS\*\*/, why);
+  assert.equal(code, 2, why);
+  assert.match(markdown, /cells? were harness-bound and left out/, why);
+  assert.doesNotMatch(markdown, /too few repeats|too noisy| fell | rose /, why);
+  assert.equal((markdown.match(/^- (qps|p50|p99) at C=4 changed .*within the allowed/gm) ?? []).length, 3, why);
+}
+
 const CACHE_DIR = path.resolve(process.env.SCB_CACHE_DIR ?? path.join(ROOT, '.cache'));
 
 /** A gate through `npm run gate` with a candidate build; the Markdown on stdout, progress on stderr. */
@@ -188,7 +201,7 @@ test('go: the v1.96.1 module zip unchanged passes against 1.96.1; built from its
   // harness-bound (one of six in a CI run): 4 repeats a side, so 3 remain.
   const tight = { criteria: { p50RisePct: 4, p99RisePct: 30 }, repeats: 4 };
   const same = await gateWithBuild('go', '1.96.1', zip, 'go unchanged', tight);
-  assert.equal(same.code, 0, `A/A passes:\n${same.stderr}\n${same.stdout}`);
+  assertAaHolds(same.code, same.stdout, same.stderr);
   assert.match(same.stdout, /go unchanged \(build sha256:[0-9a-f]{12} of 1\.96\.1\)/);
 
   const folder = path.join(dir, 'go-module');
@@ -212,6 +225,6 @@ test('java: a fragment of 6.104.0 relabelled 6.104.1-SNAPSHOT (spanner and its s
   writeFileSync(fragment, makeMavenFragment({ from: '6.104.0', to: '6.104.1-SNAPSHOT' }));
   // A JVM's repeats differ more than 4% on p50 in their first seconds: the default 20%.
   const r = await gateWithBuild('java', '6.104.0', fragment, 'java 6.104.0 relabelled', { criteria: { p50RisePct: 20, p99RisePct: 30 } });
-  assert.equal(r.code, 0, `A/A passes:\n${r.stderr}\n${r.stdout}`);
+  assertAaHolds(r.code, r.stdout, r.stderr);
   assert.match(r.stdout, /java 6\.104\.0 relabelled \(build sha256:[0-9a-f]{12} of 6\.104\.1-SNAPSHOT\)/);
 });
