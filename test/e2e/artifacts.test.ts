@@ -174,7 +174,10 @@ test('the CI steps: an unchanged build passes a gate against its release, one wi
  */
 function assertAaHolds(code: number | null, markdown: string, stderr: string): void {
   const why = `A/A holds:\n${stderr}\n${markdown}`;
-  if (code === 0) return assert.match(markdown, /\*\*Verdict: PASS\*\*/, why);
+  if (code === 0) {
+    assert.match(markdown, /\*\*Verdict: PASS\*\*/, why);
+    return;
+  }
   assert.equal(code, 2, why);
   assert.match(markdown, /cells? were harness-bound and left out/, why);
   assert.doesNotMatch(markdown, /too few repeats|too noisy| fell | rose /, why);
