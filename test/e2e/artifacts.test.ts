@@ -202,7 +202,8 @@ test('go: the v1.96.1 module zip unchanged passes against 1.96.1; built from its
   // Go's repeats differ by about 1% on p50: a 2 ms sleep (+7% at 30 ms) is judged against 4%. Its p99 is
   // so close to its p50 that the fake's own few ms can be a tenth of it, and such a cell is left out as
   // harness-bound (one of six in a CI run): 4 repeats a side, so 3 remain.
-  const tight = { criteria: { p50RisePct: 4, p99RisePct: 30 }, repeats: 4 };
+  // Its p99 is what one slow repeat moves (61 ms beside 35-38 in a run by hand): the pair is about p50.
+  const tight = { criteria: { p50RisePct: 4, p99RisePct: 100 }, repeats: 4 };
   const same = await gateWithBuild('go', '1.96.1', zip, 'go unchanged', tight);
   assertAaHolds(same.code, same.stdout, same.stderr);
   assert.match(same.stdout, /go unchanged \(build sha256:[0-9a-f]{12} of 1\.96\.1\)/);
