@@ -376,6 +376,7 @@ export function evaluateGate(samples: GateSample[], o: EvaluateOptions): GateEva
   // What is judged, before any verdict: the median tests' inputs and the mode counts, per level.
   const medianInputs: Omit<JudgeOptions, 'failLevel'>[] = [];
   const modeInputs: { concurrency: number; baseline: { bad: number; of: number }; candidate: { bad: number; of: number }; unclassified: number; p: number }[] = [];
+  const mixed: string[] = [];
   for (const concurrency of o.concurrency) {
     const at = (arm: Arm) => samples.filter((s) => s.arm === arm && s.concurrency === concurrency).sort((a, b) => a.repeat - b.repeat);
     // The good mode's repeats, where the scenario has a mode and each arm has enough of them.
@@ -391,7 +392,10 @@ export function evaluateGate(samples: GateSample[], o: EvaluateOptions): GateEva
       if (good('baseline').length >= MIN_GATE_REPEATS && good('candidate').length >= MIN_GATE_REPEATS) {
         judged = good;
         leftOut = { baseline: b.bad, candidate: cand.bad };
-      }
+      } else if (b.bad || cand.bad)
+        mixed.push(
+          `the medians at ${level(concurrency)} judged every repeat, ${o.mode.bad} or not: fewer than ${MIN_GATE_REPEATS} were not in an arm (${good('baseline').length} baseline, ${good('candidate').length} candidate)`,
+        );
     }
     // A repeat without the figure (a cell stored before it was measured) is no repeat of that metric.
     const values = (arm: Arm, metric: GateMetric) => judged(arm).flatMap((s) => (s[metric] !== undefined && Number.isFinite(s[metric]) ? [s[metric]] : []));
@@ -456,7 +460,7 @@ export function evaluateGate(samples: GateSample[], o: EvaluateOptions): GateEva
   const unsure = all.filter((m) => m.verdict === 'inconclusive');
   const verdict: Verdict = failing.length ? 'fail' : unsure.length ? 'inconclusive' : 'pass';
   // The mode's reason always leads (it is the scenario's question), then its power note where the repeats were too few.
-  const modeReasons = [...modes.map((m) => m.reason), ...modes.flatMap((m) => (m.powerNote ? [m.powerNote] : []))];
+  const modeReasons = [...modes.map((m) => m.reason), ...modes.flatMap((m) => (m.powerNote ? [m.powerNote] : [])), ...mixed];
   const chosen = failing.length ? failing : unsure.length ? unsure : metrics;
   const reasons = [...new Set([...modeReasons, ...chosen.map((m) => m.reason)])];
   const persisting = verdict === 'pass' && modes.some((m) => m.persisting);

@@ -190,6 +190,13 @@ test('a slower good mode fails the medians even when the collapse rates match; a
   assert.match(asked.reasons[0]!, /in 0 of 27 cold starts, 6\.105\.0 in 0 of 27: no difference .*; neither collapsed$/);
 });
 
+test('where an arm keeps fewer than 3 repeats of the good mode, the medians judge every repeat and say so', () => {
+  const e = evaluate([...arm('baseline', 5, 0), ...arm('candidate', 5, 3)]);
+  assert.ok(e.reasons.includes('the medians at C=400 judged every repeat, collapsed or not: fewer than 3 were not in an arm (5 baseline, 2 candidate)'), JSON.stringify(e.reasons));
+  assert.equal(e.metrics[0]!.candidate.length, 5);
+  assert.equal(e.metrics[0]!.leftOut, undefined);
+});
+
 test('badModeRate is refused on a scenario without a mode, and at or below the assumed baseline rate', () => {
   const r = parseGateSpec({ scenario: 'steady-select1', language: 'java', baseline: '6.105.0', candidate: '6.106.0', criteria: { badModeRate: 0.2 } });
   assert.ok(!r.ok && r.issues.some((i) => i.path === 'criteria.badModeRate' && /has no bimodal outcome/.test(i.message)));
