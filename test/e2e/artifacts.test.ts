@@ -168,9 +168,9 @@ test('the CI steps: an unchanged build passes a gate against its release, one wi
 });
 
 /**
- * An unchanged build against its release: PASS, or (the gate rule when a cell was left out as
- * harness-bound, issue 38's subject; two of three CI runs had one such Go cell) INCONCLUSIVE with every
- * metric within its limit. Never FAIL, never a metric beyond its limit or undecided.
+ * An unchanged build against its release: PASS, or INCONCLUSIVE only because a cell was left out as
+ * harness-bound and too few repeats remained to judge (3 a side here: one left out leaves 2; two of three
+ * CI runs had one such Go cell). Never FAIL, never a metric beyond its limit or too noisy.
  */
 function assertAaHolds(code: number | null, markdown: string, stderr: string): void {
   const why = `A/A holds:\n${stderr}\n${markdown}`;
@@ -179,9 +179,8 @@ function assertAaHolds(code: number | null, markdown: string, stderr: string): v
     return;
   }
   assert.equal(code, 2, why);
-  assert.match(markdown, /cells? were harness-bound and left out/, why);
-  assert.doesNotMatch(markdown, /too few repeats|too noisy| fell | rose /, why);
-  assert.equal((markdown.match(/^- (qps|p50|p99) at C=4 changed .*within the allowed/gm) ?? []).length, 3, why);
+  assert.match(markdown, /cells? were harness-bound and left out .*; too few repeats remain to judge/, why);
+  assert.doesNotMatch(markdown, /too noisy| fell | rose /, why);
 }
 
 const CACHE_DIR = path.resolve(process.env.SCB_CACHE_DIR ?? path.join(ROOT, '.cache'));

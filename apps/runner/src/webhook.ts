@@ -33,6 +33,8 @@ export async function deliveryBody(db: Db, deliveryId: string): Promise<{ ok: tr
         predecessor: gate.spec.baseline,
         scenario: scenario === undefined ? '' : watchScenarioId(scenario),
         verdict: gate.verdict,
+        // A pass whose release keeps its predecessor's bad mode as often: a regression that persists, not a new one.
+        persisting: gate.verdict === 'pass' && gate.evaluation?.persisting === true,
         reasons: gate.evaluation?.reasons ?? [],
         gateUrl,
       },

@@ -50,6 +50,7 @@ export async function getWatch(id: string, origin: string, { page = 1, size = WA
         verdict: g.verdict,
         state: chipState(g),
         reason: g.installFailure ?? g.reason,
+        persisting: g.persisting,
         finishedAt: g.finishedAt?.toISOString() ?? null,
         url: gateUrl(g.gateId, origin),
       })),
@@ -95,12 +96,13 @@ export async function watchDeliveries(id: string) {
   }));
 }
 
+/** A feed entry: a pass that keeps its predecessor's bad mode is "persisting", not a new failure (nor a clean pass). */
 const entryOf = (v: WatchVerdict, origin: string) => ({
   id: gateUrl(v.gateId, origin),
-  title: `${clientName(v.language)} ${v.version} vs ${v.predecessor} on ${v.scenario}: ${v.verdict}`,
+  title: `${clientName(v.language)} ${v.version} vs ${v.predecessor} on ${v.scenario}: ${chipState({ status: 'succeeded', verdict: v.verdict, installFailure: null, persisting: v.persisting })}`,
   updated: v.finishedAt,
   link: gateUrl(v.gateId, origin),
-  category: v.verdict,
+  category: chipState({ status: 'succeeded', verdict: v.verdict, installFailure: null, persisting: v.persisting }),
   summary: v.reasons.join('\n') || v.verdict,
 });
 
