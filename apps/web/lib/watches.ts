@@ -1,7 +1,9 @@
 // Release watches as the API, the pages, the feeds and the badge read them.
-import { getWatch as readWatch, listDeliveries, listWatches as readWatches, listWatchVerdicts, WATCH_RELEASES_PAGE, type WatchVerdict } from '@scb/db';
+import { getWatch as readWatch, latestGateCalibration, listDeliveries, listWatches as readWatches, listWatchVerdicts, WATCH_RELEASES_PAGE, type WatchVerdict } from '@scb/db';
 import { clientName } from '@scb/shared/job';
-import { atomFeed, badgeSvg, chipState, releaseState, watchScenarioId, type ChipState } from '@scb/shared/watch';
+import { atomFeed, badgeSvg, chipState, releaseState, watchGateSpec, watchScenarioId, type ChipState } from '@scb/shared/watch';
+import type { GateCalibration } from '@scb/shared/calibration';
+import type { GateSpec } from '@scb/shared/gate';
 import { db } from './db';
 import { gateUrl } from './gates';
 
@@ -16,7 +18,19 @@ export function watchUrl(id: string, origin: string): string {
 export async function getWatch(id: string, origin: string, { page = 1, size = WATCH_RELEASES_PAGE }: { page?: number; size?: number } = {}) {
   const w = await readWatch(db(), id, { limit: size, offset: (page - 1) * size });
   if (!w) return null;
+  // Each scenario's calibration for the watch's language (its newest, of any release): how far its verdicts can be trusted.
+  const calibrations = await Promise.all(
+    w.spec.scenarios.map(async (scenario) => {
+      const id = watchScenarioId(scenario);
+      const calibration = await latestGateCalibration(db(), { scenario: id, language: w.spec.language });
+      // The gate the watch runs for this scenario, at the calibrated release, to say where it differs from the calibrated one.
+      const version = calibration?.version ?? '0.0.0';
+      const gate: Pick<GateSpec, 'scenario' | 'language' | 'baseline' | 'repeats' | 'criteria'> = watchGateSpec(w.spec, scenario, { version, predecessor: version });
+      return { scenario: id, calibration, gate };
+    }),
+  );
   return {
+    calibrations: calibrations as { scenario: string; calibration: GateCalibration | null; gate: Pick<GateSpec, 'scenario' | 'language' | 'baseline' | 'repeats' | 'criteria'> }[],
     id: w.id,
     url: watchUrl(w.id, origin),
     feedUrl: new URL(`/watch/${w.id}/feed.xml`, origin).toString(),

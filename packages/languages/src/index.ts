@@ -17,6 +17,8 @@ export {
   inspectArtifact,
   JAVA_SPANNER_MODULES,
   makeMavenFragment,
+  publishedNodeTarball,
+  slowedNodeBuild,
   tarGz,
   unpackArtifact,
   zipOf,
