@@ -125,6 +125,8 @@ async function main(): Promise<void> {
   }
   const server = base;
   const started = Date.now();
+  // The commit measured, as it is when the gates start.
+  const commit = commitOf();
   const published = await publishedNodeTarball(o.version);
 
   async function oneGate(kind: string, candidate: { candidate: string } | { candidateArtifact: string; candidateLabel: string }): Promise<GateOutcome> {
@@ -221,7 +223,7 @@ async function main(): Promise<void> {
       version: o.version,
       machine: os.hostname(),
       cores: os.availableParallelism(),
-      commit: commitOf(),
+      commit,
       repeats: first.repeats,
       criteria: first.criteria,
       ...(first.operation && { operation: first.operation }),
