@@ -80,6 +80,12 @@ function options() {
   return { budgetMs: budget * 60_000, scenario, language, version, runs, sizeRuns, sizes: [...sizes].sort((a, b) => a - b), overrides };
 }
 
+/** The items at the lowest concurrency among them. */
+function lowest<T extends { concurrency: number }>(xs: T[]): T[] {
+  const c = Math.min(...xs.map((x) => x.concurrency));
+  return xs.filter((x) => x.concurrency === c);
+}
+
 /** The gate as GET /api/gates/<id> answers it: what the calibration reads. */
 interface GateAnswer {
   verdict: string;
@@ -94,7 +100,7 @@ interface GateOutcome {
   minutes: number;
   /** The median over the gate's concurrencies of the p50 change, in percent. */
   p50ChangePct: number;
-  /** Every baseline repeat's p50, all concurrencies. */
+  /** The baseline repeats' p50s at the gate's lowest concurrency, where the client is least loaded. */
   baselineP50s: number[];
   answer: GateAnswer;
 }
@@ -145,27 +151,24 @@ async function main(): Promise<void> {
     if (!res.ok) throw new CliError(`GET /api/gates/${created.id}: HTTP ${res.status}`);
     const answer = (await res.json()) as GateAnswer;
     const p50 = answer.evaluation?.metrics.filter((m) => m.metric === 'p50Ms') ?? [];
-    // The p50 change of every cell with a result, harness-bound ones too (the gate may leave those out):
-    // per concurrency the candidates' median over the baselines', then the median over concurrencies.
+    // The p50 change of every cell with a result, harness-bound ones too (the gate may leave those out),
+    // at the lowest concurrency (where the delay was sized): the candidates' median over the baselines'.
     const ran = cells.filter((c) => c.result);
-    const changes = [...new Set(ran.map((c) => c.concurrency))]
-      .map((conc) => {
-        const arm = (a: string) => ran.filter((c) => c.concurrency === conc && c.arm === a).map((c) => c.result!.p50Ms);
-        const [b, c] = [arm('baseline'), arm('candidate')];
-        return b.length && c.length ? (median(c) / median(b) - 1) * 100 : Number.NaN;
-      })
-      .filter(Number.isFinite);
+    const atLowest = lowest(ran);
+    const arm = (a: string) => atLowest.filter((c) => c.arm === a).map((c) => c.result!.p50Ms);
+    const [b, c] = [arm('baseline'), arm('candidate')];
+    const changes = b.length && c.length ? [(median(c) / median(b) - 1) * 100] : [];
     const outcome = {
       verdict,
       minutes: (Date.now() - t0) / 60_000,
       p50ChangePct: changes.length ? median(changes) : Number.NaN,
       // The judged repeats' p50s; where the gate left every cell out (harness-bound), the baseline cells' own.
-      baselineP50s: p50.some((m) => m.baseline.length) ? p50.flatMap((m) => m.baseline) : cells.filter((c) => c.arm === 'baseline' && c.result).map((c) => c.result!.p50Ms),
+      baselineP50s: lowest(p50).some((m) => m.baseline.length) ? lowest(p50).flatMap((m) => m.baseline) : lowest(ran.filter((c) => c.arm === 'baseline')).map((c) => c.result!.p50Ms),
       answer,
     };
     const judged = p50.map((m) => `C=${m.concurrency} ${m.changePct === null ? '–' : `${m.changePct >= 0 ? '+' : ''}${m.changePct.toFixed(1)}%`}`).join(', ');
     say(
-      `${kind}: ${verdict.toUpperCase()} in ${outcome.minutes.toFixed(1)} min; p50 change judged ${judged}, of every cell ${changes.map((x) => `${x >= 0 ? '+' : ''}${x.toFixed(1)}%`).join(', ')} (${created.url})`,
+      `${kind}: ${verdict.toUpperCase()} in ${outcome.minutes.toFixed(1)} min; p50 change judged ${judged}, of every cell at C=${atLowest[0]?.concurrency} ${changes.map((x) => `${x >= 0 ? '+' : ''}${x.toFixed(1)}%`).join(', ')} (${created.url})`,
     );
     if (verdict !== 'pass') for (const r of answer.reasons) say(`    ${r}`);
     return outcome;

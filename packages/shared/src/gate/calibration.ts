@@ -27,7 +27,7 @@ export const CalibrationSizeSchema = z
     detections: count,
     /** Gates whose verdict was INCONCLUSIVE (neither detected nor passed). */
     inconclusive: count,
-    /** Each gate's p50 change over every cell with a result, harness-bound ones too (per concurrency the candidates' median over the baselines'; the median over concurrencies), in percent. */
+    /** Each gate's p50 change at its lowest concurrency (where the delay was sized), over every cell with a result, harness-bound ones too: the candidates' median over the baselines', in percent. */
     p50ChangesPct: z.array(change).max(10_000),
   })
   .superRefine((s, ctx) => {
@@ -53,7 +53,7 @@ export const GateCalibrationInputSchema = z
     criteria: CriteriaSchema,
     /** The operation kind judged; absent: the cell total. */
     operation: z.enum(OPERATIONS).optional(),
-    /** The median p50 of the A/A gates' baseline cells (the judged operation), which sizes the delays. */
+    /** The median p50 of the first A/A gate's baseline repeats at the lowest concurrency (the judged operation), which sizes the delays. */
     baselineP50Ms: z.number().positive().max(3_600_000),
     aaRuns: count,
     /** A/A gates whose verdict was FAIL. */
