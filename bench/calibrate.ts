@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { publishedNodeTarball, slowedNodeBuild } from '@scb/languages';
+import { prepareDriver, publishedNodeTarball, slowedGoBuild, slowedNodeBuild } from '@scb/languages';
 import { calibrationMarkdown, parseGateCalibration, type CalibrationSize, type GateCalibrationInput } from '@scb/shared/calibration';
 import { GATE_SCENARIO_IDS, gateScenario } from '@scb/shared/gate';
 import { SEMVER } from '@scb/shared/job';
@@ -21,7 +21,8 @@ import { CliError, healthy, startEmbeddedStack, submitGate, uploadBuild, useToke
 import { freePort } from '../test/helpers/postgres';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const LANGUAGES_DONE = ['node'];
+const LANGUAGES_DONE = ['node', 'go'];
+const CACHE_DIR = path.resolve(process.env.SCB_CACHE_DIR ?? path.join(ROOT, '.cache'));
 
 const { values } = parseArgs({
   options: {
@@ -51,7 +52,7 @@ function options() {
   const language = values.language ?? fail('language', `is required (${LANGUAGES_DONE.join(', ')})`);
   if (!LANGUAGES_DONE.includes(language)) fail('language', `must be ${LANGUAGES_DONE.join(' or ')}: candidate builds with an injected regression are made for those only so far, not "${language}"`);
   const version = values.version ?? fail('version', 'is required: the release to calibrate with, e.g. 9.0.0');
-  if (!SEMVER.test(version)) fail('version', `must be a plain semver such as 9.0.0, not "${version}"`);
+  if (!SEMVER.test(version)) fail('version', `must be a plain semver such as 9.0.0 (1.96.1 for Go), not "${version}"`);
   const count = (field: string, v: string, min: number) => {
     const n = Number(v);
     if (!Number.isInteger(n) || n < min || n > 1000) fail(field, `must be a whole number from ${min} to 1000, not "${v}"`);
@@ -115,6 +116,20 @@ function commitOf(): string {
   }
 }
 
+/**
+ * How to make the release with a delay per query, from the release itself: Node's published tarball
+ * (npm pack), Go's module zip as the proxy serves it (installing the release puts it in the cache).
+ */
+async function slowedBuilds(language: string, version: string): Promise<(delayMs: number) => { bytes: Buffer }> {
+  if (language === 'node') {
+    const published = await publishedNodeTarball(version);
+    return (delayMs) => slowedNodeBuild(published, delayMs);
+  }
+  await prepareDriver({ language: 'go', version }, { cacheDir: CACHE_DIR, log: say });
+  const zip = readFileSync(path.join(CACHE_DIR, 'go/mod/cache/download/cloud.google.com/go/spanner/@v', `v${version}.zip`));
+  return (delayMs) => slowedGoBuild(zip, delayMs);
+}
+
 async function main(): Promise<void> {
   const o = options();
   useToken(process.env.SCB_TOKEN);
@@ -133,7 +148,7 @@ async function main(): Promise<void> {
   const started = Date.now();
   // The commit measured, as it is when the gates start.
   const commit = commitOf();
-  const published = await publishedNodeTarball(o.version);
+  const slowed = await slowedBuilds(o.language, o.version);
 
   async function oneGate(kind: string, candidate: { candidate: string } | { candidateArtifact: string; candidateLabel: string }): Promise<GateOutcome> {
     const t0 = Date.now();
@@ -185,7 +200,7 @@ async function main(): Promise<void> {
     if (o.sizeRuns > 0)
       for (const pct of o.sizes) {
         const delayMs = Math.round(baselineP50 * pct * 10) / 1000;
-        const build = slowedNodeBuild(published, delayMs);
+        const build = slowed(delayMs);
         const label = `${o.version} +${pct}% (${delayMs} ms per query)`;
         const uploaded = await uploadBuild(server, build.bytes, o.language, label);
         bySize.set(pct, { delayMs, label, artifact: uploaded.id, outcomes: [] });

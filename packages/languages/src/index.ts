@@ -18,6 +18,7 @@ export {
   JAVA_SPANNER_MODULES,
   makeMavenFragment,
   publishedNodeTarball,
+  slowedGoBuild,
   slowedNodeBuild,
   tarGz,
   unpackArtifact,

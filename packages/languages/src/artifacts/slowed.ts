@@ -12,6 +12,7 @@ import { SEMVER } from '@scb/shared/job';
 import { NODE_PACKAGE, NPM } from '../node/registry';
 import { ArtifactError, DEFAULT_ARTIFACT_LIMITS, gunzipBounded } from './archive';
 import { readTar, tarGz, type TarInput } from './tar';
+import { readZip, zipOf, type ZipInput } from './zip';
 
 const run = promisify(execFile);
 
@@ -100,4 +101,57 @@ export function slowedNodeBuild(tgz: Buffer, delayMs: number): SlowedBuild {
   const missing = Object.keys(NODE_SLOWED_METHODS).filter((f) => !patched.includes(f));
   if (missing.length) throw new ArtifactError(`the tarball has no ${missing.join(', ')}: this release's layout differs from what the slowed build patches`);
   return { bytes: tarGz(out), patched };
+}
+
+// ---- Go: the module zip the proxy serves, with a sleep at the start of the query path -----------
+
+/**
+ * Where the Go client's query path starts, per file of its module: a call of each waits the delay
+ * first. txReadOnly.Query carries Single().Query (select1, scans) and a transaction's Query (the
+ * leaderboard read, a read-write transaction's read); ReadRow and a transaction's Update the others.
+ */
+export const GO_SLOWED_FUNCTIONS: Record<string, string[]> = {
+  'transaction.go': [
+    'func (t *txReadOnly) Query(ctx context.Context, statement Statement) *RowIterator {',
+    'func (t *txReadOnly) ReadRow(ctx context.Context, table string, key Key, columns []string) (*Row, error) {',
+    'func (t *ReadWriteTransaction) Update(ctx context.Context, stmt Statement) (rowCount int64, err error) {',
+  ],
+};
+
+/**
+ * A Go module zip (golang.org/x/mod/zip: every path under <module>@<version>/) with the first statement
+ * of each of GO_SLOWED_FUNCTIONS a `time.Sleep` of `delayMs` (a goroutine's sleep: the wait alone, no
+ * CPU, as Node's timer). The same module path and version; throws ArtifactError when a function is not
+ * where this patch looks for it (another layout of the module).
+ */
+export function slowedGoBuild(zip: Buffer, delayMs: number): SlowedBuild {
+  if (!(delayMs >= 0 && delayMs <= 60_000)) throw new RangeError(`the delay must be 0 to 60,000 ms, not ${delayMs}`);
+  const entries = readZip(zip, DEFAULT_ARTIFACT_LIMITS);
+  const out: ZipInput[] = [];
+  const patched: string[] = [];
+  const sleep = `\ttime.Sleep(time.Duration(${Math.round(delayMs * 1e6)})) // spanner-client-bench calibration: an injected regression\n`;
+  for (const e of entries) {
+    if (e.kind === 'dir') {
+      out.push({ path: e.name.endsWith('/') ? e.name : `${e.name}/` });
+      continue;
+    }
+    if (e.kind !== 'file') throw new ArtifactError(`the module zip holds ${e.name}, which is not a file or folder`);
+    const rel = e.name.replace(/^[^/]+(\/[^/@]+)*@[^/]+\//, '');
+    const functions = GO_SLOWED_FUNCTIONS[rel];
+    let data = e.data;
+    if (functions) {
+      let source = data.toString('utf8');
+      if (!/^\s*"time"$/m.test(source)) throw new ArtifactError(`${rel} does not import "time": this release's layout differs from what the slowed build patches`);
+      for (const f of functions) {
+        if (!source.includes(`${f}\n`)) throw new ArtifactError(`${rel} has no ${JSON.stringify(f)}: this release's layout differs from what the slowed build patches`);
+        source = source.replace(`${f}\n`, `${f}\n${sleep}`);
+      }
+      data = Buffer.from(source);
+      patched.push(rel);
+    }
+    out.push({ path: e.name, data });
+  }
+  const missing = Object.keys(GO_SLOWED_FUNCTIONS).filter((f) => !patched.includes(f));
+  if (missing.length) throw new ArtifactError(`the module zip has no ${missing.join(', ')}: this release's layout differs from what the slowed build patches`);
+  return { bytes: zipOf(out), patched };
 }
