@@ -2,8 +2,7 @@
 import { getWatch as readWatch, latestGateCalibration, listDeliveries, listWatches as readWatches, listWatchVerdicts, WATCH_RELEASES_PAGE, type WatchVerdict } from '@scb/db';
 import { clientName } from '@scb/shared/job';
 import { atomFeed, badgeSvg, chipState, releaseState, watchGateSpec, watchScenarioId, type ChipState } from '@scb/shared/watch';
-import type { GateCalibration } from '@scb/shared/calibration';
-import type { GateSpec } from '@scb/shared/gate';
+import type { CalibratedGate, GateCalibration } from '@scb/shared/calibration';
 import { db } from './db';
 import { gateUrl } from './gates';
 
@@ -25,12 +24,18 @@ export async function getWatch(id: string, origin: string, { page = 1, size = WA
       const calibration = await latestGateCalibration(db(), { scenario: id, language: w.spec.language });
       // The gate the watch runs for this scenario, at the calibrated release, to say where it differs from the calibrated one.
       const version = calibration?.version ?? '0.0.0';
-      const gate: Pick<GateSpec, 'scenario' | 'language' | 'baseline' | 'repeats' | 'criteria'> = watchGateSpec(w.spec, scenario, { version, predecessor: version });
+      let gate: CalibratedGate;
+      try {
+        gate = watchGateSpec(w.spec, scenario, { version, predecessor: version });
+      } catch {
+        // A stored watch whose scenario no longer makes a gate: nothing to compare, the calibration as it is.
+        gate = { scenario: id, language: w.spec.language, baseline: version, repeats: calibration?.repeats ?? 0, criteria: calibration?.criteria ?? {} };
+      }
       return { scenario: id, calibration, gate };
     }),
   );
   return {
-    calibrations: calibrations as { scenario: string; calibration: GateCalibration | null; gate: Pick<GateSpec, 'scenario' | 'language' | 'baseline' | 'repeats' | 'criteria'> }[],
+    calibrations: calibrations as { scenario: string; calibration: GateCalibration | null; gate: CalibratedGate }[],
     id: w.id,
     url: watchUrl(w.id, origin),
     feedUrl: new URL(`/watch/${w.id}/feed.xml`, origin).toString(),

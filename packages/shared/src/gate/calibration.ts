@@ -161,6 +161,9 @@ const pctOf = (p: number) => `${Math.round(p * 100)}%`;
 export const intervalText = (r: Rate): string => `${Math.round(r.interval[0] * 100)}–${pctOf(r.interval[1])}`;
 const sizeText = (pct: number) => `${Number.isInteger(pct) ? pct : pct.toFixed(1)}%`;
 
+/** What of a gate its calibration's sentence compares with the calibrated gates. */
+export type CalibratedGate = Pick<GateSpec, 'scenario' | 'language' | 'baseline' | 'repeats'> & { criteria: object };
+
 /**
  * What a verdict carries about its scenario's calibration, in one sentence: "false alarms 0 of 20 A/A
  * runs (0–17%); detects a 5% p50 regression 19 of 20 times (75–100%), ...; calibrated on <machine>
@@ -168,7 +171,7 @@ const sizeText = (pct: number) => `${Number.isInteger(pct) ? pct : pct.toFixed(1
  * the gate, it says where the gate differs from what was calibrated (another version, other repeats or
  * criteria), since the rates are then the calibrated gate's, not this one's. null: never calibrated.
  */
-export function calibrationText(c: GateCalibration | null, gate: Pick<GateSpec, 'scenario' | 'language' | 'baseline' | 'repeats' | 'criteria'>, text: (s: string) => string = (s) => s): string {
+export function calibrationText(c: GateCalibration | null, gate: CalibratedGate, text: (s: string) => string = (s) => s): string {
   if (!c)
     return `Calibration: scenario ${text(gate.scenario)} was never calibrated for ${gate.language}: how often its gate fails on an unchanged release, and which regression it catches, is unknown (npm run bench:calibrate).`;
   const fa = falseAlarmRate(c);
