@@ -159,6 +159,8 @@ export function smallestDetected(c: Pick<GateCalibrationInput, 'sizes'>, power =
 const pctOf = (p: number) => `${Math.round(p * 100)}%`;
 /** "0–17%": an interval in whole percent. */
 export const intervalText = (r: Rate): string => `${Math.round(r.interval[0] * 100)}–${pctOf(r.interval[1])}`;
+/** "; 3 inconclusive": gates that neither failed nor passed, which a rate of failures leaves unsaid. */
+const undecided = (n: number) => (n > 0 ? `; ${n} inconclusive` : '');
 const sizeText = (pct: number) => `${Number.isInteger(pct) ? pct : pct.toFixed(1)}%`;
 
 /** What of a gate its calibration's sentence compares with the calibrated gates. */
@@ -178,7 +180,8 @@ export function calibrationText(c: GateCalibration | null, gate: CalibratedGate,
   const sizes = [...c.sizes].sort((a, b) => a.pct - b.pct).filter((s) => s.runs > 0);
   const detects = sizes.map((s, i) => {
     const r = detectionRate(s);
-    return i === 0 ? `detects a ${sizeText(s.pct)} p50 regression ${r.k} of ${r.n} times (${intervalText(r)})` : `a ${sizeText(s.pct)} one ${r.k} of ${r.n} (${intervalText(r)})`;
+    const ci = `(${intervalText(r)}${undecided(s.inconclusive)})`;
+    return i === 0 ? `detects a ${sizeText(s.pct)} p50 regression ${r.k} of ${r.n} times ${ci}` : `a ${sizeText(s.pct)} one ${r.k} of ${r.n} ${ci}`;
   });
   const differs = [
     c.version !== gate.baseline ? `version ${text(c.version)}` : null,
@@ -187,7 +190,7 @@ export function calibrationText(c: GateCalibration | null, gate: CalibratedGate,
     c.overrides && Object.keys(c.overrides).length ? `the scenario overridden by ${text(JSON.stringify(c.overrides))}` : null,
   ].filter((x) => x !== null);
   return (
-    `Calibration: false alarms ${fa.k} of ${fa.n} A/A runs (${intervalText(fa)})` +
+    `Calibration: false alarms ${fa.k} of ${fa.n} A/A runs (${intervalText(fa)}${undecided(c.aaInconclusive)})` +
     (detects.length ? `; ${detects.join(', ')}` : '; no injected regression measured') +
     `; calibrated on ${text(c.machine)} (${c.cores} cores) at ${text(c.commit)}, ${c.createdAt.slice(0, 10)}` +
     (differs.length ? ` — with ${differs.join(', ')}, unlike this gate, so the rates are that gate's` : '') +

@@ -104,12 +104,12 @@ test('rates: false alarms of the A/A runs, detections per size, the smallest siz
   assert.equal(smallestDetected(calibration({ sizes: [] })), null);
 });
 
-test('the sentence beside a verdict: counts, exact intervals, machine, commit and date; sizes smallest first', () => {
+test('the sentence beside a verdict: counts, exact intervals, inconclusive gates, machine, commit and date; sizes smallest first', () => {
   assert.ok(gate.ok);
   const t = calibrationText(calibration(), gate.value);
   assert.equal(
     t,
-    'Calibration: false alarms 0 of 20 A/A runs (0–17%); detects a 2% p50 regression 3 of 10 times (7–65%), a 5% one 19 of 20 (75–100%), a 10% one 20 of 20 (83–100%); calibrated on bench-1 (2 cores) at abc1234, 2026-11-26.',
+    'Calibration: false alarms 0 of 20 A/A runs (0–17%; 1 inconclusive); detects a 2% p50 regression 3 of 10 times (7–65%; 5 inconclusive), a 5% one 19 of 20 (75–100%; 1 inconclusive), a 10% one 20 of 20 (83–100%); calibrated on bench-1 (2 cores) at abc1234, 2026-11-26.',
   );
 });
 
