@@ -32,7 +32,7 @@ const RunnerEnvSchema = z.object({
   SCB_MACHINE: optional,
   /** Milliseconds between heartbeats; a runner silent for 4 of them is taken for dead and its job resumed. */
   SCB_HEARTBEAT_MS: z.coerce.number().int().min(200).max(60_000).default(5000),
-  /** Plug-in modules (client languages, target kinds) to load at start: comma-separated absolute paths (scripts/plugins.mjs). */
+  /** Plug-in modules (client languages, target kinds) to load at start: comma-separated absolute paths (@scb/shared/plugins). */
   SCB_PLUGINS: optional,
   /**
    * When release watches poll their registries, a crontab line's five fields (graphile-worker's crontab:

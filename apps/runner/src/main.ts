@@ -2,7 +2,7 @@
 // --recover (the embedded start, where this is the only runner): runners registered earlier are gone,
 // and their jobs are resumed at once from their first unfinished cell.
 import { createDb, failOrphanedJobs, markAllRunnersStopped } from '@scb/db';
-import { loadPlugins } from '../../../scripts/plugins.mjs';
+import { loadPlugins } from '@scb/shared/plugins';
 import { env, EnvError, required } from './env';
 import { logLine } from './log';
 import { registerTargetPlugin, type TargetPlugin } from './targets/index';

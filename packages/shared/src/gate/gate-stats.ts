@@ -1,7 +1,6 @@
 import { median } from '../results/stats';
 import type { Arm } from '../job/spec';
-import type { Criteria } from './gate';
-import { MIN_GATE_REPEATS } from './gate';
+import { z } from 'zod';
 
 /**
  * The statistics of a release gate. Per concurrency and metric, on per-repeat values (one fresh
@@ -21,6 +20,40 @@ import { MIN_GATE_REPEATS } from './gate';
  * A metric fails if either test fails; with fewer than MIN_GATE_REPEATS repeats per arm it is
  * inconclusive. The gate fails if any metric fails, else is inconclusive if any is, else passes.
  */
+
+export const MIN_GATE_REPEATS = 3;
+
+const pct = z.number().min(0, 'must be at least 0').max(1000, 'must be at most 1000');
+
+/** What a gate allows a candidate (its spec's `criteria`, gate.ts): each judged here. */
+export const CriteriaSchema = z.strictObject({
+  /** qps may not fall by more than this many percent. */
+  qpsDropPct: pct.default(10),
+  /** p50 and p99 may not rise by more than this many percent. */
+  p50RisePct: pct.default(20),
+  p99RisePct: pct.default(20),
+  /** Also judge each candidate repeat against the baseline's worst repeat; default: on for burst scenarios. */
+  worstRepeat: z.boolean().optional(),
+  /** Candidate repeats beyond the baseline's worst (by more than the allowed change) that fail the metric. */
+  worstRepeatCount: z.number().int().min(1).max(50).default(1),
+  /** A candidate repeat whose share of failed calls exceeds the baseline's worst by more points fails. */
+  errorRisePts: z.number().min(0).max(100).default(1),
+  /** Two-sided confidence of the bootstrap interval (0.9 = two one-sided 5% tests). */
+  confidence: z.number().min(0.5).max(0.999).default(0.9),
+  /**
+   * A scan workload's (workload.resultSet), each judged only where set (result-set-decode sets the CPU's
+   * and the first row's): rows per second may not fall, CPU per 1,000 rows and the time to the first
+   * row (p50) may not rise by more than this many percent.
+   */
+  rowsPerSecondDropPct: pct.optional(),
+  cpuPer1kRowsRisePct: pct.optional(),
+  firstRowP50RisePct: pct.optional(),
+});
+export type Criteria = z.output<typeof CriteriaSchema>;
+
+/** The criteria of a scan's metrics (ScanGateMetric). */
+export const SCAN_CRITERIA = ['rowsPerSecondDropPct', 'cpuPer1kRowsRisePct', 'firstRowP50RisePct'] as const;
+export type ScanCriteria = Partial<Pick<Criteria, (typeof SCAN_CRITERIA)[number]>>;
 
 export type Verdict = 'pass' | 'fail' | 'inconclusive';
 /** qps, p50 and p99 always; a scan scenario's rows per second, CPU per 1,000 rows and first-row p50 where its criteria set them. */

@@ -24,6 +24,7 @@ import { SCENARIO_PRESETS } from '../job/presets';
 import { EVERY_TYPE_COLUMNS } from '../job/result-set-presets';
 import { refusedOption } from '../job/languages';
 import { TargetSchema } from '../targets/index';
+import { CriteriaSchema, MIN_GATE_REPEATS, SCAN_CRITERIA, type ScanCriteria } from './gate-stats';
 import { GATE_REPRODUCTIONS, gateReproduction, REPRODUCTION_OWN_FIELDS, reproductionGateJobSpec } from './reproduction-gate';
 
 /**
@@ -132,43 +133,11 @@ export function gateScenarioText(id: string): { title: string; description: stri
   return gateScenario(id);
 }
 
-export const MIN_GATE_REPEATS = 3;
-
 const version = z.string().regex(SEMVER, 'must be a plain semver such as 6.105.0');
-const pct = z.number().min(0, 'must be at least 0').max(1000, 'must be at most 1000');
 // No defaults here: an option an arm leaves out must not override what the other layers set.
 const ArmConfigurationSchema = ConfigurationSchema.omit({ label: true, grpcGcp: true })
   .partial()
   .extend({ grpcGcp: z.enum(GRPC_GCP).optional() });
-
-export const CriteriaSchema = z.strictObject({
-  /** qps may not fall by more than this many percent. */
-  qpsDropPct: pct.default(10),
-  /** p50 and p99 may not rise by more than this many percent. */
-  p50RisePct: pct.default(20),
-  p99RisePct: pct.default(20),
-  /** Also judge each candidate repeat against the baseline's worst repeat; default: on for burst scenarios. */
-  worstRepeat: z.boolean().optional(),
-  /** Candidate repeats beyond the baseline's worst (by more than the allowed change) that fail the metric. */
-  worstRepeatCount: z.number().int().min(1).max(50).default(1),
-  /** A candidate repeat whose share of failed calls exceeds the baseline's worst by more points fails. */
-  errorRisePts: z.number().min(0).max(100).default(1),
-  /** Two-sided confidence of the bootstrap interval (0.9 = two one-sided 5% tests). */
-  confidence: z.number().min(0.5).max(0.999).default(0.9),
-  /**
-   * A scan workload's (workload.resultSet), each judged only where set (result-set-decode sets the CPU's
-   * and the first row's): rows per second may not fall, CPU per 1,000 rows and the time to the first
-   * row (p50) may not rise by more than this many percent.
-   */
-  rowsPerSecondDropPct: pct.optional(),
-  cpuPer1kRowsRisePct: pct.optional(),
-  firstRowP50RisePct: pct.optional(),
-});
-export type Criteria = z.output<typeof CriteriaSchema>;
-
-/** The criteria of a scan's metrics (gate-stats.ts, ScanGateMetric). */
-export const SCAN_CRITERIA = ['rowsPerSecondDropPct', 'cpuPer1kRowsRisePct', 'firstRowP50RisePct'] as const;
-export type ScanCriteria = Partial<Pick<Criteria, (typeof SCAN_CRITERIA)[number]>>;
 
 /** Whether a gate (its own workload, else its scenario's) runs a scan of a result set: only then are the scan criteria judged. */
 export function gateRunsScan(g: { scenario: string; workload?: unknown }): boolean {
@@ -266,6 +235,8 @@ export const GateSpecSchema = z
 const gateKinds = (w: z.output<typeof WorkloadSchema>) => workloadMix(w).map((m) => m.operation);
 
 /** The operation kinds a scenario's own workload runs. */
+export { CriteriaSchema, MIN_GATE_REPEATS, SCAN_CRITERIA, type Criteria, type ScanCriteria } from './gate-stats';
+
 export const gateScenarioKinds = (s: GateScenario): Operation[] => gateKinds(WorkloadSchema.parse(s.workload));
 
 /** The kinds a gate runs: its own workload's, else its scenario's. */

@@ -3,8 +3,7 @@
 // as a fresh emulator per cell, needs a runner that offers it); cores, memory and labels are the job's
 // `requirements`. Cloud Spanner is no flag: a runner not enabled for it fails the job at once.
 import { z } from 'zod';
-import { startedByRunner, targetTitle } from '../targets/index';
-import type { JobSpec } from './spec';
+import { startedByRunner, targetTitle, type Target } from '../targets/index';
 
 export const RequirementsSchema = z.strictObject({
   minCores: z.number().int().min(1).max(1024).optional(),
@@ -28,7 +27,7 @@ export interface RunnerOffer {
 }
 
 /** A job's needs as graphile-worker flags: a runner takes a job only when it has every flag's need. */
-export function placementFlags(spec: Pick<JobSpec, 'clients' | 'target' | 'requirements'>): string[] {
+export function placementFlags(spec: { clients: readonly { language: string }[]; target: Target; requirements?: Requirements }): string[] {
   const r = spec.requirements ?? {};
   return [
     ...new Set(spec.clients.map((c) => `lang:${c.language}`)),

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import type { Client, Configuration } from '../job/spec';
 import { emulatorHostAllowed, RULES } from '../policy/rules';
-import type { TargetKind } from './kind';
+import type { TargetClient, TargetConfiguration, TargetKind } from './kind';
 import { describeNetwork, NetworkSchema } from './network';
 
 export const EmulatorTargetSchema = z.strictObject({
@@ -42,7 +41,7 @@ export const emulatorTarget: TargetKind<EmulatorTarget> = {
     const network = describeNetwork(t.network);
     return network ? `${where}, behind a network of ${network}${timeScale !== 1 ? ` × time scale ${timeScale}` : ''}` : where;
   },
-  refuse: (client: Client, configuration: Pick<Configuration, 'multiplexedSessions'>) =>
+  refuse: (client: TargetClient, configuration: TargetConfiguration) =>
     client.language === 'node' && configuration.multiplexedSessions === true ? { option: 'multiplexedSessions', message: NODE_MULTIPLEXED } : null,
   adjust: (client, configuration) => (client.language === 'node' && configuration.multiplexedSessions === undefined ? { ...configuration, multiplexedSessions: false } : configuration),
 };

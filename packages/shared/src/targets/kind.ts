@@ -1,6 +1,17 @@
 import type { z } from 'zod';
-import type { Client, Configuration } from '../job/spec';
 import type { Policy } from '../policy/rules';
+
+/** What a target kind reads of a spec's client (job/spec.ts, Client): the spec sits above the kinds. */
+export interface TargetClient {
+  language: string;
+  version: string;
+  grpcVersion?: string;
+}
+
+/** What a target kind reads and changes of a configuration (job/spec.ts, Configuration). */
+export interface TargetConfiguration {
+  multiplexedSessions?: boolean;
+}
 
 /** What a whole job may spend on a target that costs money. */
 export interface JobBudget {
@@ -48,13 +59,13 @@ export interface TargetKind<T extends { kind: string } = { kind: string }> {
   /** The target in words, for setup lines. */
   describe(target: T, timeScale: number): string;
   /** Why a client and configuration can never run on this kind of target; null when they can. */
-  refuse?(client: Client, configuration: Configuration): { option: string; message: string } | null;
+  refuse?(client: TargetClient, configuration: TargetConfiguration): { option: string; message: string } | null;
   /** Why a client can never follow what this target asks of it (a language whose resolver cannot); null when it can. */
-  refuseClient?(target: T, client: Client): string | null;
+  refuseClient?(target: T, client: TargetClient): string | null;
   /** The cost cap every cell's driver enforces on this target (real Spanner); absent where there is none. */
   cap?(target: T): { ops: number; ms: number };
   /** The job-wide budget the runner enforces across cells (real Spanner); null parts are unbounded. */
   budget?(target: T): JobBudget;
   /** The configuration a cell runs on this kind of target: a stated change, stored with the cell. */
-  adjust?(client: Client, configuration: Configuration): Configuration;
+  adjust?<C extends TargetConfiguration>(client: TargetClient, configuration: C): C;
 }
