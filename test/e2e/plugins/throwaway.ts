@@ -6,7 +6,7 @@ import type { LanguageInfo } from '@scb/shared/job';
 import { registerLanguage, registerTargetKind } from '@scb/shared/registry';
 import type { TargetKind } from '@scb/shared/targets';
 import { z } from 'zod';
-import type { TargetPlugin } from '../../../apps/runner/src/targets/target';
+import type { TargetPlugin } from '@scb/shared/target-plugin';
 
 const TwinTargetSchema = z.strictObject({ kind: z.literal('twin-fake'), latencyMs: z.number().min(0).max(1000) });
 type TwinTarget = z.output<typeof TwinTargetSchema>;

@@ -3,9 +3,9 @@ import { policy } from '../env';
 import { emulator } from './emulator';
 import { fake } from './fake';
 import { spanner } from './spanner';
-import type { StartedTarget, TargetPlugin } from './target';
+import type { StartedTarget, TargetPlugin } from '@scb/shared/target-plugin';
 
-export type { AddedLatency, ChannelStats, ServerTime, StartedTarget, TargetLoad, TargetPlugin, TargetStats } from './target';
+export type { AddedLatency, ChannelStats, ServerTime, StartedTarget, TargetLoad, TargetPlugin, TargetStats } from '@scb/shared/target-plugin';
 
 /** Every target kind the runner can start: the built-ins, then what plug-ins register (SCB_PLUGINS). */
 const TARGETS = new Map<string, TargetPlugin<any>>([fake, emulator, spanner].map((p) => [p.kind, p]));
