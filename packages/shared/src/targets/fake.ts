@@ -63,6 +63,9 @@ export type FakeTarget = z.output<typeof FakeTargetSchema>;
 
 const DEFAULT_SERVER = FakeServerSchema.parse({});
 
+/** The target of a spec that names none, and the launch form's first: the fake answering every query in 65 ms. */
+export const DEFAULT_TARGET = { kind: 'fake', latencyMs: 65 } as const satisfies Pick<FakeTarget, 'kind' | 'latencyMs'>;
+
 export const fakeTarget: TargetKind<FakeTarget> = {
   name: 'fake',
   title: 'fake Spanner',

@@ -6,7 +6,7 @@ import { fakeTarget, type FakeTarget } from './fake';
 import { spannerTarget, type SpannerTarget } from './spanner';
 import type { JobBudget, TargetClient, TargetConfiguration, TargetKind } from './kind';
 
-export { FakeServerSchema, FakeTargetSchema, GRPC_JS_DNS_AUTHORITY, type FakeTarget } from './fake';
+export { DEFAULT_TARGET, FakeServerSchema, FakeTargetSchema, GRPC_JS_DNS_AUTHORITY, type FakeTarget } from './fake';
 export { EmulatorTargetSchema, type EmulatorTarget } from './emulator';
 export { NetworkSchema, type Network } from './network';
 export { DEFAULT_SPANNER_ENDPOINT, SpannerTargetSchema, type SpannerTarget } from './spanner';
