@@ -1,9 +1,11 @@
 // The seams hold: a client language and a target kind that only a plug-in module (SCB_PLUGINS)
-// defines run a job through placement, the runner, the API and the job page, with no other file of
-// the product changed (docs/architecture.md's recipes list the files a built-in one touches).
+// defines run a job from the launch form's JSON editor through placement, the runner, the API, the job
+// page, its Markdown and CSV and compare, with no other file of the product changed
+// (docs/architecture.md's recipes list the files a built-in one touches).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { launchChromium } from '../helpers/browser';
 import { startStack, type Stack } from '../helpers/stack';
 
 const PLUGIN = fileURLToPath(new URL('./plugins/throwaway.ts', import.meta.url));
@@ -27,14 +29,33 @@ after(async () => {
 
 const api = (p: string, init?: RequestInit) => fetch(stack.baseUrl + p, init);
 
-test('a language and a target kind from a plug-in run a job through placement, the runner, the API and the job page', { timeout: 600_000 }, async () => {
+test('a language and a target kind from a plug-in run a job from the launch form through placement, the runner, the API, the job page, Markdown, CSV and compare', { timeout: 600_000 }, async () => {
+  // The runner registers beside the web app's start ("is ready" is the web app's): wait for it.
+  for (const t0 = Date.now(); ; await new Promise((r) => setTimeout(r, 500))) {
+    const { runners } = (await (await api('/api/runners')).json()) as { runners: { alive: boolean }[] };
+    if (runners.some((r) => r.alive)) break;
+    assert.ok(Date.now() - t0 < 120_000, `no runner registered:\n${stack.output.slice(-20).join('\n')}`);
+  }
   const runners = await (await api('/runners')).text();
   assert.match(runners, /node-twin/, 'the runner offers the plug-in language');
   assert.match(runners, /twin fake Spanner/, 'the runner offers the plug-in target kind');
 
-  const res = await api('/api/jobs', { ...JSON_POST, body: JSON.stringify(SPEC) });
-  assert.equal(res.status, 201, await res.clone().text());
-  const { id } = (await res.json()) as { id: string };
+  // The launch form: a plug-in's kind is launched from its JSON editor (its lists show the built-in kinds), and the server validates it.
+  const browser = await launchChromium();
+  let id: string;
+  try {
+    const form = await browser.newPage();
+    await form.goto(`${stack.baseUrl}/jobs/new`);
+    await form.getByText('Edit the job spec as JSON').click();
+    await form.locator('#spec-json').fill(JSON.stringify(SPEC));
+    await form.getByRole('button', { name: 'Run this JSON' }).click();
+    await form.waitForURL(/\/jobs\/[0-9a-z]+$/, { timeout: 60_000 }).catch(async (e) => {
+      throw new Error(`the form did not launch the job: ${await form.getByRole('alert').allTextContents()}`, { cause: e });
+    });
+    id = form.url().split('/').pop()!;
+  } finally {
+    await browser.close();
+  }
   type Job = { status: string; error: string | null; cells: { status: string; error: string | null; result: { count: number } | null; channelSource: string | null; channels: { rpcs: number }[] }[] };
   let job: Job;
   for (const t0 = Date.now(); ; await new Promise((r) => setTimeout(r, 500))) {
@@ -54,6 +75,29 @@ test('a language and a target kind from a plug-in run a job through placement, t
   assert.match(page, /Node twin/, "the job page names the language's toolchain");
   assert.match(page, /twin of v?\d+\.\d+/, 'the toolchain the runner recorded');
   assert.match(page, /twin 1\.0/, "the target kind's version the runner recorded");
+
+  const markdown = await api(`/api/jobs/${id}/markdown`);
+  assert.equal(markdown.status, 200);
+  const md = await markdown.text();
+  assert.match(md, /twin fake Spanner answering in 5 ms/, "the Markdown describes the target in its kind's words");
+  assert.match(md, /node-twin/, 'the Markdown names the client');
+  const csv = await api(`/api/jobs/${id}/csv`);
+  assert.equal(csv.status, 200);
+  const [header, ...rows] = (await csv.text()).trim().split('\n');
+  assert.ok(header, 'the CSV has a header');
+  assert.equal(rows.length, 1, 'one row for the one cell');
+  assert.match(rows[0]!, /node-twin/, "the CSV row names the plug-in's client");
+  const compared = await api(`/api/compare?jobs=${id}`);
+  assert.equal(compared.status, 200, await compared.clone().text());
+  const comparison = (await compared.json()) as { status: string; description: string; rows: { entries: ({ qps: number } | null)[] }[] };
+  assert.notEqual(comparison.status, 'refused', JSON.stringify(comparison));
+  assert.ok(
+    comparison.rows.flatMap((r) => r.entries).some((e) => e !== null && e.qps > 0),
+    'compare reads the cell the plug-ins ran',
+  );
+  const comparePage = await api(`/compare?jobs=${id}`);
+  assert.equal(comparePage.status, 200);
+  assert.match(await comparePage.text(), /node-twin/, 'the compare page names the client');
 });
 
 test('a kind or a language no plug-in registered is a 400 naming the field and the registered ones', { timeout: 60_000 }, async () => {

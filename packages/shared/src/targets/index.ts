@@ -7,10 +7,22 @@ import { spannerTarget, type SpannerTarget } from './spanner';
 import type { JobBudget, TargetClient, TargetConfiguration, TargetKind } from './kind';
 
 export { DEFAULT_TARGET, FakeServerSchema, FakeTargetSchema, GRPC_JS_DNS_AUTHORITY, type FakeTarget } from './fake';
-export { EmulatorTargetSchema, type EmulatorTarget } from './emulator';
+export { EMULATOR_HOST_RULE, EMULATOR_POLICY_VARIABLES, emulatorHostAllowed, EmulatorTargetSchema, type EmulatorPolicy, type EmulatorTarget, type PortRange } from './emulator';
 export { NetworkSchema, type Network } from './network';
-export { DEFAULT_SPANNER_ENDPOINT, SpannerTargetSchema, type SpannerTarget } from './spanner';
-export type { JobBudget, TargetClient, TargetConfiguration, TargetKind } from './kind';
+export {
+  DEFAULT_SPANNER_CEILINGS,
+  DEFAULT_SPANNER_ENDPOINT,
+  GOOGLE_SPANNER_ENDPOINTS,
+  SPANNER_POLICY_VARIABLES,
+  SPANNER_RULES,
+  spannerDatabaseAllowed,
+  spannerEndpointAllowed,
+  SpannerTargetSchema,
+  type DatabaseRule,
+  type SpannerPolicy,
+  type SpannerTarget,
+} from './spanner';
+export type { JobBudget, TargetClient, TargetConfiguration, TargetKind, TargetPolicy } from './kind';
 
 for (const kind of [fakeTarget, emulatorTarget, spannerTarget]) registerTargetKind(kind);
 

@@ -13,6 +13,21 @@ export interface TargetConfiguration {
   multiplexedSessions?: boolean;
 }
 
+/**
+ * A kind's part of the operator's policy: the variables it reads, how, and how /settings shows what it
+ * read. policyFromEnv reads every registered kind's; its `policyIssues` finds the value with targetPolicy.
+ */
+export interface TargetPolicy<P = unknown> {
+  /** Its section's heading on /settings. */
+  title: string;
+  /** The environment variables it reads, by a short name (docs/configuration.md). */
+  variables: Readonly<Record<string, string>>;
+  /** Its rules from the environment, or one sentence naming the variable and the entry that is malformed. */
+  read(env: Record<string, string | undefined>): { ok: true; value: P } | { ok: false; error: string };
+  /** Its rows on /settings: each a term (naming its variable) and what this server read. */
+  settings(value: P): { term: string; value: string }[];
+}
+
 /** What a whole job may spend on a target that costs money. */
 export interface JobBudget {
   ops: number | null;
@@ -43,6 +58,8 @@ export interface TargetKind<T extends { kind: string } = { kind: string }> {
    * Absent: never (a target the runner only connects to, such as Cloud Spanner).
    */
   startedByRunner?(target: T): boolean;
+  /** Its rules in the operator's policy, where it has any (the Cloud Spanner databases, the emulator hosts). */
+  policy?: TargetPolicy<any>;
   /** Every rule of the operator's policy the target breaks, each at its field; absent or empty: none. */
   policyIssues?(target: T, policy: Policy): { field: string; message: string }[];
   /** Server time of one data RPC after the time scale where the target models it (the fake); null where it does not. */
