@@ -13,7 +13,8 @@ const JSON_POST = { method: 'POST', headers: { 'content-type': 'application/json
 const SPEC = {
   name: 'throwaway plug-ins',
   clients: [{ language: 'node-twin', version: '9.0.0' }],
-  configurations: [{ label: 'default' }],
+  // Two configurations: two series, so that compare has something to compare.
+  configurations: [{ label: 'default' }, { label: 'grpc-gcp off', grpcGcp: 'off' }],
   concurrency: [4],
   workload: { warmupOps: 20, measuredOps: 200 },
   target: { kind: 'twin-fake', latencyMs: 5 },
@@ -21,7 +22,7 @@ const SPEC = {
 
 let stack: Stack;
 before(async () => {
-  stack = await startStack({ env: { SCB_PLUGINS: PLUGIN } });
+  stack = await startStack({ env: { SCB_PLUGINS: PLUGIN, SCB_TWIN_MAX_LATENCY_MS: '50' } });
 });
 after(async () => {
   await stack?.stop();
@@ -49,9 +50,11 @@ test('a language and a target kind from a plug-in run a job from the launch form
     await form.getByText('Edit the job spec as JSON').click();
     await form.locator('#spec-json').fill(JSON.stringify(SPEC));
     await form.getByRole('button', { name: 'Run this JSON' }).click();
-    await form.waitForURL(/\/jobs\/[0-9a-z]+$/, { timeout: 60_000 }).catch(async (e) => {
-      throw new Error(`the form did not launch the job: ${await form.getByRole('alert').allTextContents()}`, { cause: e });
-    });
+    await form
+      .waitForURL((u) => /^\/jobs\/[0-9a-z]+$/.test(u.pathname) && u.pathname !== '/jobs/new', { timeout: 60_000 })
+      .catch(async (e) => {
+        throw new Error(`the form did not launch the job: ${await form.getByRole('alert').allTextContents()}`, { cause: e });
+      });
     id = form.url().split('/').pop()!;
   } finally {
     await browser.close();
@@ -85,12 +88,16 @@ test('a language and a target kind from a plug-in run a job from the launch form
   assert.equal(csv.status, 200);
   const [header, ...rows] = (await csv.text()).trim().split('\n');
   assert.ok(header, 'the CSV has a header');
-  assert.equal(rows.length, 1, 'one row for the one cell');
-  assert.match(rows[0]!, /node-twin/, "the CSV row names the plug-in's client");
+  assert.equal(rows.length, job.cells.length, 'one row per cell');
+  assert.ok(
+    rows.every((r) => r.includes('node-twin')),
+    "each row names the plug-in's client",
+  );
   const compared = await api(`/api/compare?jobs=${id}`);
   assert.equal(compared.status, 200, await compared.clone().text());
-  const comparison = (await compared.json()) as { status: string; description: string; rows: { entries: ({ qps: number } | null)[] }[] };
+  const comparison = (await compared.json()) as { status: string; series: unknown[]; rows: { entries: ({ qps: number } | null)[] }[] };
   assert.notEqual(comparison.status, 'refused', JSON.stringify(comparison));
+  assert.equal(comparison.series.length, 2, 'the two configurations');
   assert.ok(
     comparison.rows.flatMap((r) => r.entries).some((e) => e !== null && e.qps > 0),
     'compare reads the cell the plug-ins ran',
@@ -110,4 +117,19 @@ test('a kind or a language no plug-in registered is a 400 naming the field and t
   const field = await api('/api/jobs', { ...JSON_POST, body: JSON.stringify({ ...SPEC, target: { kind: 'twin-fake', latencyMs: -1 } }) });
   assert.equal(field.status, 400);
   assert.match(JSON.stringify(await field.json()), /target\.latencyMs/, "the plug-in's own schema names its field");
+});
+
+test("a plug-in kind's rule of the operator's policy: /settings shows it as read, a spec that breaks it is a 400 naming the rule", { timeout: 60_000 }, async () => {
+  const settings = await (await api('/settings')).text();
+  assert.match(settings, /data-testid="policy-twin-fake"/, 'its own section');
+  assert.match(settings, /SCB_TWIN_MAX_LATENCY_MS(<!-- -->)?\)<\/dt><dd>50 ms/, 'the value this server read');
+  assert.match(settings, /data-testid="policy-spanner"[\s\S]*SCB_SPANNER_DATABASES/, "the built-in kinds' sections beside it");
+  const over = await api('/api/jobs', { ...JSON_POST, body: JSON.stringify({ ...SPEC, target: { kind: 'twin-fake', latencyMs: 60 } }) });
+  assert.equal(over.status, 400);
+  const { issues } = (await over.json()) as { issues: { path: string; message: string }[] };
+  assert.deepEqual(
+    issues.map((i) => i.path),
+    ['target.latencyMs'],
+  );
+  assert.match(issues[0]!.message, /at most 50 ms.*SCB_TWIN_MAX_LATENCY_MS/);
 });

@@ -1,1 +1,1 @@
-export { freePort } from '@scb/shared/local';
+export { freePort } from '@scb/languages/local';

@@ -1,1 +1,1 @@
-export { CACHE_DIR, REPO_ROOT } from '@scb/shared/local';
+export { CACHE_DIR, REPO_ROOT } from '@scb/languages/local';

@@ -42,7 +42,7 @@ function pluginOf(spec: JobSpec): TargetPlugin {
 export function refuseJobOnTarget(spec: JobSpec): string | null {
   const p = TARGETS.get(spec.target.kind);
   if (!p) return `this runner has no plug-in for the target kind "${spec.target.kind}"`;
-  return p.refuseJob?.(spec.target) ?? policyRefusal(policy, spec);
+  return p.refuseJob?.(spec.target) ?? policyRefusal(policy(), spec);
 }
 
 /** Starts the job's target for one cell. */
