@@ -1,5 +1,5 @@
 import { DEFAULT_TARGET } from '@scb/shared/targets';
-import type { TargetForm } from './kind';
+import type { TargetFieldsProps, TargetForm } from './kind';
 
 /** The fake's latency per query; the rest of its behaviour is a preset's or the JSON's. */
 export const fakeForm: TargetForm<{ latencyMs: number }> = {
@@ -8,4 +8,18 @@ export const fakeForm: TargetForm<{ latencyMs: number }> = {
   initial: { latencyMs: DEFAULT_TARGET.latencyMs },
   read: (t) => ({ latencyMs: typeof t.latencyMs === 'number' ? t.latencyMs : DEFAULT_TARGET.latencyMs }),
   write: (s) => ({ kind: 'fake', latencyMs: s.latencyMs }),
+  Fields: FakeFields,
 };
+
+function FakeFields({ value, onChange }: TargetFieldsProps<{ latencyMs: number }>) {
+  return (
+    <>
+      <label className="field" htmlFor="latencyMs">
+        Fake server latency (ms)
+      </label>
+      <div>
+        <input type="number" id="latencyMs" value={value.latencyMs} min={0} step="any" onChange={(e) => onChange({ latencyMs: Number(e.target.value) })} />
+      </div>
+    </>
+  );
+}
