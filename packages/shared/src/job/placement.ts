@@ -40,14 +40,9 @@ export function placementFlags(spec: { clients: readonly { language: string }[];
 
 /** Why a runner cannot take a job with this flag, in words; null when it can. */
 export function missingFor(flag: string, runner: RunnerOffer): string | null {
-  // `emulator`: the flag of jobs queued before target kinds had flags of their own.
-  const [kind, value] = flag.startsWith('cores>=')
-    ? ['cores', flag.slice(7)]
-    : flag.startsWith('memory>=')
-      ? ['memory', flag.slice(8)]
-      : flag === 'emulator'
-        ? ['target', 'emulator']
-        : flag.split(':');
+  // Jobs queued before target kinds had flags of their own said `emulator`: the migration
+  // 20261212095000_target_flags made theirs `target:emulator`.
+  const [kind, value] = flag.startsWith('cores>=') ? ['cores', flag.slice(7)] : flag.startsWith('memory>=') ? ['memory', flag.slice(8)] : flag.split(':');
   switch (kind) {
     case 'lang':
       return runner.languages.includes(value!) ? null : `the ${value} toolchain`;
