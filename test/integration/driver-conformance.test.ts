@@ -6,9 +6,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { startFakeSpanner, type FakeSpanner } from '@scb/fake-spanner';
-import { languagePlugins, prepareDriver } from '@scb/languages';
+import { languagePlugins, prepareDriver, runDriver } from '@scb/languages';
 import { OPERATIONS as OPERATION_KINDS, decodeHistogram, summarize, type Language, type OperationKind, type ProgressMessage } from '@scb/shared';
-import { runDriver } from '../../apps/runner/src/cell';
 import { CACHE_DIR } from '../../apps/runner/src/paths';
 import { defaultCellOn, type Budget } from '../helpers/cells';
 

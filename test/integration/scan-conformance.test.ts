@@ -5,9 +5,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { startFakeSpanner } from '@scb/fake-spanner';
-import { prepareDriver } from '@scb/languages';
+import { prepareDriver, runDriver } from '@scb/languages';
 import { COLUMN_TYPES, type Configuration, decodeHistogram, type Language, parseJobSpec, type ResultSet, ResultSetSchema } from '@scb/shared';
-import { runDriver } from '../../apps/runner/src/cell';
 import { CACHE_DIR } from '../../apps/runner/src/paths';
 import { defaultCellOn } from '../helpers/cells';
 import { languagePlugins } from '@scb/languages';
