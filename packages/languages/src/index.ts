@@ -4,6 +4,7 @@ import { compareSemver, SEMVER, type Client, type Language } from '@scb/shared/j
 import { go } from './go/index';
 import { java } from './java/index';
 import { node } from './node/index';
+import { python } from './python/index';
 import { enforceCacheCap, markUsed, type Eviction } from './cache';
 import { lookUpDates, lookUpVersions } from './lookups';
 import { ClientInstallError, type DriverLaunch, type InstallContext, type LanguagePlugin } from './plugin';
@@ -46,7 +47,7 @@ export function registerLanguagePlugin(plugin: LanguagePlugin): void {
   PLUGINS.set(plugin.language, plugin);
 }
 
-for (const p of [node, java, go]) registerLanguagePlugin(p);
+for (const p of [node, java, go, python]) registerLanguagePlugin(p);
 
 /** Every client language this process can drive, built-ins first. */
 export function languagePlugins(): LanguagePlugin[] {

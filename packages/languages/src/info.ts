@@ -5,8 +5,9 @@ import { registerLanguage } from '@scb/shared/registry';
 import { goInfo } from './go/info';
 import { javaInfo } from './java/info';
 import { nodeInfo } from './node/info';
+import { pythonInfo } from './python/info';
 
 /** The built-in languages' entries, in the order the lists show them. */
-export const BUILTIN_LANGUAGES = [nodeInfo, javaInfo, goInfo];
+export const BUILTIN_LANGUAGES = [nodeInfo, javaInfo, goInfo, pythonInfo];
 
 for (const info of BUILTIN_LANGUAGES) registerLanguage(info);

@@ -77,11 +77,16 @@ export function refusedOption(language: string, configuration: RefusableConfigur
 export interface RefusableConfiguration {
   grpcGcp?: string;
   operationTimeoutMs?: number;
-  sessionPool?: { trackSessionHandles?: boolean };
+  sessionPool?: { trackSessionHandles?: boolean; minSessions?: number; maxSessions?: number; maxIdle?: number; writeSessionsFraction?: number };
   decodeMode?: string;
   nodeRows?: string;
   nodeScan?: string;
   goJsonUseNumber?: boolean;
+  numChannels?: number;
+  dynamicChannelPool?: boolean;
+  multiplexedSessions?: boolean;
+  pythonPool?: string;
+  pythonLazyDecode?: boolean;
 }
 
 /** What else a language's `refuse` may weigh: the client version and the workload it would run. */
