@@ -12,7 +12,7 @@ import { CACHE_DIR } from '../../apps/runner/src/paths';
 import { defaultCellOn, type Budget } from '../helpers/cells';
 
 /** A version of each language's client that this machine's registries serve. */
-const VERSIONS: Record<Language, string> = { node: '9.0.0', java: '6.123.0', go: '1.96.1' };
+const VERSIONS: Record<Language, string> = { node: '9.0.0', java: '6.123.0', go: '1.96.1', python: '3.71.0' };
 /** The data RPC select1 costs on the fake, exactly one per operation. */
 const SELECT1_RPC = 'ExecuteStreamingSql';
 const LATENCY_MS = 5;
