@@ -3,7 +3,7 @@
 // runs with nothing beside it; the others run SCB_TEST_LANES (default 2; e2e SCB_TEST_E2E_LANES, default
 // the same) at a time, the longest first by the times of the last run on this machine (kept in the
 // client cache, SCB_CACHE_DIR); files that mostly wait on timers (`// test: waits`) in a lane of their own.
-// - unit: `test/unit/` folders, no processes of their own;
+// - unit: `test/unit/` folders, no processes of their own (scripts/cpu-probe.mjs makes starting one throw);
 // - integration: `test/integration/` folders: PostgreSQL, the fake, the drivers;
 // - e2e: `test/e2e/`: the browser and the start command.
 // `npm test -- unit` (or integration, e2e) runs one tier.
@@ -69,6 +69,8 @@ interface TierRun {
   status: number;
   /** Each file's wall time in ms, by absolute path. */
   fileMs: Record<string, number>;
+  /** Each file's CPU time in ms (its process and those it waited for: drivers, stacks), by absolute path. */
+  fileCpuMs: Record<string, number>;
 }
 
 /** A file that measures timing or judges the machine says so in its source: it runs with no other file beside it. */
@@ -81,20 +83,27 @@ const WAITS = /^\/\/ test: waits\b/m;
 
 /** Each file's wall time in the last run on this machine (relative path → ms): longest first keeps lanes even. */
 const TIMES_FILE = path.join(CACHE_DIR, 'test-times.json');
+/** Each file's CPU time in the last run on this machine (relative path → ms). */
+const CPU_FILE = path.join(CACHE_DIR, 'test-cpu.json');
 
-function lastTimes(): Record<string, number> {
+function lastTimes(file = TIMES_FILE): Record<string, number> {
   try {
-    return JSON.parse(readFileSync(TIMES_FILE, 'utf8')) as Record<string, number>;
+    return JSON.parse(readFileSync(file, 'utf8')) as Record<string, number>;
   } catch {
     return {}; // first run here: file order
   }
 }
 
 function saveTimes(runs: TierRun[]): void {
-  const times = lastTimes();
-  for (const r of runs) for (const [f, ms] of Object.entries(r.fileMs)) times[path.relative(process.cwd(), f)] = Math.round(ms);
   mkdirSync(CACHE_DIR, { recursive: true });
-  writeFileSync(TIMES_FILE, `${JSON.stringify(times, null, 1)}\n`);
+  for (const [file, key] of [
+    [TIMES_FILE, 'fileMs'],
+    [CPU_FILE, 'fileCpuMs'],
+  ] as const) {
+    const times = lastTimes(file);
+    for (const r of runs) for (const [f, ms] of Object.entries(r[key])) times[path.relative(process.cwd(), f)] = Math.round(ms);
+    writeFileSync(file, `${JSON.stringify(times, null, 1)}\n`);
+  }
 }
 
 /**
@@ -110,12 +119,14 @@ async function runTier(tier: Tier, files: string[], env: NodeJS.ProcessEnv, lane
   const alone = tagged(ALONE);
   const waits = tagged(WAITS).filter((f) => !alone.includes(f));
   const shared = longestFirst.filter((f) => !alone.includes(f) && !waits.includes(f));
-  const run: TierRun = { tier, files: files.length, pass: 0, fail: 0, skipped: 0, seconds: 0, status: 0, fileMs: {} };
+  const run: TierRun = { tier, files: files.length, pass: 0, fail: 0, skipped: 0, seconds: 0, status: 0, fileMs: {}, fileCpuMs: {} };
   const add = (r: Awaited<ReturnType<typeof runFiles>>) => {
     for (const k of ['pass', 'fail', 'skipped'] as const) run[k] += r[k];
     run.status ||= r.status;
     Object.assign(run.fileMs, r.fileMs);
+    Object.assign(run.fileCpuMs, r.fileCpuMs);
   };
+  env = { ...env, SCB_TEST_TIER: tier };
   if (alone.length) add(await runFiles(alone, 1, env));
   if (shared.length || waits.length) beside?.();
   // The files that mostly wait on timers take a lane of their own beside the others: they cost the
@@ -126,12 +137,15 @@ async function runTier(tier: Tier, files: string[], env: NodeJS.ProcessEnv, lane
 }
 
 /** One run of node's test runner over `files`, `concurrency` files at a time: its counts and each file's time. */
-function runFiles(files: string[], concurrency: number, env: NodeJS.ProcessEnv): Promise<Pick<TierRun, 'pass' | 'fail' | 'skipped' | 'status' | 'fileMs'>> {
+function runFiles(files: string[], concurrency: number, env: NodeJS.ProcessEnv): Promise<Pick<TierRun, 'pass' | 'fail' | 'skipped' | 'status' | 'fileMs' | 'fileCpuMs'>> {
   const counts = { pass: 0, fail: 0, skipped: 0 };
   const timesFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'scb-test-times-')), 'times.json');
+  const cpuFile = path.join(path.dirname(timesFile), 'cpu.jsonl');
   const args = [
     '--import',
     'tsx',
+    '--import',
+    path.resolve('scripts/cpu-probe.mjs'),
     '--test',
     `--test-concurrency=${concurrency}`,
     '--test-reporter=spec',
@@ -140,7 +154,7 @@ function runFiles(files: string[], concurrency: number, env: NodeJS.ProcessEnv):
     `--test-reporter-destination=${timesFile}`,
     ...files,
   ];
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env });
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...env, SCB_TEST_CPU_FILE: cpuFile } });
   let rest = '';
   child.stdout.on('data', (chunk: Buffer) => {
     const lines = (rest + chunk.toString('utf8')).split('\n');
@@ -157,13 +171,18 @@ function runFiles(files: string[], concurrency: number, env: NodeJS.ProcessEnv):
     // After its output has ended, not only its process.
     child.on('close', (code) => {
       let fileMs: Record<string, number> = {};
+      const fileCpuMs: Record<string, number> = {};
       try {
         fileMs = JSON.parse(readFileSync(timesFile, 'utf8'));
+        for (const line of readFileSync(cpuFile, 'utf8').split('\n').filter(Boolean)) {
+          const { file, cpuMs } = JSON.parse(line) as { file: string; cpuMs: number };
+          fileCpuMs[file] = cpuMs;
+        }
       } catch {
-        // No times when the runner died early: the summary still counts the run.
+        // No times when the runner died early (or no CPU times off Linux): the summary still counts the run.
       }
       rmSync(path.dirname(timesFile), { recursive: true, force: true });
-      resolve({ ...counts, status: code ?? 1, fileMs });
+      resolve({ ...counts, status: code ?? 1, fileMs, fileCpuMs });
     }),
   );
 }
@@ -259,12 +278,18 @@ async function main(): Promise<void> {
       `# ${r.tier.padEnd(12)} ${String(r.files).padStart(5)} ${String(r.pass).padStart(7)} ${String(r.fail).padStart(7)} ${String(r.skipped).padStart(8)} ${r.seconds.toFixed(0).padStart(8)}`,
     );
   }
+  // Where the time went: each tier's CPU over its wall time, and the ten slowest files with their CPU.
   for (const r of runs) {
-    const slowest = Object.entries(r.fileMs)
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, 5);
-    if (slowest.length) console.log(`# slowest ${r.tier} files: ${slowest.map(([f, ms]) => `${path.relative(process.cwd(), f)} ${(ms / 1000).toFixed(0)} s`).join(', ')}`);
+    const cpu = Object.values(r.fileCpuMs).reduce((a, b) => a + b, 0) / 1000;
+    if (cpu) console.log(`# ${r.tier}: ${cpu.toFixed(0)} s of CPU in ${r.seconds.toFixed(0)} s (${(cpu / r.seconds).toFixed(2)} cores on average)`);
   }
+  const slowest = runs
+    .flatMap((r) => Object.entries(r.fileMs).map(([f, ms]) => ({ f, ms, cpuMs: r.fileCpuMs[f] })))
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, 10);
+  if (slowest.length) console.log('# the ten slowest files (wall, CPU):');
+  for (const { f, ms, cpuMs } of slowest)
+    console.log(`#   ${(ms / 1000).toFixed(0).padStart(4)} s ${cpuMs === undefined ? '' : `${(cpuMs / 1000).toFixed(0).padStart(4)} s`}  ${path.relative(process.cwd(), f)}`);
   const sum = (k: 'pass' | 'fail' | 'skipped') => runs.reduce((a, r) => a + r[k], 0);
   // A tier whose runner failed without a failing test (a file that did not load) still fails the run.
   const failed = sum('fail') + runs.filter((r) => r.status !== 0 && r.fail === 0).length;
