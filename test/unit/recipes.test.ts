@@ -4,7 +4,7 @@
 // symbol must be declared in the sources (exported, a member, a Go func, a Python def or class). Generic
 // over the document: a section added later (a target kind's recipe) is checked the same way.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
