@@ -125,13 +125,14 @@ LATER_TYPES = {
 
 
 def check_scan(cell: DriverCell, unsupported, version) -> None:
-    """Refuses, before the client connects, a scan whose decoded columns include a type this version does
-    not decode (its TypeCode lacks it, or its decoder came later)."""
+    """Refuses, before the client connects, a scan with a column of a type this version does not decode (its
+    TypeCode lacks it, or its decoder came later): every column, since the client decodes each row whole as
+    it hands it over; with lazy_decode only those the application reads."""
     if cell.result_set is None:
         return
     from google.cloud.spanner_v1 import TypeCode
 
-    for c in decoded(cell):
+    for c in decoded(cell) if cell.configuration.python_lazy_decode else cell.result_set.columns:
         later = LATER_TYPES.get(c.type)
         if not hasattr(TypeCode, c.type) or (later and version < later[0]):
             since = f" (the client decodes {c.type} from {later[1]} on)" if later else ""
