@@ -21,7 +21,8 @@ export const PYTHON_BUGS: Reproduction[] = [
     versionsNote:
       "The PR measured a 100-row, 24-column result going from 35-40 ms to 15-20 ms. The entry reads no column in the application (read: none), so the time is the client's own decoding while it hands the rows over.",
     trigger: 'A single-use query of a wide result (every column type but UUID, and its ARRAY; 100 rows), every row iterated.',
-    status: 'not run yet',
+    status: 'reproduced',
+    seen: "2026-11-26, 6361d6a, the entry's cells run one by one through the driver launcher (runDriver), not through the Run it button's stack, on 2 cores under a load average of 24-32 (other sessions' work): 3.50.1 p50 127.7 and 97.8 ms (29 and 45 scans in 5 s), 3.51.0 47.3 and 26.0 ms (68 and 95 scans): 2.7 and 3.8 times, no error. The absolute times are the loaded machine's; the PR's own were 35-40 ms against 15-20 ms.",
     spec: {
       name: 'Reproduction: Python result-set decoding before and after PR #1244',
       clients: [
