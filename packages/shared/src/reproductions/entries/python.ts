@@ -1,5 +1,5 @@
-// Python client performance changes from its trackers: decoding a result's values, the work the client
-// does per value while the application iterates the rows (python-spanner's StreamedResultSet).
+// Python client changes: decoding a result's values (python-spanner PR #1244, the work the client does per
+// value while the application iterates the rows), and a session pool that fails from 3.64.0 on.
 import { COLUMN_TYPES } from '../../result-set/shape';
 import type { Reproduction } from '../reproduction';
 
@@ -36,6 +36,37 @@ export const PYTHON_BUGS: Reproduction[] = [
       expectations: [
         { kind: 'ratio', metric: 'p50Ms', of: { version: '3.50.1' }, to: { version: '3.51.0' }, atLeast: 1.3, says: "3.50.1's scan takes at least 1.3 times 3.51.0's at p50" },
         { kind: 'bound', metric: 'failedCells', cells: { version: '3.51.0' }, atMost: 0, says: 'both decode every value right' },
+      ],
+    },
+  },
+  {
+    id: 'python-fixed-pool-naive-datetime',
+    title: "Python 3.64.0 and later: a FixedSizePool's get() fails with TypeError once a session was used, and loses the session",
+    language: 'python',
+    links: [{ label: 'python-spanner pool.py (_NOW) and _opentelemetry_tracing.py (trace_call)', url: 'https://github.com/googleapis/python-spanner/blob/main/google/cloud/spanner_v1/pool.py' }],
+    affected: '3.64.0 to 3.71.0 (the newest PyPI serves here), with regular (not multiplexed) sessions from a FixedSizePool',
+    fixed: 'not fixed in any release here; 3.63.0 behaves',
+    fixedVersion: '3.63.0',
+    versionsNote:
+      "Found by this bench, not from a tracker. 3.64.0 made pool.py's _NOW() time-zone aware (datetime.now(timezone.utc); 3.63.0: utcnow, naive), while _opentelemetry_tracing.trace_call still sets session._last_use_time = datetime.now() (naive) on every traced call. FixedSizePool.get() computes _NOW() - session.last_use_time: TypeError: can't subtract offset-naive and offset-aware datetimes, after the session has left the pool's queue, so each failure loses one session and, the pool empty, get() waits its default_timeout (10 s). Checked in the wheels of 3.64.0 to 3.71.0. BurstyPool does not compute the age and runs; multiplexed sessions (on by default from 3.56.0) do not go through the pool.",
+    trigger: 'multiplexedSessions: false and pythonPool: fixed, any operation: the second use of each session fails.',
+    status: 'reproduced',
+    seen: "2026-11-26, fffd148, the entry's cells run one by one through the driver launcher (runDriver), not through the Run it button's stack: 3.63.0 1,522 select1 in 3 s, no error; 3.64.0 and 3.71.0 4 done and 8 failed (CLIENT_ERROR, the TypeError), the measured phase 10.0 s long for its 3 s (the emptied pool's get() waiting its 10 s). By hand on 3.64.0 BurstyPool: 100 of 100, no error.",
+    spec: {
+      name: 'Reproduction: Python FixedSizePool naive and aware datetimes',
+      clients: [
+        { language: 'python', version: '3.63.0' },
+        { language: 'python', version: '3.64.0' },
+        { language: 'python', version: '3.71.0' },
+      ],
+      configurations: [{ label: 'fixed pool, regular sessions', multiplexedSessions: false, pythonPool: 'fixed', sessionPool: { maxSessions: 10 } }],
+      concurrency: [2],
+      target: { kind: 'fake', latencyMs: 1 },
+      workload: { warmupOps: 10, durationSeconds: 3 },
+      expectations: [
+        { kind: 'bound', metric: 'errorPct', cells: { version: '3.63.0' }, atMost: 0, says: '3.63.0 compares two naive datetimes' },
+        { kind: 'bound', metric: 'errorPct', cells: { version: '3.64.0' }, atLeast: 50, says: '3.64.0 fails most operations with the TypeError' },
+        { kind: 'bound', metric: 'errorPct', cells: { version: '3.71.0' }, atLeast: 50, says: 'so does the newest release here' },
       ],
     },
   },
