@@ -1,4 +1,4 @@
-import { compareSemver, type LanguageInfo, type RefusableConfiguration, type RefusalContext } from '@scb/shared/job';
+import { versionRefusal, type LanguageInfo, type RefusableConfiguration, type RefusalContext } from '@scb/shared/job';
 
 /** The first cloud.google.com/go/spanner with UseNumberWithJSONDecoderEncoder (google-cloud-go PR #9054, for issue #8669). */
 export const GO_JSON_USE_NUMBER_SINCE = '1.54.0';
@@ -27,12 +27,15 @@ export const goInfo = {
 /** Go's goJsonUseNumber, on a version that lacks the switch or a workload that reads no JSON. */
 function goJsonUseNumberRefusal(c: RefusableConfiguration, context: RefusalContext | undefined): { option: string; message: string } | null {
   if (c.goJsonUseNumber === undefined) return null;
-  const version = context?.version;
-  if (version !== undefined && compareSemver(version, GO_JSON_USE_NUMBER_SINCE) < 0)
-    return {
-      option: 'goJsonUseNumber',
-      message: `is not supported by go ${version}: UseNumberWithJSONDecoderEncoder came in cloud.google.com/go/spanner ${GO_JSON_USE_NUMBER_SINCE} (google-cloud-go PR #9054); leave goJsonUseNumber unset for this version or run ${GO_JSON_USE_NUMBER_SINCE} or later`,
-    };
+  const lacking = versionRefusal(
+    'goJsonUseNumber',
+    true,
+    'go',
+    context?.version,
+    GO_JSON_USE_NUMBER_SINCE,
+    `UseNumberWithJSONDecoderEncoder came in cloud.google.com/go/spanner ${GO_JSON_USE_NUMBER_SINCE} (google-cloud-go PR #9054)`,
+  );
+  if (lacking) return lacking;
   if (context?.workload && !context.workload.operations.includes('scan'))
     return { option: 'goJsonUseNumber', message: 'changes how JSON values decode, which only the scan operation reads, and the workload does not run it' };
   return null;

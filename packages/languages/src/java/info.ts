@@ -1,4 +1,4 @@
-import { compareSemver, type LanguageInfo, type RefusableConfiguration, type RefusalContext } from '@scb/shared/job';
+import { versionRefusal, type LanguageInfo } from '@scb/shared/job';
 
 /** The first google-cloud-spanner with DecodeMode (java-spanner PR #2847): SpannerOptions.Builder.setDecodeMode. */
 export const JAVA_DECODE_MODE_SINCE = '6.59.0';
@@ -11,7 +11,15 @@ export const javaInfo = {
   exampleVersion: '6.105.0',
   cellSeconds: 5,
   poolInUse: 'in_use',
-  refuse: (c, context) => decodeModeRefusal(c, context),
+  refuse: (c, context) =>
+    versionRefusal(
+      'decodeMode',
+      c.decodeMode !== undefined,
+      'java',
+      context?.version,
+      JAVA_DECODE_MODE_SINCE,
+      `DecodeMode came in google-cloud-spanner ${JAVA_DECODE_MODE_SINCE} (java-spanner PR #2847)`,
+    ),
   refuseForeign: (c, language) =>
     c.decodeMode !== undefined ? { option: 'decodeMode', message: `is a java client option (DecodeMode, google-cloud-spanner ${JAVA_DECODE_MODE_SINCE} on); the ${language} client has none` } : null,
   hints: {
@@ -19,13 +27,3 @@ export const javaInfo = {
     numChannels: 'SpannerOptions numChannels.',
   },
 } satisfies LanguageInfo;
-
-/** Java's DecodeMode, on a version that lacks it. */
-function decodeModeRefusal(c: RefusableConfiguration, context: RefusalContext | undefined): { option: string; message: string } | null {
-  const version = context?.version;
-  if (c.decodeMode === undefined || version === undefined || compareSemver(version, JAVA_DECODE_MODE_SINCE) >= 0) return null;
-  return {
-    option: 'decodeMode',
-    message: `is not supported by java ${version}: DecodeMode came in google-cloud-spanner ${JAVA_DECODE_MODE_SINCE} (java-spanner PR #2847); leave decodeMode unset for this version or run ${JAVA_DECODE_MODE_SINCE} or later`,
-  };
-}

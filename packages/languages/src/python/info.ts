@@ -1,4 +1,4 @@
-import { compareSemver, type LanguageInfo, type RefusableConfiguration, type RefusalContext } from '@scb/shared/job';
+import { versionRefusal, type LanguageInfo, type RefusableConfiguration, type RefusalContext } from '@scb/shared/job';
 
 /** The first google-cloud-spanner with execute_sql(lazy_decode=...) (python-spanner, 3.51.0). */
 export const PYTHON_LAZY_DECODE_SINCE = '3.51.0';
@@ -42,17 +42,22 @@ function pythonRefusal(c: RefusableConfiguration, context: RefusalContext | unde
     if (c.sessionPool?.[field] !== undefined) return { option: 'sessionPool', message: `${field} is not a python pool option: its pools take one size (sessionPool.maxSessions)` };
   if (c.pythonLazyDecode !== undefined && context?.workload && !context.workload.operations.includes('scan'))
     return { option: 'pythonLazyDecode', message: "changes when the scan operation's values decode, which the workload does not run" };
-  const version = context?.version;
-  if (version === undefined) return null;
-  if (c.pythonLazyDecode !== undefined && compareSemver(version, PYTHON_LAZY_DECODE_SINCE) < 0)
-    return {
-      option: 'pythonLazyDecode',
-      message: `is not supported by python ${version}: lazy_decode came in google-cloud-spanner ${PYTHON_LAZY_DECODE_SINCE}; leave pythonLazyDecode unset for this version or run ${PYTHON_LAZY_DECODE_SINCE} or later`,
-    };
-  if (c.multiplexedSessions !== undefined && compareSemver(version, PYTHON_MULTIPLEXED_SINCE) < 0)
-    return {
-      option: 'multiplexedSessions',
-      message: `is not supported by python ${version}: multiplexed sessions came in google-cloud-spanner ${PYTHON_MULTIPLEXED_SINCE} (python-spanner PR #1381); leave multiplexedSessions unset for this version or run ${PYTHON_MULTIPLEXED_SINCE} or later`,
-    };
-  return null;
+  return (
+    versionRefusal(
+      'pythonLazyDecode',
+      c.pythonLazyDecode !== undefined,
+      'python',
+      context?.version,
+      PYTHON_LAZY_DECODE_SINCE,
+      `lazy_decode came in google-cloud-spanner ${PYTHON_LAZY_DECODE_SINCE}`,
+    ) ??
+    versionRefusal(
+      'multiplexedSessions',
+      c.multiplexedSessions !== undefined,
+      'python',
+      context?.version,
+      PYTHON_MULTIPLEXED_SINCE,
+      `multiplexed sessions came in google-cloud-spanner ${PYTHON_MULTIPLEXED_SINCE} (python-spanner PR #1381)`,
+    )
+  );
 }

@@ -2,6 +2,7 @@
 // and are registered from there: importing this module registers them.
 import '@scb/languages/info';
 import { languageInfo, languageInfos } from '../registry';
+import { compareSemver } from './semver';
 
 /**
  * What the spec, forms and pages know of a client language without installing it. `cellSeconds`: what
@@ -93,4 +94,14 @@ export interface RefusableConfiguration {
 export interface RefusalContext {
   version?: string;
   workload?: { operations: readonly string[]; resultSet?: { columns: readonly { type: string; nullFraction?: number }[] } };
+}
+
+/**
+ * An option that came to a client in `since`, set (`set`) for an older `version`: refused with what came
+ * and where (`came`: "DecodeMode came in google-cloud-spanner 6.59.0 (java-spanner PR #2847)"); null
+ * for a version that has it, or where the version is not known.
+ */
+export function versionRefusal(option: string, set: boolean, language: string, version: string | undefined, since: string, came: string): { option: string; message: string } | null {
+  if (!set || version === undefined || compareSemver(version, since) >= 0) return null;
+  return { option, message: `is not supported by ${language} ${version}: ${came}; leave ${option} unset for this version or run ${since} or later` };
 }
