@@ -289,9 +289,9 @@ test('a bridge to an address not on this machine is refused, naming it; so is a 
 });
 
 /** The versions the conformance tests drive (installed once in the client cache). */
-const VERSIONS: Record<Language, string> = { node: '9.0.0', java: '6.123.0', go: '1.96.1' };
+const VERSIONS: Record<Language, string> = { node: '9.0.0', java: '6.123.0', go: '1.96.1', python: '3.71.0' };
 
-for (const language of ['node', 'go', 'java'] as const) {
+for (const language of ['node', 'go', 'java', 'python'] as const) {
   test(`${language} driver: a cell run sandboxed against the fake counts what it does unsandboxed, over as many connections`, { timeout: 10 * 60_000 }, async () => {
     const client = { language, version: VERSIONS[language] };
     const launch = await prepareDriver(client, { cacheDir: CACHE_DIR, log: () => {} });
