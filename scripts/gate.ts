@@ -17,7 +17,7 @@ const USAGE = `usage: npm run gate -- --client java|node|go --baseline X.Y.Z (--
   --label TEXT              the build's name in pages and Markdown, e.g. "PR 4321 @ abc1234"
   --scenario ID             ${GATE_SCENARIO_IDS.join(' | ')} (default affinity-burst);
                             repeat it for several gates of the same candidate
-  --repeats N               repeats per arm (default: the scenario's, 10 for affinity-burst, else 5)
+  --repeats N               repeats per arm (default: the scenario's, 27 for affinity-burst, else 5)
   --concurrency N[,N...]    override the scenario's concurrency
   --operation KIND          judge this operation kind of the workload's mix (default: the scenario's, else all)
   --config JSON             client options for both arms, e.g. '{"numChannels":16}'

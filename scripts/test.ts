@@ -1,8 +1,10 @@
 // `npm test`: lint, then every test file in three tiers chosen by folder, with one PostgreSQL cluster
 // for the whole run. A file that measures timing or judges the machine (`// test: alone` in its source)
-// runs with nothing beside it; the others run SCB_TEST_LANES (default 2; e2e SCB_TEST_E2E_LANES, default
-// the same) at a time, the longest first by the times of the last run on this machine (kept in the
-// client cache, SCB_CACHE_DIR); files that mostly wait on timers (`// test: waits`) in a lane of their own.
+// runs with nothing beside it; the others, longest first by the times of the last run on this machine
+// (kept in the client cache, SCB_CACHE_DIR), run SCB_TEST_LANES (default 2; e2e SCB_TEST_E2E_LANES,
+// default the same) at a time, and more while the CPU they used in that run leaves cores free: most
+// files wait on latencies, timers, drivers or the browser (`// test: waits` marks one that mostly waits
+// before it has been measured).
 // - unit: `test/unit/` folders, no processes of their own (scripts/cpu-probe.mjs makes starting one throw);
 // - integration: `test/integration/` folders: PostgreSQL, the fake, the drivers;
 // - e2e: `test/e2e/`: the browser and the start command.
@@ -13,8 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ensureQueue, releaseQueue } from '@scb/db';
 import { migrate, startEmbeddedPostgres } from '@scb/db/setup';
-import { freePort } from '../apps/runner/src/net';
-import { CACHE_DIR } from '../apps/runner/src/paths';
+import { CACHE_DIR, freePort } from '@scb/languages/local';
 import { TEST_CLUSTER_ENV, TEST_TEMPLATE } from '../test/helpers/postgres';
 import { markWebBuilt, NEXT_BIN, restoreCachedWebBuild, WEB, webBuildIsStale } from './web-build';
 
@@ -107,18 +108,18 @@ function saveTimes(runs: TierRun[]): void {
 }
 
 /**
- * Runs one tier: its files that must run alone one at a time, then the others `lanes` at a time
- * (most wait on latencies, drivers or the browser, not on the 2 cores), echoing the runner's output.
- * `beside` starts work that may share the machine with the files that run side by side.
+ * Runs one tier: its files that must run alone one at a time, then the others packed by the CPU they
+ * used in the last run here (most wait on latencies, drivers or the browser, not on the cores): at
+ * least `lanes` at a time, and more while the running files' CPU (cores on average: CPU time over wall
+ * time) leaves a core's worth free, echoing the runner's output. `beside` starts work that may share
+ * the machine with the packed files and says what it costs while it runs.
  */
-async function runTier(tier: Tier, files: string[], env: NodeJS.ProcessEnv, lanes: number, beside?: () => void): Promise<TierRun> {
+async function runTier(tier: Tier, files: string[], env: NodeJS.ProcessEnv, lanes: number, beside?: () => Beside | undefined): Promise<TierRun> {
   const t0 = Date.now();
   const last = lastTimes();
   const longestFirst = [...files].sort((a, b) => (last[b] ?? 0) - (last[a] ?? 0));
-  const tagged = (tag: RegExp) => longestFirst.filter((f) => tag.test(readFileSync(f, 'utf8')));
-  const alone = tagged(ALONE);
-  const waits = tagged(WAITS).filter((f) => !alone.includes(f));
-  const shared = longestFirst.filter((f) => !alone.includes(f) && !waits.includes(f));
+  const alone = longestFirst.filter((f) => ALONE.test(readFileSync(f, 'utf8')));
+  const packed = longestFirst.filter((f) => !alone.includes(f));
   const run: TierRun = { tier, files: files.length, pass: 0, fail: 0, skipped: 0, seconds: 0, status: 0, fileMs: {}, fileCpuMs: {} };
   const add = (r: Awaited<ReturnType<typeof runFiles>>) => {
     for (const k of ['pass', 'fail', 'skipped'] as const) run[k] += r[k];
@@ -128,12 +129,63 @@ async function runTier(tier: Tier, files: string[], env: NodeJS.ProcessEnv, lane
   };
   env = { ...env, SCB_TEST_TIER: tier };
   if (alone.length) add(await runFiles(alone, 1, env));
-  if (shared.length || waits.length) beside?.();
-  // The files that mostly wait on timers take a lane of their own beside the others: they cost the
-  // machine little, and in the shared lanes their waits would hold a lane for minutes.
-  for (const r of await Promise.all([shared.length ? runFiles(shared, lanes, env) : null, waits.length ? runFiles(waits, 1, env) : null])) if (r) add(r);
+  if (packed.length) await runPacked(packed, lanes, env, add, packed.length ? beside?.() : undefined);
   run.seconds = (Date.now() - t0) / 1000;
   return run;
+}
+
+/** Work beside the test files (the web app's build): the cores it takes until it ends. */
+interface Beside {
+  cores: number;
+  done: Promise<unknown>;
+}
+
+/** The most files at once, however little CPU they use (each holds PostgreSQL databases, ports, memory). */
+const MAX_LANES = 6;
+
+/**
+ * The files, longest first, each in a runner of its own: at least `lanes` at a time; another starts
+ * while the cores the running ones used on average in the last run (a file that mostly waits on timers,
+ * `// test: waits`, counts a tenth of a core until measured; any other unmeasured one a whole core)
+ * plus its own stay within the machine's cores.
+ */
+function runPacked(files: string[], lanes: number, env: NodeJS.ProcessEnv, add: (r: Awaited<ReturnType<typeof runFiles>>) => void, beside?: Beside): Promise<void> {
+  const wall = lastTimes();
+  const cpu = lastTimes(CPU_FILE);
+  const cores = os.availableParallelism();
+  const demand = (f: string) => {
+    const rel = path.relative(process.cwd(), f);
+    const [ms, cpuMs] = [wall[rel], cpu[rel]];
+    if (ms && cpuMs !== undefined) return Math.min(cores, Math.max(0.05, cpuMs / ms));
+    return WAITS.test(readFileSync(f, 'utf8')) ? 0.1 : 1;
+  };
+  let besideCores = beside?.cores ?? 0;
+  void beside?.done.finally(() => {
+    besideCores = 0;
+    next();
+  });
+  const queue = [...files];
+  const running = new Map<string, number>();
+  let finish: () => void;
+  const done = new Promise<void>((r) => (finish = r));
+  function next() {
+    while (queue.length && running.size < MAX_LANES) {
+      const busy = besideCores + [...running.values()].reduce((a, b) => a + b, 0);
+      // The longest that fits; below `lanes` files, the longest regardless.
+      const i = running.size < lanes ? 0 : queue.findIndex((f) => busy + demand(f) <= cores);
+      if (i < 0) break;
+      const [f] = queue.splice(i, 1) as [string];
+      running.set(f, demand(f));
+      void runFiles([f], 1, env).then((r) => {
+        add(r);
+        running.delete(f);
+        if (!queue.length && !running.size) finish();
+        else next();
+      });
+    }
+  }
+  next();
+  return done;
 }
 
 /** One run of node's test runner over `files`, `concurrency` files at a time: its counts and each file's time. */
@@ -207,7 +259,8 @@ function buildWebApp(env: NodeJS.ProcessEnv): Promise<void> {
 /** One embedded cluster for the run, with the migrated template every test database is copied from. */
 async function startCluster() {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'scb-test-cluster-'));
-  const db = await startEmbeddedPostgres({ dataDir: path.join(dir, 'data'), port: await freePort(), database: TEST_TEMPLATE });
+  // Up to six files at once, each with its databases, runners and stacks' pools: more than 100 connections.
+  const db = await startEmbeddedPostgres({ dataDir: path.join(dir, 'data'), port: await freePort(), database: TEST_TEMPLATE, maxConnections: 600 });
   await migrate(db.url);
   // graphile-worker's schema too: each copy's runner would install it again.
   await ensureQueue(db.url);
@@ -249,7 +302,7 @@ async function main(): Promise<void> {
   // The e2e files start the product side by side: its web build, when stale, is made once before them,
   // beside the integration files that share the machine anyway.
   let webBuild: Promise<void> | undefined;
-  const buildWeb = () => {
+  const buildWeb = (): Beside | undefined => {
     if (!tiers.includes('e2e') || webBuild || !webBuildIsStale()) return;
     if (restoreCachedWebBuild()) {
       console.log('\n# the web app of these sources, as built in another checkout (the client cache)');
@@ -258,6 +311,8 @@ async function main(): Promise<void> {
     // Building renders the static pages, which read the web app's environment: any database will do.
     webBuild = buildWebApp({ ...env, DATABASE_URL: cluster.adminUrl });
     webBuild.catch(() => {}); // reported where the e2e tier awaits it
+    // next build keeps about a core and a half busy while it runs.
+    return { cores: 1.5, done: webBuild.catch(() => {}) };
   };
   try {
     for (const tier of tiers) {

@@ -59,13 +59,13 @@ function sh(script: string, args: string[], env: Record<string, string>): Promis
 // Small and decisive: 30 ms queries at C=4, 3 repeats per arm of 2 s each, every driver sandboxed
 // (a job with a build runs all its drivers so). At 5 or 12 ms the fake's own scheduling (its event
 // loop shares the runner's with the bridges) was a tenth of the p99, and such cells are left out as
-// harness-bound. A sandboxed Node driver compiles its sources afresh (tsx's cache is in its own new
-// TMPDIR): 240 warm-up operations (2 s) keep that out. Node's repeats of one build differ by up to 4%
+// harness-bound. The Node driver is one prebuilt bundle (nothing compiles in the sandbox): 80 warm-up
+// operations keep the client's first calls out. Node's repeats of one build differ by up to 4%
 // on p50 here, so it is allowed +10%; a 2 ms synchronous wait on its event loop costs more than that.
 const GATE = {
   scenario: 'steady-select1',
   target: { kind: 'fake', latencyMs: 30 },
-  workload: { warmupOps: 240, durationSeconds: 2 },
+  workload: { warmupOps: 80, durationSeconds: 2 },
   concurrency: [4],
   repeats: 3,
   timeScale: 1,
@@ -168,9 +168,9 @@ test('the CI steps: an unchanged build passes a gate against its release, one wi
 });
 
 /**
- * An unchanged build against its release: PASS, or (the gate rule when a cell was left out as
- * harness-bound, issue 38's subject; two of three CI runs had one such Go cell) INCONCLUSIVE with every
- * metric within its limit. Never FAIL, never a metric beyond its limit or undecided.
+ * An unchanged build against its release: PASS, or INCONCLUSIVE only because a cell was left out as
+ * harness-bound and too few repeats remained to judge (3 a side here: one left out leaves 2; two of three
+ * CI runs had one such Go cell). Never FAIL, never a metric beyond its limit or too noisy.
  */
 function assertAaHolds(code: number | null, markdown: string, stderr: string): void {
   const why = `A/A holds:\n${stderr}\n${markdown}`;
@@ -179,9 +179,8 @@ function assertAaHolds(code: number | null, markdown: string, stderr: string): v
     return;
   }
   assert.equal(code, 2, why);
-  assert.match(markdown, /cells? were harness-bound and left out/, why);
-  assert.doesNotMatch(markdown, /too few repeats|too noisy| fell | rose /, why);
-  assert.equal((markdown.match(/^- (qps|p50|p99) at C=4 changed .*within the allowed/gm) ?? []).length, 3, why);
+  assert.match(markdown, /cells? were harness-bound and left out .*; too few repeats remain to judge/, why);
+  assert.doesNotMatch(markdown, /too noisy| fell | rose /, why);
 }
 
 const CACHE_DIR = path.resolve(process.env.SCB_CACHE_DIR ?? path.join(ROOT, '.cache'));

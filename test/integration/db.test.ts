@@ -573,7 +573,9 @@ test('gates: created with their job, judged, listed; evaluations read back with 
   const judged = await getGate(t.db, id);
   assert.ok(judged?.ok);
   assert.equal(judged.verdict, 'inconclusive');
-  assert.equal(judged.job.cellsDone, 6);
+  // Its job failed before a cell ran: the gate page says 0 of 6 done, as the job page and the jobs list do (its cells were cancelled, not run).
+  assert.equal(judged.job.cellsDone, 0);
+  assert.equal(judged.job.cellsDone, stored.cellsDone);
   assert.ok(Number.isNaN(judged.evaluation!.metrics[0]!.changePct));
   assert.ok(Number.isNaN(judged.evaluation!.metrics[0]!.ciPct[1]));
   assert.deepEqual(await findPendingGateJobIds(t.db), []);
@@ -645,6 +647,81 @@ test("a scan gate judges each repeat's CPU per 1,000 rows and first row from its
     g.evaluation.reasons.map((r) => r.split(' (')[0]),
     ['CPU per 1,000 rows at C=1 rose 40%'],
   );
+});
+
+/** Runs a gate's job with one stored result per cell (`resultOf` by arm and repeat) and judges it as the runner does. */
+async function judgedGate(input: unknown, resultOf: (arm: string, repeat: number) => CellResultInput) {
+  const spec = parseGateSpec(input);
+  assert.ok(spec.ok, JSON.stringify(!spec.ok && spec.issues));
+  const { id, jobId } = await createGate(t.db, t.url, spec.value);
+  await markJobRunning(t.db, jobId, { host: 'h', cores: 2 });
+  for (const c of await t.db.cell.findMany({ where: { jobId }, orderBy: { index: 'asc' } })) {
+    await markCellRunning(t.db, c.id);
+    assert.equal(await storeCellResult(t.db, c.id, resultOf(c.arm!, c.repeat)), 'stored');
+  }
+  await finishJob(t.db, jobId, { status: 'succeeded', error: null });
+  await evaluateGateOfJob(t.db, jobId, () => {});
+  const g = await getGate(t.db, id);
+  assert.ok(g?.ok && g.evaluation);
+  return g;
+}
+
+test('a harness-bound cell is left out and the gate judged on the remaining repeats while 3 remain per arm; with fewer it is inconclusive', async () => {
+  // Equal arms; the baseline's first repeat measured a saturated fake (its loop 99% busy).
+  const resultOf = (arm: string, repeat: number) => {
+    const noise = 1 + ((repeat * 3) % 4) / 400;
+    const select1 = { count: 500, qps: 100 * noise, p50Ms: 65 * noise, p90Ms: 70, p99Ms: 80 * noise, p999Ms: 90, maxMs: 95, errorCount: 0, errors: {} };
+    return result({ ...select1, operations: { select1 }, ...(arm === 'baseline' && repeat === 1 && { targetLoopUtilization: 0.99 }) });
+  };
+  const gate = { scenario: 'steady-select1', language: 'node', baseline: '9.0.0', candidate: '9.0.0', concurrency: [10] };
+  const enough = await judgedGate({ ...gate, repeats: 4 }, resultOf);
+  assert.equal(enough.verdict, 'pass', JSON.stringify(enough.evaluation!.reasons));
+  assert.ok(
+    enough.evaluation!.reasons.some((r) =>
+      /^1 of 8 cells were harness-bound and left out \(first: baseline 9\.0\.0 C=10 repeat 1: .*\); judged on the remaining repeats \(at least 3 per arm and level\)$/.test(r),
+    ),
+    JSON.stringify(enough.evaluation!.reasons),
+  );
+  assert.equal(enough.evaluation!.metrics[0]!.baseline.length, 3);
+
+  const few = await judgedGate({ ...gate, repeats: 3 }, resultOf);
+  assert.equal(few.verdict, 'inconclusive', JSON.stringify(few.evaluation!.reasons));
+  assert.ok(
+    few.evaluation!.reasons.some((r) => /harness-bound and left out .*; too few repeats remain to judge \(2 baseline at C=10; at least 3 each needed\)$/.test(r)),
+    JSON.stringify(few.evaluation!.reasons),
+  );
+});
+
+test('an affinity-burst gate classifies each cold start from its stored connections and stores the mode test: both arms collapsing alike pass as persisting', async () => {
+  // 32 connections counted by the fake; a collapsed cold start has one at 100 streams with 31% of the RPCs.
+  const channels = (collapsed: boolean) =>
+    Array.from({ length: 32 }, (_, connection) => ({
+      source: 'fake' as const,
+      connection,
+      peer: `127.0.0.1:${40000 + connection}`,
+      rpcs: collapsed ? (connection === 0 ? 2370 : 169) : connection === 0 ? 266 : 237,
+      peakInFlight: collapsed ? (connection === 0 ? 100 : 12) : 23,
+    }));
+  const resultOf = (arm: string, repeat: number) => {
+    const collapsed = repeat === (arm === 'baseline' ? 2 : 3);
+    const noise = 1 + ((repeat * 3) % 4) / 400;
+    const select1 = collapsed
+      ? { count: 6000, qps: 290, p50Ms: 700, p90Ms: 2000, p99Ms: 2300, p999Ms: 2400, maxMs: 2500, errorCount: 0, errors: {} }
+      : { count: 6000, qps: 585 * noise, p50Ms: 657 * noise, p90Ms: 680, p99Ms: 700 * noise, p999Ms: 720, maxMs: 730, errorCount: 0, errors: {} };
+    return result({ ...select1, operations: { select1 }, channels: channels(collapsed) });
+  };
+  const g = await judgedGate({ scenario: 'affinity-burst', language: 'java', baseline: '6.105.0', candidate: '6.106.0', repeats: 4 }, resultOf);
+  const e = g.evaluation!;
+  assert.equal(g.verdict, 'pass', JSON.stringify(e.reasons));
+  assert.equal(e.persisting, true);
+  assert.deepEqual(
+    e.modes!.map((m) => [m.baseline, m.candidate, m.verdict, m.persisting]),
+    [[{ bad: 1, of: 4 }, { bad: 1, of: 4 }, 'pass', true]],
+  );
+  assert.match(e.reasons[0]!, /^6\.106\.0 collapsed in 1 of 4 cold starts, 6\.105\.0 in 1 of 4: no difference .*; both collapsed \(see the reproduction java-affinity-burst\)$/);
+  assert.match(e.reasons[1]!, /^with 4 cold starts per arm the collapsed count cannot detect a rate of 0\.2 against 0 .*: it needs 27 per arm$/);
+  // The medians judged the three good cold starts of each arm.
+  assert.deepEqual(e.metrics.find((m) => m.metric === 'qps')!.leftOut, { baseline: 1, candidate: 1 });
 });
 
 test('client versions: the outcome of an install is recorded and read back', async () => {

@@ -98,6 +98,7 @@ test('a verdict reaches the webhook once after two refused attempts, each retry 
     predecessor: '1.96.0',
     scenario: 'steady-select1',
     verdict: 'fail',
+    persisting: false,
     reasons: [evaluation('fail').reasons[0]],
     gateUrl: `https://bench.example.com/gates/${gate!.id}`,
   });

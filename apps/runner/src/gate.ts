@@ -7,6 +7,9 @@ import {
   evaluateReproductionGate,
   gateReproduction,
   gateJobSpec,
+  gateScenario,
+  candidateText,
+  MIN_GATE_REPEATS,
   invalidText,
   isUnfinishedJob,
   judgeCell,
@@ -79,6 +82,8 @@ export async function evaluateGateOfJob(db: Db, jobId: string, log: (line: strin
     return { ...(f && { rowsPerSecond: f.rowsPerSecond, cpuMsPer1kRows: f.cpuMsPer1kRows }), ...(r.firstRowP50Ms !== null && { firstRowP50Ms: r.firstRowP50Ms }) };
   };
   const withoutKind: typeof cells = [];
+  // A scenario with a bimodal outcome classifies each repeat from its cell's connections.
+  const mode = gateScenario(spec.value.scenario)?.mode;
   const samples: GateSample[] = cells.flatMap((c) => {
     const r = c.result;
     if (c.status !== 'succeeded' || !r || harnessBound.some((h) => h.cell === c)) return [];
@@ -88,11 +93,29 @@ export async function evaluateGateOfJob(db: Db, jobId: string, log: (line: strin
       return [];
     }
     const calls = f.count + f.errorCount;
-    return [{ arm: c.arm, concurrency: c.concurrency, repeat: c.repeat, qps: f.qps, p50Ms: f.p50Ms, p99Ms: f.p99Ms, ...scanOf(r), errorPct: calls ? (100 * f.errorCount) / calls : 0 }];
+    const bad = mode?.classify(c) ?? null;
+    return [
+      {
+        arm: c.arm,
+        concurrency: c.concurrency,
+        repeat: c.repeat,
+        qps: f.qps,
+        p50Ms: f.p50Ms,
+        p99Ms: f.p99Ms,
+        ...scanOf(r),
+        errorPct: calls ? (100 * f.errorCount) / calls : 0,
+        ...(bad !== null && { bad }),
+      },
+    ];
   });
   const concurrency = [...new Set(cells.map((c) => c.concurrency))];
   const levelOf = (level: number) => (jobSpec.ok ? levelText(jobSpec.value, level) : `C=${level}`);
-  const evaluation = evaluateGate(samples, { criteria: { ...spec.value.criteria, worstRepeat: spec.value.criteria.worstRepeat ?? false }, concurrency, levelText: levelOf });
+  const evaluation = evaluateGate(samples, {
+    criteria: { ...spec.value.criteria, worstRepeat: spec.value.criteria.worstRepeat ?? false },
+    concurrency,
+    levelText: levelOf,
+    ...(mode && { mode, names: { baseline: spec.value.baseline, candidate: candidateText(spec.value) } }),
+  });
 
   // Cells that did not finish: a crash in some candidate cold starts is a regression, not noise.
   const unfinished = (arm: Arm) => cells.filter((c) => c.arm === arm && c.status !== 'succeeded');
@@ -108,24 +131,51 @@ export async function evaluateGateOfJob(db: Db, jobId: string, log: (line: strin
     notes.push(`${base.length + cand.length} of ${cells.length} cells did not succeed (first: ${first([...base, ...cand].sort((a, b) => a.index - b.index))})`);
   }
   if (job.status !== 'succeeded') notes.push(`the gate's job ${job.status}${job.error ? `: ${job.error}` : ''}`);
+  // Cells left out (harness-bound, or without the judged kind's figures): the gate is judged on the
+  // remaining repeats where each arm keeps at least MIN_GATE_REPEATS at every level, else it cannot pass.
+  const remaining = leftOutRule(samples, concurrency, levelOf);
+  const judgedOn = remaining.enough
+    ? `judged on the remaining repeats (at least ${remaining.fewest} per arm and level)`
+    : `too few repeats remain to judge (${remaining.short}; at least ${MIN_GATE_REPEATS} each needed)`;
   if (harnessBound.length) {
     const h = harnessBound[0]!;
     notes.push(
-      `${harnessBound.length} of ${cells.length} cells were harness-bound and left out (first: ${h.cell.arm} ${h.cell.clientVersion} ${levelOf(h.cell.concurrency)} repeat ${h.cell.repeat}: ${h.reasons})`,
+      `${harnessBound.length} of ${cells.length} cells were harness-bound and left out (first: ${h.cell.arm} ${h.cell.clientVersion} ${levelOf(h.cell.concurrency)} repeat ${h.cell.repeat}: ${h.reasons}); ${judgedOn}`,
     );
   }
-  if (withoutKind.length) notes.push(`${withoutKind.length} of ${cells.length} cells stored no ${kind} figures and were left out`);
+  if (withoutKind.length) notes.push(`${withoutKind.length} of ${cells.length} cells stored no ${kind} figures and were left out; ${judgedOn}`);
   if (configurationBound.length) {
     const h = configurationBound[0]!;
     notes.push(
       `${configurationBound.length} of ${cells.length} cells were configuration-bound and count like clean ones (first: ${h.cell.arm} ${h.cell.clientVersion} ${levelOf(h.cell.concurrency)} repeat ${h.cell.repeat}: ${h.reasons})`,
     );
   }
-  // Fewer repeats than planned may still fail on what was measured, but never pass.
-  if (verdict === 'pass' && (base.length || cand.length || harnessBound.length || withoutKind.length || job.status !== 'succeeded')) verdict = 'inconclusive';
+  // Cells that did not finish, or a job that did not, may still fail on what was measured, but never
+  // pass; cells left out as no evidence (harness-bound) only where too few repeats remain.
+  if (verdict === 'pass' && (base.length || cand.length || !remaining.enough || job.status !== 'succeeded')) verdict = 'inconclusive';
   const reasons = verdict === 'fail' && evaluation.verdict !== 'fail' ? notes : [...evaluation.reasons, ...notes];
-  await storeGateVerdict(db, gate.id, { ...evaluation, verdict, reasons });
+  await storeGateVerdict(db, gate.id, { ...evaluation, verdict, reasons, ...(evaluation.persisting !== undefined && { persisting: verdict === 'pass' && evaluation.persisting }) });
   log(`gate ${gate.id} (job ${jobId}): ${verdict}`);
+}
+
+/**
+ * Whether every arm keeps at least MIN_GATE_REPEATS judged repeats at every level of the gate, after
+ * cells were left out; the fewest it keeps, and where it has too few, in words.
+ */
+export function leftOutRule(
+  samples: Pick<GateSample, 'arm' | 'concurrency'>[],
+  levels: number[],
+  text: (level: number) => string = (l) => `C=${l}`,
+): { enough: boolean; fewest: number; short: string } {
+  let fewest = Number.POSITIVE_INFINITY;
+  const short: string[] = [];
+  for (const level of levels)
+    for (const arm of ARMS) {
+      const n = samples.filter((s) => s.arm === arm && s.concurrency === level).length;
+      fewest = Math.min(fewest, n);
+      if (n < MIN_GATE_REPEATS) short.push(`${n} ${arm} at ${text(level)}`);
+    }
+  return { enough: short.length === 0, fewest: Number.isFinite(fewest) ? fewest : 0, short: short.join(', ') };
 }
 
 /** A reproduction gate: its expectations on the stored cells, as the job page evaluates them. */

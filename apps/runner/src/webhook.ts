@@ -33,6 +33,8 @@ export async function deliveryBody(db: Db, deliveryId: string): Promise<{ ok: tr
         predecessor: gate.spec.baseline,
         scenario: scenario === undefined ? '' : watchScenarioId(scenario),
         verdict: gate.verdict,
+        // A pass whose release keeps its predecessor's bad mode as often: a regression that persists, not a new one.
+        persisting: gate.verdict === 'pass' && gate.evaluation?.persisting === true,
         reasons: gate.evaluation?.reasons ?? [],
         gateUrl,
       },
@@ -48,7 +50,7 @@ export async function deliverWebhook(db: Db, deliveryId: string, log: (line: str
   if (!made.ok) error = made.error;
   else {
     name = made.webhook;
-    const url = webhookUrl(policy, made.webhook);
+    const url = webhookUrl(policy(), made.webhook);
     error = url === undefined ? `this runner's SCB_WEBHOOKS has no webhook named "${made.webhook}"` : await post(url, made.body);
   }
   const outcome = await recordDeliveryAttempt(db, deliveryId, error, { maxAttempts: env.SCB_WEBHOOK_ATTEMPTS, backoffMs: env.SCB_WEBHOOK_BACKOFF_MS });

@@ -37,6 +37,11 @@ export function WatchTimeline({ watch, releases = watch.releases }: { watch: Wat
                   REGRESSION
                 </span>
               )}
+              {r.state === 'persisting' && (
+                <span className="verdict verdict-persisting" title="no worse than its predecessor, but a regression of an earlier release persists in it (both show the bad mode as often)">
+                  PERSISTING REGRESSION
+                </span>
+              )}
               {r.unlisted && <div className="small muted">no longer listed by the registry (yanked or withdrawn)</div>}
             </td>
             <td className="num">{r.publishedAt ? formatUtc(r.publishedAt).slice(0, 10) : <span className="muted">unknown</span>}</td>
@@ -54,7 +59,9 @@ export function WatchTimeline({ watch, releases = watch.releases }: { watch: Wat
                   <Link href={`/gates/${g.gateId}`} className={`chip chip-${g.state.replace(/ /g, '-')}`} data-testid="watch-chip" data-state={g.state} title={g.reason ?? g.state}>
                     {g.state}
                   </Link>
-                  {(g.state === 'could not install' || g.state === 'fail' || g.state === 'inconclusive') && g.reason && <div className="small muted chip-reason">{g.reason}</div>}
+                  {(g.state === 'could not install' || g.state === 'fail' || g.state === 'inconclusive' || g.state === 'persisting') && g.reason && (
+                    <div className="small muted chip-reason">{g.reason}</div>
+                  )}
                 </td>
               );
             })}

@@ -1,7 +1,8 @@
 // Release watches as the API, the pages, the feeds and the badge read them.
-import { getWatch as readWatch, listDeliveries, listWatches as readWatches, listWatchVerdicts, WATCH_RELEASES_PAGE, type WatchVerdict } from '@scb/db';
+import { getWatch as readWatch, latestGateCalibration, listDeliveries, listWatches as readWatches, listWatchVerdicts, WATCH_RELEASES_PAGE, type WatchVerdict } from '@scb/db';
 import { clientName } from '@scb/shared/job';
-import { atomFeed, badgeSvg, chipState, releaseState, watchScenarioId, type ChipState } from '@scb/shared/watch';
+import { atomFeed, badgeSvg, chipState, releaseState, watchGateSpec, watchScenarioId, type ChipState } from '@scb/shared/watch';
+import type { CalibratedGate, GateCalibration } from '@scb/shared/calibration';
 import { db } from './db';
 import { gateUrl } from './gates';
 
@@ -16,7 +17,25 @@ export function watchUrl(id: string, origin: string): string {
 export async function getWatch(id: string, origin: string, { page = 1, size = WATCH_RELEASES_PAGE }: { page?: number; size?: number } = {}) {
   const w = await readWatch(db(), id, { limit: size, offset: (page - 1) * size });
   if (!w) return null;
+  // Each scenario's calibration for the watch's language (its newest, of any release): how far its verdicts can be trusted.
+  const calibrations = await Promise.all(
+    w.spec.scenarios.map(async (scenario) => {
+      const id = watchScenarioId(scenario);
+      const calibration = await latestGateCalibration(db(), { scenario: id, language: w.spec.language });
+      // The gate the watch runs for this scenario, at the calibrated release, to say where it differs from the calibrated one.
+      const version = calibration?.version ?? '0.0.0';
+      let gate: CalibratedGate;
+      try {
+        gate = watchGateSpec(w.spec, scenario, { version, predecessor: version });
+      } catch {
+        // A stored watch whose scenario no longer makes a gate: nothing to compare, the calibration as it is.
+        gate = { scenario: id, language: w.spec.language, baseline: version, repeats: calibration?.repeats ?? 0, criteria: calibration?.criteria ?? {} };
+      }
+      return { scenario: id, calibration, gate };
+    }),
+  );
   return {
+    calibrations: calibrations as { scenario: string; calibration: GateCalibration | null; gate: CalibratedGate }[],
     id: w.id,
     url: watchUrl(w.id, origin),
     feedUrl: new URL(`/watch/${w.id}/feed.xml`, origin).toString(),
@@ -50,6 +69,7 @@ export async function getWatch(id: string, origin: string, { page = 1, size = WA
         verdict: g.verdict,
         state: chipState(g),
         reason: g.installFailure ?? g.reason,
+        persisting: g.persisting,
         finishedAt: g.finishedAt?.toISOString() ?? null,
         url: gateUrl(g.gateId, origin),
       })),
@@ -95,12 +115,13 @@ export async function watchDeliveries(id: string) {
   }));
 }
 
+/** A feed entry: a pass that keeps its predecessor's bad mode is "persisting", not a new failure (nor a clean pass). */
 const entryOf = (v: WatchVerdict, origin: string) => ({
   id: gateUrl(v.gateId, origin),
-  title: `${clientName(v.language)} ${v.version} vs ${v.predecessor} on ${v.scenario}: ${v.verdict}`,
+  title: `${clientName(v.language)} ${v.version} vs ${v.predecessor} on ${v.scenario}: ${chipState({ status: 'succeeded', verdict: v.verdict, installFailure: null, persisting: v.persisting })}`,
   updated: v.finishedAt,
   link: gateUrl(v.gateId, origin),
-  category: v.verdict,
+  category: chipState({ status: 'succeeded', verdict: v.verdict, installFailure: null, persisting: v.persisting }),
   summary: v.reasons.join('\n') || v.verdict,
 });
 

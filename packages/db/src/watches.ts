@@ -187,6 +187,8 @@ export interface WatchGate {
   installFailure: string | null;
   /** The verdict's first reason, or the job's error. */
   reason: string | null;
+  /** A pass whose candidate keeps its predecessor's bad mode, no more often (GateEvaluation.persisting). */
+  persisting: boolean;
 }
 
 export interface StoredWatch {
@@ -265,6 +267,7 @@ export async function getWatch(db: Db, id: string, page: { limit?: number; offse
       finishedAt: g.finishedAt,
       installFailure: installFailure(version, predecessor),
       reason: (Array.isArray(reasons) && typeof reasons[0] === 'string' ? reasons[0] : null) ?? g.job.error,
+      persisting: storedPersisting(g.evaluation),
     });
   }
   return {
@@ -340,8 +343,13 @@ export interface WatchVerdict {
   gateId: string;
   verdict: string;
   reasons: string[];
+  /** A pass whose candidate keeps its predecessor's bad mode, no more often (GateEvaluation.persisting). */
+  persisting: boolean;
   finishedAt: Date;
 }
+
+/** The stored evaluation's `persisting` flag; false for evaluations stored before it. */
+const storedPersisting = (evaluation: unknown): boolean => (evaluation as { persisting?: unknown } | null)?.persisting === true;
 
 /** The newest finished verdicts of one watch's gates, or of every watch's. */
 export async function listWatchVerdicts(db: Db, { watchId, limit = 50 }: { watchId?: string; limit?: number } = {}): Promise<WatchVerdict[]> {
@@ -366,6 +374,7 @@ export async function listWatchVerdicts(db: Db, { watchId, limit = 50 }: { watch
         gateId: g.id,
         verdict: g.verdict,
         reasons: Array.isArray(reasons) ? reasons.filter((r): r is string => typeof r === 'string') : [],
+        persisting: storedPersisting(g.evaluation),
         finishedAt: g.finishedAt,
       },
     ];

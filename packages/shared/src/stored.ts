@@ -147,6 +147,9 @@ const MetricJudgementSchema = z.looseObject({
   changePct: storedNumber,
   ciPct: z.tuple([storedNumber, storedNumber]),
   confidence: z.number(),
+  pValue: storedNumber.optional(),
+  level: storedNumber.optional(),
+  leftOut: z.looseObject({ baseline: z.number(), candidate: z.number() }).optional(),
   medianVerdict: VerdictSchema,
   worst: WorstRepeatJudgementSchema.nullable(),
   verdict: VerdictSchema,
@@ -163,12 +166,37 @@ const ErrorJudgementSchema = z.looseObject({
   reason: z.string(),
 });
 
-/** Gate.evaluation: the verdict with its reasons and per-metric judgements (gates stored before error judgements have none). */
+const ModeCountSchema = z.looseObject({ bad: z.number(), of: z.number() });
+
+/** A mode test's judgement (gate/gate-modes.ts, ModeJudgement). */
+const ModeJudgementSchema = z.looseObject({
+  concurrency: z.number(),
+  bad: z.string(),
+  repeatNoun: z.string(),
+  baseline: ModeCountSchema,
+  candidate: ModeCountSchema,
+  unclassified: z.number(),
+  test: z.literal('boschloo-one-sided'),
+  pValue: storedNumber,
+  level: storedNumber,
+  verdict: VerdictSchema,
+  persisting: z.boolean(),
+  power: z.looseObject({ baselineRate: z.number(), candidateRate: z.number(), target: z.number(), power: storedNumber, needed: z.number().nullable() }),
+  reason: z.string(),
+  powerNote: z.string().nullable(),
+});
+
+/**
+ * Gate.evaluation: the verdict with its reasons and per-metric judgements (gates stored before error
+ * judgements have none; before mode judgements, none of those and no `persisting`).
+ */
 export const GateEvaluationSchema = z.looseObject({
   verdict: VerdictSchema,
   reasons: z.array(z.string()),
   metrics: z.array(MetricJudgementSchema),
   errors: z.array(ErrorJudgementSchema).default([]),
+  modes: z.array(ModeJudgementSchema).optional(),
+  persisting: z.boolean().optional(),
   method: z.string(),
 });
 export type StoredGateEvaluation = z.output<typeof GateEvaluationSchema>;

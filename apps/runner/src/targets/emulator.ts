@@ -5,7 +5,7 @@ import { startEmulatorProcess } from './emulator/process';
 import { provision } from './emulator/provision';
 import { watchProcessCpu } from '../process-cpu';
 import { startTap, tapBehaviour, type TapBehaviour } from './tap';
-import type { StartedTarget, TargetPlugin } from './target';
+import type { StartedTarget, TargetPlugin } from '@scb/shared/target-plugin';
 
 const NAMES = { projectId: 'bench-project', instanceId: 'bench-instance', databaseId: 'bench-db' };
 

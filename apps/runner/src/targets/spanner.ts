@@ -2,7 +2,7 @@ import { DEFAULT_SPANNER_ENDPOINT, OPERATION_TABLES, workloadMix, type SpannerTa
 import { CellError } from '@scb/languages';
 import { env } from '../env';
 import { missingTables } from './spanner/tables';
-import type { TargetPlugin } from './target';
+import type { TargetPlugin } from '@scb/shared/target-plugin';
 
 const NOT_ENABLED =
   'this runner does not run jobs against Cloud Spanner: its operator enables them by starting it with SCB_ALLOW_SPANNER=1 and Application Default Credentials in its environment (e.g. gcloud auth application-default login)';

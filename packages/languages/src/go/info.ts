@@ -1,4 +1,4 @@
-import { versionRefusal, type LanguageInfo, type RefusableConfiguration, type RefusalContext } from '@scb/shared/job';
+import { versionRefusal, type LanguageInfo, type RefusableConfiguration, type RefusalContext } from '@scb/shared/language-info';
 
 /** The first cloud.google.com/go/spanner with UseNumberWithJSONDecoderEncoder (google-cloud-go PR #9054, for issue #8669). */
 export const GO_JSON_USE_NUMBER_SINCE = '1.54.0';

@@ -1,4 +1,4 @@
-import { versionRefusal, type LanguageInfo } from '@scb/shared/job';
+import { versionRefusal, type LanguageInfo } from '@scb/shared/language-info';
 
 /** The first google-cloud-spanner with DecodeMode (java-spanner PR #2847): SpannerOptions.Builder.setDecodeMode. */
 export const JAVA_DECODE_MODE_SINCE = '6.59.0';

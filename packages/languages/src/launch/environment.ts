@@ -1,6 +1,6 @@
 // What a Driver process sees of the Runner's environment, and what a stored error never shows of it.
 // A Driver runs a client version a user picked: it gets an allowlist, never the Runner's secrets.
-import { POLICY_VARIABLES } from '@scb/shared/policy';
+import { policyVariables } from '@scb/shared/policy';
 
 /** Passed to every Driver, when the Runner has them. */
 const PASSED = [
@@ -73,7 +73,7 @@ function urlCredentials(value: string): { password: string } | null {
 /** The Runner's values a stored message must not show: longest first, so a value containing another goes whole. */
 function secretValues(runner: NodeJS.ProcessEnv): string[] {
   // What Drivers are given, and the operator's policy (the endpoints and databases specs name anyway).
-  const shown = new Set<string>([...PASSED, ...CREDENTIALS, ...Object.keys(SET), ...Object.values(POLICY_VARIABLES)]);
+  const shown = new Set<string>([...PASSED, ...CREDENTIALS, ...Object.keys(SET), ...policyVariables()]);
   const values = new Set<string>();
   for (const [name, value] of Object.entries(runner)) {
     if (value === undefined || value.trim().length < MIN_LENGTH || shown.has(name)) continue;

@@ -1,5 +1,5 @@
-import type { LanguageInfo, RefusableConfiguration, RefusalContext } from '@scb/shared/job';
-import { columnName } from '@scb/shared/result-set';
+import type { LanguageInfo, RefusableConfiguration, RefusalContext } from '@scb/shared/language-info';
+import { columnName } from '@scb/shared/result-set-shape';
 
 /** What the spec, forms and pages know of the Node client (registered by ../info.ts). */
 export const nodeInfo = {

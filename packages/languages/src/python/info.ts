@@ -1,4 +1,4 @@
-import { versionRefusal, type LanguageInfo, type RefusableConfiguration, type RefusalContext } from '@scb/shared/job';
+import { versionRefusal, type LanguageInfo, type RefusableConfiguration, type RefusalContext } from '@scb/shared/language-info';
 
 /** The first google-cloud-spanner with execute_sql(lazy_decode=...) (python-spanner, 3.51.0). */
 export const PYTHON_LAZY_DECODE_SINCE = '3.51.0';

@@ -3,7 +3,9 @@ import { escapeMarkdown } from '../results/markdown-escape';
 import type { GateSpec } from './gate';
 import { candidateText, gateScenario } from './gate';
 import { gateReproduction } from './reproduction-gate';
+import { calibrationText, type GateCalibration } from './calibration';
 import { METRIC_NAMES, confidenceText, pctText, type GateEvaluation, type MetricJudgement } from './gate-stats';
+import type { ModeJudgement } from './gate-modes';
 
 export interface MarkdownGate {
   id: string;
@@ -12,9 +14,27 @@ export interface MarkdownGate {
   spec: GateSpec;
   /** null while the gate's job runs. */
   evaluation: GateEvaluation | null;
+  /** The scenario's calibration for the gate's language (null: never calibrated); absent: not looked up, nothing said. */
+  calibration?: GateCalibration | null;
 }
 
 export const VERDICT_WORDS: Record<string, string> = { pass: 'PASS', fail: 'FAIL', inconclusive: 'INCONCLUSIVE' };
+
+/** "PASS", or "PASS (persisting)" for a pass whose candidate keeps the baseline's bad mode. */
+export function verdictText(e: Pick<GateEvaluation, 'verdict' | 'persisting'>): string {
+  return `${VERDICT_WORDS[e.verdict] ?? e.verdict}${e.verdict === 'pass' && e.persisting ? ' (persisting)' : ''}`;
+}
+
+/** A mode test's p-value: "0.41", "0.0031", "2.1e-5"; "–" when it was not computed. */
+export function formatModeP(m: Pick<ModeJudgement, 'pValue'>): string {
+  const p = m.pValue;
+  return !Number.isFinite(p) ? '–' : p < 0.001 ? p.toExponential(1) : p.toFixed(p < 0.1 ? 4 : 2);
+}
+
+/** "pass", "pass, persisting", "fail". */
+export function modeVerdictText(m: Pick<ModeJudgement, 'verdict' | 'persisting'>): string {
+  return m.persisting ? `${m.verdict}, persisting` : m.verdict;
+}
 
 export function formatMetricValue(m: Pick<MetricJudgement, 'metric'>, v: number): string {
   return m.metric === 'qps' ? formatQps(v) : m.metric === 'rowsPerSecond' ? `${formatQps(v)} rows/s` : formatMs(v);
@@ -73,7 +93,10 @@ export function gateSetupLine(g: GateSpec, text: (s: string) => string = (s) => 
     `${overrides.length ? ` (overridden: ${overrides.join(', ')})` : ''}` +
     `${g.operation ? ` · judged on ${g.operation}` : ''}` +
     `${both ? ` · options ${both}` : ''}${cand ? ` · candidate options ${cand}` : ''} · ${g.repeats} interleaved repeats, fresh client each · ` +
-    `allowed: ${allowedText(c)}${c.worstRepeat ? `, worst-repeat test${c.worstRepeatCount > 1 ? ` (${c.worstRepeatCount} repeats fail)` : ''}` : ''}`
+    `allowed: ${allowedText(c)}${c.worstRepeat ? `, worst-repeat test${c.worstRepeatCount > 1 ? ` (${c.worstRepeatCount} repeats fail)` : ''}` : ''}` +
+    (s?.mode
+      ? ` · ${s.mode.bad} ${s.mode.repeatNoun}s counted per arm (${s.mode.rule}) and compared with an exact test, to detect a rate of ${c.badModeRate ?? s.mode.detect.candidateRate} against ${s.mode.detect.baselineRate}`
+      : '')
   );
 }
 
@@ -81,7 +104,8 @@ export function gateSetupLine(g: GateSpec, text: (s: string) => string = (s) => 
 export function gateMarkdown(g: MarkdownGate): string {
   const head = `**spanner-client-bench** [gate ${g.id}](${g.url}): ${gateSetupLine(g.spec, escapeMarkdown)}`;
   const e = g.evaluation;
-  if (!e) return [head, '', `Verdict: pending (job ${g.jobUrl})`].join('\n');
+  const calibration = g.calibration === undefined ? [] : ['', calibrationText(g.calibration, g.spec, escapeMarkdown)];
+  if (!e) return [head, '', `Verdict: pending (job ${g.jobUrl})`, ...calibration].join('\n');
   const cols = ['metric', 'C', 'baseline (median)', 'candidate (median)', 'change', `${confidenceText(e.metrics[0]?.confidence ?? 0.9)} CI`, 'worst repeat', 'verdict'];
   const rows = e.metrics.map((m) =>
     [
@@ -98,11 +122,21 @@ export function gateMarkdown(g: MarkdownGate): string {
   return [
     head,
     '',
-    `**Verdict: ${VERDICT_WORDS[e.verdict] ?? e.verdict}**`,
+    `**Verdict: ${verdictText(e)}**`,
     '',
     // Stored text: the runner's reasons quote cells' and jobs' error messages.
     ...e.reasons.map((r) => `- ${escapeMarkdown(r)}`),
+    ...calibration,
     '',
+    // A scenario with a bimodal outcome: how often each arm was in its bad mode.
+    ...(e.modes?.length
+      ? [
+          '| mode | C | baseline | candidate | p (one-sided) | verdict |',
+          '|---|---|---|---|---|---|',
+          ...e.modes.map((m) => `| ${m.bad} | ${m.concurrency} | ${m.baseline.bad} of ${m.baseline.of} | ${m.candidate.bad} of ${m.candidate.of} | ${formatModeP(m)} | ${modeVerdictText(m)} |`),
+          '',
+        ]
+      : []),
     // A reproduction gate is judged by expectations (its reasons), not per metric.
     ...(rows.length ? [`| ${cols.join(' | ')} |`, `|${cols.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r} |`), ''] : []),
     ...(e.errors ?? []).map((x) => `${escapeMarkdown(x.reason)}.`),

@@ -1,7 +1,8 @@
 import { median } from '../results/stats';
 import type { Arm } from '../job/spec';
-import type { Criteria } from './gate';
-import { MIN_GATE_REPEATS } from './gate';
+import { z } from 'zod';
+import { boschlooOneSided, judgeMode, type GateMode, type ModeJudgement } from './gate-modes';
+import type { Verdict } from './gate-verdict';
 
 /**
  * The statistics of a release gate. Per concurrency and metric, on per-repeat values (one fresh
@@ -18,11 +19,64 @@ import { MIN_GATE_REPEATS } from './gate';
  *   repeat merely worse than every baseline repeat is common (half the time with equal arms), one
  *   beyond it by 10% of qps or 20% of latency is not (A/A on affinity-burst: qps within 1%, p99 3%).
  *
+ * - Mode test (scenarios with a bimodal outcome, GateScenario.mode, in place of the worst-repeat test):
+ *   each repeat is in the bad mode or not; the counts are compared with Boschloo's exact one-sided test
+ *   (gate-modes.ts). It FAILS when the candidate is in the bad mode significantly more often, else it
+ *   PASSES (and says when its repeats are too few to detect the asked change). The median tests then
+ *   judge the repeats of the good mode only, where each arm has at least MIN_GATE_REPEATS of them: the
+ *   frequency of the bad mode is the mode test's question, and a median over a mix of modes would move
+ *   with the luck of the draw (else all repeats, and the reason says so).
+ * - Correction for several tests: "a real change" (the fail side) of every median test (metric × level)
+ *   and every mode test is decided by the weighted Holm procedure at α = (1 - confidence) / 2, so that
+ *   the gate's false-alarm rate over all its tests stays at most α: the mode tests share
+ *   MODE_ALPHA_SHARE of the weight, the median tests the rest, equally. The pass side needs no
+ *   correction: the gate passes only when every test passes (an intersection-union test).
+ *
  * A metric fails if either test fails; with fewer than MIN_GATE_REPEATS repeats per arm it is
- * inconclusive. The gate fails if any metric fails, else is inconclusive if any is, else passes.
+ * inconclusive. The gate fails if any metric or mode fails, else is inconclusive if any is, else passes.
  */
 
-export type Verdict = 'pass' | 'fail' | 'inconclusive';
+export const MIN_GATE_REPEATS = 3;
+
+const pct = z.number().min(0, 'must be at least 0').max(1000, 'must be at most 1000');
+
+/** What a gate allows a candidate (its spec's `criteria`, gate.ts): each judged here. */
+export const CriteriaSchema = z.strictObject({
+  /** qps may not fall by more than this many percent. */
+  qpsDropPct: pct.default(10),
+  /** p50 and p99 may not rise by more than this many percent. */
+  p50RisePct: pct.default(20),
+  p99RisePct: pct.default(20),
+  /** Also judge each candidate repeat against the baseline's worst repeat; default: on for burst scenarios without a mode (GateScenario.mode). */
+  worstRepeat: z.boolean().optional(),
+  /** Candidate repeats beyond the baseline's worst (by more than the allowed change) that fail the metric. */
+  worstRepeatCount: z.number().int().min(1).max(50).default(1),
+  /** A candidate repeat whose share of failed calls exceeds the baseline's worst by more points fails. */
+  errorRisePts: z.number().min(0).max(100).default(1),
+  /** Two-sided confidence of the bootstrap interval (0.9 = two one-sided 5% tests); (1 - confidence) / 2 is the gate's false-alarm rate over all its tests (this file). */
+  confidence: z.number().min(0.5).max(0.999).default(0.9),
+  /**
+   * A scenario with a bimodal outcome (GateScenario.mode): the candidate's rate of the bad mode, against
+   * the scenario's assumed baseline rate, that the gate must be able to detect; default: the scenario's
+   * (0.2 for affinity-burst). The gate says when its repeats are too few for it.
+   */
+  badModeRate: z.number().gt(0, 'must be above 0').max(1, 'must be at most 1').optional(),
+  /**
+   * A scan workload's (workload.resultSet), each judged only where set (result-set-decode sets the CPU's
+   * and the first row's): rows per second may not fall, CPU per 1,000 rows and the time to the first
+   * row (p50) may not rise by more than this many percent.
+   */
+  rowsPerSecondDropPct: pct.optional(),
+  cpuPer1kRowsRisePct: pct.optional(),
+  firstRowP50RisePct: pct.optional(),
+});
+export type Criteria = z.output<typeof CriteriaSchema>;
+
+/** The criteria of a scan's metrics (ScanGateMetric). */
+export const SCAN_CRITERIA = ['rowsPerSecondDropPct', 'cpuPer1kRowsRisePct', 'firstRowP50RisePct'] as const;
+export type ScanCriteria = Partial<Pick<Criteria, (typeof SCAN_CRITERIA)[number]>>;
+
+export type { Verdict } from './gate-verdict';
 /** qps, p50 and p99 always; a scan scenario's rows per second, CPU per 1,000 rows and first-row p50 where its criteria set them. */
 export const GATE_METRICS = ['qps', 'p50Ms', 'p99Ms', 'rowsPerSecond', 'cpuMsPer1kRows', 'firstRowP50Ms'] as const;
 export type GateMetric = (typeof GATE_METRICS)[number];
@@ -55,6 +109,8 @@ export interface GateSample {
   firstRowP50Ms?: number;
   /** Failed calls as a share of all calls, in percent: qps and latencies count successes only. */
   errorPct: number;
+  /** A scenario with a bimodal outcome (GateScenario.mode): whether this repeat was in the bad mode; absent when its cell could not tell. */
+  bad?: boolean;
 }
 
 export interface WorstRepeatJudgement {
@@ -82,6 +138,15 @@ export interface MetricJudgement {
   changePct: number;
   ciPct: [number, number];
   confidence: number;
+  /**
+   * The bootstrap's one-sided p-value of "no change or better" (the share of resampled ratios not on the
+   * worse side), and the level it was held to after the correction for the gate's tests; absent in
+   * evaluations stored before them.
+   */
+  pValue?: number;
+  level?: number;
+  /** Repeats of the bad mode left out of the medians (a scenario with a mode), per arm. */
+  leftOut?: { baseline: number; candidate: number };
   /** The median test's verdict; `verdict` also counts the worst-repeat test. */
   medianVerdict: Verdict;
   worst: WorstRepeatJudgement | null;
@@ -106,11 +171,45 @@ export interface GateEvaluation {
   reasons: string[];
   metrics: MetricJudgement[];
   errors: ErrorJudgement[];
+  /** A scenario with a bimodal outcome: its mode test per level. */
+  modes?: ModeJudgement[];
+  /**
+   * A passing gate whose candidate keeps a bad mode the baseline has, no more often: the regression
+   * persists (it is not new in this candidate). The verdict stays pass: `npm run gate` exits 0.
+   */
+  persisting?: boolean;
   method: string;
 }
 
 export const GATE_METHOD =
-  "per concurrency and metric: ratio of the medians of per-repeat values with a seeded percentile bootstrap interval; fail when the interval excludes no change and the estimate exceeds the allowed change, pass when the worse end of the interval is within it; burst scenarios also fail a metric when a candidate repeat is worse than the baseline's worst repeat by more than the allowed change; any candidate repeat whose share of failed calls exceeds the baseline's worst by more than the allowed points fails the gate";
+  "per concurrency and metric: ratio of the medians of per-repeat values with a seeded percentile bootstrap interval; fail when the change is real (the bootstrap's one-sided p within its level after the weighted Holm correction over all of the gate's tests) and the estimate exceeds the allowed change, pass when the worse end of the interval is within it; burst scenarios also fail a metric when a candidate repeat is worse than the baseline's worst repeat by more than the allowed change; any candidate repeat whose share of failed calls exceeds the baseline's worst by more than the allowed points fails the gate";
+
+export const MODE_METHOD =
+  "a scenario with a bimodal outcome counts the repeats in its bad mode per arm and compares the counts with Boschloo's exact one-sided test (in the Holm family, its tests weighted to share 80% of the false-alarm rate), in place of the worst-repeat test; the medians judge the good mode's repeats";
+
+/** The mode tests' share of the gate's false-alarm rate, where a scenario has a mode: its primary question. */
+export const MODE_ALPHA_SHARE = 0.8;
+
+/**
+ * The weighted Holm procedure (Holm 1979): step by step, the untested hypothesis with the smallest
+ * p / weight is rejected while p ≤ weight · α / (the weights of those not yet rejected). Returns, per
+ * test, whether it was rejected and the level it was held to (at its step, or where the procedure
+ * stopped). Keeps the family-wise error rate at most α under any dependence.
+ */
+export function weightedHolm(tests: { p: number; weight: number }[], alpha: number): { rejected: boolean; level: number }[] {
+  const out = tests.map(() => ({ rejected: false, level: 0 }));
+  const open = new Set(tests.map((_, i) => i));
+  while (open.size) {
+    const total = [...open].reduce((s, i) => s + tests[i].weight, 0);
+    let best = -1;
+    for (const i of open) if (best < 0 || tests[i].p / tests[i].weight < tests[best].p / tests[best].weight) best = i;
+    for (const i of open) out[i].level = (tests[i].weight * alpha) / total;
+    if (!(tests[best].p <= out[best].level)) break;
+    out[best].rejected = true;
+    open.delete(best);
+  }
+  return out;
+}
 
 const BOOTSTRAP_RESAMPLES = 4000;
 
@@ -141,6 +240,22 @@ function quantile(sorted: number[], q: number): number {
 
 /** Percentile bootstrap interval of median(candidate) / median(baseline) - 1, in percent. */
 export function bootstrapRatioOfMedians(baseline: number[], candidate: number[], confidence: number, resamples = BOOTSTRAP_RESAMPLES): [number, number] {
+  const ratios = bootstrapRatios(baseline, candidate, resamples);
+  const tail = (1 - confidence) / 2;
+  return [(quantile(ratios, tail) - 1) * 100, (quantile(ratios, 1 - tail) - 1) * 100];
+}
+
+/**
+ * The bootstrap's one-sided p-value of "no change, or better": the share of resampled ratios of the
+ * medians that are not worse than 1 (for qps: at least 1; for latencies: at most 1).
+ */
+export function bootstrapWorseP(baseline: number[], candidate: number[], higherIsBetter: boolean, resamples = BOOTSTRAP_RESAMPLES): number {
+  const ratios = bootstrapRatios(baseline, candidate, resamples);
+  return ratios.filter((r) => (higherIsBetter ? r >= 1 : r <= 1)).length / ratios.length;
+}
+
+/** The sorted ratios median(candidate resample) / median(baseline resample), seeded by the values. */
+function bootstrapRatios(baseline: number[], candidate: number[], resamples: number): number[] {
   const rand = prng(seedOf([...baseline, Number.NaN, ...candidate]));
   const resample = (xs: number[]) => {
     const r = new Array<number>(xs.length);
@@ -152,9 +267,7 @@ export function bootstrapRatioOfMedians(baseline: number[], candidate: number[],
     const b = resample(baseline);
     ratios.push(b > 0 ? resample(candidate) / b : Number.POSITIVE_INFINITY);
   }
-  ratios.sort((a, b) => a - b);
-  const tail = (1 - confidence) / 2;
-  return [(quantile(ratios, tail) - 1) * 100, (quantile(ratios, 1 - tail) - 1) * 100];
+  return ratios.sort((a, b) => a - b);
 }
 
 export interface JudgeOptions {
@@ -169,6 +282,11 @@ export interface JudgeOptions {
   worstRepeatCount: number;
   /** The load level in words ("C=50", "100 ops/s"); C= by default. */
   levelText?: string;
+  /** The level of the fail side's test after the correction (evaluateGate); default (1 - confidence) / 2. */
+  failLevel?: number;
+  /** The correction's decision of the fail side's test (evaluateGate); default: p ≤ failLevel. */
+  realChange?: boolean;
+  leftOut?: { baseline: number; candidate: number };
 }
 
 /** "+5.7%", "−35%", "±0.0%"; "–" when undefined (JSON stores NaN as null). */
@@ -214,6 +332,10 @@ export function judgeMetric(o: JudgeOptions): MetricJudgement {
   }
   const changePct = (candidateMedian / baselineMedian - 1) * 100;
   const ciPct = bootstrapRatioOfMedians(o.baseline, o.candidate, o.confidence);
+  const pValue = bootstrapWorseP(o.baseline, o.candidate, higherBetter);
+  const level = o.failLevel ?? (1 - o.confidence) / 2;
+  // A real change in the worse direction: the fail side's test, at its corrected level.
+  const real = o.realChange ?? pValue <= level;
   const [lo, hi] = ciPct;
   const worseLow = Math.min(worse(lo), worse(hi)); // the interval's best end, in the bad direction
   const worseHigh = Math.max(worse(lo), worse(hi));
@@ -222,7 +344,8 @@ export function judgeMetric(o: JudgeOptions): MetricJudgement {
   const medians = `median ${valueText(o.metric, candidateMedian)} vs ${valueText(o.metric, baselineMedian)}`;
   let medianVerdict: Verdict;
   let medianReason: string;
-  if (worseLow > 0 && worse(changePct) > o.allowedPct) {
+  const corrected = level < (1 - o.confidence) / 2 ? `; p = ${pValueText(pValue)}, held to ${pValueText(level)} for the gate's several tests` : '';
+  if (real && worse(changePct) > o.allowedPct) {
     medianVerdict = 'fail';
     medianReason = `${name} ${movement} ${pctText(changePct).slice(1)} (${ci}; ${medians}), more than the allowed ${o.allowedPct}%`;
   } else if (worseHigh <= o.allowedPct) {
@@ -230,9 +353,10 @@ export function judgeMetric(o: JudgeOptions): MetricJudgement {
     medianReason = `${name} changed ${pctText(changePct)} (${ci}; ${medians}), within the allowed ${o.allowedPct}%`;
   } else {
     medianVerdict = 'inconclusive';
-    medianReason =
-      worseLow > 0
-        ? `${name} ${movement} ${pctText(changePct).slice(1)} (${ci}; ${medians}): a real change, but not clearly beyond the allowed ${o.allowedPct}%`
+    medianReason = real
+      ? `${name} ${movement} ${pctText(changePct).slice(1)} (${ci}; ${medians}): a real change, but not clearly beyond the allowed ${o.allowedPct}%`
+      : worseLow > 0 && worse(changePct) > o.allowedPct
+        ? `${name} ${movement} ${pctText(changePct).slice(1)} (${ci}; ${medians}${corrected}): not a real change after the correction for the gate's tests, and not within the allowed ${o.allowedPct}%`
         : `${name} changed ${pctText(changePct)} (${ci}; ${medians}): too noisy to rule out more than the allowed ${o.allowedPct}%`;
   }
 
@@ -255,19 +379,25 @@ export function judgeMetric(o: JudgeOptions): MetricJudgement {
   const verdict: Verdict = medianVerdict === 'fail' || worst?.verdict === 'fail' ? 'fail' : medianVerdict;
   const failed = [medianVerdict === 'fail' ? medianReason : null, worst?.verdict === 'fail' ? worst.reason : null].filter((r): r is string => r !== null);
   const reason = failed.length ? failed.join('; ') : medianReason;
-  return { ...base, changePct, ciPct, medianVerdict, worst, verdict, reason };
+  return { ...base, changePct, ciPct, pValue, level, ...(o.leftOut && { leftOut: o.leftOut }), medianVerdict, worst, verdict, reason };
 }
+
+const pValueText = (p: number) => (p < 0.001 ? p.toExponential(1) : p.toFixed(p < 0.1 ? 4 : 2));
 
 export interface EvaluateOptions {
   criteria: Required<Pick<Criteria, 'qpsDropPct' | 'p50RisePct' | 'p99RisePct' | 'confidence' | 'worstRepeatCount' | 'errorRisePts'>> &
-    Pick<Criteria, 'rowsPerSecondDropPct' | 'cpuPer1kRowsRisePct' | 'firstRowP50RisePct'> & { worstRepeat: boolean };
+    Pick<Criteria, 'rowsPerSecondDropPct' | 'cpuPer1kRowsRisePct' | 'firstRowP50RisePct' | 'badModeRate'> & { worstRepeat: boolean };
   /** Every load level of the gate (concurrency, or an open loop's rate), so that one with no successful repeat is still judged. */
   concurrency: number[];
   /** A level in words; "C=50" by default. */
   levelText?: (level: number) => string;
+  /** The scenario's bimodal outcome (GateScenario.mode): the samples' `bad` flags are judged by it. */
+  mode?: Pick<GateMode, 'bad' | 'repeatNoun' | 'detect' | 'reproduction'>;
+  /** The arms in words for the mode's reason ("6.106.0"); "candidate" and "baseline" by default. */
+  names?: { baseline: string; candidate: string };
 }
 
-/** Judges every metric at every concurrency and combines the verdicts. */
+/** Judges every metric at every concurrency, and the mode where the scenario has one, and combines the verdicts. */
 export function evaluateGate(samples: GateSample[], o: EvaluateOptions): GateEvaluation {
   const c = o.criteria;
   // A scan's metrics only where the criteria allow a change of them.
@@ -279,39 +409,109 @@ export function evaluateGate(samples: GateSample[], o: EvaluateOptions): GateEva
     cpuMsPer1kRows: c.cpuPer1kRowsRisePct,
     firstRowP50Ms: c.firstRowP50RisePct,
   };
-  const metrics: MetricJudgement[] = [];
+  const alpha = (1 - c.confidence) / 2;
+  const names = o.names ?? { baseline: 'baseline', candidate: 'candidate' };
+  const level = (concurrency: number) => o.levelText?.(concurrency) ?? `C=${concurrency}`;
+
+  // What is judged, before any verdict: the median tests' inputs and the mode counts, per level.
+  const medianInputs: Omit<JudgeOptions, 'failLevel'>[] = [];
+  const modeInputs: { concurrency: number; baseline: { bad: number; of: number }; candidate: { bad: number; of: number }; unclassified: number; p: number }[] = [];
+  const mixed: string[] = [];
   for (const concurrency of o.concurrency) {
     const at = (arm: Arm) => samples.filter((s) => s.arm === arm && s.concurrency === concurrency).sort((a, b) => a.repeat - b.repeat);
+    // The good mode's repeats, where the scenario has a mode and each arm has enough of them.
+    let judged = at;
+    let leftOut: { baseline: number; candidate: number } | undefined;
+    if (o.mode) {
+      const count = (arm: Arm) => ({ bad: at(arm).filter((s) => s.bad === true).length, of: at(arm).filter((s) => s.bad !== undefined).length });
+      const [b, cand] = [count('baseline'), count('candidate')];
+      const unclassified = at('baseline').length + at('candidate').length - b.of - cand.of;
+      const p = b.of && cand.of ? boschlooOneSided(b, cand) : 1;
+      modeInputs.push({ concurrency, baseline: b, candidate: cand, unclassified, p });
+      const good = (arm: Arm) => at(arm).filter((s) => s.bad !== true);
+      if (good('baseline').length >= MIN_GATE_REPEATS && good('candidate').length >= MIN_GATE_REPEATS) {
+        judged = good;
+        leftOut = { baseline: b.bad, candidate: cand.bad };
+      } else if (b.bad || cand.bad)
+        mixed.push(
+          `the medians at ${level(concurrency)} judged every repeat, ${o.mode.bad} or not: fewer than ${MIN_GATE_REPEATS} were not in an arm (${good('baseline').length} baseline, ${good('candidate').length} candidate)`,
+        );
+    }
     // A repeat without the figure (a cell stored before it was measured) is no repeat of that metric.
-    const values = (arm: Arm, metric: GateMetric) => at(arm).flatMap((s) => (s[metric] !== undefined && Number.isFinite(s[metric]) ? [s[metric]] : []));
+    const values = (arm: Arm, metric: GateMetric) => judged(arm).flatMap((s) => (s[metric] !== undefined && Number.isFinite(s[metric]) ? [s[metric]] : []));
     for (const metric of GATE_METRICS) {
       const allowedPct = allowed[metric];
       if (allowedPct === undefined) continue;
-      metrics.push(
-        judgeMetric({
-          metric,
-          concurrency,
-          baseline: values('baseline', metric),
-          candidate: values('candidate', metric),
-          allowedPct,
-          confidence: o.criteria.confidence,
-          worstRepeat: o.criteria.worstRepeat,
-          worstRepeatCount: o.criteria.worstRepeatCount,
-          levelText: o.levelText?.(concurrency),
-        }),
-      );
+      medianInputs.push({
+        metric,
+        concurrency,
+        baseline: values('baseline', metric),
+        candidate: values('candidate', metric),
+        allowedPct,
+        confidence: c.confidence,
+        worstRepeat: c.worstRepeat,
+        worstRepeatCount: c.worstRepeatCount,
+        levelText: o.levelText?.(concurrency),
+        ...(leftOut && { leftOut }),
+      });
     }
   }
+
+  // The correction: one family of every fail-side test, the mode tests sharing MODE_ALPHA_SHARE of the weight.
+  const modeShare = modeInputs.length ? (medianInputs.length ? MODE_ALPHA_SHARE : 1) : 0;
+  const family = [
+    ...medianInputs.map((m) => {
+      const n = Math.min(m.baseline.length, m.candidate.length);
+      const b = median(m.baseline);
+      return { p: n >= MIN_GATE_REPEATS && b > 0 ? bootstrapWorseP(m.baseline, m.candidate, HIGHER_IS_BETTER.has(m.metric)) : 1, weight: (1 - modeShare) / medianInputs.length };
+    }),
+    ...modeInputs.map((m) => ({ p: m.p, weight: modeShare / modeInputs.length })),
+  ];
+  const holm = weightedHolm(family, alpha);
+  const metrics = medianInputs.map((m, i) => judgeMetric({ ...m, failLevel: holm[i].level, realChange: holm[i].rejected }));
+  const modes = modeInputs.map((m, i) => {
+    const h = holm[medianInputs.length + i];
+    const detect = o.mode!.detect;
+    return judgeMode({
+      concurrency: m.concurrency,
+      bad: o.mode!.bad,
+      repeatNoun: o.mode!.repeatNoun,
+      baseline: m.baseline,
+      candidate: m.candidate,
+      unclassified: m.unclassified,
+      alpha: alpha * (modeShare / modeInputs.length),
+      level: h.level,
+      rejected: h.rejected,
+      pValue: m.p,
+      names,
+      detect: { baselineRate: detect.baselineRate, candidateRate: c.badModeRate ?? detect.candidateRate, power: detect.power },
+      reproduction: o.mode!.reproduction,
+      minRepeats: MIN_GATE_REPEATS,
+      levelText: o.concurrency.length > 1 ? level(m.concurrency) : undefined,
+    });
+  });
+
   const errors = o.concurrency.map((concurrency) => {
     const at = (arm: Arm) => samples.filter((s) => s.arm === arm && s.concurrency === concurrency).map((s) => s.errorPct);
-    return judgeErrors(concurrency, at('baseline'), at('candidate'), o.criteria.errorRisePts, o.levelText?.(concurrency));
+    return judgeErrors(concurrency, at('baseline'), at('candidate'), c.errorRisePts, o.levelText?.(concurrency));
   });
-  const all: { verdict: Verdict; reason: string }[] = [...metrics, ...errors.filter((e) => e.verdict === 'fail')];
+  const all: { verdict: Verdict; reason: string }[] = [...modes, ...metrics, ...errors.filter((e) => e.verdict === 'fail')];
   const failing = all.filter((m) => m.verdict === 'fail');
   const unsure = all.filter((m) => m.verdict === 'inconclusive');
   const verdict: Verdict = failing.length ? 'fail' : unsure.length ? 'inconclusive' : 'pass';
-  const reasons = failing.length ? failing.map((m) => m.reason) : unsure.length ? unsure.map((m) => m.reason) : metrics.map((m) => m.reason);
-  return { verdict, reasons, metrics, errors, method: GATE_METHOD };
+  // The mode's reason always leads (it is the scenario's question), then its power note where the repeats were too few.
+  const modeReasons = [...modes.map((m) => m.reason), ...modes.flatMap((m) => (m.powerNote ? [m.powerNote] : [])), ...mixed];
+  const chosen = failing.length ? failing : unsure.length ? unsure : metrics;
+  const reasons = [...new Set([...modeReasons, ...chosen.map((m) => m.reason)])];
+  const persisting = verdict === 'pass' && modes.some((m) => m.persisting);
+  return {
+    verdict,
+    reasons,
+    metrics,
+    errors,
+    ...(o.mode && { modes, persisting }),
+    method: o.mode ? `${GATE_METHOD}; ${MODE_METHOD}` : GATE_METHOD,
+  };
 }
 
 /** Fails when a candidate repeat's failed calls exceed the baseline's worst repeat by more than allowed. */

@@ -24,12 +24,57 @@ import { SCENARIO_PRESETS } from '../job/presets';
 import { EVERY_TYPE_COLUMNS } from '../job/result-set-presets';
 import { refusedOption } from '../job/languages';
 import { TargetSchema } from '../targets/index';
+import { CriteriaSchema, MIN_GATE_REPEATS, SCAN_CRITERIA, type ScanCriteria } from './gate-stats';
 import { GATE_REPRODUCTIONS, gateReproduction, REPRODUCTION_OWN_FIELDS, reproductionGateJobSpec } from './reproduction-gate';
+import { shownChannels, summarizeChannels } from '../results/channels';
+import { repeatsForModePower, type GateMode, type ModeCell } from './gate-modes';
+
+export type { GateMode, ModeCell } from './gate-modes';
 
 /**
  * A release gate: a candidate version against a baseline under one scenario, repeated with the
  * arms interleaved, judged metric by metric (see gate-stats.ts).
  */
+
+/** The HTTP/2 stream limit of the fake (and of Spanner's front ends): a connection at it queues. */
+export const STREAM_LIMIT = 100;
+/** A collapsed cold start's busiest connection carries at least this share of the RPCs (32 channels: 1/32 = 3% when even). */
+export const COLLAPSE_SHARE = 0.25;
+
+/**
+ * The affinity burst's collapse: the busiest connection reached the stream limit AND carried at least a
+ * quarter of the cell's RPCs. The peak alone is not robust: a cold start that does not collapse can touch
+ * 100 streams on one connection for an instant during the burst and go on at full speed (findings/
+ * scenarios.md: "sometimes at 100 streams without queueing", hottest connection 5-23%); collapsed ones
+ * stay pinned and carry 30-59% of the RPCs (9 of 50 6.105.0 cold starts, 247-348 qps), while 6.104.0's
+ * carry 3.4-3.9% (150 cold starts; and the stored gates of 2026-11-26 here: 6.104.0 3.4-3.9%, one
+ * candidate build's skewed but fast cold start 17% at 84-90 streams, 578 qps, one collapsed at 31% and
+ * 100, 464 qps). The share is a count over the whole cell, not one instant; 25% sits in the gap and is
+ * the reproduction java-affinity-burst's own bound. On a saturated machine the gap narrows (54 cold
+ * starts of 6.105.0 and 6.106.0, 2026-11-26, findings/gate-calibration.md): the nearest below were 20.4%
+ * and 24.5% at 100 streams and full speed (557 and 549 qps, p99 1,027 and 924 ms), the nearest above
+ * 27.2% and 27.5% already slowed (489 and 512 qps, p99 1,229 and 1,252 ms). The target's counts are read where there are any
+ * (the fake caps a connection at 100; the client's own count includes streams queued in the channel).
+ */
+export function affinityCollapsed(cell: ModeCell): boolean | null {
+  const { channels } = shownChannels(cell.channels);
+  if (!channels.length) return null;
+  const s = summarizeChannels(channels);
+  return s.hottestPeakInFlight >= STREAM_LIMIT && s.hottestShare >= COLLAPSE_SHARE;
+}
+
+/**
+ * The affinity burst's assumed rates (findings/gates.md): 6.105.0 collapsed in 9 of 50 cold starts (about
+ * one in five), 6.104.0 in none of 150. The gate should detect 0.2 against 0 four times in five at a
+ * one-sided false-alarm rate of 4% (the mode test's share of the gate's 5%: gate-stats.ts, MODE_ALPHA_SHARE).
+ */
+export const AFFINITY_COLLAPSE_DETECTION: GateMode['detect'] = {
+  baselineRate: 0,
+  candidateRate: 0.2,
+  alpha: 0.04,
+  power: 0.8,
+  source: 'docs/findings/gates.md: 6.105.0 collapsed in 9 of 50 cold starts, 6.104.0 in 0 of 150',
+};
 
 export interface GateScenario {
   id: string;
@@ -50,6 +95,8 @@ export interface GateScenario {
   operation?: Operation;
   /** A scan scenario's allowed changes of its scan metrics, where the gate sets none (and runs the scenario's result set). */
   scanCriteria?: ScanCriteria;
+  /** A bimodal outcome per repeat, judged by its frequency (in place of the worst-repeat test). */
+  mode?: GateMode;
 }
 
 /** A gate scenario running a field preset's target, workload and time scale (spec/presets.ts). */
@@ -63,11 +110,19 @@ export const GATE_SCENARIOS: GateScenario[] = [
     id: 'affinity-burst',
     title: 'Affinity burst',
     description:
-      'google-cloud-java PR #12725: a fresh client per repeat whose first traffic is a 400-way burst of SELECT 1 (warm-up 1,600 ops at C=400, then 6,000 measured), numChannels 32, 65 ms queries at time scale 10. The collapse hits about one 6.105.0 cold start in five here, so this scenario runs 10 repeats per arm.',
+      'google-cloud-java PR #12725: a fresh client per repeat whose first traffic is a 400-way burst of SELECT 1 (warm-up 1,600 ops at C=400, then 6,000 measured), numChannels 32, 65 ms queries at time scale 10. The collapse hits about one 6.105.0 cold start in five here: the gate counts the collapsed cold starts of each arm and compares the counts with an exact test, with as many repeats as it takes to detect a collapse rate of 0.2 against none 4 times in 5.',
     burst: true,
-    // Measured here: 9 of 50 6.105.0 cold starts collapse; with 10 repeats the worst-repeat test sees
-    // at least one collapse 86% of the time, with 5 only 63%.
-    repeats: 10,
+    // The fewest repeats at which the exact test detects 0.2 against 0 with power 0.8 at 4% (27: power
+    // 0.82; 10 repeats would have 0.12). Not monotone: 28 has 0.69 (the test is discrete).
+    repeats: repeatsForModePower(AFFINITY_COLLAPSE_DETECTION) ?? 50,
+    mode: {
+      bad: 'collapsed',
+      repeatNoun: 'cold start',
+      rule: `the busiest connection reached the stream limit (${STREAM_LIMIT} in flight) and carried at least ${COLLAPSE_SHARE * 100}% of the RPCs`,
+      classify: affinityCollapsed,
+      detect: AFFINITY_COLLAPSE_DETECTION,
+      reproduction: 'java-affinity-burst',
+    },
     configuration: { grpcGcp: 'default', numChannels: 32 },
     concurrency: [400],
     target: { kind: 'fake', latencyMs: 65 },
@@ -132,43 +187,11 @@ export function gateScenarioText(id: string): { title: string; description: stri
   return gateScenario(id);
 }
 
-export const MIN_GATE_REPEATS = 3;
-
 const version = z.string().regex(SEMVER, 'must be a plain semver such as 6.105.0');
-const pct = z.number().min(0, 'must be at least 0').max(1000, 'must be at most 1000');
 // No defaults here: an option an arm leaves out must not override what the other layers set.
 const ArmConfigurationSchema = ConfigurationSchema.omit({ label: true, grpcGcp: true })
   .partial()
   .extend({ grpcGcp: z.enum(GRPC_GCP).optional() });
-
-export const CriteriaSchema = z.strictObject({
-  /** qps may not fall by more than this many percent. */
-  qpsDropPct: pct.default(10),
-  /** p50 and p99 may not rise by more than this many percent. */
-  p50RisePct: pct.default(20),
-  p99RisePct: pct.default(20),
-  /** Also judge each candidate repeat against the baseline's worst repeat; default: on for burst scenarios. */
-  worstRepeat: z.boolean().optional(),
-  /** Candidate repeats beyond the baseline's worst (by more than the allowed change) that fail the metric. */
-  worstRepeatCount: z.number().int().min(1).max(50).default(1),
-  /** A candidate repeat whose share of failed calls exceeds the baseline's worst by more points fails. */
-  errorRisePts: z.number().min(0).max(100).default(1),
-  /** Two-sided confidence of the bootstrap interval (0.9 = two one-sided 5% tests). */
-  confidence: z.number().min(0.5).max(0.999).default(0.9),
-  /**
-   * A scan workload's (workload.resultSet), each judged only where set (result-set-decode sets the CPU's
-   * and the first row's): rows per second may not fall, CPU per 1,000 rows and the time to the first
-   * row (p50) may not rise by more than this many percent.
-   */
-  rowsPerSecondDropPct: pct.optional(),
-  cpuPer1kRowsRisePct: pct.optional(),
-  firstRowP50RisePct: pct.optional(),
-});
-export type Criteria = z.output<typeof CriteriaSchema>;
-
-/** The criteria of a scan's metrics (gate-stats.ts, ScanGateMetric). */
-export const SCAN_CRITERIA = ['rowsPerSecondDropPct', 'cpuPer1kRowsRisePct', 'firstRowP50RisePct'] as const;
-export type ScanCriteria = Partial<Pick<Criteria, (typeof SCAN_CRITERIA)[number]>>;
 
 /** Whether a gate (its own workload, else its scenario's) runs a scan of a result set: only then are the scan criteria judged. */
 export function gateRunsScan(g: { scenario: string; workload?: unknown }): boolean {
@@ -192,7 +215,7 @@ export const GateSpecSchema = z
     configuration: ArmConfigurationSchema.optional(),
     /** Options for the candidate arm only, over `configuration`. */
     candidateConfiguration: ArmConfigurationSchema.optional(),
-    /** Per arm; default: the scenario's (5, or 10 for affinity-burst). Fewer than 3 can never decide; a reproduction's runs its own (1). */
+    /** Per arm; default: the scenario's (5; affinity-burst's from the power of its mode test, gate-modes.ts). Fewer than 3 can never decide; a reproduction's runs its own (1). */
     repeats: z.number().int().min(1, 'must be at least 1').max(50).optional(),
     /** Overrides of the scenario, for small gates (tests) or other shapes of the same scenario. */
     concurrency: z.array(z.number().int().min(1).max(2000)).min(1).max(10).optional(),
@@ -229,6 +252,9 @@ export const GateSpecSchema = z
     if (g.concurrency && g.arrivalRates) ctx.addIssue({ code: 'custom', path: ['arrivalRates'], message: 'give concurrency or arrivalRates, not both' });
     const s = gateScenario(g.scenario);
     if (!s) return;
+    if (g.criteria.badModeRate !== undefined && !s.mode) ctx.addIssue({ code: 'custom', path: ['criteria', 'badModeRate'], message: `scenario ${g.scenario} has no bimodal outcome to judge` });
+    else if (s.mode && g.criteria.badModeRate !== undefined && g.criteria.badModeRate <= s.mode.detect.baselineRate)
+      ctx.addIssue({ code: 'custom', path: ['criteria', 'badModeRate'], message: `must be above the scenario's assumed baseline rate (${s.mode.detect.baselineRate})` });
     if (!gateRunsScan(g))
       for (const field of SCAN_CRITERIA)
         if (g.criteria[field] !== undefined)
@@ -260,12 +286,14 @@ export const GateSpecSchema = z
         const allowed = g.criteria[k] ?? s.scanCriteria?.[k];
         if (allowed !== undefined) scan[k] = allowed;
       }
-    return { ...g, repeats: g.repeats ?? s.repeats, ...(operation && { operation }), criteria: { ...g.criteria, ...scan, worstRepeat: g.criteria.worstRepeat ?? s.burst } };
+    return { ...g, repeats: g.repeats ?? s.repeats, ...(operation && { operation }), criteria: { ...g.criteria, ...scan, worstRepeat: g.criteria.worstRepeat ?? (s.burst && !s.mode) } };
   });
 
 const gateKinds = (w: z.output<typeof WorkloadSchema>) => workloadMix(w).map((m) => m.operation);
 
 /** The operation kinds a scenario's own workload runs. */
+export { CriteriaSchema, MIN_GATE_REPEATS, SCAN_CRITERIA, type Criteria, type ScanCriteria } from './gate-stats';
+
 export const gateScenarioKinds = (s: GateScenario): Operation[] => gateKinds(WorkloadSchema.parse(s.workload));
 
 /** The kinds a gate runs: its own workload's, else its scenario's. */

@@ -1,7 +1,7 @@
 // The result-set presets (issue 36): the decoding work the clients' maintainers measure by hand, as
 // jobs. Their figures are in docs/findings/result-sets.md (bench/result-sets.ts measures them).
 import { COLUMN_TYPES, type ResultColumn, scalarOf } from '../result-set/shape';
-import type { Preset } from './presets';
+import type { Preset } from './preset';
 
 /**
  * One column per type and ARRAY<type>, 16-byte text and bytes, 4-element arrays (python-spanner #1244's

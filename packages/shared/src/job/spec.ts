@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TargetSchema, targetCap, targetClientRefusal, targetRefusal } from '../targets/index';
+import { DEFAULT_TARGET, TargetSchema, targetCap, targetClientRefusal, targetRefusal } from '../targets/index';
 import { RequirementsSchema } from './placement';
 import { languageNames, refusedOption } from './languages';
 import { languageInfo } from '../registry';
@@ -229,7 +229,7 @@ export type Arm = (typeof ARMS)[number];
 export const JobSpecSchema = z
   .strictObject({
     name: z.string().trim().max(120).optional(),
-    target: TargetSchema.default({ kind: 'fake', latencyMs: 65 }),
+    target: TargetSchema.default(() => ({ ...DEFAULT_TARGET })),
     clients: z.array(ClientSchema).min(1, 'list at least one client').max(20),
     configurations: z.array(ConfigurationSchema).min(1, 'list at least one configuration').max(20),
     /** A closed loop's agents per cell: one cell per value. Give this or `arrivalRates`. */

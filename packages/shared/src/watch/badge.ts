@@ -4,6 +4,7 @@ import type { ChipState } from './chips';
 
 const COLORS: Record<ChipState | 'none', string> = {
   pass: '#2e7d32',
+  persisting: '#ef6c00',
   fail: '#c62828',
   inconclusive: '#9e7700',
   queued: '#607d8b',

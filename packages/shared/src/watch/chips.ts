@@ -5,13 +5,20 @@ export interface ChipGate {
   status: string;
   verdict: string | null;
   installFailure: string | null;
+  /** A pass whose candidate keeps its predecessor's bad mode, no more often (GateEvaluation.persisting). */
+  persisting?: boolean;
 }
 
-export type ChipState = 'pass' | 'fail' | 'inconclusive' | 'queued' | 'running' | 'could not install' | 'canceled';
+/**
+ * 'persisting': the gate passed (its stored verdict is pass: CI exits 0), but the release keeps a bad mode
+ * its predecessor has, as often: a regression that persists, not a new failure of this release.
+ */
+export type ChipState = 'pass' | 'persisting' | 'fail' | 'inconclusive' | 'queued' | 'running' | 'could not install' | 'canceled';
 
 /** A gate's chip: its verdict, or where its job is; an undecided gate whose versions did not install says so. */
 export function chipState(g: ChipGate): ChipState {
-  if (g.verdict === 'pass' || g.verdict === 'fail') return g.verdict;
+  if (g.verdict === 'pass') return g.persisting ? 'persisting' : 'pass';
+  if (g.verdict === 'fail') return g.verdict;
   if (g.installFailure && (g.verdict !== null || g.status === 'failed')) return 'could not install';
   if (g.verdict === 'inconclusive') return 'inconclusive';
   if (g.status === 'queued') return 'queued';
@@ -19,12 +26,15 @@ export function chipState(g: ChipGate): ChipState {
   return 'canceled';
 }
 
-/** A release's state over its scenarios: any failure fails it; then what is undecided; pass only when every scenario passed. */
+/**
+ * A release's state over its scenarios: any failure fails it; then what is undecided; then persisting
+ * when every scenario passed and one keeps its predecessor's bad mode; pass only when every scenario passed clean.
+ */
 export function releaseState(gates: readonly ChipGate[]): ChipState {
   const states = gates.map(chipState);
-  for (const s of ['fail', 'could not install', 'running', 'queued', 'inconclusive', 'canceled'] as const) if (states.includes(s)) return s;
+  for (const s of ['fail', 'could not install', 'running', 'queued', 'inconclusive', 'canceled', 'persisting'] as const) if (states.includes(s)) return s;
   return states.length ? 'pass' : 'queued';
 }
 
 /** The verdicts a watch page filters by. */
-export const CHIP_STATES: readonly ChipState[] = ['pass', 'fail', 'inconclusive', 'queued', 'running', 'could not install', 'canceled'];
+export const CHIP_STATES: readonly ChipState[] = ['pass', 'persisting', 'fail', 'inconclusive', 'queued', 'running', 'could not install', 'canceled'];

@@ -175,15 +175,15 @@ test('a gate spec names bad fields and becomes an interleaved job of fresh cells
   const g = parseGateSpec({ scenario: 'affinity-burst', language: 'java', baseline: '6.104.0', candidate: '6.104.0', candidateConfiguration: { grpcGcp: 'on' } });
   assert.ok(g.ok);
   if (!g.ok) return;
-  assert.equal(g.value.repeats, 10, "the burst scenario's own default");
-  assert.equal(g.value.criteria.worstRepeat, true, 'on by default for a burst scenario');
+  assert.equal(g.value.repeats, 27, "the burst scenario's own default: the fewest at which its mode test has power 0.8");
+  assert.equal(g.value.criteria.worstRepeat, false, 'off by default for a burst scenario judged by its mode');
   assert.equal(g.value.criteria.qpsDropPct, 10);
   assert.equal(g.value.criteria.worstRepeatCount, 1);
   const job = parseJobSpec(gateJobSpec(g.value));
   assert.ok(job.ok);
   if (!job.ok) return;
   const cells = planCells(job.value);
-  assert.equal(cells.length, 20);
+  assert.equal(cells.length, 54);
   assert.deepEqual(
     cells.slice(0, 4).map((c) => `${c.arm} r${c.repeat}`),
     ['baseline r1', 'candidate r1', 'baseline r2', 'candidate r2'],

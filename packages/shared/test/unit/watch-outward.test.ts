@@ -22,6 +22,19 @@ test("a gate's chip is its verdict, where its job is, or that its versions could
   assert.equal(releaseState([g('succeeded', 'pass'), g('succeeded', 'pass')]), 'pass');
 });
 
+test("a pass that keeps its predecessor's bad mode is persisting on the chip, the release and the badge; its stored verdict stays pass", () => {
+  const persisting = { status: 'succeeded', verdict: 'pass', installFailure: null, persisting: true };
+  const clean = { status: 'succeeded', verdict: 'pass', installFailure: null };
+  assert.equal(chipState(persisting), 'persisting');
+  assert.equal(chipState({ ...persisting, verdict: 'fail' }), 'fail', 'a failing gate is a failure, whatever its modes');
+  assert.equal(releaseState([clean, persisting]), 'persisting');
+  assert.equal(releaseState([persisting, { ...clean, verdict: 'fail' }]), 'fail');
+  assert.equal(releaseState([persisting, { ...clean, verdict: 'inconclusive' }]), 'inconclusive');
+  const svg = badgeSvg('google-cloud-spanner 6.106.0', chipState(persisting));
+  assert.match(svg, /aria-label="google-cloud-spanner 6\.106\.0: persisting"/);
+  assert.notEqual(svg, badgeSvg('google-cloud-spanner 6.106.0', 'pass'));
+});
+
 test('the Atom feed is well-formed RFC 4287 with user text escaped, and its updated is the newest entry', () => {
   const hostile = `6.105.0 </title><script>alert("x")</script> & 'q' \u0001`;
   const xml = atomFeed({

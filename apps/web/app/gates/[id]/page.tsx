@@ -2,9 +2,10 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { gateScenarioText } from '@scb/shared/gate';
+import { calibrationText } from '@scb/shared/calibration';
 import { gateReproduction } from '@scb/shared/reproduction-gate';
 import { METRIC_NAMES, confidenceText } from '@scb/shared/gate-stats';
-import { formatChange, formatInterval, formatMetricValue, formatWorst, gateMarkdown, gateSetupLine } from '@scb/shared/gate-markdown';
+import { formatChange, formatInterval, formatMetricValue, formatModeP, formatWorst, gateMarkdown, gateSetupLine, modeVerdictText } from '@scb/shared/gate-markdown';
 import { AutoRefresh } from '@/components/AutoRefresh';
 import { CellCharts } from '@/components/CellCharts';
 import { GateActions } from '@/components/GateActions';
@@ -54,12 +55,23 @@ export default async function GatePage({ params }: Params) {
   const live = gate.status !== 'finished';
   const ran = job?.cells.filter((c) => c.result) ?? [];
   const repro = gateReproduction(s.scenario);
+  // How far this scenario's verdicts can be trusted: its A/A false alarms and the regressions it caught (bench:calibrate).
+  const calibration = (
+    <p className={gate.calibration ? undefined : 'muted'} data-testid="calibration">
+      {calibrationText(gate.calibration, s)}
+    </p>
+  );
 
   return (
     <>
       {live && <AutoRefresh />}
       <h1>
         Gate: {s.language} {s.candidate} vs {s.baseline} <VerdictBadge verdict={gate.verdict} status={gate.status} />
+        {e?.verdict === 'pass' && e.persisting && (
+          <span className="verdict verdict-persisting" data-testid="persisting" title="the candidate keeps a bad mode its baseline has, no more often: a regression that persists, not a new one">
+            persisting
+          </span>
+        )}
       </h1>
       <p className="muted">
         {gateSetupLine(s)} · scenario: {gateScenarioText(s.scenario)?.description} · created {formatUtc(gate.createdAt)}
@@ -90,6 +102,46 @@ export default async function GatePage({ params }: Params) {
               <li key={r}>{r}</li>
             ))}
           </ul>
+          {e.modes && e.modes.length > 0 && (
+            <>
+              <h2>Bad mode per arm</h2>
+              <table data-testid="gate-modes">
+                <thead>
+                  <tr>
+                    <th>Mode</th>
+                    <th>C</th>
+                    <th>Baseline</th>
+                    <th>Candidate</th>
+                    <th>p (one-sided)</th>
+                    <th>Level</th>
+                    <th>Power</th>
+                    <th>Verdict</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {e.modes.map((m) => (
+                    <tr key={m.concurrency} data-mode={m.concurrency}>
+                      <td>{m.bad}</td>
+                      <td className="num">{m.concurrency}</td>
+                      <td className="num">
+                        {m.baseline.bad} of {m.baseline.of}
+                      </td>
+                      <td className="num">
+                        {m.candidate.bad} of {m.candidate.of}
+                      </td>
+                      <td className="num">{formatModeP(m)}</td>
+                      <td className="num">{formatModeP({ pValue: m.level })}</td>
+                      <td className="num" title={`to detect ${m.power.candidateRate} against ${m.power.baselineRate}; it needs ${m.power.needed ?? 'more than 50'} per arm`}>
+                        {Number.isFinite(m.power.power) ? `${Math.round(m.power.power * 100)}%` : '–'}
+                      </td>
+                      <td>{modeVerdictText(m)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </>
+          )}
+          {calibration}
           {e.metrics.length > 0 && <h2>Per metric</h2>}
           {e.metrics.length > 0 && (
             <table data-testid="gate-table">
@@ -154,7 +206,10 @@ export default async function GatePage({ params }: Params) {
           ))}
         </>
       ) : (
-        <p className="muted">The verdict comes when every repeat has run. The job page shows each cell as it finishes.</p>
+        <>
+          <p className="muted">The verdict comes when every repeat has run. The job page shows each cell as it finishes.</p>
+          {calibration}
+        </>
       )}
 
       {ran.length > 0 && job && (
