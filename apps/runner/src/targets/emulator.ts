@@ -1,5 +1,5 @@
 import { type EmulatorTarget, PLAYERS } from '@scb/shared';
-import { CellError } from '../cell-error';
+import { CellError } from '@scb/languages';
 import { emulatorVersion, findEmulatorBinary, missingEmulatorMessage } from './emulator/binary';
 import { startEmulatorProcess } from './emulator/process';
 import { provision } from './emulator/provision';

@@ -1,5 +1,5 @@
 import { DEFAULT_SPANNER_ENDPOINT, OPERATION_TABLES, workloadMix, type SpannerTarget } from '@scb/shared';
-import { CellError } from '../cell-error';
+import { CellError } from '@scb/languages';
 import { env } from '../env';
 import { missingTables } from './spanner/tables';
 import type { TargetPlugin } from '@scb/shared/target-plugin';
