@@ -45,8 +45,11 @@ test('bad options are refused naming the option, before anything runs', async ()
   assert.equal(r.code, 2);
   assert.match(r.out, /--version must be a plain semver such as 9\.0\.0/);
   const s = await calibrate(['--server', stack.baseUrl, '--scenario', 'steady-select1', '--language', 'node', '--version', '9.0.0', '--sizes', '5,x']);
+  assert.equal(s.code, 2);
   assert.match(s.out, /--sizes must be percentages above 0/);
-  assert.doesNotMatch(r.out + s.out, /\n\s+at /);
+  const j = await calibrate(['--server', stack.baseUrl, '--scenario', 'steady-select1', '--language', 'java', '--version', '6.105.0']);
+  assert.match(j.out, /--language must be node or go: candidate builds with an injected regression are made for those only so far/);
+  assert.doesNotMatch(r.out + s.out + j.out, /\n\s+at /);
 });
 
 test('a Node calibration: 2 A/A gates and a +20% build, stored and shown beside the verdict', async () => {
