@@ -1,9 +1,11 @@
 // `npm test`: lint, then every test file in three tiers chosen by folder, with one PostgreSQL cluster
 // for the whole run. A file that measures timing or judges the machine (`// test: alone` in its source)
-// runs with nothing beside it; the others run SCB_TEST_LANES (default 2; e2e SCB_TEST_E2E_LANES, default
-// the same) at a time, the longest first by the times of the last run on this machine (kept in the
-// client cache, SCB_CACHE_DIR); files that mostly wait on timers (`// test: waits`) in a lane of their own.
-// - unit: `test/unit/` folders, no processes of their own;
+// runs with nothing beside it; the others, longest first by the times of the last run on this machine
+// (kept in the client cache, SCB_CACHE_DIR), run SCB_TEST_LANES (default 2; e2e SCB_TEST_E2E_LANES,
+// default the same) at a time, and more while the CPU they used in that run leaves cores free: most
+// files wait on latencies, timers, drivers or the browser (`// test: waits` marks one that mostly waits
+// before it has been measured).
+// - unit: `test/unit/` folders, no processes of their own (scripts/cpu-probe.mjs makes starting one throw);
 // - integration: `test/integration/` folders: PostgreSQL, the fake, the drivers;
 // - e2e: `test/e2e/`: the browser and the start command.
 // `npm test -- unit` (or integration, e2e) runs one tier.
@@ -13,8 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ensureQueue, releaseQueue } from '@scb/db';
 import { migrate, startEmbeddedPostgres } from '@scb/db/setup';
-import { freePort } from '../apps/runner/src/net';
-import { CACHE_DIR } from '../apps/runner/src/paths';
+import { CACHE_DIR, freePort } from '@scb/languages/local';
 import { TEST_CLUSTER_ENV, TEST_TEMPLATE } from '../test/helpers/postgres';
 import { markWebBuilt, NEXT_BIN, restoreCachedWebBuild, WEB, webBuildIsStale } from './web-build';
 
@@ -69,6 +70,8 @@ interface TierRun {
   status: number;
   /** Each file's wall time in ms, by absolute path. */
   fileMs: Record<string, number>;
+  /** Each file's CPU time in ms (its process and those it waited for: drivers, stacks), by absolute path. */
+  fileCpuMs: Record<string, number>;
 }
 
 /** A file that measures timing or judges the machine says so in its source: it runs with no other file beside it. */
@@ -81,57 +84,120 @@ const WAITS = /^\/\/ test: waits\b/m;
 
 /** Each file's wall time in the last run on this machine (relative path → ms): longest first keeps lanes even. */
 const TIMES_FILE = path.join(CACHE_DIR, 'test-times.json');
+/** Each file's CPU time in the last run on this machine (relative path → ms). */
+const CPU_FILE = path.join(CACHE_DIR, 'test-cpu.json');
 
-function lastTimes(): Record<string, number> {
+function lastTimes(file = TIMES_FILE): Record<string, number> {
   try {
-    return JSON.parse(readFileSync(TIMES_FILE, 'utf8')) as Record<string, number>;
+    return JSON.parse(readFileSync(file, 'utf8')) as Record<string, number>;
   } catch {
     return {}; // first run here: file order
   }
 }
 
 function saveTimes(runs: TierRun[]): void {
-  const times = lastTimes();
-  for (const r of runs) for (const [f, ms] of Object.entries(r.fileMs)) times[path.relative(process.cwd(), f)] = Math.round(ms);
   mkdirSync(CACHE_DIR, { recursive: true });
-  writeFileSync(TIMES_FILE, `${JSON.stringify(times, null, 1)}\n`);
+  for (const [file, key] of [
+    [TIMES_FILE, 'fileMs'],
+    [CPU_FILE, 'fileCpuMs'],
+  ] as const) {
+    const times = lastTimes(file);
+    for (const r of runs) for (const [f, ms] of Object.entries(r[key])) times[path.relative(process.cwd(), f)] = Math.round(ms);
+    writeFileSync(file, `${JSON.stringify(times, null, 1)}\n`);
+  }
 }
 
 /**
- * Runs one tier: its files that must run alone one at a time, then the others `lanes` at a time
- * (most wait on latencies, drivers or the browser, not on the 2 cores), echoing the runner's output.
- * `beside` starts work that may share the machine with the files that run side by side.
+ * Runs one tier: its files that must run alone one at a time, then the others packed by the CPU they
+ * used in the last run here (most wait on latencies, drivers or the browser, not on the cores): at
+ * least `lanes` at a time, and more while the running files' CPU (cores on average: CPU time over wall
+ * time) leaves a core's worth free, echoing the runner's output. `beside` starts work that may share
+ * the machine with the packed files and says what it costs while it runs.
  */
-async function runTier(tier: Tier, files: string[], env: NodeJS.ProcessEnv, lanes: number, beside?: () => void): Promise<TierRun> {
+async function runTier(tier: Tier, files: string[], env: NodeJS.ProcessEnv, lanes: number, beside?: () => Beside | undefined): Promise<TierRun> {
   const t0 = Date.now();
   const last = lastTimes();
   const longestFirst = [...files].sort((a, b) => (last[b] ?? 0) - (last[a] ?? 0));
-  const tagged = (tag: RegExp) => longestFirst.filter((f) => tag.test(readFileSync(f, 'utf8')));
-  const alone = tagged(ALONE);
-  const waits = tagged(WAITS).filter((f) => !alone.includes(f));
-  const shared = longestFirst.filter((f) => !alone.includes(f) && !waits.includes(f));
-  const run: TierRun = { tier, files: files.length, pass: 0, fail: 0, skipped: 0, seconds: 0, status: 0, fileMs: {} };
+  const alone = longestFirst.filter((f) => ALONE.test(readFileSync(f, 'utf8')));
+  const packed = longestFirst.filter((f) => !alone.includes(f));
+  const run: TierRun = { tier, files: files.length, pass: 0, fail: 0, skipped: 0, seconds: 0, status: 0, fileMs: {}, fileCpuMs: {} };
   const add = (r: Awaited<ReturnType<typeof runFiles>>) => {
     for (const k of ['pass', 'fail', 'skipped'] as const) run[k] += r[k];
     run.status ||= r.status;
     Object.assign(run.fileMs, r.fileMs);
+    Object.assign(run.fileCpuMs, r.fileCpuMs);
   };
+  env = { ...env, SCB_TEST_TIER: tier };
   if (alone.length) add(await runFiles(alone, 1, env));
-  if (shared.length || waits.length) beside?.();
-  // The files that mostly wait on timers take a lane of their own beside the others: they cost the
-  // machine little, and in the shared lanes their waits would hold a lane for minutes.
-  for (const r of await Promise.all([shared.length ? runFiles(shared, lanes, env) : null, waits.length ? runFiles(waits, 1, env) : null])) if (r) add(r);
+  if (packed.length) await runPacked(packed, lanes, env, add, packed.length ? beside?.() : undefined);
   run.seconds = (Date.now() - t0) / 1000;
   return run;
 }
 
+/** Work beside the test files (the web app's build): the cores it takes until it ends. */
+interface Beside {
+  cores: number;
+  done: Promise<unknown>;
+}
+
+/** The most files at once, however little CPU they use (each holds PostgreSQL databases, ports, memory). */
+const MAX_LANES = 6;
+
+/**
+ * The files, longest first, each in a runner of its own: at least `lanes` at a time; another starts
+ * while the cores the running ones used on average in the last run (a file that mostly waits on timers,
+ * `// test: waits`, counts a tenth of a core until measured; any other unmeasured one a whole core)
+ * plus its own stay within the machine's cores.
+ */
+function runPacked(files: string[], lanes: number, env: NodeJS.ProcessEnv, add: (r: Awaited<ReturnType<typeof runFiles>>) => void, beside?: Beside): Promise<void> {
+  const wall = lastTimes();
+  const cpu = lastTimes(CPU_FILE);
+  const cores = os.availableParallelism();
+  const demand = (f: string) => {
+    const rel = path.relative(process.cwd(), f);
+    const [ms, cpuMs] = [wall[rel], cpu[rel]];
+    if (ms && cpuMs !== undefined) return Math.min(cores, Math.max(0.05, cpuMs / ms));
+    return WAITS.test(readFileSync(f, 'utf8')) ? 0.1 : 1;
+  };
+  let besideCores = beside?.cores ?? 0;
+  void beside?.done.finally(() => {
+    besideCores = 0;
+    next();
+  });
+  const queue = [...files];
+  const running = new Map<string, number>();
+  let finish: () => void;
+  const done = new Promise<void>((r) => (finish = r));
+  function next() {
+    while (queue.length && running.size < MAX_LANES) {
+      const busy = besideCores + [...running.values()].reduce((a, b) => a + b, 0);
+      // The longest that fits; below `lanes` files, the longest regardless.
+      const i = running.size < lanes ? 0 : queue.findIndex((f) => busy + demand(f) <= cores);
+      if (i < 0) break;
+      const [f] = queue.splice(i, 1) as [string];
+      running.set(f, demand(f));
+      void runFiles([f], 1, env).then((r) => {
+        add(r);
+        running.delete(f);
+        if (!queue.length && !running.size) finish();
+        else next();
+      });
+    }
+  }
+  next();
+  return done;
+}
+
 /** One run of node's test runner over `files`, `concurrency` files at a time: its counts and each file's time. */
-function runFiles(files: string[], concurrency: number, env: NodeJS.ProcessEnv): Promise<Pick<TierRun, 'pass' | 'fail' | 'skipped' | 'status' | 'fileMs'>> {
+function runFiles(files: string[], concurrency: number, env: NodeJS.ProcessEnv): Promise<Pick<TierRun, 'pass' | 'fail' | 'skipped' | 'status' | 'fileMs' | 'fileCpuMs'>> {
   const counts = { pass: 0, fail: 0, skipped: 0 };
   const timesFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'scb-test-times-')), 'times.json');
+  const cpuFile = path.join(path.dirname(timesFile), 'cpu.jsonl');
   const args = [
     '--import',
     'tsx',
+    '--import',
+    path.resolve('scripts/cpu-probe.mjs'),
     '--test',
     `--test-concurrency=${concurrency}`,
     '--test-reporter=spec',
@@ -140,7 +206,7 @@ function runFiles(files: string[], concurrency: number, env: NodeJS.ProcessEnv):
     `--test-reporter-destination=${timesFile}`,
     ...files,
   ];
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env });
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...env, SCB_TEST_CPU_FILE: cpuFile } });
   let rest = '';
   child.stdout.on('data', (chunk: Buffer) => {
     const lines = (rest + chunk.toString('utf8')).split('\n');
@@ -157,13 +223,18 @@ function runFiles(files: string[], concurrency: number, env: NodeJS.ProcessEnv):
     // After its output has ended, not only its process.
     child.on('close', (code) => {
       let fileMs: Record<string, number> = {};
+      const fileCpuMs: Record<string, number> = {};
       try {
         fileMs = JSON.parse(readFileSync(timesFile, 'utf8'));
+        for (const line of readFileSync(cpuFile, 'utf8').split('\n').filter(Boolean)) {
+          const { file, cpuMs } = JSON.parse(line) as { file: string; cpuMs: number };
+          fileCpuMs[file] = cpuMs;
+        }
       } catch {
-        // No times when the runner died early: the summary still counts the run.
+        // No times when the runner died early (or no CPU times off Linux): the summary still counts the run.
       }
       rmSync(path.dirname(timesFile), { recursive: true, force: true });
-      resolve({ ...counts, status: code ?? 1, fileMs });
+      resolve({ ...counts, status: code ?? 1, fileMs, fileCpuMs });
     }),
   );
 }
@@ -188,7 +259,8 @@ function buildWebApp(env: NodeJS.ProcessEnv): Promise<void> {
 /** One embedded cluster for the run, with the migrated template every test database is copied from. */
 async function startCluster() {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'scb-test-cluster-'));
-  const db = await startEmbeddedPostgres({ dataDir: path.join(dir, 'data'), port: await freePort(), database: TEST_TEMPLATE });
+  // Up to six files at once, each with its databases, runners and stacks' pools: more than 100 connections.
+  const db = await startEmbeddedPostgres({ dataDir: path.join(dir, 'data'), port: await freePort(), database: TEST_TEMPLATE, maxConnections: 600 });
   await migrate(db.url);
   // graphile-worker's schema too: each copy's runner would install it again.
   await ensureQueue(db.url);
@@ -230,7 +302,7 @@ async function main(): Promise<void> {
   // The e2e files start the product side by side: its web build, when stale, is made once before them,
   // beside the integration files that share the machine anyway.
   let webBuild: Promise<void> | undefined;
-  const buildWeb = () => {
+  const buildWeb = (): Beside | undefined => {
     if (!tiers.includes('e2e') || webBuild || !webBuildIsStale()) return;
     if (restoreCachedWebBuild()) {
       console.log('\n# the web app of these sources, as built in another checkout (the client cache)');
@@ -239,6 +311,8 @@ async function main(): Promise<void> {
     // Building renders the static pages, which read the web app's environment: any database will do.
     webBuild = buildWebApp({ ...env, DATABASE_URL: cluster.adminUrl });
     webBuild.catch(() => {}); // reported where the e2e tier awaits it
+    // next build keeps about a core and a half busy while it runs.
+    return { cores: 1.5, done: webBuild.catch(() => {}) };
   };
   try {
     for (const tier of tiers) {
@@ -259,12 +333,18 @@ async function main(): Promise<void> {
       `# ${r.tier.padEnd(12)} ${String(r.files).padStart(5)} ${String(r.pass).padStart(7)} ${String(r.fail).padStart(7)} ${String(r.skipped).padStart(8)} ${r.seconds.toFixed(0).padStart(8)}`,
     );
   }
+  // Where the time went: each tier's CPU over its wall time, and the ten slowest files with their CPU.
   for (const r of runs) {
-    const slowest = Object.entries(r.fileMs)
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, 5);
-    if (slowest.length) console.log(`# slowest ${r.tier} files: ${slowest.map(([f, ms]) => `${path.relative(process.cwd(), f)} ${(ms / 1000).toFixed(0)} s`).join(', ')}`);
+    const cpu = Object.values(r.fileCpuMs).reduce((a, b) => a + b, 0) / 1000;
+    if (cpu) console.log(`# ${r.tier}: ${cpu.toFixed(0)} s of CPU in ${r.seconds.toFixed(0)} s (${(cpu / r.seconds).toFixed(2)} cores on average)`);
   }
+  const slowest = runs
+    .flatMap((r) => Object.entries(r.fileMs).map(([f, ms]) => ({ f, ms, cpuMs: r.fileCpuMs[f] })))
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, 10);
+  if (slowest.length) console.log('# the ten slowest files (wall, CPU):');
+  for (const { f, ms, cpuMs } of slowest)
+    console.log(`#   ${(ms / 1000).toFixed(0).padStart(4)} s ${cpuMs === undefined ? '' : `${(cpuMs / 1000).toFixed(0).padStart(4)} s`}  ${path.relative(process.cwd(), f)}`);
   const sum = (k: 'pass' | 'fail' | 'skipped') => runs.reduce((a, r) => a + r[k], 0);
   // A tier whose runner failed without a failing test (a file that did not load) still fails the run.
   const failed = sum('fail') + runs.filter((r) => r.status !== 0 && r.fail === 0).length;

@@ -30,7 +30,7 @@ export const SECURITY_HEADERS = [
 
 const config: NextConfig = {
   transpilePackages: ['@scb/shared', '@scb/db', '@scb/languages'],
-  serverExternalPackages: ['@prisma/client', '@prisma/adapter-pg', 'pg', 'graphile-worker'],
+  serverExternalPackages: ['@prisma/client', '@prisma/adapter-pg', 'pg', 'graphile-worker', 'esbuild'],
   poweredByHeader: false,
   headers: async () => [{ source: '/:path*', headers: SECURITY_HEADERS }],
 };

@@ -10,7 +10,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import next from 'next';
-import { loadPlugins } from '../../scripts/plugins.mjs';
+import { loadPlugins } from '@scb/languages/plugins';
 
 const PEER_HEADER_PREFIX = 'x-scb-peer-';
 const peerHeader = `${PEER_HEADER_PREFIX}${randomBytes(12).toString('hex')}`;

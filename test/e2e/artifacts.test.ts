@@ -59,13 +59,13 @@ function sh(script: string, args: string[], env: Record<string, string>): Promis
 // Small and decisive: 30 ms queries at C=4, 3 repeats per arm of 2 s each, every driver sandboxed
 // (a job with a build runs all its drivers so). At 5 or 12 ms the fake's own scheduling (its event
 // loop shares the runner's with the bridges) was a tenth of the p99, and such cells are left out as
-// harness-bound. A sandboxed Node driver compiles its sources afresh (tsx's cache is in its own new
-// TMPDIR): 240 warm-up operations (2 s) keep that out. Node's repeats of one build differ by up to 4%
+// harness-bound. The Node driver is one prebuilt bundle (nothing compiles in the sandbox): 80 warm-up
+// operations keep the client's first calls out. Node's repeats of one build differ by up to 4%
 // on p50 here, so it is allowed +10%; a 2 ms synchronous wait on its event loop costs more than that.
 const GATE = {
   scenario: 'steady-select1',
   target: { kind: 'fake', latencyMs: 30 },
-  workload: { warmupOps: 240, durationSeconds: 2 },
+  workload: { warmupOps: 80, durationSeconds: 2 },
   concurrency: [4],
   repeats: 3,
   timeScale: 1,

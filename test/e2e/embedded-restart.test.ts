@@ -10,7 +10,7 @@ import { startStack } from '../helpers/stack';
 const JSON_POST = { method: 'POST', headers: { 'content-type': 'application/json' } } as const;
 
 test('the embedded PostgreSQL killed mid-job comes back; the job finishes with every cell', { timeout: 600_000 }, async () => {
-  const stack = await startStack();
+  const stack = await startStack({ embedded: true });
   try {
     const api = (p: string, init?: RequestInit) => fetch(stack.baseUrl + p, init);
     const res = await api('/api/jobs', {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { embeddedDatabaseUrl } from '@scb/db/setup';
-import { freePort } from './postgres';
+import { freePort, startTestDatabase, TEST_CLUSTER_ENV, type TestDatabase } from './postgres';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -20,20 +20,27 @@ export interface Stack {
 }
 
 /**
- * Runs the README's start command (scripts/start.ts) on free ports with a throw-away data dir, on its
- * embedded PostgreSQL unless `databaseUrl` is given.
+ * Runs the README's start command (scripts/start.ts) on free ports with a throw-away data dir: on
+ * `databaseUrl` when given; else, under `npm test`, on a database of its own copied from the run's
+ * migrated template (one PostgreSQL cluster for every file: no initdb and no migrations per stack);
+ * else, or with `embedded`, on its embedded PostgreSQL, as on a fresh machine.
  */
 export async function startStack({
   timeoutMs = 240_000,
-  databaseUrl,
+  databaseUrl: givenUrl,
+  embedded = false,
   env: extra = {},
   port: given,
 }: {
   timeoutMs?: number;
   databaseUrl?: string;
+  /** The embedded PostgreSQL of `npm start` even under `npm test` (the tests of that PostgreSQL itself). */
+  embedded?: boolean;
   env?: NodeJS.ProcessEnv;
   port?: number;
 } = {}): Promise<Stack> {
+  const own: TestDatabase | undefined = !givenUrl && !embedded && process.env[TEST_CLUSTER_ENV] ? await startTestDatabase() : undefined;
+  const databaseUrl = givenUrl ?? own?.url;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'scb-stack-'));
   const port = given ?? (await freePort());
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), SCB_PG_PORT: String(await freePort()), SCB_DATA_DIR: dataDir, SCB_ALLOW_SPANNER: '', ...extra };
@@ -61,11 +68,15 @@ export async function startStack({
       clearTimeout(timer);
       reject(new Error(`start exited with ${code}:\n${output.join('\n')}`));
     });
+  }).catch(async (e: unknown) => {
+    child.kill('SIGKILL');
+    await own?.stop();
+    throw e;
   });
-  const embedded = databaseUrl ? undefined : embeddedDatabaseUrl(path.join(dataDir, 'postgres'), Number(env.SCB_PG_PORT));
+  const embeddedUrl = databaseUrl ? undefined : embeddedDatabaseUrl(path.join(dataDir, 'postgres'), Number(env.SCB_PG_PORT));
   return {
     baseUrl: `http://127.0.0.1:${port}`,
-    databaseUrl: databaseUrl ?? embedded ?? '',
+    databaseUrl: databaseUrl ?? embeddedUrl ?? '',
     env,
     output,
     async stop() {
@@ -83,6 +94,7 @@ export async function startStack({
       ]);
       clearTimeout(timer);
       rmSync(dataDir, { recursive: true, force: true });
+      await own?.stop();
       return code;
     },
   };

@@ -573,7 +573,9 @@ test('gates: created with their job, judged, listed; evaluations read back with 
   const judged = await getGate(t.db, id);
   assert.ok(judged?.ok);
   assert.equal(judged.verdict, 'inconclusive');
-  assert.equal(judged.job.cellsDone, 6);
+  // Its job failed before a cell ran: the gate page says 0 of 6 done, as the job page and the jobs list do (its cells were cancelled, not run).
+  assert.equal(judged.job.cellsDone, 0);
+  assert.equal(judged.job.cellsDone, stored.cellsDone);
   assert.ok(Number.isNaN(judged.evaluation!.metrics[0]!.changePct));
   assert.ok(Number.isNaN(judged.evaluation!.metrics[0]!.ciPct[1]));
   assert.deepEqual(await findPendingGateJobIds(t.db), []);

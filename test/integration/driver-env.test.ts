@@ -108,7 +108,7 @@ function watchNodeDrivers() {
       try {
         const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
         if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== process.pid) continue;
-        if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('node/driver/main.ts')) continue;
+        if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('drivers/node/driver-')) continue;
         const environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean);
         seen.set(pid, Object.fromEntries(environ.map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)])));
       } catch {

@@ -32,7 +32,7 @@ const RunnerEnvSchema = z.object({
   SCB_MACHINE: optional,
   /** Milliseconds between heartbeats; a runner silent for 4 of them is taken for dead and its job resumed. */
   SCB_HEARTBEAT_MS: z.coerce.number().int().min(200).max(60_000).default(5000),
-  /** Plug-in modules (client languages, target kinds) to load at start: comma-separated absolute paths (scripts/plugins.mjs). */
+  /** Plug-in modules (client languages, target kinds) to load at start: comma-separated absolute paths (@scb/languages/plugins). */
   SCB_PLUGINS: optional,
   /**
    * When release watches poll their registries, a crontab line's five fields (graphile-worker's crontab:
@@ -57,12 +57,18 @@ export type RunnerEnv = z.output<typeof RunnerEnvSchema>;
 /** What the runner reads from its environment, validated when this module is first imported. */
 export const env: RunnerEnv = RunnerEnvSchema.parse(process.env);
 
-/** The operator's policy (what a spec may make this runner reach), read with the rest of the environment. */
-export const policy: Policy = (() => {
+let readPolicy: Policy | undefined;
+
+/**
+ * The operator's policy (what a spec may make this runner reach), read from the environment once, when
+ * first asked: main.ts asks after loading the plug-ins (SCB_PLUGINS), so their target kinds' rules count.
+ */
+export function policy(): Policy {
+  if (readPolicy) return readPolicy;
   const r = policyFromEnv(process.env);
   if (!r.ok) throw new Error(r.error);
-  return r.policy;
-})();
+  return (readPolicy = r.policy);
+}
 
 /** Why a required variable is missing, in one sentence naming it. */
 export class EnvError extends Error {}

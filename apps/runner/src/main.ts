@@ -2,8 +2,8 @@
 // --recover (the embedded start, where this is the only runner): runners registered earlier are gone,
 // and their jobs are resumed at once from their first unfinished cell.
 import { createDb, failOrphanedJobs, markAllRunnersStopped } from '@scb/db';
-import { loadPlugins } from '../../../scripts/plugins.mjs';
-import { env, EnvError, required } from './env';
+import { loadPlugins } from '@scb/languages/plugins';
+import { env, EnvError, policy, required } from './env';
 import { logLine } from './log';
 import { registerTargetPlugin, type TargetPlugin } from './targets/index';
 import { startRunner } from './worker';
@@ -19,6 +19,8 @@ try {
 try {
   // A plug-in registers its languages and target kinds on import; the runner's side of its kinds is `targetPlugins`.
   for (const m of await loadPlugins(env.SCB_PLUGINS)) for (const p of (m.targetPlugins as TargetPlugin[] | undefined) ?? []) registerTargetPlugin(p);
+  // Read now, with the plug-ins' target kinds: a malformed policy stops the runner before it takes a job.
+  policy();
 } catch (e) {
   process.stderr.write(`runner: ${(e as Error).message}\n`);
   process.exit(2);

@@ -50,7 +50,7 @@ export async function deliverWebhook(db: Db, deliveryId: string, log: (line: str
   if (!made.ok) error = made.error;
   else {
     name = made.webhook;
-    const url = webhookUrl(policy, made.webhook);
+    const url = webhookUrl(policy(), made.webhook);
     error = url === undefined ? `this runner's SCB_WEBHOOKS has no webhook named "${made.webhook}"` : await post(url, made.body);
   }
   const outcome = await recordDeliveryAttempt(db, deliveryId, error, { maxAttempts: env.SCB_WEBHOOK_ATTEMPTS, backoffMs: env.SCB_WEBHOOK_BACKOFF_MS });

@@ -3,7 +3,8 @@ import type { GateEvaluation } from '@scb/shared/gate-stats';
 import type { MarkdownGate } from '@scb/shared/gate-markdown';
 import { optionText, type FieldIssue } from '@scb/shared/job';
 import { isUnfinishedJob } from '@scb/shared/status';
-import { countGates, getGate as readGate, listGates as readGates } from '@scb/db';
+import { countGates, gateCalibrationFor, getGate as readGate, listGates as readGates } from '@scb/db';
+import type { GateCalibration } from '@scb/shared/calibration';
 import { db } from './db';
 import { jobUrl } from './jobs';
 
@@ -29,6 +30,8 @@ export interface GateView {
   jobs: { id: string; url: string }[];
   /** Who queued it; null before submitters were recorded. */
   createdBy: string | null;
+  /** The scenario's calibration for the gate's language (at its baseline version if there is one, else the newest), or null when it was never calibrated. */
+  calibration: GateCalibration | null;
 }
 
 export function gateUrl(id: string, origin: string): string {
@@ -88,11 +91,12 @@ export async function getGate(id: string, origin: string): Promise<GateView | In
     job: { id: g.jobId, url, status: g.job.status, error: g.job.error, cellsDone: g.job.cellsDone, cellsTotal: g.job.cellsTotal },
     jobs: [{ id: g.jobId, url }],
     createdBy: g.createdBy,
+    calibration: await gateCalibrationFor(db(), g.spec),
   };
 }
 
 export function markdownGate(g: GateView): MarkdownGate {
-  return { id: g.id, url: g.url, jobUrl: g.job.url, spec: g.spec, evaluation: g.evaluation };
+  return { id: g.id, url: g.url, jobUrl: g.job.url, spec: g.spec, evaluation: g.evaluation, calibration: g.calibration };
 }
 
 export interface GateListItem {

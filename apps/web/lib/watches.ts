@@ -1,7 +1,8 @@
 // Release watches as the API, the pages, the feeds and the badge read them.
-import { getWatch as readWatch, listDeliveries, listWatches as readWatches, listWatchVerdicts, WATCH_RELEASES_PAGE, type WatchVerdict } from '@scb/db';
+import { getWatch as readWatch, latestGateCalibration, listDeliveries, listWatches as readWatches, listWatchVerdicts, WATCH_RELEASES_PAGE, type WatchVerdict } from '@scb/db';
 import { clientName } from '@scb/shared/job';
-import { atomFeed, badgeSvg, chipState, releaseState, watchScenarioId, type ChipState } from '@scb/shared/watch';
+import { atomFeed, badgeSvg, chipState, releaseState, watchGateSpec, watchScenarioId, type ChipState } from '@scb/shared/watch';
+import type { CalibratedGate, GateCalibration } from '@scb/shared/calibration';
 import { db } from './db';
 import { gateUrl } from './gates';
 
@@ -16,7 +17,25 @@ export function watchUrl(id: string, origin: string): string {
 export async function getWatch(id: string, origin: string, { page = 1, size = WATCH_RELEASES_PAGE }: { page?: number; size?: number } = {}) {
   const w = await readWatch(db(), id, { limit: size, offset: (page - 1) * size });
   if (!w) return null;
+  // Each scenario's calibration for the watch's language (its newest, of any release): how far its verdicts can be trusted.
+  const calibrations = await Promise.all(
+    w.spec.scenarios.map(async (scenario) => {
+      const id = watchScenarioId(scenario);
+      const calibration = await latestGateCalibration(db(), { scenario: id, language: w.spec.language });
+      // The gate the watch runs for this scenario, at the calibrated release, to say where it differs from the calibrated one.
+      const version = calibration?.version ?? '0.0.0';
+      let gate: CalibratedGate;
+      try {
+        gate = watchGateSpec(w.spec, scenario, { version, predecessor: version });
+      } catch {
+        // A stored watch whose scenario no longer makes a gate: nothing to compare, the calibration as it is.
+        gate = { scenario: id, language: w.spec.language, baseline: version, repeats: calibration?.repeats ?? 0, criteria: calibration?.criteria ?? {} };
+      }
+      return { scenario: id, calibration, gate };
+    }),
+  );
   return {
+    calibrations: calibrations as { scenario: string; calibration: GateCalibration | null; gate: CalibratedGate }[],
     id: w.id,
     url: watchUrl(w.id, origin),
     feedUrl: new URL(`/watch/${w.id}/feed.xml`, origin).toString(),

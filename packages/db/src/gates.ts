@@ -14,7 +14,7 @@ import {
 } from '@scb/shared';
 import type { Db } from './client';
 import type { Cell, CellResult, ChannelStat, Gate, Job, Prisma } from '../generated/prisma/client';
-import { FINISHED_CELL } from './cells';
+import { RAN_CELL } from './cells';
 import { CELL_CLIENT, checkUnfinishedIn, isStoredId, jobCreateData, newJobId, type Author } from './jobs';
 import { enqueueJobIn, ensureQueue, WATCH_PRIORITY } from './queue';
 import { ColumnParser, type Read } from './read';
@@ -95,7 +95,8 @@ export async function getGate(db: Db, id: string): Promise<StoredGate | null> {
   if (!isStoredId(id)) return null;
   const g = await db.gate.findUnique({ where: { id }, include: { job: { select: { status: true, error: true, cellsTotal: true } } } });
   if (!g) return null;
-  const cellsDone = await db.cell.count({ where: { jobId: g.jobId, ...FINISHED_CELL } });
+  // The cells that ran, as the job page and the jobs list count them: a job ended before a cell ran is 0 done.
+  const cellsDone = await db.cell.count({ where: { jobId: g.jobId, ...RAN_CELL } });
   const { spec: _s, evaluation: _e, job, ...plain } = g;
   return parseGate(g, { ...plain, job: { ...job, cellsDone } });
 }

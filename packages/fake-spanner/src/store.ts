@@ -1,3 +1,5 @@
+import { LEADERBOARD_TABLES } from '@scb/shared/catalogue';
+
 /** Column types as Spanner's TypeCode names. */
 export type ColumnType = 'INT64' | 'STRING' | 'BOOL' | 'FLOAT64' | 'TIMESTAMP';
 /** Values as the wire carries them: INT64 and TIMESTAMP as strings. */
@@ -128,22 +130,15 @@ export class StoreError extends Error {
   }
 }
 
-/** The leaderboard schema of Spanner's samples: Players and Scores, with `players` seeded rows. */
+/** The leaderboard schema of Spanner's samples (the catalogue's LEADERBOARD_TABLES), with `players` seeded rows. */
 export function leaderboardStore(players: number): Store {
   const s = new Store();
-  s.createTable('Players', [
-    { name: 'PlayerId', type: 'INT64' },
-    { name: 'PlayerName', type: 'STRING' },
-  ]);
-  s.createTable(
-    'Scores',
-    [
-      { name: 'PlayerId', type: 'INT64' },
-      { name: 'Timestamp', type: 'TIMESTAMP' },
-      { name: 'Score', type: 'INT64' },
-    ],
-    2,
-  );
+  for (const t of LEADERBOARD_TABLES)
+    s.createTable(
+      t.name,
+      t.columns.map((c) => ({ name: c.name, type: c.type })),
+      t.keyLength,
+    );
   s.apply([{ op: 'insert', table: 'Players', columns: ['PlayerId', 'PlayerName'], values: Array.from({ length: players }, (_, i) => [String(i + 1), `Player ${i + 1}`]) }]);
   return s;
 }

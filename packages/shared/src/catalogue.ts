@@ -54,8 +54,54 @@ export function operationInTransaction(kind: 'read-only' | 'read-write'): string
 /** The columns pointRead reads from Players by key. */
 export const PLAYER_COLUMNS = ['PlayerId', 'PlayerName'] as const;
 
-/** The leaderboard's schema. */
-export const LEADERBOARD_DDL = [
-  'CREATE TABLE Players (PlayerId INT64 NOT NULL, PlayerName STRING(MAX)) PRIMARY KEY (PlayerId)',
-  'CREATE TABLE Scores (PlayerId INT64 NOT NULL, Timestamp TIMESTAMP NOT NULL OPTIONS (allow_commit_timestamp=true), Score INT64) PRIMARY KEY (PlayerId, Timestamp)',
-] as const;
+/** A column of the leaderboard: its Spanner type; `commitTimestamp` where a write sets it to the commit's time. */
+export interface LeaderboardColumn {
+  name: string;
+  type: 'INT64' | 'STRING' | 'TIMESTAMP';
+  notNull?: boolean;
+  commitTimestamp?: boolean;
+}
+
+/** A table of the leaderboard: its columns, the key's first (`keyLength` of them). */
+export interface LeaderboardTable {
+  name: string;
+  columns: readonly LeaderboardColumn[];
+  keyLength: number;
+}
+
+/**
+ * The leaderboard's schema, once: the emulator's database is created from its DDL (LEADERBOARD_DDL), the
+ * fake's store from the tables themselves (packages/fake-spanner/src/store.ts, leaderboardStore).
+ */
+export const LEADERBOARD_TABLES: readonly LeaderboardTable[] = [
+  {
+    name: 'Players',
+    columns: [
+      { name: 'PlayerId', type: 'INT64', notNull: true },
+      { name: 'PlayerName', type: 'STRING' },
+    ],
+    keyLength: 1,
+  },
+  {
+    name: 'Scores',
+    columns: [
+      { name: 'PlayerId', type: 'INT64', notNull: true },
+      { name: 'Timestamp', type: 'TIMESTAMP', notNull: true, commitTimestamp: true },
+      { name: 'Score', type: 'INT64' },
+    ],
+    keyLength: 2,
+  },
+];
+
+function columnDdl(c: LeaderboardColumn): string {
+  return [c.name, c.type === 'STRING' ? 'STRING(MAX)' : c.type, c.notNull ? 'NOT NULL' : '', c.commitTimestamp ? 'OPTIONS (allow_commit_timestamp=true)' : ''].filter(Boolean).join(' ');
+}
+
+/** The leaderboard's schema as Spanner's DDL. */
+export const LEADERBOARD_DDL: readonly string[] = LEADERBOARD_TABLES.map(
+  (t) =>
+    `CREATE TABLE ${t.name} (${t.columns.map(columnDdl).join(', ')}) PRIMARY KEY (${t.columns
+      .slice(0, t.keyLength)
+      .map((c) => c.name)
+      .join(', ')})`,
+);

@@ -31,6 +31,7 @@ export * from './compare/index';
 export * from './gate/gate';
 export * from './gate/gate-stats';
 export * from './gate/gate-markdown';
+export * from './gate/calibration';
 export * from './gate/reproduction-gate';
 export * from './watch/index';
 export * from './expect/expectation';

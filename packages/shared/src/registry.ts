@@ -3,7 +3,7 @@
 // modules (SCB_PLUGINS, plugins.ts) register theirs at start. The maps live on globalThis because
 // Next.js bundles a copy of this package of its own: a plug-in loaded at start registers once for
 // every copy in the process.
-import type { LanguageInfo } from './job/languages';
+import type { LanguageInfo } from './job/language-info';
 import type { TargetKind } from './targets/kind';
 
 interface Registry {

@@ -25,7 +25,7 @@ before(async () => {
   await new Promise<void>((r) => registry.listen(0, '127.0.0.1', r));
   const port = (registry.address() as { port: number }).port;
   // npm's client honours npm_config_registry; no retries, so each `npm view` is one request.
-  stack = await startStack({ env: { npm_config_registry: `http://127.0.0.1:${port}/`, npm_config_fetch_retries: '0', SCB_WATCH_POLL: 'off' } });
+  stack = await startStack({ embedded: true, env: { npm_config_registry: `http://127.0.0.1:${port}/`, npm_config_fetch_retries: '0', SCB_WATCH_POLL: 'off' } });
 });
 after(async () => {
   await stack?.stop();

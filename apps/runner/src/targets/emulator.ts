@@ -1,11 +1,11 @@
 import { type EmulatorTarget, PLAYERS } from '@scb/shared';
-import { CellError } from '../cell-error';
+import { CellError } from '@scb/languages';
 import { emulatorVersion, findEmulatorBinary, missingEmulatorMessage } from './emulator/binary';
 import { startEmulatorProcess } from './emulator/process';
 import { provision } from './emulator/provision';
 import { watchProcessCpu } from '../process-cpu';
 import { startTap, tapBehaviour, type TapBehaviour } from './tap';
-import type { StartedTarget, TargetPlugin } from './target';
+import type { StartedTarget, TargetPlugin } from '@scb/shared/target-plugin';
 
 const NAMES = { projectId: 'bench-project', instanceId: 'bench-instance', databaseId: 'bench-db' };
 

@@ -3,9 +3,9 @@ import { policy } from '../env';
 import { emulator } from './emulator';
 import { fake } from './fake';
 import { spanner } from './spanner';
-import type { StartedTarget, TargetPlugin } from './target';
+import type { StartedTarget, TargetPlugin } from '@scb/shared/target-plugin';
 
-export type { AddedLatency, ChannelStats, ServerTime, StartedTarget, TargetLoad, TargetPlugin, TargetStats } from './target';
+export type { AddedLatency, ChannelStats, ServerTime, StartedTarget, TargetLoad, TargetPlugin, TargetStats } from '@scb/shared/target-plugin';
 
 /** Every target kind the runner can start: the built-ins, then what plug-ins register (SCB_PLUGINS). */
 const TARGETS = new Map<string, TargetPlugin<any>>([fake, emulator, spanner].map((p) => [p.kind, p]));
@@ -42,7 +42,7 @@ function pluginOf(spec: JobSpec): TargetPlugin {
 export function refuseJobOnTarget(spec: JobSpec): string | null {
   const p = TARGETS.get(spec.target.kind);
   if (!p) return `this runner has no plug-in for the target kind "${spec.target.kind}"`;
-  return p.refuseJob?.(spec.target) ?? policyRefusal(policy, spec);
+  return p.refuseJob?.(spec.target) ?? policyRefusal(policy(), spec);
 }
 
 /** Starts the job's target for one cell. */

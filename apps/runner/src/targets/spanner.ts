@@ -1,8 +1,8 @@
 import { DEFAULT_SPANNER_ENDPOINT, OPERATION_TABLES, workloadMix, type SpannerTarget } from '@scb/shared';
-import { CellError } from '../cell-error';
+import { CellError } from '@scb/languages';
 import { env } from '../env';
 import { missingTables } from './spanner/tables';
-import type { TargetPlugin } from './target';
+import type { TargetPlugin } from '@scb/shared/target-plugin';
 
 const NOT_ENABLED =
   'this runner does not run jobs against Cloud Spanner: its operator enables them by starting it with SCB_ALLOW_SPANNER=1 and Application Default Credentials in its environment (e.g. gcloud auth application-default login)';

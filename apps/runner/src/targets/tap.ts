@@ -4,7 +4,7 @@
 // also stand for the network and front end in front of any plaintext target (TapBehaviour).
 import net from 'node:net';
 import { newLatencyHistogram, type CellEvent, type Network } from '@scb/shared';
-import type { ChannelStats } from './target';
+import type { ChannelStats } from '@scb/shared/target-plugin';
 
 const PREFACE = 24; // "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
 const DATA = 0x0;

@@ -5,11 +5,18 @@ import { useState } from 'react';
 import { IssueList } from '@/components/IssueList';
 import { LanguageSelect } from '@/components/LanguageSelect';
 import { postJson, type Issue } from '@/components/post-json';
+import { languageNames } from '@scb/shared/job';
+import { languageInfo } from '@scb/shared/registry';
+
+/** The version a form starts from for a language: its plug-in's example (LanguageInfo.exampleVersion). */
+const exampleVersion = (language: string): string => languageInfo(language)?.exampleVersion ?? '';
 
 /** Launches a gate through POST /api/gates; bad fields come back named. */
 export function GateForm({ scenarios }: { scenarios: { id: string; title: string; kinds: string[]; operation?: string; language?: string }[] }) {
   const router = useRouter();
-  const [form, setForm] = useState({ scenario: scenarios[0]?.id ?? '', language: 'java', baseline: '6.104.0', candidate: '6.105.0', repeats: '', operation: '' });
+  const firstLanguage = scenarios[0]?.language ?? languageNames()[0] ?? '';
+  // The baseline starts at the language's example version; the candidate is the version to judge, typed in.
+  const [form, setForm] = useState({ scenario: scenarios[0]?.id ?? '', language: firstLanguage, baseline: exampleVersion(firstLanguage), candidate: '', repeats: '', operation: '' });
   const scenario = scenarios.find((s) => s.id === form.scenario);
   const [issues, setIssues] = useState<Issue[]>([]);
   const [busy, setBusy] = useState(false);
@@ -17,8 +24,10 @@ export function GateForm({ scenarios }: { scenarios: { id: string; title: string
   // A reproduction runs one client: picking one picks its language.
   const languageOf = (id: string) => scenarios.find((s) => s.id === id)?.language;
   const set = (k: keyof typeof form) => (e: { target: { value: string } }) => {
-    const picked = k === 'scenario' ? languageOf(e.target.value) : undefined;
-    setForm({ ...form, [k]: e.target.value, ...(k === 'scenario' && { operation: '' }), ...(picked && { language: picked }) });
+    const picked = k === 'scenario' ? languageOf(e.target.value) : k === 'language' ? e.target.value : undefined;
+    // Another language: its example version, unless the baseline was typed in.
+    const baseline = picked && picked !== form.language && form.baseline === exampleVersion(form.language) ? { baseline: exampleVersion(picked) } : {};
+    setForm({ ...form, [k]: e.target.value, ...(k === 'scenario' && { operation: '' }), ...(picked && { language: picked }), ...baseline });
   };
 
   async function submit(e: React.FormEvent) {
@@ -54,7 +63,7 @@ export function GateForm({ scenarios }: { scenarios: { id: string; title: string
         Baseline <input value={form.baseline} onChange={set('baseline')} name="baseline" size={9} />
       </label>{' '}
       <label>
-        Candidate <input value={form.candidate} onChange={set('candidate')} name="candidate" size={9} />
+        Candidate <input value={form.candidate} onChange={set('candidate')} name="candidate" size={9} placeholder="to judge" />
       </label>{' '}
       <label>
         Repeats{' '}

@@ -1,4 +1,7 @@
-import { POLICY_VARIABLES } from '@scb/shared/policy';
+import { Fragment } from 'react';
+import { POLICY_VARIABLES, targetPolicy } from '@scb/shared/policy';
+import { targetKinds } from '@scb/shared/registry';
+import '@scb/shared/targets';
 import { webEnv, webPolicy } from '@/lib/env';
 
 export const dynamic = 'force-dynamic';
@@ -17,7 +20,8 @@ export default function SettingsPage() {
       : []),
     ...(env.mode === 'local' ? ['this machine without sign-in'] : []),
   ];
-  const spannerOn = p.spanner.databases.length > 0;
+  // Each target kind's own rules, as its TargetKind.policy shows them.
+  const kinds = targetKinds().flatMap((k) => (k.policy ? [{ name: k.name, policy: k.policy, value: targetPolicy(p, k.name) }] : []));
   return (
     <>
       <h1>Settings</h1>
@@ -38,24 +42,26 @@ export default function SettingsPage() {
         <dt>admins (SCB_ADMINS)</dt>
         <dd>{env.SCB_ADMINS.length ? env.SCB_ADMINS.join(', ') : 'none besides admin tokens'}</dd>
       </dl>
-      <h2>Cloud Spanner</h2>
-      <dl className="env" data-testid="policy-spanner">
-        <dt>targets</dt>
-        <dd>{spannerOn ? 'on, for the databases below' : `off: no database is listed in ${POLICY_VARIABLES.databases}`}</dd>
-        <dt>databases ({POLICY_VARIABLES.databases})</dt>
-        <dd>{spannerOn ? p.spanner.databases.map((d) => `${d.projectId}/${d.instanceId}/${d.databaseId}`).join(', ') : 'none'}</dd>
-        <dt>endpoints ({POLICY_VARIABLES.endpoints})</dt>
-        <dd>
-          {p.spanner.endpoints.join(', ')}
-          {p.spanner.defaultEndpoints ? " (the default: Google's own endpoints)" : ''}
-        </dd>
-        <dt>operations per cell, at most ({POLICY_VARIABLES.spannerMaxOps})</dt>
-        <dd>{p.spanner.maxOpsPerCell.toLocaleString('en-US')}: a spec's maxOpsPerCell may be lower, never higher</dd>
-        <dt>seconds per cell, at most ({POLICY_VARIABLES.spannerMaxSeconds})</dt>
-        <dd>{p.spanner.maxSecondsPerCell} s: a spec's maxSecondsPerCell may be lower, never higher</dd>
-        <dt>credentials</dt>
-        <dd>each runner's own Application Default Credentials, and only on runners started with SCB_ALLOW_SPANNER=1; never part of a spec</dd>
-      </dl>
+      {kinds.map((k) => (
+        <section key={k.name}>
+          <h2>{k.policy.title}</h2>
+          <dl className="env" data-testid={`policy-${k.name}`}>
+            {k.value === undefined ? (
+              <>
+                <dt>rules</dt>
+                <dd>not read: the kind was registered after the policy</dd>
+              </>
+            ) : (
+              k.policy.settings(k.value).map((row) => (
+                <Fragment key={row.term}>
+                  <dt>{row.term}</dt>
+                  <dd>{row.value}</dd>
+                </Fragment>
+              ))
+            )}
+          </dl>
+        </section>
+      ))}
       <h2>Limits</h2>
       <dl className="env" data-testid="policy-limits">
         <dt>cells per job ({POLICY_VARIABLES.cellsPerJob})</dt>
@@ -81,17 +87,6 @@ export default function SettingsPage() {
         <dd>
           each runner runs a build's driver, and the drivers it is compared with, under bubblewrap (its own network reaching only the cell's target, files read-only but its own folder); a runner
           without one refuses such cells unless its operator set SCB_ARTIFACTS_UNSANDBOXED=1, which the job page then shows
-        </dd>
-      </dl>
-      <h2>Cloud Spanner emulator</h2>
-      <dl className="env" data-testid="policy-emulator">
-        <dt>emulator hosts ({POLICY_VARIABLES.emulatorHosts})</dt>
-        <dd>{p.emulatorHosts.length ? p.emulatorHosts.join(', ') : 'none'}</dd>
-        <dt>loopback ports ({POLICY_VARIABLES.emulatorPorts})</dt>
-        <dd>
-          {p.emulatorPorts.length
-            ? `127.0.0.1 and localhost at ${p.emulatorPorts.map((r) => (r.from === r.to ? r.from : `${r.from}-${r.to}`)).join(', ')}`
-            : 'none: a loopback emulator is refused (a fresh emulator per cell needs no emulatorHost)'}
         </dd>
       </dl>
       <h2>Release watches</h2>

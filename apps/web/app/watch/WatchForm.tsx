@@ -5,11 +5,13 @@ import { useState } from 'react';
 import { IssueList } from '@/components/IssueList';
 import { LanguageSelect } from '@/components/LanguageSelect';
 import { postJson, type Issue } from '@/components/post-json';
+import { languageNames } from '@scb/shared/job';
+import { languageInfo } from '@scb/shared/registry';
 
 /** Creates a watch through POST /api/watches; bad fields come back named. */
 export function WatchForm({ scenarios, webhooks }: { scenarios: { id: string; title: string; language?: string }[]; webhooks: string[] }) {
   const router = useRouter();
-  const [form, setForm] = useState({ name: '', language: 'java', since: '', until: '', repeats: '', prereleases: false, settings: '' });
+  const [form, setForm] = useState({ name: '', language: languageNames()[0] ?? '', since: '', until: '', repeats: '', prereleases: false, settings: '' });
   const [picked, setPicked] = useState<string[]>([scenarios[0]?.id ?? '']);
   const [hooks, setHooks] = useState<string[]>([]);
   const [issues, setIssues] = useState<Issue[]>([]);
@@ -59,7 +61,7 @@ export function WatchForm({ scenarios, webhooks }: { scenarios: { id: string; ti
           onChange={set('since')}
           name="since"
           size={9}
-          placeholder="6.105.0"
+          placeholder={languageInfo(form.language)?.exampleVersion}
           title="this release and every later one, each against its predecessor (a backfill); empty: releases from now on"
         />
       </label>{' '}

@@ -1,11 +1,29 @@
 // The fake's store and the statements the scenario operations send: real rows, not canned answers.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { SQL } from '@scb/shared/catalogue';
+import { LEADERBOARD_DDL, LEADERBOARD_TABLES, SQL } from '@scb/shared/catalogue';
 import { defaultStatements } from '../../src/statements';
 import { leaderboardStore } from '../../src/store';
 
 const score = (player: number, ts: string, value: number) => ({ op: 'insert' as const, table: 'Scores', columns: ['PlayerId', 'Timestamp', 'Score'], values: [[String(player), ts, String(value)]] });
+
+test("the fake's leaderboard is the catalogue's: the tables, columns, types and keys the emulator's DDL creates", () => {
+  const store = leaderboardStore(2);
+  for (const t of LEADERBOARD_TABLES) {
+    const table = store.table(t.name);
+    assert.deepEqual(
+      table.columns.map((c) => [c.name, c.type]),
+      t.columns.map((c) => [c.name, c.type]),
+      t.name,
+    );
+    assert.equal(table.keyLength, t.keyLength, `${t.name}'s key`);
+  }
+  // The DDL is the same schema in Spanner's words.
+  assert.deepEqual(LEADERBOARD_DDL, [
+    'CREATE TABLE Players (PlayerId INT64 NOT NULL, PlayerName STRING(MAX)) PRIMARY KEY (PlayerId)',
+    'CREATE TABLE Scores (PlayerId INT64 NOT NULL, Timestamp TIMESTAMP NOT NULL OPTIONS (allow_commit_timestamp=true), Score INT64) PRIMARY KEY (PlayerId, Timestamp)',
+  ]);
+});
 
 test('the leaderboard query joins a player with their ten best scores, from the rows committed', () => {
   const store = leaderboardStore(5);

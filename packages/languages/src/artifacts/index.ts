@@ -20,6 +20,7 @@ import { readZip } from './zip';
 export { ArtifactError, DEFAULT_ARTIFACT_LIMITS, type ArtifactLimits } from './archive';
 export { GO_LOCAL_VERSION, GO_MODULE, JAVA_MODULE, NODE_MODULE, type ArtifactFormat } from './builds';
 export { JAVA_SPANNER_MODULES, makeMavenFragment, type MavenFragmentOptions } from './relabel';
+export { GO_SLOWED_FUNCTIONS, NODE_SLOWED_METHODS, nodeDelaySnippet, publishedNodeTarball, slowedGoBuild, slowedNodeBuild, type SlowedBuild } from './slowed';
 export { tarGz, tarOf, type TarInput } from './tar';
 export { zipOf, type ZipInput } from './zip';
 

@@ -3,6 +3,7 @@ import { escapeMarkdown } from '../results/markdown-escape';
 import type { GateSpec } from './gate';
 import { candidateText, gateScenario } from './gate';
 import { gateReproduction } from './reproduction-gate';
+import { calibrationText, type GateCalibration } from './calibration';
 import { METRIC_NAMES, confidenceText, pctText, type GateEvaluation, type MetricJudgement } from './gate-stats';
 import type { ModeJudgement } from './gate-modes';
 
@@ -13,6 +14,8 @@ export interface MarkdownGate {
   spec: GateSpec;
   /** null while the gate's job runs. */
   evaluation: GateEvaluation | null;
+  /** The scenario's calibration for the gate's language (null: never calibrated); absent: not looked up, nothing said. */
+  calibration?: GateCalibration | null;
 }
 
 export const VERDICT_WORDS: Record<string, string> = { pass: 'PASS', fail: 'FAIL', inconclusive: 'INCONCLUSIVE' };
@@ -101,7 +104,8 @@ export function gateSetupLine(g: GateSpec, text: (s: string) => string = (s) => 
 export function gateMarkdown(g: MarkdownGate): string {
   const head = `**spanner-client-bench** [gate ${g.id}](${g.url}): ${gateSetupLine(g.spec, escapeMarkdown)}`;
   const e = g.evaluation;
-  if (!e) return [head, '', `Verdict: pending (job ${g.jobUrl})`].join('\n');
+  const calibration = g.calibration === undefined ? [] : ['', calibrationText(g.calibration, g.spec, escapeMarkdown)];
+  if (!e) return [head, '', `Verdict: pending (job ${g.jobUrl})`, ...calibration].join('\n');
   const cols = ['metric', 'C', 'baseline (median)', 'candidate (median)', 'change', `${confidenceText(e.metrics[0]?.confidence ?? 0.9)} CI`, 'worst repeat', 'verdict'];
   const rows = e.metrics.map((m) =>
     [
@@ -122,6 +126,7 @@ export function gateMarkdown(g: MarkdownGate): string {
     '',
     // Stored text: the runner's reasons quote cells' and jobs' error messages.
     ...e.reasons.map((r) => `- ${escapeMarkdown(r)}`),
+    ...calibration,
     '',
     // A scenario with a bimodal outcome: how often each arm was in its bad mode.
     ...(e.modes?.length

@@ -10,7 +10,31 @@
  * Fisher's test, which conditions on the total number of bad repeats and so wastes power on small counts
  * (1 of 27 against 6 of 27: Fisher p = 0.050, Boschloo p = 0.031; both match scipy.stats).
  */
-import type { Verdict } from './gate-stats';
+import type { Verdict } from './gate-verdict';
+
+/** A cell as a mode's classifier reads it: its connections, as counted (results/channels.ts). */
+export interface ModeCell {
+  channels: { source: string; rpcs: number; peakInFlight: number }[];
+}
+
+/**
+ * A bimodal outcome per repeat: each repeat is in the bad mode or not, and the gate compares how often
+ * (this file) instead of judging the worst repeat. A scenario declares it (gate.ts, GateScenario.mode).
+ */
+export interface GateMode {
+  /** The bad mode as a verb in the past: "collapsed". */
+  bad: string;
+  /** One repeat in words: "cold start". */
+  repeatNoun: string;
+  /** The classifier in words, for the gate page and docs/gates.md. */
+  rule: string;
+  /** Whether a repeat was in the bad mode; null when its cell cannot tell (no connection counts). */
+  classify: (cell: ModeCell) => boolean | null;
+  /** The change the scenario's default repeats are chosen to detect (and the assumed rates' source). */
+  detect: ModeDetection & { source: string };
+  /** The reproduction that shows the bad mode, named in the verdict's reason. */
+  reproduction?: string;
+}
 
 /** ln(n!) for the small counts of a gate (repeats ≤ 50 a side, so n ≤ 100), exact by summation. */
 const LOG_FACTORIAL: number[] = [0];

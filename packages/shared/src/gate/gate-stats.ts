@@ -1,8 +1,8 @@
 import { median } from '../results/stats';
 import type { Arm } from '../job/spec';
-import type { Criteria } from './gate';
-import { MIN_GATE_REPEATS, type GateMode } from './gate';
-import { boschlooOneSided, judgeMode, type ModeJudgement } from './gate-modes';
+import { z } from 'zod';
+import { boschlooOneSided, judgeMode, type GateMode, type ModeJudgement } from './gate-modes';
+import type { Verdict } from './gate-verdict';
 
 /**
  * The statistics of a release gate. Per concurrency and metric, on per-repeat values (one fresh
@@ -36,7 +36,47 @@ import { boschlooOneSided, judgeMode, type ModeJudgement } from './gate-modes';
  * inconclusive. The gate fails if any metric or mode fails, else is inconclusive if any is, else passes.
  */
 
-export type Verdict = 'pass' | 'fail' | 'inconclusive';
+export const MIN_GATE_REPEATS = 3;
+
+const pct = z.number().min(0, 'must be at least 0').max(1000, 'must be at most 1000');
+
+/** What a gate allows a candidate (its spec's `criteria`, gate.ts): each judged here. */
+export const CriteriaSchema = z.strictObject({
+  /** qps may not fall by more than this many percent. */
+  qpsDropPct: pct.default(10),
+  /** p50 and p99 may not rise by more than this many percent. */
+  p50RisePct: pct.default(20),
+  p99RisePct: pct.default(20),
+  /** Also judge each candidate repeat against the baseline's worst repeat; default: on for burst scenarios without a mode (GateScenario.mode). */
+  worstRepeat: z.boolean().optional(),
+  /** Candidate repeats beyond the baseline's worst (by more than the allowed change) that fail the metric. */
+  worstRepeatCount: z.number().int().min(1).max(50).default(1),
+  /** A candidate repeat whose share of failed calls exceeds the baseline's worst by more points fails. */
+  errorRisePts: z.number().min(0).max(100).default(1),
+  /** Two-sided confidence of the bootstrap interval (0.9 = two one-sided 5% tests); (1 - confidence) / 2 is the gate's false-alarm rate over all its tests (this file). */
+  confidence: z.number().min(0.5).max(0.999).default(0.9),
+  /**
+   * A scenario with a bimodal outcome (GateScenario.mode): the candidate's rate of the bad mode, against
+   * the scenario's assumed baseline rate, that the gate must be able to detect; default: the scenario's
+   * (0.2 for affinity-burst). The gate says when its repeats are too few for it.
+   */
+  badModeRate: z.number().gt(0, 'must be above 0').max(1, 'must be at most 1').optional(),
+  /**
+   * A scan workload's (workload.resultSet), each judged only where set (result-set-decode sets the CPU's
+   * and the first row's): rows per second may not fall, CPU per 1,000 rows and the time to the first
+   * row (p50) may not rise by more than this many percent.
+   */
+  rowsPerSecondDropPct: pct.optional(),
+  cpuPer1kRowsRisePct: pct.optional(),
+  firstRowP50RisePct: pct.optional(),
+});
+export type Criteria = z.output<typeof CriteriaSchema>;
+
+/** The criteria of a scan's metrics (ScanGateMetric). */
+export const SCAN_CRITERIA = ['rowsPerSecondDropPct', 'cpuPer1kRowsRisePct', 'firstRowP50RisePct'] as const;
+export type ScanCriteria = Partial<Pick<Criteria, (typeof SCAN_CRITERIA)[number]>>;
+
+export type { Verdict } from './gate-verdict';
 /** qps, p50 and p99 always; a scan scenario's rows per second, CPU per 1,000 rows and first-row p50 where its criteria set them. */
 export const GATE_METRICS = ['qps', 'p50Ms', 'p99Ms', 'rowsPerSecond', 'cpuMsPer1kRows', 'firstRowP50Ms'] as const;
 export type GateMetric = (typeof GATE_METRICS)[number];

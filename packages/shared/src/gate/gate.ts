@@ -24,38 +24,17 @@ import { SCENARIO_PRESETS } from '../job/presets';
 import { EVERY_TYPE_COLUMNS } from '../job/result-set-presets';
 import { refusedOption } from '../job/languages';
 import { TargetSchema } from '../targets/index';
+import { CriteriaSchema, MIN_GATE_REPEATS, SCAN_CRITERIA, type ScanCriteria } from './gate-stats';
 import { GATE_REPRODUCTIONS, gateReproduction, REPRODUCTION_OWN_FIELDS, reproductionGateJobSpec } from './reproduction-gate';
 import { shownChannels, summarizeChannels } from '../results/channels';
-import { repeatsForModePower, type ModeDetection } from './gate-modes';
+import { repeatsForModePower, type GateMode, type ModeCell } from './gate-modes';
+
+export type { GateMode, ModeCell } from './gate-modes';
 
 /**
  * A release gate: a candidate version against a baseline under one scenario, repeated with the
  * arms interleaved, judged metric by metric (see gate-stats.ts).
  */
-
-/** A cell as a mode's classifier reads it: its connections, as counted (results/channels.ts). */
-export interface ModeCell {
-  channels: { source: string; rpcs: number; peakInFlight: number }[];
-}
-
-/**
- * A bimodal outcome per repeat: each repeat is in the bad mode or not, and the gate compares how often
- * (gate-modes.ts) instead of judging the worst repeat.
- */
-export interface GateMode {
-  /** The bad mode as a verb in the past: "collapsed". */
-  bad: string;
-  /** One repeat in words: "cold start". */
-  repeatNoun: string;
-  /** The classifier in words, for the gate page and docs/gates.md. */
-  rule: string;
-  /** Whether a repeat was in the bad mode; null when its cell cannot tell (no connection counts). */
-  classify: (cell: ModeCell) => boolean | null;
-  /** The change the scenario's default repeats are chosen to detect (and the assumed rates' source). */
-  detect: ModeDetection & { source: string };
-  /** The reproduction that shows the bad mode, named in the verdict's reason. */
-  reproduction?: string;
-}
 
 /** The HTTP/2 stream limit of the fake (and of Spanner's front ends): a connection at it queues. */
 export const STREAM_LIMIT = 100;
@@ -209,49 +188,11 @@ export function gateScenarioText(id: string): { title: string; description: stri
   return gateScenario(id);
 }
 
-export const MIN_GATE_REPEATS = 3;
-
 const version = z.string().regex(SEMVER, 'must be a plain semver such as 6.105.0');
-const pct = z.number().min(0, 'must be at least 0').max(1000, 'must be at most 1000');
 // No defaults here: an option an arm leaves out must not override what the other layers set.
 const ArmConfigurationSchema = ConfigurationSchema.omit({ label: true, grpcGcp: true })
   .partial()
   .extend({ grpcGcp: z.enum(GRPC_GCP).optional() });
-
-export const CriteriaSchema = z.strictObject({
-  /** qps may not fall by more than this many percent. */
-  qpsDropPct: pct.default(10),
-  /** p50 and p99 may not rise by more than this many percent. */
-  p50RisePct: pct.default(20),
-  p99RisePct: pct.default(20),
-  /** Also judge each candidate repeat against the baseline's worst repeat; default: on for burst scenarios without a mode (GateScenario.mode). */
-  worstRepeat: z.boolean().optional(),
-  /** Candidate repeats beyond the baseline's worst (by more than the allowed change) that fail the metric. */
-  worstRepeatCount: z.number().int().min(1).max(50).default(1),
-  /** A candidate repeat whose share of failed calls exceeds the baseline's worst by more points fails. */
-  errorRisePts: z.number().min(0).max(100).default(1),
-  /** Two-sided confidence of the bootstrap interval (0.9 = two one-sided 5% tests); (1 - confidence) / 2 is the gate's false-alarm rate over all its tests (gate-stats.ts). */
-  confidence: z.number().min(0.5).max(0.999).default(0.9),
-  /**
-   * A scenario with a bimodal outcome (GateScenario.mode): the candidate's rate of the bad mode, against
-   * the scenario's assumed baseline rate, that the gate must be able to detect; default: the scenario's
-   * (0.2 for affinity-burst). The gate says when its repeats are too few for it.
-   */
-  badModeRate: z.number().gt(0, 'must be above 0').max(1, 'must be at most 1').optional(),
-  /**
-   * A scan workload's (workload.resultSet), each judged only where set (result-set-decode sets the CPU's
-   * and the first row's): rows per second may not fall, CPU per 1,000 rows and the time to the first
-   * row (p50) may not rise by more than this many percent.
-   */
-  rowsPerSecondDropPct: pct.optional(),
-  cpuPer1kRowsRisePct: pct.optional(),
-  firstRowP50RisePct: pct.optional(),
-});
-export type Criteria = z.output<typeof CriteriaSchema>;
-
-/** The criteria of a scan's metrics (gate-stats.ts, ScanGateMetric). */
-export const SCAN_CRITERIA = ['rowsPerSecondDropPct', 'cpuPer1kRowsRisePct', 'firstRowP50RisePct'] as const;
-export type ScanCriteria = Partial<Pick<Criteria, (typeof SCAN_CRITERIA)[number]>>;
 
 /** Whether a gate (its own workload, else its scenario's) runs a scan of a result set: only then are the scan criteria judged. */
 export function gateRunsScan(g: { scenario: string; workload?: unknown }): boolean {
@@ -352,6 +293,8 @@ export const GateSpecSchema = z
 const gateKinds = (w: z.output<typeof WorkloadSchema>) => workloadMix(w).map((m) => m.operation);
 
 /** The operation kinds a scenario's own workload runs. */
+export { CriteriaSchema, MIN_GATE_REPEATS, SCAN_CRITERIA, type Criteria, type ScanCriteria } from './gate-stats';
+
 export const gateScenarioKinds = (s: GateScenario): Operation[] => gateKinds(WorkloadSchema.parse(s.workload));
 
 /** The kinds a gate runs: its own workload's, else its scenario's. */

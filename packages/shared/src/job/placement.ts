@@ -3,8 +3,7 @@
 // as a fresh emulator per cell, needs a runner that offers it); cores, memory and labels are the job's
 // `requirements`. Cloud Spanner is no flag: a runner not enabled for it fails the job at once.
 import { z } from 'zod';
-import { startedByRunner, targetTitle } from '../targets/index';
-import type { JobSpec } from './spec';
+import { startedByRunner, targetTitle, type Target } from '../targets/index';
 
 export const RequirementsSchema = z.strictObject({
   minCores: z.number().int().min(1).max(1024).optional(),
@@ -28,7 +27,7 @@ export interface RunnerOffer {
 }
 
 /** A job's needs as graphile-worker flags: a runner takes a job only when it has every flag's need. */
-export function placementFlags(spec: Pick<JobSpec, 'clients' | 'target' | 'requirements'>): string[] {
+export function placementFlags(spec: { clients: readonly { language: string }[]; target: Target; requirements?: Requirements }): string[] {
   const r = spec.requirements ?? {};
   return [
     ...new Set(spec.clients.map((c) => `lang:${c.language}`)),
@@ -41,14 +40,9 @@ export function placementFlags(spec: Pick<JobSpec, 'clients' | 'target' | 'requi
 
 /** Why a runner cannot take a job with this flag, in words; null when it can. */
 export function missingFor(flag: string, runner: RunnerOffer): string | null {
-  // `emulator`: the flag of jobs queued before target kinds had flags of their own.
-  const [kind, value] = flag.startsWith('cores>=')
-    ? ['cores', flag.slice(7)]
-    : flag.startsWith('memory>=')
-      ? ['memory', flag.slice(8)]
-      : flag === 'emulator'
-        ? ['target', 'emulator']
-        : flag.split(':');
+  // Jobs queued before target kinds had flags of their own said `emulator`: the migration
+  // 20261212095000_target_flags made theirs `target:emulator`.
+  const [kind, value] = flag.startsWith('cores>=') ? ['cores', flag.slice(7)] : flag.startsWith('memory>=') ? ['memory', flag.slice(8)] : flag.split(':');
   switch (kind) {
     case 'lang':
       return runner.languages.includes(value!) ? null : `the ${value} toolchain`;

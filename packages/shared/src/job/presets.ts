@@ -1,3 +1,4 @@
+import type { Preset } from './preset';
 import type { JobSpecInput } from './spec';
 import { RESULT_SET_PRESETS } from './result-set-presets';
 
@@ -39,12 +40,7 @@ export function affinityBurstSpec(o: AffinityBurstOptions): JobSpecInput {
   };
 }
 
-export interface Preset {
-  id: string;
-  title: string;
-  description: string;
-  spec: JobSpecInput;
-}
+export type { Preset } from './preset';
 
 const BASE_PRESETS: Preset[] = [
   {

@@ -5,7 +5,8 @@ import type { FieldIssue } from '../job/spec';
 import { cellCount } from '../job/plan';
 import { estimateJobSeconds } from '../job/estimate';
 import { isRemoteTarget, targetPolicyIssues, type Target } from '../targets/index';
-import { POLICY_VARIABLES, webhookUrl, type DatabaseRule, type Policy, type PortRange } from './rules';
+import { targetKinds } from '../registry';
+import { commaList, POLICY_VARIABLES, webhookUrl, wholeNumber, type Policy } from './rules';
 
 export * from './rules';
 
@@ -23,57 +24,23 @@ export const DEFAULT_ARTIFACT_MB = 200;
 
 export const DEFAULT_LIMITS = { cellsPerJob: 500, bodyBytes: 256 * 1024, jobMinutes: 240, queuedJobsPerIdentity: 20, watchesPerIdentity: 5 };
 
-/**
- * The ceilings of a Cloud Spanner spec's cost caps, and why: the launch form starts at 20,000 operations
- * and 60 s a cell; 100,000 operations is five times that (a minute at about 1,700 operations a second),
- * and 300 s five such minutes, while the spec's own schema would take 10,000,000 and an hour. A spec
- * sets its caps below them as it likes; the operator raises them for a bigger instance.
- */
-export const DEFAULT_SPANNER_CEILINGS = { maxOpsPerCell: 100_000, maxSecondsPerCell: 300 };
-
-/** Google's own Cloud Spanner endpoints: global, regional and locational. */
-export const GOOGLE_SPANNER_ENDPOINTS = ['spanner.googleapis.com:443', '*-spanner.googleapis.com:443', 'spanner.*.rep.googleapis.com:443'];
-
-const HOST_PORT = /^([a-z0-9*.-]+):(\d{1,5})$/;
-const PORTS = /^(\d{1,5})(?:-(\d{1,5}))?$/;
-const ID = /^(\*|[a-z][a-z0-9.:_-]{0,62})$/;
 /** A webhook's name as a watch gives it. */
 export const WEBHOOK_NAME = /^[a-z0-9][a-z0-9-]{0,40}$/;
 
-/** A comma-separated variable's entries, trimmed; unset or empty is none. Every app reads its lists so. */
-export const commaList = (v: unknown): string[] =>
-  typeof v === 'string'
-    ? v
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean)
-    : [];
+/** Every variable the policy is read from: its own and its target kinds' (a stored message may show their values). */
+export function policyVariables(): string[] {
+  return [...Object.values(POLICY_VARIABLES), ...targetKinds().flatMap((k) => Object.values(k.policy?.variables ?? {}))];
+}
 
 /** The policy in the environment, or one sentence naming the variable and entry that is malformed. */
 export function policyFromEnv(env: Record<string, string | undefined>): { ok: true; policy: Policy } | { ok: false; error: string } {
-  const databases: DatabaseRule[] = [];
-  for (const entry of commaList(env[POLICY_VARIABLES.databases])) {
-    const parts = entry.split('/');
-    if (parts.length !== 3 || !parts.every((p) => ID.test(p))) return { ok: false, error: `${POLICY_VARIABLES.databases}: "${entry}" is not project/instance/database (ids, or * for any)` };
-    databases.push({ projectId: parts[0]!, instanceId: parts[1]!, databaseId: parts[2]! });
-  }
-  const hostPorts = (name: string) => {
-    const entries = commaList(env[name]).map((e) => e.toLowerCase());
-    const bad = entries.find((e) => !HOST_PORT.test(e) || Number(e.split(':').pop()) > 65_535);
-    return bad === undefined ? { ok: true as const, entries } : { ok: false as const, error: `${name}: "${bad}" is not host:port` };
-  };
-  const endpoints = hostPorts(POLICY_VARIABLES.endpoints);
-  if (!endpoints.ok) return endpoints;
-  const emulatorHosts = hostPorts(POLICY_VARIABLES.emulatorHosts);
-  if (!emulatorHosts.ok) return emulatorHosts;
-  if (emulatorHosts.entries.some((e) => e.includes('*'))) return { ok: false, error: `${POLICY_VARIABLES.emulatorHosts}: list exact host:port entries, without *` };
-  const emulatorPorts: PortRange[] = [];
-  for (const entry of commaList(env[POLICY_VARIABLES.emulatorPorts])) {
-    const m = PORTS.exec(entry);
-    const from = Number(m?.[1]);
-    const to = Number(m?.[2] ?? m?.[1]);
-    if (!m || from < 1 || to > 65_535 || from > to) return { ok: false, error: `${POLICY_VARIABLES.emulatorPorts}: "${entry}" is not a port or a range of ports (9010, 9010-9020; 1 to 65535)` };
-    emulatorPorts.push({ from, to });
+  // Each target kind's own rules, by its name (TargetKind.policy).
+  const targets: Record<string, unknown> = Object.create(null);
+  for (const kind of targetKinds()) {
+    if (!kind.policy) continue;
+    const r = kind.policy.read(env);
+    if (!r.ok) return r;
+    targets[kind.name] = r.value;
   }
   // No prototype: a watch's "constructor" or "__proto__" names nothing here.
   const webhooks: Record<string, string> = Object.create(null);
@@ -87,13 +54,11 @@ export function policyFromEnv(env: Record<string, string | undefined>): { ok: tr
     if (Object.hasOwn(webhooks, name)) return { ok: false, error: `${POLICY_VARIABLES.webhooks}: "${name}" is named twice` };
     webhooks[name] = url;
   }
-  const defaultEndpoints = endpoints.entries.length === 0;
   const given: Partial<Record<keyof typeof POLICY_VARIABLES, number>> = {};
-  for (const key of ['cellsPerJob', 'bodyBytes', 'jobMinutes', 'queuedJobsPerIdentity', 'watchesPerIdentity', 'spannerMaxOps', 'spannerMaxSeconds', 'artifactMb'] as const) {
-    const v = env[POLICY_VARIABLES[key]]?.trim();
-    if (!v) continue;
-    if (!/^\d{1,9}$/.test(v) || Number(v) < 1) return { ok: false, error: `${POLICY_VARIABLES[key]}: "${v}" is not a whole number of at least 1` };
-    given[key] = Number(v);
+  for (const key of ['cellsPerJob', 'bodyBytes', 'jobMinutes', 'queuedJobsPerIdentity', 'watchesPerIdentity', 'artifactMb'] as const) {
+    const r = wholeNumber(env, POLICY_VARIABLES[key]);
+    if (!r.ok) return r;
+    if (r.value !== undefined) given[key] = r.value;
   }
   const limits = {
     cellsPerJob: given.cellsPerJob ?? DEFAULT_LIMITS.cellsPerJob,
@@ -101,10 +66,6 @@ export function policyFromEnv(env: Record<string, string | undefined>): { ok: tr
     jobMinutes: given.jobMinutes ?? DEFAULT_LIMITS.jobMinutes,
     queuedJobsPerIdentity: given.queuedJobsPerIdentity ?? DEFAULT_LIMITS.queuedJobsPerIdentity,
     watchesPerIdentity: given.watchesPerIdentity ?? DEFAULT_LIMITS.watchesPerIdentity,
-  };
-  const ceilings = {
-    maxOpsPerCell: given.spannerMaxOps ?? DEFAULT_SPANNER_CEILINGS.maxOpsPerCell,
-    maxSecondsPerCell: given.spannerMaxSeconds ?? DEFAULT_SPANNER_CEILINGS.maxSecondsPerCell,
   };
   const onOff = (name: string) => {
     const v = env[name]?.trim();
@@ -122,9 +83,7 @@ export function policyFromEnv(env: Record<string, string | undefined>): { ok: tr
     ok: true,
     policy: {
       artifacts: { enabled: artifacts.on, onRemoteTargets: artifactsOnSpanner.on, maxBytes: (given.artifactMb ?? DEFAULT_ARTIFACT_MB) * 1024 * 1024 },
-      spanner: { databases, endpoints: defaultEndpoints ? GOOGLE_SPANNER_ENDPOINTS : endpoints.entries, defaultEndpoints, ...ceilings },
-      emulatorHosts: emulatorHosts.entries,
-      emulatorPorts,
+      targets: Object.freeze(targets),
       webhooks: Object.freeze(webhooks),
       limits,
     },

@@ -1,26 +1,12 @@
 // The operator's policy as data, and the checks target kinds apply to it (targets/<kind>.ts); read from
 // the environment in policy.ts.
 
-/** A Cloud Spanner database the operator allows, `*` in a part matching any id. */
-export interface DatabaseRule {
-  projectId: string;
-  instanceId: string;
-  databaseId: string;
-}
-
 export interface Policy {
-  spanner: {
-    /** Empty: Cloud Spanner targets are off. */
-    databases: DatabaseRule[];
-    /** host:port patterns; `*` matches letters, digits and hyphens within one DNS label. */
-    endpoints: string[];
-    /** Whether `endpoints` is the default (Google's own endpoints) rather than the operator's list. */
-    defaultEndpoints: boolean;
-    /** The most a spec's maxOpsPerCell may be (it may set less, never more). */
-    maxOpsPerCell: number;
-    /** The most a spec's maxSecondsPerCell may be. */
-    maxSecondsPerCell: number;
-  };
+  /**
+   * Each target kind's own rules, by its name, as its TargetKind.policy read them (the Cloud Spanner
+   * databases and endpoints, the emulator hosts): read them with targetPolicy.
+   */
+  targets: Readonly<Record<string, unknown>>;
   /** Uploaded client builds (POST /api/artifacts): whether they are taken at all, and where they may run. */
   artifacts: {
     /** SCB_ARTIFACTS=on. */
@@ -30,10 +16,6 @@ export interface Policy {
     /** The largest upload, bytes (SCB_MAX_ARTIFACT_MB). */
     maxBytes: number;
   };
-  /** host:port of emulators a spec may name besides loopback ones. */
-  emulatorHosts: string[];
-  /** Loopback ports a spec's emulatorHost may name (127.0.0.1:<port>, localhost:<port>); empty: none. */
-  emulatorPorts: PortRange[];
   /**
    * The webhooks a release watch may POST its verdicts to, by the operator's name for each: a watch
    * names them, so their URLs (often secrets, such as Slack's) are never stored or shown. A record
@@ -54,20 +36,8 @@ export interface Policy {
   };
 }
 
-/** Ports from `from` to `to`, both included. */
-export interface PortRange {
-  from: number;
-  to: number;
-}
-
-/** The variables the policy is read from (docs/configuration.md). */
+/** The variables the policy is read from besides its target kinds' own (TargetPolicy.variables; docs/configuration.md). */
 export const POLICY_VARIABLES = {
-  databases: 'SCB_SPANNER_DATABASES',
-  endpoints: 'SCB_SPANNER_ENDPOINTS',
-  emulatorHosts: 'SCB_EMULATOR_HOSTS',
-  emulatorPorts: 'SCB_EMULATOR_PORTS',
-  spannerMaxOps: 'SCB_SPANNER_MAX_OPS',
-  spannerMaxSeconds: 'SCB_SPANNER_MAX_SECONDS',
   webhooks: 'SCB_WEBHOOKS',
   artifacts: 'SCB_ARTIFACTS',
   artifactsOnSpanner: 'SCB_ARTIFACTS_ON_SPANNER',
@@ -79,37 +49,10 @@ export const POLICY_VARIABLES = {
   watchesPerIdentity: 'SCB_MAX_WATCHES',
 } as const;
 
-function matches(pattern: string, value: string): boolean {
-  const re = new RegExp(`^${pattern.split('*').map(escapeRegExp).join('[a-z0-9-]+')}$`);
-  return re.test(value.toLowerCase());
-}
-
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /** 127.0.0.0/8 or localhost, written literally: a name that merely resolves there does not count. */
 export function isLoopbackHost(host: string): boolean {
   const h = host.toLowerCase();
   return h === 'localhost' || /^127(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3}$/.test(h);
-}
-
-export function spannerEndpointAllowed(policy: Policy, endpoint: string): boolean {
-  return policy.spanner.endpoints.some((p) => matches(p, endpoint));
-}
-
-export function spannerDatabaseAllowed(policy: Policy, db: DatabaseRule): boolean {
-  const part = (rule: string, id: string) => rule === '*' || rule === id;
-  return policy.spanner.databases.some((r) => part(r.projectId, db.projectId) && part(r.instanceId, db.instanceId) && part(r.databaseId, db.databaseId));
-}
-
-/**
- * Listed in SCB_EMULATOR_HOSTS, or on loopback at a port SCB_EMULATOR_PORTS lists: any loopback port
- * would let a spec probe the runner's own services (its PostgreSQL, a metadata proxy).
- */
-export function emulatorHostAllowed(policy: Policy, hostPort: string): boolean {
-  const at = hostPort.lastIndexOf(':');
-  const port = Number(hostPort.slice(at + 1));
-  if (policy.emulatorHosts.includes(hostPort.toLowerCase())) return true;
-  return isLoopbackHost(hostPort.slice(0, at)) && policy.emulatorPorts.some((r) => port >= r.from && port <= r.to);
 }
 
 /** The URL of the operator's webhook of that name; undefined for any other name ("constructor" included). */
@@ -117,14 +60,33 @@ export function webhookUrl(policy: Policy, name: string): string | undefined {
   return Object.hasOwn(policy.webhooks, name) ? policy.webhooks[name] : undefined;
 }
 
-// The messages name the rule and the variable, never anything about the refused host itself.
-export const RULES = {
-  spannerOff: `Cloud Spanner targets are off on this server: its operator allows them by listing databases in ${POLICY_VARIABLES.databases} (see /settings)`,
-  spannerDatabase: `this database is not among the Cloud Spanner databases this server's operator allows (${POLICY_VARIABLES.databases}; see /settings)`,
-  spannerEndpoint: `this endpoint is not among the Cloud Spanner endpoints this server's operator allows (${POLICY_VARIABLES.endpoints}; see /settings)`,
-  emulatorHost: `an emulator host must be on loopback (127.0.0.1, localhost) at a port this server's operator lists in ${POLICY_VARIABLES.emulatorPorts}, or listed in ${POLICY_VARIABLES.emulatorHosts} (see /settings)`,
-  spannerMaxOps: (ceiling: number) => `must be at most ${ceiling}, this server's ceiling of operations per cell (${POLICY_VARIABLES.spannerMaxOps}; see /settings)`,
-  spannerMaxSeconds: (ceiling: number) => `must be at most ${ceiling}, this server's ceiling of seconds per cell (${POLICY_VARIABLES.spannerMaxSeconds}; see /settings)`,
-  spannerMaxOpsPerJob: (ceiling: number) =>
-    `must be at most ${ceiling}, the most any job may spend on this server: ${POLICY_VARIABLES.spannerMaxOps} operations per cell × ${POLICY_VARIABLES.cellsPerJob} cells (see /settings)`,
-};
+/** A kind's part of the policy (TargetKind.policy), as policyFromEnv read it; undefined for a kind without rules. */
+export function targetPolicy<P>(policy: Policy, kind: string): P | undefined {
+  return Object.hasOwn(policy.targets, kind) ? (policy.targets[kind] as P) : undefined;
+}
+
+/** A comma-separated variable's entries, trimmed; unset or empty is none. Every app reads its lists so. */
+export const commaList = (v: unknown): string[] =>
+  typeof v === 'string'
+    ? v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : [];
+
+const HOST_PORT = /^([a-z0-9*.-]+):(\d{1,5})$/;
+
+/** A variable's host:port entries, lower-cased, or one sentence naming the variable and the entry that is not one. */
+export function hostPortList(env: Record<string, string | undefined>, name: string): { ok: true; entries: string[] } | { ok: false; error: string } {
+  const entries = commaList(env[name]).map((e) => e.toLowerCase());
+  const bad = entries.find((e) => !HOST_PORT.test(e) || Number(e.split(':').pop()) > 65_535);
+  return bad === undefined ? { ok: true, entries } : { ok: false, error: `${name}: "${bad}" is not host:port` };
+}
+
+/** A variable's whole number of at least 1 (undefined when unset), or one sentence naming it. */
+export function wholeNumber(env: Record<string, string | undefined>, name: string): { ok: true; value: number | undefined } | { ok: false; error: string } {
+  const v = env[name]?.trim();
+  if (!v) return { ok: true, value: undefined };
+  if (!/^\d{1,9}$/.test(v) || Number(v) < 1) return { ok: false, error: `${name}: "${v}" is not a whole number of at least 1` };
+  return { ok: true, value: Number(v) };
+}

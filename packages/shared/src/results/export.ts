@@ -62,6 +62,8 @@ export const CELL_CSV_COLUMNS = [
   // An uploaded build in place of a published version: `version` is then what the build says it is.
   'artifact',
   'build_label',
+  // The fake's credentials mode: RPCs whose bearer token was missing, expired or invalid (CellResult.tokens); empty otherwise.
+  'tokens_refused',
 ] as const;
 
 export type CsvRow = Record<(typeof CELL_CSV_COLUMNS)[number], string | number | boolean | null | undefined>;

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import type { Client, Configuration } from '../job/spec';
-import { emulatorHostAllowed, RULES } from '../policy/rules';
-import type { TargetKind } from './kind';
+import { commaList, hostPortList, isLoopbackHost, targetPolicy, type Policy } from '../policy/rules';
+import type { TargetClient, TargetConfiguration, TargetKind, TargetPolicy } from './kind';
 import { describeNetwork, NetworkSchema } from './network';
 
 export const EmulatorTargetSchema = z.strictObject({
@@ -19,6 +18,68 @@ export const EmulatorTargetSchema = z.strictObject({
 });
 export type EmulatorTarget = z.output<typeof EmulatorTargetSchema>;
 
+/** Ports from `from` to `to`, both included. */
+export interface PortRange {
+  from: number;
+  to: number;
+}
+
+/** The operator's rules for emulators a spec names (its part of Policy.targets). */
+export interface EmulatorPolicy {
+  /** host:port of emulators a spec may name besides loopback ones. */
+  hosts: string[];
+  /** Loopback ports a spec's emulatorHost may name (127.0.0.1:<port>, localhost:<port>); empty: none. */
+  ports: PortRange[];
+}
+
+/** The variables the emulator rules are read from. */
+export const EMULATOR_POLICY_VARIABLES = { hosts: 'SCB_EMULATOR_HOSTS', ports: 'SCB_EMULATOR_PORTS' } as const;
+const V = EMULATOR_POLICY_VARIABLES;
+const PORTS = /^(\d{1,5})(?:-(\d{1,5}))?$/;
+
+/** The message names the rule and the variables, never the refused host itself. */
+export const EMULATOR_HOST_RULE = `an emulator host must be on loopback (127.0.0.1, localhost) at a port this server's operator lists in ${V.ports}, or listed in ${V.hosts} (see /settings)`;
+
+/**
+ * Listed in SCB_EMULATOR_HOSTS, or on loopback at a port SCB_EMULATOR_PORTS lists: any loopback port
+ * would let a spec probe the runner's own services (its PostgreSQL, a metadata proxy).
+ */
+export function emulatorHostAllowed(policy: Policy, hostPort: string): boolean {
+  const rules = targetPolicy<EmulatorPolicy>(policy, 'emulator') ?? { hosts: [], ports: [] };
+  const at = hostPort.lastIndexOf(':');
+  const port = Number(hostPort.slice(at + 1));
+  if (rules.hosts.includes(hostPort.toLowerCase())) return true;
+  return isLoopbackHost(hostPort.slice(0, at)) && rules.ports.some((r) => port >= r.from && port <= r.to);
+}
+
+const emulatorPolicy: TargetPolicy<EmulatorPolicy> = {
+  title: 'Cloud Spanner emulator',
+  variables: EMULATOR_POLICY_VARIABLES,
+  read(env) {
+    const hosts = hostPortList(env, V.hosts);
+    if (!hosts.ok) return hosts;
+    if (hosts.entries.some((e) => e.includes('*'))) return { ok: false, error: `${V.hosts}: list exact host:port entries, without *` };
+    const ports: PortRange[] = [];
+    for (const entry of commaList(env[V.ports])) {
+      const m = PORTS.exec(entry);
+      const from = Number(m?.[1]);
+      const to = Number(m?.[2] ?? m?.[1]);
+      if (!m || from < 1 || to > 65_535 || from > to) return { ok: false, error: `${V.ports}: "${entry}" is not a port or a range of ports (9010, 9010-9020; 1 to 65535)` };
+      ports.push({ from, to });
+    }
+    return { ok: true, value: { hosts: hosts.entries, ports } };
+  },
+  settings: (p) => [
+    { term: `emulator hosts (${V.hosts})`, value: p.hosts.length ? p.hosts.join(', ') : 'none' },
+    {
+      term: `loopback ports (${V.ports})`,
+      value: p.ports.length
+        ? `127.0.0.1 and localhost at ${p.ports.map((r) => (r.from === r.to ? r.from : `${r.from}-${r.to}`)).join(', ')}`
+        : 'none: a loopback emulator is refused (a fresh emulator per cell needs no emulatorHost)',
+    },
+  ],
+};
+
 // The emulator answers a multiplexed CreateSession with a regular session; Node clients in
 // multiplexed mode then fail every query with "Unable to release unknown resource".
 const NODE_MULTIPLEXED = 'the Cloud Spanner emulator hands out no multiplexed session and Node clients in multiplexed mode fail on it: leave multiplexedSessions unset (it runs false) or false';
@@ -29,7 +90,8 @@ export const emulatorTarget: TargetKind<EmulatorTarget> = {
   schema: EmulatorTargetSchema,
   // The user's own emulator (emulatorHost) needs no binary on the runner.
   startedByRunner: (t) => !t.emulatorHost,
-  policyIssues: (t, policy) => (t.emulatorHost && !emulatorHostAllowed(policy, t.emulatorHost) ? [{ field: 'emulatorHost', message: RULES.emulatorHost }] : []),
+  policy: emulatorPolicy,
+  policyIssues: (t, policy) => (t.emulatorHost && !emulatorHostAllowed(policy, t.emulatorHost) ? [{ field: 'emulatorHost', message: EMULATOR_HOST_RULE }] : []),
   // The emulator is CPU-bound, not a latency model: there is no ideal line.
   modeledLatencyMs: () => null,
   // A fresh emulator per cell: its start and the instance, database and table it is given.
@@ -42,7 +104,7 @@ export const emulatorTarget: TargetKind<EmulatorTarget> = {
     const network = describeNetwork(t.network);
     return network ? `${where}, behind a network of ${network}${timeScale !== 1 ? ` × time scale ${timeScale}` : ''}` : where;
   },
-  refuse: (client: Client, configuration: Pick<Configuration, 'multiplexedSessions'>) =>
+  refuse: (client: TargetClient, configuration: TargetConfiguration) =>
     client.language === 'node' && configuration.multiplexedSessions === true ? { option: 'multiplexedSessions', message: NODE_MULTIPLEXED } : null,
   adjust: (client, configuration) => (client.language === 'node' && configuration.multiplexedSessions === undefined ? { ...configuration, multiplexedSessions: false } : configuration),
 };

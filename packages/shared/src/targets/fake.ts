@@ -2,8 +2,7 @@ import { z } from 'zod';
 import { formatMs } from '../format';
 import { FakeConfigSchema } from '../job/fake-config';
 import { compareSemver } from '../job/semver';
-import type { Client } from '../job/spec';
-import type { TargetKind } from './kind';
+import type { TargetClient, TargetKind } from './kind';
 import { describeNetwork, NetworkSchema } from './network';
 
 /** The fake's behaviour besides the query latency; unset fields take the fake's defaults. */
@@ -64,6 +63,9 @@ export type FakeTarget = z.output<typeof FakeTargetSchema>;
 
 const DEFAULT_SERVER = FakeServerSchema.parse({});
 
+/** The target of a spec that names none, and the launch form's first: the fake answering every query in 65 ms. */
+export const DEFAULT_TARGET = { kind: 'fake', latencyMs: 65 } as const satisfies Pick<FakeTarget, 'kind' | 'latencyMs'>;
+
 export const fakeTarget: TargetKind<FakeTarget> = {
   name: 'fake',
   title: 'fake Spanner',
@@ -90,7 +92,7 @@ export const fakeTarget: TargetKind<FakeTarget> = {
 export const GRPC_JS_DNS_AUTHORITY = '1.11.0';
 
 /** Why a client cannot resolve through the cell's DNS server: its gRPC resolver would ask the system's. */
-function dnsRefusal(client: Client): string | null {
+function dnsRefusal(client: TargetClient): string | null {
   if (client.language === 'java')
     return `java ${client.version} cannot resolve through target.dns: grpc-java's DNS resolver ignores the DNS server a dns:// target names and asks the system's (grpc-java #1140)`;
   if (client.language === 'node' && client.grpcVersion && compareSemver(client.grpcVersion, GRPC_JS_DNS_AUTHORITY) < 0)

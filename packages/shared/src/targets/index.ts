@@ -1,17 +1,28 @@
 import { z } from 'zod';
-import type { Client, Configuration } from '../job/spec';
 import type { Policy } from '../policy/rules';
 import { registerTargetKind, targetKindNamed, targetKinds } from '../registry';
 import { emulatorTarget, type EmulatorTarget } from './emulator';
 import { fakeTarget, type FakeTarget } from './fake';
 import { spannerTarget, type SpannerTarget } from './spanner';
-import type { JobBudget, TargetKind } from './kind';
+import type { JobBudget, TargetClient, TargetConfiguration, TargetKind } from './kind';
 
-export { FakeServerSchema, FakeTargetSchema, GRPC_JS_DNS_AUTHORITY, type FakeTarget } from './fake';
-export { EmulatorTargetSchema, type EmulatorTarget } from './emulator';
+export { DEFAULT_TARGET, FakeServerSchema, FakeTargetSchema, GRPC_JS_DNS_AUTHORITY, type FakeTarget } from './fake';
+export { EMULATOR_HOST_RULE, EMULATOR_POLICY_VARIABLES, emulatorHostAllowed, EmulatorTargetSchema, type EmulatorPolicy, type EmulatorTarget, type PortRange } from './emulator';
 export { NetworkSchema, type Network } from './network';
-export { DEFAULT_SPANNER_ENDPOINT, SpannerTargetSchema, type SpannerTarget } from './spanner';
-export type { JobBudget, TargetKind } from './kind';
+export {
+  DEFAULT_SPANNER_CEILINGS,
+  DEFAULT_SPANNER_ENDPOINT,
+  GOOGLE_SPANNER_ENDPOINTS,
+  SPANNER_POLICY_VARIABLES,
+  SPANNER_RULES,
+  spannerDatabaseAllowed,
+  spannerEndpointAllowed,
+  SpannerTargetSchema,
+  type DatabaseRule,
+  type SpannerPolicy,
+  type SpannerTarget,
+} from './spanner';
+export type { JobBudget, TargetClient, TargetConfiguration, TargetKind, TargetPolicy } from './kind';
 
 for (const kind of [fakeTarget, emulatorTarget, spannerTarget]) registerTargetKind(kind);
 
@@ -106,17 +117,17 @@ export function targetCap(target: Target): { ops: number; ms: number } | null {
 }
 
 /** Why a client and configuration can never run on the target; null when they can. */
-export function targetRefusal(target: Target, client: Client, configuration: Configuration): { option: string; message: string } | null {
+export function targetRefusal(target: Target, client: TargetClient, configuration: TargetConfiguration): { option: string; message: string } | null {
   return kindOf(target).refuse?.(client, configuration) ?? null;
 }
 
 /** Why a client can never run on the target as the spec sets it up; null when it can. */
-export function targetClientRefusal(target: Target, client: Client): string | null {
+export function targetClientRefusal(target: Target, client: TargetClient): string | null {
   return kindOf(target).refuseClient?.(target, client) ?? null;
 }
 
 /** The configuration a cell runs on the target (the emulator turns Node's multiplexed sessions off). */
-export function configurationOn(target: Target, client: Client, configuration: Configuration): Configuration {
+export function configurationOn<C extends TargetConfiguration>(target: Target, client: TargetClient, configuration: C): C {
   return kindOf(target).adjust?.(client, configuration) ?? configuration;
 }
 

@@ -1,6 +1,32 @@
 import type { z } from 'zod';
-import type { Client, Configuration } from '../job/spec';
 import type { Policy } from '../policy/rules';
+
+/** What a target kind reads of a spec's client (job/spec.ts, Client): the spec sits above the kinds. */
+export interface TargetClient {
+  language: string;
+  version: string;
+  grpcVersion?: string;
+}
+
+/** What a target kind reads and changes of a configuration (job/spec.ts, Configuration). */
+export interface TargetConfiguration {
+  multiplexedSessions?: boolean;
+}
+
+/**
+ * A kind's part of the operator's policy: the variables it reads, how, and how /settings shows what it
+ * read. policyFromEnv reads every registered kind's; its `policyIssues` finds the value with targetPolicy.
+ */
+export interface TargetPolicy<P = unknown> {
+  /** Its section's heading on /settings. */
+  title: string;
+  /** The environment variables it reads, by a short name (docs/configuration.md). */
+  variables: Readonly<Record<string, string>>;
+  /** Its rules from the environment, or one sentence naming the variable and the entry that is malformed. */
+  read(env: Record<string, string | undefined>): { ok: true; value: P } | { ok: false; error: string };
+  /** Its rows on /settings: each a term (naming its variable) and what this server read. */
+  settings(value: P): { term: string; value: string }[];
+}
 
 /** What a whole job may spend on a target that costs money. */
 export interface JobBudget {
@@ -32,6 +58,8 @@ export interface TargetKind<T extends { kind: string } = { kind: string }> {
    * Absent: never (a target the runner only connects to, such as Cloud Spanner).
    */
   startedByRunner?(target: T): boolean;
+  /** Its rules in the operator's policy, where it has any (the Cloud Spanner databases, the emulator hosts). */
+  policy?: TargetPolicy<any>;
   /** Every rule of the operator's policy the target breaks, each at its field; absent or empty: none. */
   policyIssues?(target: T, policy: Policy): { field: string; message: string }[];
   /** Server time of one data RPC after the time scale where the target models it (the fake); null where it does not. */
@@ -48,13 +76,13 @@ export interface TargetKind<T extends { kind: string } = { kind: string }> {
   /** The target in words, for setup lines. */
   describe(target: T, timeScale: number): string;
   /** Why a client and configuration can never run on this kind of target; null when they can. */
-  refuse?(client: Client, configuration: Configuration): { option: string; message: string } | null;
+  refuse?(client: TargetClient, configuration: TargetConfiguration): { option: string; message: string } | null;
   /** Why a client can never follow what this target asks of it (a language whose resolver cannot); null when it can. */
-  refuseClient?(target: T, client: Client): string | null;
+  refuseClient?(target: T, client: TargetClient): string | null;
   /** The cost cap every cell's driver enforces on this target (real Spanner); absent where there is none. */
   cap?(target: T): { ops: number; ms: number };
   /** The job-wide budget the runner enforces across cells (real Spanner); null parts are unbounded. */
   budget?(target: T): JobBudget;
   /** The configuration a cell runs on this kind of target: a stated change, stored with the cell. */
-  adjust?(client: Client, configuration: Configuration): Configuration;
+  adjust?<C extends TargetConfiguration>(client: TargetClient, configuration: C): C;
 }

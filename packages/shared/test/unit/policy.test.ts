@@ -4,21 +4,20 @@ import {
   artifactIssues,
   backfillLimitRefusal,
   DEFAULT_LIMITS,
-  DEFAULT_SPANNER_CEILINGS,
-  emulatorHostAllowed,
   isLoopbackHost,
   limitIssues,
   policyFromEnv,
   policyIssues,
   policyRefusal,
+  targetPolicy,
   queueLimitRefusal,
-  spannerEndpointAllowed,
   watchLimitRefusal,
   webhookIssues,
   webhookUrl,
   type Policy,
 } from '../../src/policy/policy';
 import { estimateJobSeconds } from '../../src/job/estimate';
+import { DEFAULT_SPANNER_CEILINGS, emulatorHostAllowed, spannerEndpointAllowed, type EmulatorPolicy, type SpannerPolicy } from '../../src/targets/index';
 import { PRESETS } from '../../src/job/presets';
 import { parseJobSpec } from '../../src/job/spec';
 
@@ -76,10 +75,10 @@ test("endpoints default to Google's own; a host that merely contains one is not 
 
 test('emulator hosts: loopback at the ports SCB_EMULATOR_PORTS lists, or listed in SCB_EMULATOR_HOSTS', () => {
   const none = read({});
-  assert.deepEqual(none.emulatorPorts, [], 'no loopback port by default');
+  assert.deepEqual(targetPolicy<EmulatorPolicy>(none, 'emulator')?.ports, [], 'no loopback port by default');
   for (const bad of ['127.0.0.1:9010', 'localhost:1', '127.0.0.1:5432']) assert.ok(!emulatorHostAllowed(none, bad), bad);
   const p = read({ SCB_EMULATOR_HOSTS: 'emulator.internal:9010', SCB_EMULATOR_PORTS: '9010, 9020-9030' });
-  assert.deepEqual(p.emulatorPorts, [
+  assert.deepEqual(targetPolicy<EmulatorPolicy>(p, 'emulator')?.ports, [
     { from: 9010, to: 9010 },
     { from: 9020, to: 9030 },
   ]);
@@ -116,8 +115,8 @@ test('emulator hosts: loopback at the ports SCB_EMULATOR_PORTS lists, or listed 
 
 test('Cloud Spanner cost caps: a spec may lower the ceilings (SCB_SPANNER_MAX_OPS, SCB_SPANNER_MAX_SECONDS), never raise them', () => {
   const p = read({ SCB_SPANNER_DATABASES: 'my-project/inst/db1' });
-  assert.equal(p.spanner.maxOpsPerCell, DEFAULT_SPANNER_CEILINGS.maxOpsPerCell);
-  assert.equal(p.spanner.maxSecondsPerCell, DEFAULT_SPANNER_CEILINGS.maxSecondsPerCell);
+  assert.equal(targetPolicy<SpannerPolicy>(p, 'spanner')?.maxOpsPerCell, DEFAULT_SPANNER_CEILINGS.maxOpsPerCell);
+  assert.equal(targetPolicy<SpannerPolicy>(p, 'spanner')?.maxSecondsPerCell, DEFAULT_SPANNER_CEILINGS.maxSecondsPerCell);
   assert.deepEqual(policyIssues(p, spanner({ maxOpsPerCell: 100_000, maxSecondsPerCell: 300 })), [], 'at the defaults');
   assert.deepEqual(policyIssues(p, spanner({ maxOpsPerCell: 100_001, maxSecondsPerCell: 301 })), [
     { path: 'target.maxOpsPerCell', message: "must be at most 100000, this server's ceiling of operations per cell (SCB_SPANNER_MAX_OPS; see /settings)" },

@@ -1,7 +1,7 @@
 // A fresh emulator process on a free port, ready when it accepts connections.
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
-import { CellError } from '../../cell-error';
+import { CellError } from '@scb/languages';
 import { freePort } from '../../net';
 
 export interface EmulatorProcess {

@@ -3,7 +3,7 @@ import type { CellEvent, FakeTarget } from '@scb/shared';
 import { startTap, tapBehaviour, type WireTimes } from '../tap';
 import { startCredentials } from './credentials';
 import { DNS_NAME, dnsEvents, startDnsServer } from './dns';
-import type { AddedLatency, TargetPlugin } from '../target';
+import type { AddedLatency, TargetPlugin } from '@scb/shared/target-plugin';
 
 /**
  * The bundled fake, on a free port and a worker thread of its own; it counts every RPC per connection

@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { gateScenarioText } from '@scb/shared/gate';
+import { calibrationText } from '@scb/shared/calibration';
 import { gateReproduction } from '@scb/shared/reproduction-gate';
 import { METRIC_NAMES, confidenceText } from '@scb/shared/gate-stats';
 import { formatChange, formatInterval, formatMetricValue, formatModeP, formatWorst, gateMarkdown, gateSetupLine, modeVerdictText } from '@scb/shared/gate-markdown';
@@ -54,6 +55,12 @@ export default async function GatePage({ params }: Params) {
   const live = gate.status !== 'finished';
   const ran = job?.cells.filter((c) => c.result) ?? [];
   const repro = gateReproduction(s.scenario);
+  // How far this scenario's verdicts can be trusted: its A/A false alarms and the regressions it caught (bench:calibrate).
+  const calibration = (
+    <p className={gate.calibration ? undefined : 'muted'} data-testid="calibration">
+      {calibrationText(gate.calibration, s)}
+    </p>
+  );
 
   return (
     <>
@@ -134,6 +141,7 @@ export default async function GatePage({ params }: Params) {
               </table>
             </>
           )}
+          {calibration}
           {e.metrics.length > 0 && <h2>Per metric</h2>}
           {e.metrics.length > 0 && (
             <table data-testid="gate-table">
@@ -198,7 +206,10 @@ export default async function GatePage({ params }: Params) {
           ))}
         </>
       ) : (
-        <p className="muted">The verdict comes when every repeat has run. The job page shows each cell as it finishes.</p>
+        <>
+          <p className="muted">The verdict comes when every repeat has run. The job page shows each cell as it finishes.</p>
+          {calibration}
+        </>
       )}
 
       {ran.length > 0 && job && (

@@ -7,7 +7,6 @@ import { languageInfo, languageInfos } from '@scb/shared/registry';
 import { PRESETS, type Preset } from '@scb/shared/presets';
 import { INITIAL, CONFIGS, toSpec, fromSpec, fitsFields, type FormState } from './form-state';
 import { OpsInput, RunnerNumber, Estimate } from './fields';
-import { TARGET_FIELDS } from './target-fields';
 import { TARGET_FORMS, targetForm } from './targets/index';
 
 interface VersionInfo {
@@ -28,7 +27,7 @@ export function NewJobForm({ limitMinutes }: { limitMinutes: number }) {
   /** A preset the fields cannot show: the form runs its JSON. */
   const [jsonOnly, setJsonOnly] = useState<Preset | null>(null);
   const spec = useMemo(() => toSpec(form), [form]);
-  const TargetFields = TARGET_FIELDS[form.targetKind];
+  const TargetFields = targetForm(form.targetKind)?.Fields;
   const set = (patch: Partial<FormState>) => {
     // Editing a field leaves a preset's JSON: the fields are what runs now.
     setJsonOnly(null);

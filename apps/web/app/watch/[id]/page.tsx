@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { formatUtc } from '@scb/shared/table';
+import { calibrationText } from '@scb/shared/calibration';
 import { AutoRefresh } from '@/components/AutoRefresh';
 import { WatchActions } from '@/components/WatchActions';
 import { Pager } from '@/components/Pager';
@@ -72,6 +73,14 @@ export default async function WatchPage({ params, searchParams }: Params) {
       </p>
       <WatchTimeline watch={w} />
       <Pager noun="Releases" page={page} size={w.pageSize} total={w.releaseCount} href={(p) => `/watch/${w.id}?page=${p}`} />
+      <h2>How far the verdicts can be trusted</h2>
+      <ul className="small" data-testid="watch-calibrations">
+        {w.calibrations.map((c, i) => (
+          <li key={`${c.scenario}-${i}`} data-scenario={c.scenario}>
+            <strong>{c.scenario}</strong>: {calibrationText(c.calibration, c.gate)}
+          </li>
+        ))}
+      </ul>
       <h2>Badge</h2>
       <p className="small">
         For a README: <code>{`![${w.client}](${w.badgeUrl})`}</code>

@@ -1,37 +1,43 @@
-// Each target kind's fields on the launch form, under its kind (the pure part is targets/<kind>.ts).
-import type { ReactNode } from 'react';
-import type { SpannerFormState } from './targets/spanner';
+import type { TargetFieldsProps, TargetForm } from './kind';
 
-export type TargetFieldsProps<S> = { value: S; cells: number; onChange: (v: S) => void };
-
-function FakeFields({ value, onChange }: TargetFieldsProps<{ latencyMs: number }>) {
-  return (
-    <>
-      <label className="field" htmlFor="latencyMs">
-        Fake server latency (ms)
-      </label>
-      <div>
-        <input type="number" id="latencyMs" value={value.latencyMs} min={0} step="any" onChange={(e) => onChange({ latencyMs: Number(e.target.value) })} />
-      </div>
-    </>
-  );
+export interface SpannerFormState {
+  projectId: string;
+  instanceId: string;
+  databaseId: string;
+  endpoint: string;
+  maxOpsPerCell: number;
+  maxSecondsPerCell: number;
 }
 
-function EmulatorFields({ value, onChange }: TargetFieldsProps<{ emulatorHost: string }>) {
-  return (
-    <>
-      <label className="field" htmlFor="emulatorHost">
-        Emulator host:port
-      </label>
-      <div>
-        <input type="text" id="emulatorHost" value={value.emulatorHost} placeholder="empty: a fresh emulator per cell" onChange={(e) => onChange({ emulatorHost: e.target.value })} />
-      </div>
-    </>
-  );
-}
+const text = (v: unknown) => (typeof v === 'string' ? v : '');
+
+/** The database, an optional endpoint and the cost caps per cell. */
+export const spannerForm: TargetForm<SpannerFormState> = {
+  kind: 'spanner',
+  option: 'Cloud Spanner (real; costs money)',
+  hint: "Runs only on a runner started with SCB_ALLOW_SPANNER=1; it uses that runner's Application Default Credentials, which are never entered, stored or shown here. Nothing is created in the database: the workload's tables must exist.",
+  initial: { projectId: '', instanceId: '', databaseId: '', endpoint: '', maxOpsPerCell: 20_000, maxSecondsPerCell: 60 },
+  read: (t) => ({
+    ...spannerForm.initial,
+    ...t,
+    projectId: text(t.projectId),
+    instanceId: text(t.instanceId),
+    databaseId: text(t.databaseId),
+    endpoint: text(t.endpoint),
+  }),
+  write: ({ endpoint, ...s }) => ({
+    kind: 'spanner',
+    ...s,
+    projectId: s.projectId.trim(),
+    instanceId: s.instanceId.trim(),
+    databaseId: s.databaseId.trim(),
+    ...(endpoint.trim() ? { endpoint: endpoint.trim() } : {}),
+  }),
+  Fields: SpannerFields,
+};
 
 /** The database on Cloud Spanner and the cost caps every cell's driver enforces. */
-function SpannerFields({ value, cells, onChange }: { value: SpannerFormState; cells: number; onChange: (v: SpannerFormState) => void }) {
+function SpannerFields({ value, cells, onChange }: TargetFieldsProps<SpannerFormState>) {
   const text = (key: 'projectId' | 'instanceId' | 'databaseId' | 'endpoint', label: string, placeholder = '') => (
     <>
       <label className="field" htmlFor={`spanner-${key}`}>
@@ -67,6 +73,3 @@ function SpannerFields({ value, cells, onChange }: { value: SpannerFormState; ce
     </>
   );
 }
-
-/** The fields of each kind of TARGET_FORMS. */
-export const TARGET_FIELDS: Record<string, (props: TargetFieldsProps<any>) => ReactNode> = { fake: FakeFields, emulator: EmulatorFields, spanner: SpannerFields };

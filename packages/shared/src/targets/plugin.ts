@@ -1,4 +1,10 @@
-import type { CellEvent, CellPlan, CellTokens, DriverCell, JobSpec, Target } from '@scb/shared';
+// The runner's side of a target kind: how it starts and stops for a cell and what it records. Beside
+// its TargetKind (kind.ts): a plug-in module (SCB_PLUGINS) names it from @scb/shared/target-plugin;
+// the built-in kinds' runner side is apps/runner/src/targets/<kind>.
+import type { CellPlan } from '../job/plan';
+import type { JobSpec } from '../job/spec';
+import type { DriverCell } from '../protocol';
+import type { CellEvent, CellTokens } from '../stored';
 
 /** What a target saw of a cell's connections: every RPC it served and their spread over connections. */
 export interface ChannelStats {
@@ -66,10 +72,10 @@ export interface StartedTarget {
 }
 
 /**
- * One kind of target (targets/<kind>.ts): started fresh for every cell, so no earlier connection
+ * One kind of target (apps/runner/src/targets/<kind>): started fresh for every cell, so no earlier connection
  * counts. What is known of the kind without starting it is its TargetKind (@scb/shared).
  */
-export interface TargetPlugin<T extends Target = Target> {
+export interface TargetPlugin<T extends { kind: string } = { kind: string }> {
   /** Its TargetKind's name. */
   kind: string;
   /** Whether this runner can start or reach the kind (the emulator: its binary was found): it offers only those. */

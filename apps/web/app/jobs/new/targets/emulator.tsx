@@ -1,4 +1,4 @@
-import type { TargetForm } from './kind';
+import type { TargetFieldsProps, TargetForm } from './kind';
 
 /** host:port of an emulator already running; empty starts a fresh one per cell. */
 export const emulatorForm: TargetForm<{ emulatorHost: string }> = {
@@ -8,4 +8,18 @@ export const emulatorForm: TargetForm<{ emulatorHost: string }> = {
   initial: { emulatorHost: '' },
   read: (t) => ({ emulatorHost: typeof t.emulatorHost === 'string' ? t.emulatorHost : '' }),
   write: (s) => ({ kind: 'emulator', ...(s.emulatorHost.trim() ? { emulatorHost: s.emulatorHost.trim() } : {}) }),
+  Fields: EmulatorFields,
 };
+
+function EmulatorFields({ value, onChange }: TargetFieldsProps<{ emulatorHost: string }>) {
+  return (
+    <>
+      <label className="field" htmlFor="emulatorHost">
+        Emulator host:port
+      </label>
+      <div>
+        <input type="text" id="emulatorHost" value={value.emulatorHost} placeholder="empty: a fresh emulator per cell" onChange={(e) => onChange({ emulatorHost: e.target.value })} />
+      </div>
+    </>
+  );
+}

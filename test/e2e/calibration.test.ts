@@ -1,0 +1,100 @@
+// A gate scenario's calibration in its smallest honest form (issue 38): `npm run bench:calibrate`
+// against `npm start`'s stack (uploads on), Node 9.0.0 on steady-select1 shrunk to C=5, 3 repeats of
+// 1 s: 2 A/A gates and one A/B gate against 9.0.0 patched to wait 20% of the A/A baseline's p50 before
+// every query. Then the stored calibration is what the gate's API, Markdown and page show.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, test } from 'node:test';
+import { startStack, type Stack } from '../helpers/stack';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+let stack: Stack;
+
+before(async () => {
+  stack = await startStack({ env: { SCB_ARTIFACTS: 'on' } });
+});
+
+after(async () => {
+  if (stack) await stack.stop();
+});
+
+function calibrate(args: string[]): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/calibrate.ts'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    child.on('exit', (code) => resolve({ code, out }));
+  });
+}
+
+interface StoredCalibration {
+  aaRuns: number;
+  aaFalseAlarms: number;
+  baselineP50Ms: number;
+  aaP50ChangesPct: number[];
+  sizes: { pct: number; delayMs: number; runs: number; detections: number; p50ChangesPct: number[] }[];
+  overrides: Record<string, unknown>;
+  machine: string;
+}
+
+test('bad options are refused naming the option, before anything runs', async () => {
+  const r = await calibrate(['--server', stack.baseUrl, '--scenario', 'steady-select1', '--language', 'node', '--version', '9.0.0; rm -rf /']);
+  assert.equal(r.code, 2);
+  assert.match(r.out, /--version must be a plain semver such as 9\.0\.0/);
+  const s = await calibrate(['--server', stack.baseUrl, '--scenario', 'steady-select1', '--language', 'node', '--version', '9.0.0', '--sizes', '5,x']);
+  assert.match(s.out, /--sizes must be percentages above 0/);
+  assert.doesNotMatch(r.out + s.out, /\n\s+at /);
+});
+
+test('a Node calibration: 2 A/A gates and a +20% build, stored and shown beside the verdict', async () => {
+  const gate = { repeats: 3, concurrency: [5], workload: { operation: 'select1', warmupOps: 20, durationSeconds: 1 } };
+  const r = await calibrate([
+    '--server',
+    stack.baseUrl,
+    '--scenario',
+    'steady-select1',
+    '--language',
+    'node',
+    '--version',
+    '9.0.0',
+    '--runs',
+    '2',
+    '--sizes',
+    '20',
+    '--size-runs',
+    '1',
+    '--findings',
+    '-',
+    '--gate',
+    JSON.stringify(gate),
+  ]);
+  assert.equal(r.code, 0, r.out);
+  assert.match(r.out, /stored calibration \w+/);
+  assert.match(r.out, /\| A\/A \(9\.0\.0 vs itself\): false alarms \| 2 \| [0-2] \| [0-2] \|/);
+  const gates = [...r.out.matchAll(/\/gates\/(\w+)\)/g)].map((m) => m[1]!);
+  assert.equal(gates.length, 3, r.out);
+
+  // The API: every gate of the scenario and language carries the calibration just stored.
+  const answer = (await (await fetch(`${stack.baseUrl}/api/gates/${gates[0]}`)).json()) as { calibration: StoredCalibration | null };
+  const c = answer.calibration;
+  assert.ok(c, 'GET /api/gates/<id> has the calibration');
+  assert.equal(c.aaRuns, 2);
+  assert.deepEqual(c.overrides, gate);
+  assert.equal(c.sizes.length, 1);
+  assert.equal(c.sizes[0]!.pct, 20);
+  assert.equal(c.sizes[0]!.runs, 1);
+  // The delay is a fifth of the baseline's p50, and the slowed build's p50 rose beyond every A/A gate's change.
+  assert.ok(Math.abs(c.sizes[0]!.delayMs - c.baselineP50Ms / 5) < 0.01, JSON.stringify(c));
+  const injected = c.sizes[0]!.p50ChangesPct[0]!;
+  assert.ok(injected > Math.max(...c.aaP50ChangesPct), `+20% build: p50 ${injected}%, A/A ${c.aaP50ChangesPct.join(', ')}%`);
+
+  // The Markdown and the page say it beside the verdict.
+  const md = await (await fetch(`${stack.baseUrl}/api/gates/${gates[2]}/markdown`)).text();
+  assert.match(md, new RegExp(`Calibration: false alarms ${c.aaFalseAlarms} of 2 A/A runs \\(\\d+–\\d+%(; [12] inconclusive)?\\); detects a 20% p50 regression ${c.sizes[0]!.detections} of 1 times`));
+  assert.match(md, /the scenario overridden by/);
+  const page = await (await fetch(`${stack.baseUrl}/gates/${gates[2]}`)).text();
+  assert.match(page, /data-testid="calibration"[^>]*>Calibration: false alarms/);
+});
