@@ -68,7 +68,7 @@ test('every model of the schema can be written and read back', async () => {
   const models = [...schema.matchAll(/^model (\w+) \{/gm)].map((m) => m[1]).sort();
   assert.deepEqual(
     models,
-    ['ApiToken', 'Artifact', 'Cell', 'CellResult', 'ChannelStat', 'ClientVersion', 'Gate', 'Job', 'Runner', 'TrendPoint', 'TrendScenario', 'Watch', 'WebhookDelivery'],
+    ['ApiToken', 'Artifact', 'Cell', 'CellResult', 'ChannelStat', 'ClientVersion', 'Gate', 'GateCalibration', 'Job', 'Runner', 'TrendPoint', 'TrendScenario', 'Watch', 'WebhookDelivery'],
     'this test covers every model; extend it with the schema',
   );
 
@@ -198,6 +198,28 @@ test('every model of the schema can be written and read back', async () => {
   assert.equal(gate.verdict, 'fail');
   assert.deepEqual(gate.evaluation, { reasons: ['qps at C=400 fell'] });
   assert.equal(gate.job.status, 'queued');
+
+  // A gate scenario's calibration (test/integration/gate-calibrations.test.ts reads them as the pages do).
+  await t.db.gateCalibration.create({
+    data: {
+      id: 'cal1',
+      scenario: 'steady-select1',
+      language: 'node',
+      version: '9.0.0',
+      machine: 'vm',
+      cores: 2,
+      commit: 'abc',
+      repeats: 5,
+      criteria: { p50RisePct: 20 },
+      aaRuns: 20,
+      aaFalseAlarms: 1,
+      aaInconclusive: 0,
+      sizes: [{ pct: 5, runs: 20, detections: 19 }],
+      details: {},
+    },
+  });
+  const calibration = await t.db.gateCalibration.findUniqueOrThrow({ where: { id: 'cal1' } });
+  assert.deepEqual([calibration.aaRuns, calibration.aaFalseAlarms, calibration.sizes], [20, 1, [{ pct: 5, runs: 20, detections: 19 }]]);
   await assert.rejects(t.db.gate.create({ data: { id: 'gate2', jobId: 'job1', spec: {} } }), 'one gate per job');
   // Its releases' dates and the ones yanked since; a delivery of its verdict per webhook, once.
   await t.db.watch.update({ where: { id: 'watch1' }, data: { releaseDates: { '6.124.0': '2026-11-01T00:00:00.000Z' }, unlisted: ['6.124.0'] } });

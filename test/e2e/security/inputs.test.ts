@@ -57,7 +57,7 @@ test('malformed query parameters and path ids: pages say what is wrong, API rout
     ['/gates?page=99999999999999999999', /<code>page<\/code> must be a whole number from 1 to 100000/],
     ['/reproductions?language=%00', /<code>language<\/code> must be one of node, java, go, python/],
     ['/reproductions?status=fixed', /<code>status<\/code> must be one of reproduced/],
-    ['/watch?verdict=%00', /<code>verdict<\/code> must be one of pass, fail/],
+    ['/watch?verdict=%00', /<code>verdict<\/code> must be one of pass, persisting, fail/],
     ['/watch/nowatch?page=0', /<code>page<\/code> must be a whole number from 1 to 100000/],
   ];
   for (const [p, says] of pages) {
