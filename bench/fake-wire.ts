@@ -13,7 +13,7 @@ import { prepareDriver } from '@scb/languages';
 import { decodeHistogram, summarize } from '@scb/shared';
 import { runDriver } from '../apps/runner/src/cell';
 import { CACHE_DIR } from '../apps/runner/src/paths';
-import { startTap } from '../apps/runner/src/targets/tap';
+import { startTap } from '../packages/targets/src/tap';
 import { defaultCellOn } from '../test/helpers/cells';
 import { startFakeProcess } from './fake-process';
 

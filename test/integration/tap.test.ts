@@ -9,7 +9,7 @@ import { prepareDriver } from '@scb/languages';
 import { decodeHistogram, summarize, type Language } from '@scb/shared';
 import { runDriver } from '../../apps/runner/src/cell';
 import { CACHE_DIR } from '../../apps/runner/src/paths';
-import { startTap } from '../../apps/runner/src/targets/tap';
+import { startTap } from '../../packages/targets/src/tap';
 import { defaultCellOn } from '../helpers/cells';
 
 const VERSIONS: Partial<Record<Language, string>> = { node: '9.0.0', java: '6.123.0' };
