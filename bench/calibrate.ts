@@ -12,13 +12,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { prepareDriver, publishedNodeTarball, slowedGoBuild, slowedNodeBuild } from '@scb/languages';
 import { calibrationMarkdown, parseGateCalibration, type CalibrationSize, type GateCalibrationInput } from '@scb/shared/calibration';
 import { GATE_SCENARIO_IDS, gateScenario } from '@scb/shared/gate';
 import { SEMVER } from '@scb/shared/job';
 import { median } from '@scb/shared/stats';
 import { CliError, healthy, startEmbeddedStack, submitGate, uploadBuild, useToken, waitForVerdict, type GateCell, type StartedStack } from '../scripts/gate-client';
-import { freePort } from '../test/helpers/postgres';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const LANGUAGES_DONE = ['node', 'go'];
@@ -121,6 +119,8 @@ function commitOf(): string {
  * (npm pack), Go's module zip as the proxy serves it (installing the release puts it in the cache).
  */
 async function slowedBuilds(language: string, version: string): Promise<(delayMs: number) => { bytes: Buffer }> {
+  // Loaded once the options are known to be good: a refusal answers at once.
+  const { prepareDriver, publishedNodeTarball, slowedGoBuild, slowedNodeBuild } = await import('@scb/languages');
   if (language === 'node') {
     const published = await publishedNodeTarball(version);
     return (delayMs) => slowedNodeBuild(published, delayMs);
@@ -138,6 +138,7 @@ async function main(): Promise<void> {
   if (base) {
     if (!(await healthy(base))) throw new CliError(`--server ${base}: nothing answers`);
   } else {
+    const { freePort } = await import('../test/helpers/postgres');
     // The user's data folder (SCB_DATA_DIR or .data), so the calibration lands where their gates are.
     const env: NodeJS.ProcessEnv = { ...process.env, SCB_ARTIFACTS: 'on', PORT: process.env.PORT ?? String(await freePort()), SCB_PG_PORT: process.env.SCB_PG_PORT ?? String(await freePort()) };
     stack = await startEmbeddedStack(env);

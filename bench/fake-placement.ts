@@ -2,10 +2,9 @@
 // (as the runner ran it before) and on a worker thread of its own (as it runs now), alternated, with the
 // fake's own added time per RPC. Prints figures; nothing is asserted.
 import { startFakeSpanner, startFakeSpannerThread } from '@scb/fake-spanner';
-import { prepareDriver } from '@scb/languages';
+import { prepareDriver, runDriver } from '@scb/languages';
 import { decodeHistogram, idealQps, summarize } from '@scb/shared';
 import { defaultCellOn } from '../test/helpers/cells';
-import { runDriver } from '../apps/runner/src/cell';
 import { CACHE_DIR } from '../apps/runner/src/paths';
 
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);

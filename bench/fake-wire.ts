@@ -9,9 +9,8 @@
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import { startFakeSpannerThread } from '@scb/fake-spanner';
-import { prepareDriver } from '@scb/languages';
+import { prepareDriver, runDriver } from '@scb/languages';
 import { decodeHistogram, summarize } from '@scb/shared';
-import { runDriver } from '../apps/runner/src/cell';
 import { CACHE_DIR } from '../apps/runner/src/paths';
 import { startTap } from '../packages/targets/src/tap';
 import { defaultCellOn } from '../test/helpers/cells';

@@ -2,8 +2,9 @@
 // that should fail (java 6.104.0 -> 6.105.0 on affinity-burst) and an A/A gate that should pass
 // (6.104.0 -> 6.104.0), N times each, through the queue of an embedded stack (or --server URL), and
 // prints every verdict, the tally against the goal (the right verdict in at least 4 of 5) and the
-// time one gate takes. A benchmark, not a test: at the scenario's 27 repeats a side a gate takes about 14
-// minutes, so the defaults (5 runs of two gates) take over two hours; --runs 1 or --repeats N for less.
+// time one gate takes. A benchmark, not a test: at the scenario's 27 repeats a side a gate took 21-25
+// minutes on a busy machine (findings/gate-calibration.md; about 14 expected on a quiet one, at ~15 s a
+// cell), so the defaults (5 runs of two gates) take hours; --runs 1 or --repeats N for less.
 import { median } from '@scb/shared/stats';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';

@@ -6,9 +6,8 @@
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import { startFakeSpannerThread } from '@scb/fake-spanner';
-import { languagePlugins, prepareDriver } from '@scb/languages';
+import { languagePlugins, prepareDriver, runDriver } from '@scb/languages';
 import { decodeHistogram, infoOf, summarize } from '@scb/shared';
-import { runDriver } from '../apps/runner/src/cell';
 import { CACHE_DIR } from '../apps/runner/src/paths';
 import { defaultCellOn } from '../test/helpers/cells';
 

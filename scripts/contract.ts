@@ -1,4 +1,4 @@
-// The Java and Go drivers' copies of the contract that packages/shared defines once: the operation
+// The Java, Go and Python drivers' copies of the contract that packages/shared defines once: the operation
 // catalogue's statements and data, and the driver protocol's types (with a reader of the cell).
 // `npm run generate:contract` writes them; a unit test (test/unit/contract.test.ts) fails when a
 // checked-in copy differs from what this renders.
@@ -61,6 +61,20 @@ function javaFile(): string {
     ...Object.entries(SQL).map(([k, v]) => `  static final String ${javaName(k)} = ${literal(v)};`),
     `  static final List<String> PLAYER_COLUMNS = List.of(${PLAYER_COLUMNS.map(literal).join(', ')});`,
     '}',
+    '',
+  ].join('\n');
+}
+
+/** SQL_LEADERBOARD (Python), as Java's. */
+function pythonFile(): string {
+  return [
+    `# ${HEADER}`,
+    '"""The benchmark\'s statements and data, as packages/shared/src/catalogue.ts defines them."""',
+    '',
+    '# The targets seed Players 1..PLAYERS.',
+    `PLAYERS = ${PLAYERS}`,
+    ...Object.entries(SQL).map(([k, v]) => `${javaName(k)} = ${literal(v)}`),
+    `PLAYER_COLUMNS = [${PLAYER_COLUMNS.map(literal).join(', ')}]`,
     '',
   ].join('\n');
 }
@@ -530,13 +544,161 @@ function javaProtocol(types: ProtocolNamed[]): string {
   ].join('\n');
 }
 
+// --- Python ---
+
+/** Python's attribute names: snake_case, a keyword given a trailing underscore. */
+const PY_KEYWORDS = new Set(
+  'and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield'.split(' '),
+);
+export const pythonField = (json: string): string => {
+  const snake = json.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+  return PY_KEYWORDS.has(snake) ? `${snake}_` : snake;
+};
+
+function pythonType(t: ProtocolType): string {
+  switch (t.t) {
+    case 'string':
+      return 'str';
+    case 'number':
+      return 'float';
+    case 'boolean':
+      return 'bool';
+    case 'integer':
+      return 'int';
+    case 'array':
+      return `List[${pythonType(t.of)}]`;
+    case 'map':
+      return `Dict[str, ${pythonType(t.of)}]`;
+    case 'named':
+      return t.name;
+  }
+}
+
+/** A reader of the type: a function of (value, path), from protocol_reader.py or generated here. */
+function pythonReader(t: ProtocolType): string {
+  switch (t.t) {
+    case 'string':
+      return t.values ? `_one_of(${t.values.map((v) => literal(v)).join(', ')})` : '_string';
+    case 'number':
+      return '_number';
+    case 'boolean':
+      return '_boolean';
+    case 'integer':
+      return '_integer';
+    case 'array':
+      return `_list_of(${pythonReader(t.of)})`;
+    case 'named':
+      return `read_${t.name}`;
+    case 'map':
+      throw new Error('protocol.ts: the drivers read no map (record) yet: teach scripts/contract.ts to');
+  }
+}
+
+/** Python's literal of a default. */
+const pythonLiteral = (v: string | number | boolean) => (typeof v === 'boolean' ? (v ? 'True' : 'False') : typeof v === 'string' ? literal(v) : String(v));
+
+function pythonReadField(f: ProtocolField): string {
+  const name = `${pythonField(f.json)}=`;
+  if (f.required) return `${name}_required(o, path, ${literal(f.json)}, ${pythonReader(f.type)})`;
+  return `${name}_optional(o, path, ${literal(f.json)}, ${pythonReader(f.type)}, ${f.fallback === undefined ? 'None' : pythonLiteral(f.fallback)})`;
+}
+
+/** An input struct: a dataclass and its reader; a union's variant carries its tag as a field. */
+function pythonDataclass(s: ProtocolStruct, union?: ProtocolUnion): string[] {
+  const value = union?.variants.find((v) => v.struct === s)?.value;
+  const optional = (f: ProtocolField) => !f.required && f.fallback === undefined;
+  const fields = s.fields.map((f) => `    ${pythonField(f.json)}: ${optional(f) ? `Optional[${pythonType(f.type)}]` : pythonType(f.type)}`);
+  return [
+    '@dataclass',
+    `class ${s.name}:`,
+    `    """${s.origin}."""`,
+    '',
+    ...(union ? [`    ${pythonField(union.tag)}: str`] : []),
+    ...fields,
+    '',
+    '',
+    `def read_${s.name}(value: Any, path: str) -> ${s.name}:`,
+    '    o = _object(value, path)',
+    `    return ${s.name}(`,
+    ...(union ? [`        ${pythonField(union.tag)}=${literal(value!)},`] : []),
+    ...s.fields.map((f) => `        ${pythonReadField(f)},`),
+    '    )',
+    '',
+    '',
+  ];
+}
+
+function pythonUnion(u: ProtocolUnion): string[] {
+  return [
+    ...u.variants.flatMap((v) => pythonDataclass(v.struct, u)),
+    `# ${u.origin}: one dataclass for every ${u.tag}.`,
+    `${u.name} = Union[${u.variants.map((v) => v.struct.name).join(', ')}]`,
+    '',
+    '',
+    `def read_${u.name}(value: Any, path: str) -> ${u.name}:`,
+    '    o = _object(value, path)',
+    `    tag = _required(o, path, ${literal(u.tag)}, ${pythonReader({ t: 'string', values: u.variants.map((v) => v.value) })})`,
+    ...u.variants.flatMap((v) => [`    if tag == ${literal(v.value)}:`, `        return read_${v.struct.name}(o, path)`]),
+    `    raise ProtocolError(f"{path}: unknown ${u.tag} {tag}")`,
+    '',
+    '',
+  ];
+}
+
+/** An output struct: a TypedDict of its JSON names (the driver writes dicts), its optional keys in a subclass with total=False. */
+function pythonTypedDict(n: ProtocolNamed): string[] {
+  if (n.kind === 'union') return [`# ${n.origin}.`, `${n.name} = Union[${n.variants.map((v) => v.struct.name).join(', ')}]`, '', ''];
+  const line = (f: ProtocolField) => `    ${f.json}: ${pythonType(f.type)}`;
+  const [required, optional] = [n.fields.filter((f) => f.required), n.fields.filter((f) => !f.required)];
+  const doc = n.variantOf ? `${n.origin}` : n.origin;
+  if (!optional.length) return [`class ${n.name}(TypedDict):`, `    """${doc}."""`, '', ...required.map(line), '', ''];
+  return [
+    `class _${n.name}Required(TypedDict):`,
+    ...(required.length ? required.map(line) : ['    pass']),
+    '',
+    '',
+    `class ${n.name}(_${n.name}Required, total=False):`,
+    `    """${doc}."""`,
+    '',
+    ...optional.map(line),
+    '',
+    '',
+  ];
+}
+
+function pythonProtocol(types: ProtocolNamed[]): string {
+  const input = types.filter((n) => n.input).flatMap((n) => (n.kind === 'union' ? pythonUnion(n) : n.variantOf ? [] : pythonDataclass(n)));
+  const output = types.filter((n) => !n.input).flatMap(pythonTypedDict);
+  const lines = [
+    `# ${PROTOCOL_HEADER}`,
+    '"""The driver protocol (docs/architecture.md, "Driver protocol"), from the JSON Schema that zod makes of',
+    'protocol.ts. What the runner writes on stdin: dataclasses, each with a reader (read_DriverCell: a required',
+    'field missing, a value of another JSON type or outside its enum raises ProtocolError naming the field; an',
+    'absent field takes its default; unknown fields are ignored). The lines the driver writes: TypedDicts of',
+    'their JSON names. The reading it builds on is protocol_reader.py, written by hand."""',
+    '',
+    'from __future__ import annotations',
+    '',
+    'from dataclasses import dataclass',
+    'from typing import Any, Dict, List, Optional, TypedDict, Union',
+    '',
+    'from protocol_reader import ProtocolError, _boolean, _integer, _list_of, _number, _object, _one_of, _optional, _required, _string',
+    '',
+    '',
+    ...input,
+    ...output,
+  ];
+  while (lines.at(-1) === '') lines.pop();
+  return `${lines.join('\n')}\n`;
+}
+
 /** The Go and Java files of the driver protocol, from its JSON Schemas (input: the cell; output: the driver's messages). */
-export function renderProtocol(schemas = protocolSchemas()): { go: string; java: string } {
+export function renderProtocol(schemas = protocolSchemas()): { go: string; java: string; python: string } {
   const types = new Map<string, ProtocolNamed>();
   collectProtocol(schemas.input, true, types);
   collectProtocol(schemas.output, false, types);
   const all = [...types.values()];
-  return { go: goProtocol(all), java: javaProtocol(all) };
+  return { go: goProtocol(all), java: javaProtocol(all), python: pythonProtocol(all) };
 }
 
 /** Every generated file: its path from the repository's root and its text. */
@@ -547,6 +709,8 @@ export function renderContract(): { path: string; text: string }[] {
     { path: 'packages/languages/src/java/driver/src/main/java/bench/Contract.java', text: javaFile() },
     { path: 'packages/languages/src/go/driver/protocol_gen.go', text: protocol.go },
     { path: 'packages/languages/src/java/driver/src/main/java/bench/Protocol.java', text: protocol.java },
+    { path: 'packages/languages/src/python/driver/contract_gen.py', text: pythonFile() },
+    { path: 'packages/languages/src/python/driver/protocol_gen.py', text: protocol.python },
   ];
 }
 

@@ -3,8 +3,8 @@
 // deadline and the cell says so; on a target that costs money the deadline follows the cost cap.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { DEADLINE_GRACE_MS, driverDeadlineMs, runDriver } from '@scb/languages';
 import { parseJobSpec, type DriverCell } from '@scb/shared';
-import { DEADLINE_GRACE_MS, driverDeadlineMs, runDriver } from '../../apps/runner/src/cell';
 
 test('a driver that ignores its deadline is killed by the runner, and the cell says why', { timeout: 60_000 }, async () => {
   // A process that speaks no protocol and never exits: only the runner can end it.

@@ -6,14 +6,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { startFakeSpanner, type FakeSpanner } from '@scb/fake-spanner';
-import { languagePlugins, prepareDriver } from '@scb/languages';
+import { languagePlugins, prepareDriver, runDriver } from '@scb/languages';
 import { OPERATIONS as OPERATION_KINDS, decodeHistogram, summarize, type Language, type OperationKind, type ProgressMessage } from '@scb/shared';
-import { runDriver } from '../../apps/runner/src/cell';
 import { CACHE_DIR } from '../../apps/runner/src/paths';
 import { defaultCellOn, type Budget } from '../helpers/cells';
 
 /** A version of each language's client that this machine's registries serve. */
-const VERSIONS: Record<Language, string> = { node: '9.0.0', java: '6.123.0', go: '1.96.1' };
+const VERSIONS: Record<Language, string> = { node: '9.0.0', java: '6.123.0', go: '1.96.1', python: '3.71.0' };
 /** The data RPC select1 costs on the fake, exactly one per operation. */
 const SELECT1_RPC = 'ExecuteStreamingSql';
 const LATENCY_MS = 5;

@@ -12,9 +12,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { startFakeSpanner } from '@scb/fake-spanner';
-import { driverReadOnly, prepareDriver } from '@scb/languages';
+import { driverReadOnly, prepareDriver, runDriver } from '@scb/languages';
 import { driverWorkload, parseJobSpec, planCells, type DriverCell, type Language } from '@scb/shared';
-import { runDriver } from '../../apps/runner/src/cell';
 import { CACHE_DIR, REPO_ROOT } from '../../apps/runner/src/paths';
 import { cellReach, sandboxDriver, sandboxUnavailable, type SandboxOptions } from '../../apps/runner/src/sandbox';
 import { startTarget } from '../../apps/runner/src/targets/index';
@@ -290,9 +289,9 @@ test('a bridge to an address not on this machine is refused, naming it; so is a 
 });
 
 /** The versions the conformance tests drive (installed once in the client cache). */
-const VERSIONS: Record<Language, string> = { node: '9.0.0', java: '6.123.0', go: '1.96.1' };
+const VERSIONS: Record<Language, string> = { node: '9.0.0', java: '6.123.0', go: '1.96.1', python: '3.71.0' };
 
-for (const language of ['node', 'go', 'java'] as const) {
+for (const language of ['node', 'go', 'java', 'python'] as const) {
   test(`${language} driver: a cell run sandboxed against the fake counts what it does unsandboxed, over as many connections`, { timeout: 10 * 60_000 }, async () => {
     const client = { language, version: VERSIONS[language] };
     const launch = await prepareDriver(client, { cacheDir: CACHE_DIR, log: () => {} });
@@ -357,7 +356,7 @@ test('node driver: a credentials-mode cell (TLS, the client fetching tokens from
     assert.equal(reach.bridge.length, 3, 'the fake, and the metadata server (twice: GCE_METADATA_HOST and GCE_METADATA_IP)');
     const sandbox = await sandboxDriver(launch, { workDir, readOnly: [...driverReadOnly('node', launch), ...reach.readOnly], bridge: reach.bridge });
     try {
-      const result = await runDriver(cell, sandbox.launch, {}, 'fake', target.environment);
+      const result = await runDriver(cell, sandbox.launch, {}, false, target.environment);
       assert.deepEqual(result.errors, {});
       assert.equal(result.count, 100);
     } finally {

@@ -5,15 +5,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { startFakeSpanner } from '@scb/fake-spanner';
-import { prepareDriver } from '@scb/languages';
+import { prepareDriver, runDriver } from '@scb/languages';
 import { COLUMN_TYPES, type Configuration, decodeHistogram, type Language, parseJobSpec, type ResultSet, ResultSetSchema } from '@scb/shared';
-import { runDriver } from '../../apps/runner/src/cell';
 import { CACHE_DIR } from '../../apps/runner/src/paths';
 import { defaultCellOn } from '../helpers/cells';
 import { languagePlugins } from '@scb/languages';
 
 /** The newest version of each client the registries serve here that decodes every type below (FLOAT32 and UUID included). */
-const VERSIONS: Record<Language, string> = { node: '9.0.0', java: '6.123.0', go: '1.96.1' };
+const VERSIONS: Record<Language, string> = { node: '9.0.0', java: '6.123.0', go: '1.96.1', python: '3.71.0' };
 
 const sized = (type: string) => /STRING|BYTES|JSON/.test(type);
 /** Every scalar and array type, a tenth NULL, in 512-byte chunks: strings, bytes and lists are split across parts. */
@@ -57,6 +56,7 @@ const DECODE_OPTIONS: Partial<Record<Language, { configuration: Partial<Configur
     { configuration: { nodeScan: 'runStream', nodeRows: 'json-wrapNumbers' }, shape: EVERY_TYPE },
   ],
   go: [{ configuration: { goJsonUseNumber: true }, shape: WIDE_VALUES }],
+  python: [{ configuration: { pythonLazyDecode: true }, shape: EVERY_TYPE }],
 };
 
 async function scanRun(language: Language, shape: ResultSet, server: { corruptResultSetPart?: number } = {}, configuration: Partial<Configuration> = {}, measuredOps = 20) {
@@ -152,6 +152,11 @@ const BEFORE_UUID: Record<Language, { version: string; refused: RegExp | null }>
     version: '1.80.0',
     refused: /option workload\.resultSet UUID is not supported by go 1\.80\.0: it has no spanner\.NullUUID to decode column c0 into \(it came in cloud\.google\.com\/go\/spanner v1\.81\.0\)/,
   },
+  python: {
+    version: '3.61.0',
+    refused:
+      /option workload\.resultSet UUID is not supported by python 3\.61\.0: it does not decode UUID, which column c0 holds \(the client decodes UUID from 3\.62\.0 \(python-spanner PR #1310\) on\)/,
+  },
 };
 
 for (const language of languagePlugins().map((p) => p.language)) {
@@ -207,7 +212,7 @@ for (const [language, options] of Object.entries(DECODE_OPTIONS)) {
  * come back changed where the client parses JSON numbers into a float64 (Node always; Go unless
  * goJsonUseNumber), and the cell fails naming the first such column.
  */
-const WIDE_VALUES_FAIL: Record<Language, RegExp | null> = { node: /column c2 \(JSON\)/, java: null, go: /column c2 \(JSON\)/ };
+const WIDE_VALUES_FAIL: Record<Language, RegExp | null> = { node: /column c2 \(JSON\)/, java: null, go: /column c2 \(JSON\)/, python: null };
 
 for (const language of languagePlugins().map((p) => p.language)) {
   test(`${language} driver: DATEs of years 0001-9999 agree; JSON integers beyond 2^53 ${WIDE_VALUES_FAIL[language] ? 'fail the cell naming the column' : 'agree'}`, {

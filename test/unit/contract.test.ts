@@ -15,11 +15,12 @@ test('the generated Java and Go contract files are up to date with packages/shar
   }
 });
 
-test('every statement of the catalogue reaches both languages under its own name', () => {
-  const [go, java] = renderContract().map((f) => f.text);
+test('every statement of the catalogue reaches every language under its own name', () => {
+  const [go, java, python] = ['contract_gen.go', 'Contract.java', 'contract_gen.py'].map((name) => renderContract().find((f) => f.path.endsWith(name))!.text);
   for (const [key, sql] of Object.entries(SQL)) {
     assert.ok(go!.includes(`= ${JSON.stringify(sql)}`), `go: ${key}`);
     assert.ok(java!.includes(`= ${JSON.stringify(sql)};`), `java: ${key}`);
+    assert.ok(python!.includes(`\nSQL_${key.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()} = ${JSON.stringify(sql)}\n`), `python: ${key}`);
   }
   assert.match(java!, /static final String SQL_INSERT_SCORE = /);
   assert.match(go!, /const sqlInsertScore = /);
@@ -38,14 +39,23 @@ function propertiesOf(schema: unknown): Set<string> {
   return names;
 }
 
-test('every field of the driver protocol reaches Go under its JSON name, and every field of the cell Java', () => {
-  const { go, java } = renderProtocol();
+test('every field of the driver protocol reaches Go and Python under its JSON name, and every field of the cell Java', () => {
+  const { go, java, python } = renderProtocol();
   for (const name of propertiesOf(z.toJSONSchema(DriverCellSchema, { io: 'input' }))) {
     assert.match(go, new RegExp(`\`json:"${name}(,omitempty)?"\``), `go: ${name}`);
     assert.ok(go.includes(`d.field(o, path, "${name}", `), `go reads ${name}`);
     assert.ok(java.includes(`(o, path, "${name}", `), `java reads ${name}`);
+    assert.ok(python.includes(`(o, path, "${name}", `), `python reads ${name}`);
   }
-  for (const name of propertiesOf(z.toJSONSchema(DriverMessageSchema))) assert.match(go, new RegExp(`\`json:"${name}(,omitempty)?"\``), `go: ${name}`);
+  for (const name of propertiesOf(z.toJSONSchema(DriverMessageSchema))) {
+    assert.match(go, new RegExp(`\`json:"${name}(,omitempty)?"\``), `go: ${name}`);
+    assert.match(python, new RegExp(`\n    ${name}: `), `python: ${name}`);
+  }
+  // Python: the cell as dataclasses read with their defaults; the messages as TypedDicts.
+  assert.match(python, /grpc_gcp=_optional\(o, path, "grpcGcp", _one_of\("on", "off", "default"\), "default"\),/);
+  assert.match(python, /\n {4}cap: Optional\[Cap\]\n/);
+  assert.match(python, /\n {4}deadline_ms: float\n/);
+  assert.match(python, /class ResultMessage\(_ResultMessageRequired, total=False\):/);
   // Defaults of the cell: a driver fills them in as zod would (the runner writes them anyway).
   assert.match(go, /\} else \{\n\t\tx\.GrpcGcp = "default"\n/);
   assert.match(go, /\} else \{\n\t\tx\.Distribution = "fixed"\n/);

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { driverReadOnly, type DriverLaunch } from '@scb/languages';
 import type { DriverCell } from '@scb/shared';
-import { CellError } from './cell-error';
+import { CellError } from '@scb/languages';
 import { env } from './env';
 import { cellReach, sandboxDriver, sandboxUnavailable } from './sandbox';
 

@@ -1,24 +1,15 @@
-// What a Driver process sees of the Runner's environment, by its Target's kind (the lists and the
-// redaction of stored errors: driver-allowlist.ts). A Driver runs a client version a user picked: it
-// gets an allowlist, never the Runner's secrets.
+// What a Driver process sees of the Runner's environment (packages/languages/src/launch/environment.ts),
+// for a Cell on a target of this kind.
 import type { Target } from '@scb/shared';
-import { CREDENTIALS, PASSED, SET, SET_WITHOUT_CREDENTIALS } from './driver-allowlist';
+import { driverEnvironment as environmentOf } from '@scb/languages';
 import { targetPlugin } from './targets/index';
 
-export { redactEnvironment } from './driver-allowlist';
+export { redactEnvironment } from '@scb/languages';
 
-/**
- * A Driver's whole environment for a Cell on a Target of this kind. Not passed on purpose, besides
- * the Runner's secrets: NODE_OPTIONS, JAVA_TOOL_OPTIONS, GOMAXPROCS and the like (they would change
- * what is measured) and proxies (the Driver only reaches the Target).
- */
+/** Whether drivers of cells on this target kind get the runner's Google credentials. */
+export const targetCredentials = (target: Target['kind'] | undefined): boolean => Boolean(target && targetPlugin(target)?.credentials);
+
+/** A Driver's whole environment for a Cell on a Target of this kind. */
 export function driverEnvironment(target: Target['kind'] | undefined, runner: NodeJS.ProcessEnv = process.env): Record<string, string> {
-  const credentials = Boolean(target && targetPlugin(target)?.credentials);
-  const names: readonly string[] = credentials ? [...PASSED, ...CREDENTIALS, 'METADATA_SERVER_DETECTION'] : PASSED;
-  const env: Record<string, string> = {};
-  for (const name of names) {
-    const v = runner[name];
-    if (v !== undefined) env[name] = v;
-  }
-  return { ...env, ...SET, ...(credentials ? {} : SET_WITHOUT_CREDENTIALS) };
+  return environmentOf(targetCredentials(target), runner);
 }

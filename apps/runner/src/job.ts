@@ -1,8 +1,8 @@
 import { capWithinBudget, type CellPlan, clientText, isFinishedCell, opsAt, opsStarted, targetBudget, targetCap } from '@scb/shared';
 import { artifactContent, failCell, getJobToRun, markCellRunning, recordClientVersion, storeCellProgress, storeCellResult, storeJobSpent, type CellWrite, type Db } from '@scb/db';
-import { ClientInstallError, prepareDriver, type DriverLaunch } from '@scb/languages';
+import { CellError, ClientInstallError, prepareDriver, type DriverLaunch } from '@scb/languages';
 import { watchForStop } from './cancel';
-import { runCell, CellError } from './cell';
+import { runCell } from './cell';
 import { cellResultOf } from './cell-result';
 import { redactEnvironment } from './driver-env';
 import { endJob, failInvalidJob, failRefusedJob, startJob } from './job-status';

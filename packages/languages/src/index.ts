@@ -4,6 +4,7 @@ import { compareSemver, SEMVER, type Client, type Language } from '@scb/shared/j
 import { go } from './go/index';
 import { java } from './java/index';
 import { node } from './node/index';
+import { python } from './python/index';
 import { enforceCacheCap, markUsed, type Eviction } from './cache';
 import { lookUpDates, lookUpVersions } from './lookups';
 import { ClientInstallError, type DriverLaunch, type InstallContext, type LanguagePlugin } from './plugin';
@@ -28,6 +29,9 @@ export {
   type ArtifactLimits,
   type MavenFragmentOptions,
 } from './artifacts/index';
+export { CellError } from './launch/cell-error';
+export { driverEnvironment, redactEnvironment } from './launch/environment';
+export { DEADLINE_GRACE_MS, driverDeadlineMs, runDriver, type CellHooks } from './launch/run-driver';
 export { bytesUnder, enforceCacheCap, type CacheEntry, type Eviction } from './cache';
 export { REGISTRY_ANSWER_TTL_MS, REGISTRY_FAILURE_TTL_MS } from './lookups';
 export { ClientInstallError, RegistryError, type BuildToInstall, type DriverLaunch, type InstallContext, type LanguagePlugin } from './plugin';
@@ -46,7 +50,7 @@ export function registerLanguagePlugin(plugin: LanguagePlugin): void {
   PLUGINS.set(plugin.language, plugin);
 }
 
-for (const p of [node, java, go]) registerLanguagePlugin(p);
+for (const p of [node, java, go, python]) registerLanguagePlugin(p);
 
 /** Every client language this process can drive, built-ins first. */
 export function languagePlugins(): LanguagePlugin[] {

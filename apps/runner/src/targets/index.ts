@@ -1,7 +1,7 @@
 import { policyRefusal, type CellPlan, type JobSpec } from '@scb/shared';
 import { BUILT_IN_RUNNERS } from '@scb/targets';
 import { TargetError, type StartedTarget, type TargetPlugin } from '@scb/shared/target-plugin';
-import { CellError } from '../cell-error';
+import { CellError } from '@scb/languages';
 import { policy } from '../env';
 
 export type { AddedLatency, ChannelStats, ServerTime, StartedTarget, TargetLoad, TargetPlugin, TargetStats } from '@scb/shared/target-plugin';

@@ -1,7 +1,8 @@
-import { GO_MODULES, LANGUAGE_INFO, compareSemver, type GoModule } from '@scb/shared/job';
+import { GO_MODULES, compareSemver, type GoModule } from '@scb/shared/job';
+import { goInfo } from './info';
 import { RegistryError } from '../plugin';
 
-export const GO_PACKAGE = LANGUAGE_INFO.go.packageName;
+export const GO_PACKAGE = goInfo.packageName;
 export const GRPC_MODULE = 'google.golang.org/grpc';
 
 /** The first proxy of GOPROXY (default proxy.golang.org), as the go command would ask it. */

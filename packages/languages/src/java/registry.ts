@@ -1,7 +1,7 @@
-import { LANGUAGE_INFO } from '@scb/shared/job';
+import { javaInfo } from './info';
 import { RegistryError } from '../plugin';
 
-export const JAVA_ARTIFACT = LANGUAGE_INFO.java.packageName;
+export const JAVA_ARTIFACT = javaInfo.packageName;
 /** The repository whose metadata lists the versions: Maven Central, or SCB_MAVEN_REPOSITORY (a mirror; tests serve their own). */
 const mavenBase = () => `${(process.env.SCB_MAVEN_REPOSITORY || 'https://repo1.maven.org/maven2').replace(/\/$/, '')}/com/google/cloud/google-cloud-spanner`;
 const mavenMetadata = () => `${mavenBase()}/maven-metadata.xml`;

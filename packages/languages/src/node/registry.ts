@@ -1,10 +1,10 @@
-import { LANGUAGE_INFO } from '@scb/shared/job';
+import { nodeInfo } from './info';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { lastLines, RegistryError } from '../plugin';
 
 const run = promisify(execFile);
-export const NODE_PACKAGE = LANGUAGE_INFO.node.packageName;
+export const NODE_PACKAGE = nodeInfo.packageName;
 export const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 /** The registry's publish time of each version asked for (npm's `time` field). */

@@ -50,11 +50,12 @@ export const COLLAPSE_SHARE = 0.25;
  * carry 3.4-3.9% (150 cold starts; and the stored gates of 2026-11-26 here: 6.104.0 3.4-3.9%, one
  * candidate build's skewed but fast cold start 17% at 84-90 streams, 578 qps, one collapsed at 31% and
  * 100, 464 qps). The share is a count over the whole cell, not one instant; 25% sits in the gap and is
- * the reproduction java-affinity-burst's own bound. On a saturated machine the gap narrows (54 cold
- * starts of 6.105.0 and 6.106.0, 2026-11-26, findings/gate-calibration.md): the nearest below were 20.4%
- * and 24.5% at 100 streams and full speed (557 and 549 qps, p99 1,027 and 924 ms), the nearest above
- * 27.2% and 27.5% already slowed (489 and 512 qps, p99 1,229 and 1,252 ms). The target's counts are read where there are any
- * (the fake caps a connection at 100; the client's own count includes streams queued in the channel).
+ * the reproduction java-affinity-burst's own bound. On a saturated machine the gap narrows (108 cold
+ * starts of 6.105.0 and 6.106.0, 2026-11-26, findings/gate-calibration.md): four cold starts reached 100
+ * streams at full speed with 20.4-24.5% of the RPCs (548-575 qps, p99 783-1,027 ms), while the collapsed
+ * ones carried 25.2% or more and had slowed (at most 525 qps, p99 1,130 ms or more). The target's
+ * counts are read where there are any (the fake caps a connection at 100; the client's own count
+ * includes streams queued in the channel).
  */
 export function affinityCollapsed(cell: ModeCell): boolean | null {
   const { channels } = shownChannels(cell.channels);

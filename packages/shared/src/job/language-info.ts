@@ -1,5 +1,8 @@
 // What a client language is to the spec, forms and pages: the registry's record of it (registry.ts),
-// below the spec and the languages themselves so that neither imports the other to name it.
+// below the spec and the languages themselves so that neither imports the other to name it. The
+// languages' entries (packages/languages/src/<language>/info.ts) import only this, the registry and
+// result-set/shape.ts of this package: @scb/shared imports them (job/languages.ts) without a cycle.
+import { compareSemver } from './semver';
 
 /**
  * What the spec, forms and pages know of a client language without installing it. `cellSeconds`: what
@@ -19,6 +22,11 @@ export interface LanguageInfo {
    * workload, where given), before anything is installed; null when it can.
    */
   refuse?(configuration: RefusableConfiguration, context?: RefusalContext): { option: string; message: string } | null;
+  /**
+   * Its own options (those no other language has), given to `language`: why that language refuses
+   * them, or null. Every other language's configuration is checked against it.
+   */
+  refuseForeign?(configuration: RefusableConfiguration, language: string): { option: string; message: string } | null;
   /** What the launch form says under its fields while this language is picked. */
   hints?: { configurations?: string; numChannels?: string };
   /** The figure of its session pool's per-second samples (timeline `pool`) that counts sessions in use, where it has one. */
@@ -36,15 +44,30 @@ export interface LanguageInfo {
 export interface RefusableConfiguration {
   grpcGcp?: string;
   operationTimeoutMs?: number;
-  sessionPool?: { trackSessionHandles?: boolean };
+  sessionPool?: { trackSessionHandles?: boolean; minSessions?: number; maxSessions?: number; maxIdle?: number; writeSessionsFraction?: number };
   decodeMode?: string;
   nodeRows?: string;
   nodeScan?: string;
   goJsonUseNumber?: boolean;
+  numChannels?: number;
+  dynamicChannelPool?: boolean;
+  multiplexedSessions?: boolean;
+  pythonPool?: string;
+  pythonLazyDecode?: boolean;
 }
 
 /** What else a language's `refuse` may weigh: the client version and the workload it would run. */
 export interface RefusalContext {
   version?: string;
   workload?: { operations: readonly string[]; resultSet?: { columns: readonly { type: string; nullFraction?: number }[] } };
+}
+
+/**
+ * An option that came to a client in `since`, set (`set`) for an older `version`: refused with what came
+ * and where (`came`: "DecodeMode came in google-cloud-spanner 6.59.0 (java-spanner PR #2847)"); null
+ * for a version that has it, or where the version is not known.
+ */
+export function versionRefusal(option: string, set: boolean, language: string, version: string | undefined, since: string, came: string): { option: string; message: string } | null {
+  if (!set || version === undefined || compareSemver(version, since) >= 0) return null;
+  return { option, message: `is not supported by ${language} ${version}: ${came}; leave ${option} unset for this version or run ${since} or later` };
 }

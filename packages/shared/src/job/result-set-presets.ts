@@ -119,6 +119,21 @@ const ON_THE_FAKE: Preset[] = [
       workload: { operation: 'scan', warmupOps: 5, durationSeconds: 10, resultSet: { rows: 10_000, columns: [{ type: 'STRING', bytes: 1000 }], chunkBytes: 65_536 } },
     },
   },
+  {
+    id: 'result-set-python-decoding',
+    title: 'Result sets: Python decoding (3.50.1 vs 3.51.0, lazy_decode on 3.71.0)',
+    description:
+      'python-spanner PR #1244 (3.51.0, "Optimize ResultSet decoding") chose a decoder per column once per result instead of a type switch per value: 100 rows of 20 columns measured 35-40 ms to decode before it and 15-20 ms after. The same every-type result as result-set-every-type, the application reading the first column only, on 3.50.1, 3.51.0 and 3.71.0, and 3.71.0 with pythonLazyDecode (execute_sql(lazy_decode=True), 3.51.0 on: the client hands over protobuf values, the application decodes the column it reads). One agent, queries 1 ms: compare CPU ms per 1,000 rows. The decoding change reproduces here (the reproduction python-resultset-decoding: 3.50.1\'s p50 2.7 and 3.8 times 3.51.0\'s on a loaded machine); measured here once with 2 s per cell (2026-11-26, the machine loaded by other work): 274.0 CPU ms per 1,000 rows on 3.50.1, 122.6 on 3.51.0, 86.0 on 3.71.0 and 25.1 with lazy_decode (p50 80.4, 17.5, 10.1 and 3.6 ms).',
+    spec: {
+      name: 'Result sets: Python decoding',
+      clients: ['3.50.1', '3.51.0', '3.71.0', '3.71.0'].map((version) => ({ language: 'python', version })),
+      configurations: [{ label: 'client default' }, { label: 'client default' }, { label: 'client default' }, { label: 'lazy_decode', pythonLazyDecode: true }],
+      pairing: 'zip',
+      concurrency: [1],
+      target: { kind: 'fake', latencyMs: 1 },
+      workload: { operation: 'scan', warmupOps: 100, durationSeconds: 10, resultSet: { rows: 100, columns: EVERY_TYPE_COLUMNS, read: 'first' } },
+    },
+  },
 ];
 
 /** A preset's spec on a fresh emulator per cell, which the runner provisions with the result's table and values. */

@@ -30,6 +30,13 @@ export const NODE_ROWS = ['rows', 'json', 'json-wrapNumbers'] as const;
  * at a time, the stream paused while the application reads a row, as an application that streams does).
  */
 export const NODE_SCAN = ['run', 'runStream'] as const;
+/**
+ * The Python client's session pools (google.cloud.spanner_v1.pool): `fixed` FixedSizePool (its size
+ * sessionPool.maxSessions, all created at start; the client's default), `bursty` BurstyPool (keeps up to
+ * sessionPool.maxSessions, creates one more whenever it is empty), `pinging` PingingPool (a fixed pool
+ * whose idle sessions a background thread pings).
+ */
+export const PYTHON_POOLS = ['fixed', 'bursty', 'pinging'] as const;
 /** The tables each operation reads or writes: a real Spanner database must have them (we create none there). */
 export const OPERATION_TABLES: Record<Operation, string[]> = { select1: [], readOnlyTxn: ['Players', 'Scores'], readWriteTxn: ['Scores'], pointRead: ['Players'], scan: [] };
 export { PLAYERS } from '../catalogue';
@@ -146,6 +153,10 @@ export const ConfigurationSchema = z.strictObject({
    * that JSON numbers decode as json.Number, every digit kept, instead of float64 (the client's default).
    */
   goJsonUseNumber: z.boolean().optional(),
+  /** Python only: the session pool class (PYTHON_POOLS); the client's default FixedSizePool when not set. */
+  pythonPool: z.enum(PYTHON_POOLS).optional(),
+  /** Python only (google-cloud-spanner 3.51.0 on): execute_sql(lazy_decode=True), the scan's values decoded only when read. */
+  pythonLazyDecode: z.boolean().optional(),
 });
 
 /** An operation count: fixed, or max(min, perConcurrency x C) so that bursts scale with concurrency. */

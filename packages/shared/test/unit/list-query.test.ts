@@ -38,7 +38,7 @@ test('filters: one of the known values, empty for all', () => {
   const r = parseListQuery('reproductions', { language: '\u0000', status: 'fixed' });
   assert.ok(!r.ok);
   assert.deepEqual(r.issues, [
-    { path: 'language', message: 'must be one of node, java, go' },
+    { path: 'language', message: 'must be one of node, java, go, python' },
     { path: 'status', message: 'must be one of reproduced, not reproduced, not run yet' },
   ]);
   assert.deepEqual(parseListQuery('watches', { verdict: 'pass' }), { ok: true, value: { verdict: 'pass' } });

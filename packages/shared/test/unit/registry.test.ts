@@ -67,5 +67,5 @@ test("a registered kind's own schema names its fields; unknown kinds and languag
   assert.ok(!unknown.ok);
   const at = (p: string) => unknown.issues.find((i) => i.path === p)?.message ?? '';
   assert.match(at('target.kind'), /fake, emulator, spanner, box/);
-  assert.match(at('clients.0.language'), /node, java, go, cobol/);
+  assert.match(at('clients.0.language'), /node, java, go, python, cobol/);
 });

@@ -166,6 +166,7 @@ test('scenario index: counts, default scenario and concurrency, same label told 
     { value: 'node', cells: 2 },
     { value: 'java', cells: 17 },
     { value: 'go', cells: 0 },
+    { value: 'python', cells: 0 },
   ]);
   const java = index.scenarios.java;
   assert.deepEqual(

@@ -58,7 +58,7 @@ test('bad watches are refused field by field, a scenario of their own as the gat
     const r = parseWatchSpec(input);
     return r.ok ? [] : r.issues.map((i) => `${i.path}: ${i.message}`);
   };
-  assert.deepEqual(issues({ language: 'cobol', scenarios: [] }), ['language: must be one of node, java, go', 'scenarios: list at least one scenario']);
+  assert.deepEqual(issues({ language: 'cobol', scenarios: [] }), ['language: must be one of node, java, go, python', 'scenarios: list at least one scenario']);
   assert.deepEqual(issues({ language: 'java', scenarios: ['nope'] }), [`scenarios.0: must be one of ${GATE_SCENARIO_IDS.join(', ')}, or a gate spec (an object)`]);
   assert.deepEqual(issues({ language: 'java', scenarios: ['affinity-burst'], since: 'latest', until: '1.0.0; rm -rf /' }), [
     'since: must be a plain semver such as 6.105.0',

@@ -72,6 +72,8 @@ type Configuration struct {
 	NodeRows            *string      `json:"nodeRows,omitempty"`
 	NodeScan            *string      `json:"nodeScan,omitempty"`
 	GoJsonUseNumber     *bool        `json:"goJsonUseNumber,omitempty"`
+	PythonPool          *string      `json:"pythonPool,omitempty"`
+	PythonLazyDecode    *bool        `json:"pythonLazyDecode,omitempty"`
 }
 
 // SessionPool is Configuration.sessionPool.
@@ -386,6 +388,14 @@ func (d *protocolDecoder) decodeConfiguration(raw json.RawMessage, path string, 
 	if v, p := d.field(o, path, "goJsonUseNumber", false); v != nil {
 		x.GoJsonUseNumber = new(bool)
 		*x.GoJsonUseNumber = d.boolean(v, p)
+	}
+	if v, p := d.field(o, path, "pythonPool", false); v != nil {
+		x.PythonPool = new(string)
+		*x.PythonPool = d.oneOf(p, d.str(v, p), "fixed", "bursty", "pinging")
+	}
+	if v, p := d.field(o, path, "pythonLazyDecode", false); v != nil {
+		x.PythonLazyDecode = new(bool)
+		*x.PythonLazyDecode = d.boolean(v, p)
 	}
 }
 

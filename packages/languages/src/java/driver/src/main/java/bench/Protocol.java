@@ -125,7 +125,9 @@ final class Protocol {
       String decodeMode,
       String nodeRows,
       String nodeScan,
-      Boolean goJsonUseNumber) {
+      Boolean goJsonUseNumber,
+      String pythonPool,
+      Boolean pythonLazyDecode) {
     static Configuration read(JsonElement json, String path) {
       JsonObject o = ProtocolReader.object(json, path);
       return new Configuration(
@@ -139,7 +141,9 @@ final class Protocol {
           ProtocolReader.optional(o, path, "decodeMode", (j, p) -> ProtocolReader.oneOf(ProtocolReader.string(j, p), p, "DIRECT", "LAZY_PER_ROW", "LAZY_PER_COL"), null),
           ProtocolReader.optional(o, path, "nodeRows", (j, p) -> ProtocolReader.oneOf(ProtocolReader.string(j, p), p, "rows", "json", "json-wrapNumbers"), null),
           ProtocolReader.optional(o, path, "nodeScan", (j, p) -> ProtocolReader.oneOf(ProtocolReader.string(j, p), p, "run", "runStream"), null),
-          ProtocolReader.optional(o, path, "goJsonUseNumber", ProtocolReader::bool, null));
+          ProtocolReader.optional(o, path, "goJsonUseNumber", ProtocolReader::bool, null),
+          ProtocolReader.optional(o, path, "pythonPool", (j, p) -> ProtocolReader.oneOf(ProtocolReader.string(j, p), p, "fixed", "bursty", "pinging"), null),
+          ProtocolReader.optional(o, path, "pythonLazyDecode", ProtocolReader::bool, null));
     }
   }
 

@@ -1,4 +1,4 @@
-import { redactEnvironment } from './driver-allowlist';
+import { redactEnvironment } from './environment';
 
 /** A cell that could not produce a result; the message is what the user reads, stored publicly. */
 export class CellError extends Error {

@@ -1,10 +1,9 @@
 // What a Driver process sees of the Runner's environment, and what a stored error never shows of it.
 // A Driver runs a client version a user picked: it gets an allowlist, never the Runner's secrets.
-// Below the target plug-ins (a CellError redacts with it): driver-env.ts gives a Driver its environment by its target's kind.
 import { policyVariables } from '@scb/shared/policy';
 
 /** Passed to every Driver, when the Runner has them. */
-export const PASSED = [
+const PASSED = [
   // The process basics: programs, the user's files (and gcloud's ADC there), locale, temporary files, time zone.
   'PATH',
   'HOME',
@@ -22,10 +21,10 @@ export const PASSED = [
 ] as const;
 
 /** Application Default Credentials: only a Cell on real Cloud Spanner authenticates. */
-export const CREDENTIALS = ['GOOGLE_APPLICATION_CREDENTIALS', 'GOOGLE_CLOUD_PROJECT', 'CLOUDSDK_CONFIG', 'GCE_METADATA_HOST', 'GCE_METADATA_IP'] as const;
+const CREDENTIALS = ['GOOGLE_APPLICATION_CREDENTIALS', 'GOOGLE_CLOUD_PROJECT', 'CLOUDSDK_CONFIG', 'GCE_METADATA_HOST', 'GCE_METADATA_IP'] as const;
 
 /** Set by the Runner for every Driver, whatever its own environment says. */
-export const SET: Record<string, string> = {
+const SET: Record<string, string> = {
   // No metrics export: it may not differ between the clients compared.
   SPANNER_DISABLE_BUILTIN_METRICS: 'true',
 };
@@ -34,7 +33,23 @@ export const SET: Record<string, string> = {
  * Set for a Driver without credentials: no probe of the GCE metadata server. A Cell on Cloud Spanner
  * keeps the probe: on Google Cloud the metadata server is where its credentials come from.
  */
-export const SET_WITHOUT_CREDENTIALS: Record<string, string> = { METADATA_SERVER_DETECTION: 'none' };
+const SET_WITHOUT_CREDENTIALS: Record<string, string> = { METADATA_SERVER_DETECTION: 'none' };
+
+/**
+ * A Driver's whole environment for a Cell; `credentials`: the Cell's target is one the Runner reaches
+ * with its own Google credentials (its TargetPlugin says so). Not passed on purpose, besides the
+ * Runner's secrets: NODE_OPTIONS, JAVA_TOOL_OPTIONS, GOMAXPROCS, PYTHONPATH and the like (they would
+ * change what is measured) and proxies (the Driver only reaches the Target).
+ */
+export function driverEnvironment(credentials: boolean, runner: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const names: readonly string[] = credentials ? [...PASSED, ...CREDENTIALS, 'METADATA_SERVER_DETECTION'] : PASSED;
+  const env: Record<string, string> = {};
+  for (const name of names) {
+    const v = runner[name];
+    if (v !== undefined) env[name] = v;
+  }
+  return { ...env, ...SET, ...(credentials ? {} : SET_WITHOUT_CREDENTIALS) };
+}
 
 /** Variables whose values are everyday words or paths in messages, unless their name says secret. */
 const PLAIN = new Set(['PATH', 'HOME', 'PWD', 'OLDPWD', 'SHELL', 'USER', 'LOGNAME', 'LANG', 'TERM', 'HOSTNAME', 'SHLVL', '_']);
