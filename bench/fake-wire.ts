@@ -12,7 +12,7 @@ import { startFakeSpannerThread } from '@scb/fake-spanner';
 import { prepareDriver, runDriver } from '@scb/languages';
 import { decodeHistogram, summarize } from '@scb/shared';
 import { CACHE_DIR } from '../apps/runner/src/paths';
-import { startTap } from '../apps/runner/src/targets/tap';
+import { startTap } from '../packages/targets/src/tap';
 import { defaultCellOn } from '../test/helpers/cells';
 import { startFakeProcess } from './fake-process';
 

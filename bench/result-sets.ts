@@ -24,9 +24,9 @@ import { clientText, decodeHistogram, type JobSpec, type JobSpecInput, median, p
 import { runCell } from '../apps/runner/src/cell';
 import { cellResultOf } from '../apps/runner/src/cell-result';
 import { CACHE_DIR } from '../apps/runner/src/paths';
-import { emulatorVersion, findEmulatorBinary, missingEmulatorMessage } from '../apps/runner/src/targets/emulator/binary';
-import { startEmulatorProcess } from '../apps/runner/src/targets/emulator/process';
-import { provision, rowsPerCommit } from '../apps/runner/src/targets/emulator/provision';
+import { emulatorVersion, findEmulatorBinary, missingEmulatorMessage } from '../packages/targets/src/emulator/binary';
+import { startEmulatorProcess } from '../packages/targets/src/emulator/process';
+import { provision, rowsPerCommit } from '../packages/targets/src/emulator/provision';
 import { NODE_SINGLE_CHUNK_COLUMNS } from '../packages/shared/src/job/result-set-presets';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);

@@ -29,7 +29,7 @@ function sourceStamp(): string {
       else h.update(path.relative(ROOT, p)).update(readFileSync(p));
     }
   };
-  for (const dir of ['apps/web', 'packages/shared/src', 'packages/db/src', 'packages/db/generated', 'packages/languages/src']) walk(path.join(ROOT, dir));
+  for (const dir of ['apps/web', 'packages/shared/src', 'packages/db/src', 'packages/db/generated', 'packages/languages/src', 'packages/targets/src']) walk(path.join(ROOT, dir));
   h.update(readFileSync(path.join(ROOT, 'package-lock.json')));
   return h.digest('hex');
 }

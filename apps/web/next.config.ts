@@ -29,7 +29,7 @@ export const SECURITY_HEADERS = [
 ];
 
 const config: NextConfig = {
-  transpilePackages: ['@scb/shared', '@scb/db', '@scb/languages'],
+  transpilePackages: ['@scb/shared', '@scb/db', '@scb/languages', '@scb/targets'],
   serverExternalPackages: ['@prisma/client', '@prisma/adapter-pg', 'pg', 'graphile-worker', 'esbuild'],
   poweredByHeader: false,
   headers: async () => [{ source: '/:path*', headers: SECURITY_HEADERS }],

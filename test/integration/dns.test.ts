@@ -8,7 +8,7 @@ import { prepareDriver } from '@scb/languages';
 import { parseJobSpec, planCells } from '@scb/shared';
 import { runCell } from '../../apps/runner/src/cell';
 import { CACHE_DIR } from '../../apps/runner/src/paths';
-import { startDnsServer } from '../../apps/runner/src/targets/fake/dns';
+import { startDnsServer } from '../../packages/targets/src/fake/dns';
 
 test('the DNS server answers its one name after its delay, refuses others, and records each lookup', async () => {
   const dns = await startDnsServer({ name: 'spanner.bench.test', delayMs: 300, ttlSeconds: 0 });

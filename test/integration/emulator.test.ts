@@ -11,10 +11,10 @@ import { grpc } from 'google-gax';
 // The runner reads its policy once, when it is loaded: set it first. The emulatorHost test names
 // loopback port 1, which the operator must list (any other loopback port is refused).
 process.env.SCB_EMULATOR_PORTS = '1';
-const { emulatorVersion, findEmulatorBinary, missingEmulatorMessage } = await import('../../apps/runner/src/targets/emulator/binary');
-const { startEmulatorProcess } = await import('../../apps/runner/src/targets/emulator/process');
-const { provision } = await import('../../apps/runner/src/targets/emulator/provision');
-const { missingTables } = await import('../../apps/runner/src/targets/spanner/tables');
+const { emulatorVersion, findEmulatorBinary, missingEmulatorMessage } = await import('../../packages/targets/src/emulator/binary');
+const { startEmulatorProcess } = await import('../../packages/targets/src/emulator/process');
+const { provision } = await import('../../packages/targets/src/emulator/provision');
+const { missingTables } = await import('../../packages/targets/src/spanner/tables');
 const { countedBy, useRunner } = await import('../helpers/jobs');
 
 const stack = useRunner();
@@ -97,7 +97,7 @@ test('the emulator binary is found where the Cloud SDK puts it, and a missing on
   const probe = (env: Record<string, string>) =>
     execFileSync(
       process.execPath,
-      ['--import', 'tsx', '-e', "import('./apps/runner/src/targets/emulator/binary.ts').then((m) => console.log(JSON.stringify([m.findEmulatorBinary(), m.missingEmulatorMessage()])))"],
+      ['--import', 'tsx', '-e', "import('./packages/targets/src/emulator/binary.ts').then((m) => console.log(JSON.stringify([m.findEmulatorBinary(), m.missingEmulatorMessage()])))"],
       {
         env: { ...process.env, ...env },
         encoding: 'utf8',

@@ -11,9 +11,9 @@ import { prepareDriver } from '@scb/languages';
 import { COLUMN_TYPES, columnChecksums, generateRows, parseJobSpec, planCells, ResultSetSchema, resultSetSql, resultSetTable, type WireValue } from '@scb/shared';
 import { runCell } from '../../apps/runner/src/cell';
 import { CACHE_DIR } from '../../apps/runner/src/paths';
-import { findEmulatorBinary, missingEmulatorMessage } from '../../apps/runner/src/targets/emulator/binary';
-import { startEmulatorProcess } from '../../apps/runner/src/targets/emulator/process';
-import { MUTATIONS_PER_COMMIT, provision, rowsPerCommit } from '../../apps/runner/src/targets/emulator/provision';
+import { findEmulatorBinary, missingEmulatorMessage } from '../../packages/targets/src/emulator/binary';
+import { startEmulatorProcess } from '../../packages/targets/src/emulator/process';
+import { MUTATIONS_PER_COMMIT, provision, rowsPerCommit } from '../../packages/targets/src/emulator/provision';
 import { RESULT_SET_PRESETS } from '../../packages/shared/src/job/result-set-presets';
 
 const sized = (type: string) => /STRING|BYTES|JSON/.test(type);

@@ -8,8 +8,8 @@ import { after, test } from 'node:test';
 import { createJob } from '@scb/db';
 import { newTokenSecret, startFakeSpanner, type FakeSpanner } from '@scb/fake-spanner';
 import { parseJobSpec } from '@scb/shared';
-import { makeCellCa } from '../../apps/runner/src/targets/fake/ca';
-import { startMetadataServer } from '../../apps/runner/src/targets/fake/metadata';
+import { makeCellCa } from '../../packages/targets/src/fake/ca';
+import { startMetadataServer } from '../../packages/targets/src/fake/metadata';
 
 // The runner reads its environment once, when it is loaded: set it first. No key file, no gcloud: the
 // metadata server is the runner's only source of credentials.

@@ -8,7 +8,7 @@ import { startFakeSpanner } from '@scb/fake-spanner';
 import { prepareDriver, runDriver } from '@scb/languages';
 import { decodeHistogram, summarize, type Language } from '@scb/shared';
 import { CACHE_DIR } from '../../apps/runner/src/paths';
-import { startTap } from '../../apps/runner/src/targets/tap';
+import { startTap } from '../../packages/targets/src/tap';
 import { defaultCellOn } from '../helpers/cells';
 
 const VERSIONS: Partial<Record<Language, string>> = { node: '9.0.0', java: '6.123.0' };

@@ -1,4 +1,5 @@
-// The runner's environment variables, read and validated once (docs/configuration.md).
+// The runner's environment variables, read and validated once (docs/configuration.md); those of the
+// built-in target kinds (SCB_EMULATOR_BIN, SCB_ALLOW_SPANNER, SCB_TEST_TLS_ROOTS) are theirs: @scb/targets' env.ts.
 import { commaList, isPublicUrl, policyFromEnv, PUBLIC_URL_ERROR, type Policy } from '@scb/shared/policy';
 import { z } from 'zod';
 
@@ -17,10 +18,6 @@ const RunnerEnvSchema = z.object({
   SCB_CACHE_MAX_GB: z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.coerce.number().positive().max(100_000).default(10)),
   /** The commit a job records as where it ran; default `git rev-parse HEAD` of the checkout. */
   SCB_GIT_COMMIT: optional,
-  /** The Cloud Spanner emulator binary (emulator_main); default: PATH, then the Google Cloud SDK's places. */
-  SCB_EMULATOR_BIN: optional,
-  /** 1: this runner takes jobs against real Cloud Spanner, with the credentials of its own environment. */
-  SCB_ALLOW_SPANNER: optional,
   /**
    * 1: uploaded builds' drivers run without the sandbox where this runner has none (bubblewrap). Their
    * code then runs with the runner's own reach (its network, its files): shown on /settings and the job page.
@@ -48,8 +45,6 @@ const RunnerEnvSchema = z.object({
   /** The dashboard's public URL, for the links a webhook's message carries (the web app reads it too); default http://localhost:$PORT. */
   SCB_PUBLIC_URL: optional.refine((u) => u === undefined || isPublicUrl(u), PUBLIC_URL_ERROR),
   PORT: z.coerce.number().int().min(1).max(65_535).default(3000),
-  /** Tests only: a PEM file of roots the drivers trust for TLS targets instead of the system's. */
-  SCB_TEST_TLS_ROOTS: optional,
 });
 
 export type RunnerEnv = z.output<typeof RunnerEnvSchema>;

@@ -1,14 +1,13 @@
 import { policyRefusal, type CellPlan, type JobSpec } from '@scb/shared';
+import { BUILT_IN_RUNNERS } from '@scb/targets';
+import { TargetError, type StartedTarget, type TargetPlugin } from '@scb/shared/target-plugin';
+import { CellError } from '@scb/languages';
 import { policy } from '../env';
-import { emulator } from './emulator';
-import { fake } from './fake';
-import { spanner } from './spanner';
-import type { StartedTarget, TargetPlugin } from '@scb/shared/target-plugin';
 
 export type { AddedLatency, ChannelStats, ServerTime, StartedTarget, TargetLoad, TargetPlugin, TargetStats } from '@scb/shared/target-plugin';
 
 /** Every target kind the runner can start: the built-ins, then what plug-ins register (SCB_PLUGINS). */
-const TARGETS = new Map<string, TargetPlugin<any>>([fake, emulator, spanner].map((p) => [p.kind, p]));
+const TARGETS = new Map<string, TargetPlugin<any>>(BUILT_IN_RUNNERS.map((p) => [p.kind, p]));
 
 /** Adds (or replaces) a target plug-in; its TargetKind must be registered in @scb/shared as well. */
 export function registerTargetPlugin(plugin: TargetPlugin<any>): void {
@@ -45,7 +44,11 @@ export function refuseJobOnTarget(spec: JobSpec): string | null {
   return p.refuseJob?.(spec.target) ?? policyRefusal(policy(), spec);
 }
 
-/** Starts the job's target for one cell. */
-export function startTarget(spec: JobSpec, plan: CellPlan): Promise<StartedTarget> {
-  return pluginOf(spec).start(spec.target, spec, plan);
+/** Starts the job's target for one cell; why it could not (a TargetError) becomes the cell's error, redacted. */
+export async function startTarget(spec: JobSpec, plan: CellPlan): Promise<StartedTarget> {
+  try {
+    return await pluginOf(spec).start(spec.target, spec, plan);
+  } catch (e) {
+    throw e instanceof TargetError ? new CellError(e.message) : e;
+  }
 }

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { parseJobSpec } from '@scb/shared/job';
 import { PRESETS } from '@scb/shared/presets';
 import { fitsFields, fromSpec, INITIAL, toSpec } from '../../app/jobs/new/form-state';
-import { TARGET_FORMS } from '../../app/jobs/new/targets/index';
+import { TARGET_FORMS } from '@scb/targets/forms';
 
 test('the initial form is a valid spec: Node 9.0.0 on the fake, grpc-gcp on and off at three concurrencies', () => {
   const parsed = parseJobSpec(toSpec(INITIAL));

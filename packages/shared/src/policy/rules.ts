@@ -1,4 +1,4 @@
-// The operator's policy as data, and the checks target kinds apply to it (targets/<kind>.ts); read from
+// The operator's policy as data, and the checks target kinds apply to it (@scb/targets: packages/targets/src/<kind>/kind.ts); read from
 // the environment in policy.ts.
 
 export interface Policy {

@@ -1,15 +1,23 @@
 import { z } from 'zod';
 import type { Policy } from '../policy/rules';
 import { registerTargetKind, targetKindNamed, targetKinds } from '../registry';
-import { emulatorTarget, type EmulatorTarget } from './emulator';
-import { fakeTarget, type FakeTarget } from './fake';
-import { spannerTarget, type SpannerTarget } from './spanner';
+import { BUILT_IN_KINDS, type EmulatorTarget, type FakeTarget, type SpannerTarget } from '@scb/targets/kinds';
 import type { JobBudget, TargetClient, TargetConfiguration, TargetKind } from './kind';
 
-export { DEFAULT_TARGET, FakeServerSchema, FakeTargetSchema, GRPC_JS_DNS_AUTHORITY, type FakeTarget } from './fake';
-export { EMULATOR_HOST_RULE, EMULATOR_POLICY_VARIABLES, emulatorHostAllowed, EmulatorTargetSchema, type EmulatorPolicy, type EmulatorTarget, type PortRange } from './emulator';
-export { NetworkSchema, type Network } from './network';
+// The built-in kinds live in @scb/targets (packages/targets/src/<kind>/kind.ts), listed once there.
 export {
+  DEFAULT_TARGET,
+  FakeServerSchema,
+  FakeTargetSchema,
+  GRPC_JS_DNS_AUTHORITY,
+  type FakeTarget,
+  EMULATOR_HOST_RULE,
+  EMULATOR_POLICY_VARIABLES,
+  emulatorHostAllowed,
+  EmulatorTargetSchema,
+  type EmulatorPolicy,
+  type EmulatorTarget,
+  type PortRange,
   DEFAULT_SPANNER_CEILINGS,
   DEFAULT_SPANNER_ENDPOINT,
   GOOGLE_SPANNER_ENDPOINTS,
@@ -21,10 +29,11 @@ export {
   type DatabaseRule,
   type SpannerPolicy,
   type SpannerTarget,
-} from './spanner';
+} from '@scb/targets/kinds';
+export { NetworkSchema, type Network } from './network';
 export type { JobBudget, TargetClient, TargetConfiguration, TargetKind, TargetPolicy } from './kind';
 
-for (const kind of [fakeTarget, emulatorTarget, spannerTarget]) registerTargetKind(kind);
+for (const kind of BUILT_IN_KINDS) registerTargetKind(kind);
 
 /** A target of a kind a plug-in registered: its fields are its kind's business. */
 export interface OtherTarget {

@@ -37,7 +37,7 @@ export interface JobBudget {
 
 /**
  * What the spec, placement, policy, pages and statistics know of a target kind without running it.
- * Each kind has its schema and one of these in its own file (targets/<kind>.ts), registered in the
+ * Each kind has its schema and one of these in its folder (packages/targets/src/<kind>/kind.ts), registered in the
  * registry (registry.ts); starting it is the runner's TargetPlugin.
  */
 export interface TargetKind<T extends { kind: string } = { kind: string }> {

@@ -1,6 +1,6 @@
 // The runner's side of a target kind: how it starts and stops for a cell and what it records. Beside
 // its TargetKind (kind.ts): a plug-in module (SCB_PLUGINS) names it from @scb/shared/target-plugin;
-// the built-in kinds' runner side is apps/runner/src/targets/<kind>.
+// the built-in kinds' runner side is packages/targets/src/<kind>/runner.ts.
 import type { CellPlan } from '../job/plan';
 import type { JobSpec } from '../job/spec';
 import type { DriverCell } from '../protocol';
@@ -72,7 +72,7 @@ export interface StartedTarget {
 }
 
 /**
- * One kind of target (apps/runner/src/targets/<kind>): started fresh for every cell, so no earlier connection
+ * One kind of target (packages/targets/src/<kind>/runner.ts): started fresh for every cell, so no earlier connection
  * counts. What is known of the kind without starting it is its TargetKind (@scb/shared).
  */
 export interface TargetPlugin<T extends { kind: string } = { kind: string }> {
@@ -88,3 +88,9 @@ export interface TargetPlugin<T extends { kind: string } = { kind: string }> {
   refuseJob?(target: T): string | null;
   start(target: T, spec: JobSpec, plan: CellPlan): Promise<StartedTarget>;
 }
+
+/**
+ * Why a target could not start for a cell, in words the user reads (stored with the cell, publicly:
+ * the runner redacts its environment's values from it and stores it as the cell's error).
+ */
+export class TargetError extends Error {}

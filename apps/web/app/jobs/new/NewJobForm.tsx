@@ -7,7 +7,7 @@ import { languageInfo, languageInfos } from '@scb/shared/registry';
 import { PRESETS, type Preset } from '@scb/shared/presets';
 import { INITIAL, CONFIGS, toSpec, fromSpec, fitsFields, type FormState } from './form-state';
 import { OpsInput, RunnerNumber, Estimate } from './fields';
-import { TARGET_FORMS, targetForm } from './targets/index';
+import { TARGET_FORMS, targetForm } from '@scb/targets/forms';
 
 interface VersionInfo {
   version: string;

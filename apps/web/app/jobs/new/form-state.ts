@@ -2,7 +2,7 @@
 // and its tests share it; nothing here renders.
 import { infoOf, languageNames, OPERATIONS, parseJobSpec, type JobSpecInput, type Language, type Operation } from '@scb/shared/job';
 import type { Preset } from '@scb/shared/presets';
-import { TARGET_FORMS, targetForm } from './targets/index';
+import { TARGET_FORMS, targetForm } from '@scb/targets/forms';
 import { canonicalJson } from '@scb/shared/canonical-json';
 
 export type Ops = number | { min: number; perConcurrency: number };
@@ -22,7 +22,7 @@ export interface FormState {
   numChannels: string;
   /** One of TARGET_FORMS. */
   targetKind: string;
-  /** Each kind's fields, kept while another kind is picked (targets/<kind>.ts). */
+  /** Each kind's fields, kept while another kind is picked (@scb/targets/forms: packages/targets/src/<kind>/form.tsx). */
   targets: Record<string, unknown>;
   timeScale: number;
   warmup: Ops;

@@ -2,7 +2,7 @@
 import { accessSync, constants, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { env } from '../../env';
+import { targetEnv } from '../env';
 
 const NAMES = ['emulator_main', 'cloud_spanner_emulator'];
 const SDK_ROOTS = [process.env.CLOUDSDK_ROOT_DIR, '/usr/lib/google-cloud-sdk', '/usr/share/google-cloud-sdk', '/opt/google-cloud-sdk', path.join(os.homedir(), 'google-cloud-sdk')];
@@ -21,7 +21,8 @@ const executable = (p: string) => {
 
 /** The emulator binary, or null when none is installed where we look. */
 export function findEmulatorBinary(): string | null {
-  if (env.SCB_EMULATOR_BIN) return executable(env.SCB_EMULATOR_BIN) ? env.SCB_EMULATOR_BIN : null;
+  const given = targetEnv.emulatorBinary();
+  if (given) return executable(given) ? given : null;
   const onPath = (process.env.PATH ?? '').split(path.delimiter).flatMap((dir) => NAMES.map((n) => path.join(dir, n)));
   const inSdk = SDK_ROOTS.filter((r): r is string => !!r).map((r) => path.join(r, 'bin', 'cloud_spanner_emulator', 'emulator_main'));
   return [...onPath, ...inSdk].find(executable) ?? null;
@@ -29,9 +30,8 @@ export function findEmulatorBinary(): string | null {
 
 /** Why no emulator can start, in one sentence naming what was looked at. */
 export function missingEmulatorMessage(): string {
-  return env.SCB_EMULATOR_BIN
-    ? `SCB_EMULATOR_BIN=${env.SCB_EMULATOR_BIN} is not an executable file: ${INSTALL_EMULATOR}`
-    : `no Cloud Spanner emulator found (emulator_main on PATH or in the Google Cloud SDK): ${INSTALL_EMULATOR}`;
+  const given = targetEnv.emulatorBinary();
+  return given ? `SCB_EMULATOR_BIN=${given} is not an executable file: ${INSTALL_EMULATOR}` : `no Cloud Spanner emulator found (emulator_main on PATH or in the Google Cloud SDK): ${INSTALL_EMULATOR}`;
 }
 
 /**

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { newTokenSecret } from '@scb/fake-spanner';
 import { formatMs, type CellEvent, type FakeTarget } from '@scb/shared';
 
-import { freePort } from '../../net';
+import { freePort } from '@scb/languages/local';
 import { makeCellCa, type CellCa } from './ca';
 import { startMetadataServer, type MetadataServer } from './metadata';
 

@@ -1,4 +1,4 @@
-import type { TargetFieldsProps, TargetForm } from './kind';
+import type { TargetFieldsProps, TargetForm } from '../form';
 
 /** host:port of an emulator already running; empty starts a fresh one per cell. */
 export const emulatorForm: TargetForm<{ emulatorHost: string }> = {

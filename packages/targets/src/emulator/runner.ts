@@ -1,11 +1,10 @@
 import { type EmulatorTarget, PLAYERS } from '@scb/shared';
-import { CellError } from '@scb/languages';
-import { emulatorVersion, findEmulatorBinary, missingEmulatorMessage } from './emulator/binary';
-import { startEmulatorProcess } from './emulator/process';
-import { provision } from './emulator/provision';
+import { emulatorVersion, findEmulatorBinary, missingEmulatorMessage } from './binary';
+import { startEmulatorProcess } from './process';
+import { provision } from './provision';
 import { watchProcessCpu } from '../process-cpu';
-import { startTap, tapBehaviour, type TapBehaviour } from './tap';
-import type { StartedTarget, TargetPlugin } from '@scb/shared/target-plugin';
+import { startTap, tapBehaviour, type TapBehaviour } from '../tap';
+import { TargetError, type StartedTarget, type TargetPlugin } from '@scb/shared/target-plugin';
 
 const NAMES = { projectId: 'bench-project', instanceId: 'bench-instance', databaseId: 'bench-db' };
 
@@ -26,18 +25,18 @@ export const emulator: TargetPlugin<EmulatorTarget> = {
       const host = target.emulatorHost.slice(0, at);
       const port = Number(target.emulatorHost.slice(at + 1));
       await provision(host, port, NAMES, PLAYERS, spec.workload.resultSet).catch((e: Error) => {
-        throw new CellError(`the emulator at ${target.emulatorHost} could not be provisioned: ${e.message}`);
+        throw new TargetError(`the emulator at ${target.emulatorHost} could not be provisioned: ${e.message}`);
       });
       return tapped(host, port, behaviour, undefined, async () => {});
     }
     const binary = findEmulatorBinary();
-    if (!binary) throw new CellError(missingEmulatorMessage());
+    if (!binary) throw new TargetError(missingEmulatorMessage());
     const proc = await startEmulatorProcess(binary);
     try {
       await provision('127.0.0.1', proc.port, NAMES, PLAYERS, spec.workload.resultSet);
     } catch (e) {
       await proc.stop();
-      throw new CellError(`the emulator could not be provisioned: ${(e as Error).message}`);
+      throw new TargetError(`the emulator could not be provisioned: ${(e as Error).message}`);
     }
     return tapped('127.0.0.1', proc.port, behaviour, proc.pid, proc.stop);
   },

@@ -1,8 +1,7 @@
 import { DEFAULT_SPANNER_ENDPOINT, OPERATION_TABLES, workloadMix, type SpannerTarget } from '@scb/shared';
-import { CellError } from '@scb/languages';
-import { env } from '../env';
-import { missingTables } from './spanner/tables';
-import type { TargetPlugin } from '@scb/shared/target-plugin';
+import { targetEnv } from '../env';
+import { missingTables } from './tables';
+import { TargetError, type TargetPlugin } from '@scb/shared/target-plugin';
 
 const NOT_ENABLED =
   'this runner does not run jobs against Cloud Spanner: its operator enables them by starting it with SCB_ALLOW_SPANNER=1 and Application Default Credentials in its environment (e.g. gcloud auth application-default login)';
@@ -14,9 +13,9 @@ const NOT_ENABLED =
  */
 export const spanner: TargetPlugin<SpannerTarget> = {
   kind: 'spanner',
-  available: () => env.SCB_ALLOW_SPANNER === '1',
+  available: () => targetEnv.allowSpanner(),
   credentials: true,
-  refuseJob: () => (env.SCB_ALLOW_SPANNER === '1' ? null : NOT_ENABLED),
+  refuseJob: () => (targetEnv.allowSpanner() ? null : NOT_ENABLED),
   async start(target, spec) {
     const endpoint = target.endpoint ?? DEFAULT_SPANNER_ENDPOINT;
     const at = endpoint.lastIndexOf(':');
@@ -26,12 +25,13 @@ export const spanner: TargetPlugin<SpannerTarget> = {
     const path = `projects/${database.projectId}/instances/${database.instanceId}/databases/${database.databaseId}`;
     const missing = await missingTables({ projectId: database.projectId, servicePath: host, port }, path, [...new Set(workloadMix(spec.workload).flatMap((m) => OPERATION_TABLES[m.operation]))]).catch(
       (e: Error) => {
-        throw new CellError(`the tables of ${path} could not be listed: ${e.message}`);
+        throw new TargetError(`the tables of ${path} could not be listed: ${e.message}`);
       },
     );
-    if (missing.length > 0) throw new CellError(`${path} lacks the table(s) ${missing.join(', ')} that ${spec.workload.operation} needs: create them first (we create nothing on Cloud Spanner)`);
+    if (missing.length > 0) throw new TargetError(`${path} lacks the table(s) ${missing.join(', ')} that ${spec.workload.operation} needs: create them first (we create nothing on Cloud Spanner)`);
+    const tlsRootsFile = targetEnv.testTlsRoots();
     return {
-      endpoint: { host, port, security: 'tls', ...(env.SCB_TEST_TLS_ROOTS ? { tlsRootsFile: env.SCB_TEST_TLS_ROOTS } : {}) },
+      endpoint: { host, port, security: 'tls', ...(tlsRootsFile ? { tlsRootsFile } : {}) },
       database,
       async stop() {},
     };

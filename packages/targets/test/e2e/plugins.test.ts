@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { launchChromium } from '../helpers/browser';
-import { startStack, type Stack } from '../helpers/stack';
+import { launchChromium } from '../../../../test/helpers/browser';
+import { startStack, type Stack } from '../../../../test/helpers/stack';
 
 const PLUGIN = fileURLToPath(new URL('./plugins/throwaway.ts', import.meta.url));
 const JSON_POST = { method: 'POST', headers: { 'content-type': 'application/json' } } as const;

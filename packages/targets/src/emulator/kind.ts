@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { commaList, hostPortList, isLoopbackHost, targetPolicy, type Policy } from '../policy/rules';
-import type { TargetClient, TargetConfiguration, TargetKind, TargetPolicy } from './kind';
-import { describeNetwork, NetworkSchema } from './network';
+import { commaList, hostPortList, isLoopbackHost, targetPolicy, type Policy } from '@scb/shared/policy-rules';
+import type { TargetClient, TargetConfiguration, TargetKind, TargetPolicy } from '@scb/shared/target-kind';
+import { describeNetwork, NetworkSchema } from '@scb/shared/network';
 
 export const EmulatorTargetSchema = z.strictObject({
   kind: z.literal('emulator'),

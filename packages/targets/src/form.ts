@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 export type TargetFieldsProps<S> = { value: S; cells: number; onChange: (v: S) => void };
 
 /**
- * A target kind's part of the launch form, in one file per kind (targets/<kind>.tsx): the Target
+ * A target kind's part of the launch form, in its kind's folder (src/<kind>/form.tsx): the Target
  * select's option, its hint, its fields' state, how that state maps to and from the spec's `target`
  * (pure: the form's tests use them), and its fields (a component, rendered inside the client form). A
  * kind without one (a plug-in's) is launched from JSON.

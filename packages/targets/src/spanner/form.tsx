@@ -1,4 +1,4 @@
-import type { TargetFieldsProps, TargetForm } from './kind';
+import type { TargetFieldsProps, TargetForm } from '../form';
 
 export interface SpannerFormState {
   projectId: string;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { commaList, hostPortList, POLICY_VARIABLES, targetPolicy, wholeNumber, type Policy } from '../policy/rules';
-import type { TargetKind, TargetPolicy } from './kind';
+import { commaList, hostPortList, POLICY_VARIABLES, targetPolicy, wholeNumber, type Policy } from '@scb/shared/policy-rules';
+import type { TargetKind, TargetPolicy } from '@scb/shared/target-kind';
 
 // Resource id rules of Cloud Spanner (instance 2-64, database 2-30 characters) and of projects,
 // optionally domain-scoped ("example.com:my-project").

@@ -1,5 +1,5 @@
-import { DEFAULT_TARGET } from '@scb/shared/targets';
-import type { TargetFieldsProps, TargetForm } from './kind';
+import { DEFAULT_TARGET } from './kind';
+import type { TargetFieldsProps, TargetForm } from '../form';
 
 /** The fake's latency per query; the rest of its behaviour is a preset's or the JSON's. */
 export const fakeForm: TargetForm<{ latencyMs: number }> = {

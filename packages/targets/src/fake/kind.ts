@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { formatMs } from '../format';
-import { FakeConfigSchema } from '../job/fake-config';
-import { compareSemver } from '../job/semver';
-import type { TargetClient, TargetKind } from './kind';
-import { describeNetwork, NetworkSchema } from './network';
+import { formatMs } from '@scb/shared/format';
+import { FakeConfigSchema } from '@scb/shared/fake-config';
+import { compareSemver } from '@scb/shared/semver';
+import type { TargetClient, TargetKind } from '@scb/shared/target-kind';
+import { describeNetwork, NetworkSchema } from '@scb/shared/network';
 
 /** The fake's behaviour besides the query latency; unset fields take the fake's defaults. */
 export const FakeServerSchema = FakeConfigSchema.omit({ timeScale: true })

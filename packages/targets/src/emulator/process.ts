@@ -1,8 +1,8 @@
 // A fresh emulator process on a free port, ready when it accepts connections.
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
-import { CellError } from '@scb/languages';
-import { freePort } from '../../net';
+import { TargetError } from '@scb/shared/target-plugin';
+import { freePort } from '@scb/languages/local';
 
 export interface EmulatorProcess {
   port: number;
@@ -42,7 +42,7 @@ export async function startEmulatorProcess(binary: string, readyWithinMs = 30_00
     if (exited !== null || performance.now() - t0 > readyWithinMs) {
       await stop();
       const why = tail.trim().split('\n').slice(-3).join(' ');
-      throw new CellError(`the emulator (${binary}) ${exited !== null ? `exited (${exited})` : `did not listen within ${readyWithinMs / 1000} s`}${why ? `: ${why}` : ''}`);
+      throw new TargetError(`the emulator (${binary}) ${exited !== null ? `exited (${exited})` : `did not listen within ${readyWithinMs / 1000} s`}${why ? `: ${why}` : ''}`);
     }
     await new Promise((r) => setTimeout(r, 50));
   }
