@@ -141,13 +141,19 @@ interface Beside {
 }
 
 /** The most files at once, however little CPU they use (each holds PostgreSQL databases, ports, memory). */
-const MAX_LANES = 6;
+const MAX_LANES = 4;
+/**
+ * The least a file counts for, in cores: a file's CPU comes in bursts (a JVM's start, a stack's), which
+ * its average hides, and a run on a busy machine stretches its wall time and so understates its cores.
+ * At 0.6 two cores take three such files at once.
+ */
+const MIN_DEMAND = 0.6;
 
 /**
  * The files, longest first, each in a runner of its own: at least `lanes` at a time; another starts
- * while the cores the running ones used on average in the last run (a file that mostly waits on timers,
- * `// test: waits`, counts a tenth of a core until measured; any other unmeasured one a whole core)
- * plus its own stay within the machine's cores.
+ * while the cores the running ones used on average in the last run (at least MIN_DEMAND each; a file
+ * that mostly waits on timers, `// test: waits`, counts that least until measured, any other unmeasured
+ * one a whole core) plus its own stay within the machine's cores.
  */
 function runPacked(files: string[], lanes: number, env: NodeJS.ProcessEnv, add: (r: Awaited<ReturnType<typeof runFiles>>) => void, beside?: Beside): Promise<void> {
   const wall = lastTimes();
@@ -156,8 +162,8 @@ function runPacked(files: string[], lanes: number, env: NodeJS.ProcessEnv, add: 
   const demand = (f: string) => {
     const rel = path.relative(process.cwd(), f);
     const [ms, cpuMs] = [wall[rel], cpu[rel]];
-    if (ms && cpuMs !== undefined) return Math.min(cores, Math.max(0.05, cpuMs / ms));
-    return WAITS.test(readFileSync(f, 'utf8')) ? 0.1 : 1;
+    if (ms && cpuMs !== undefined) return Math.min(cores, Math.max(MIN_DEMAND, cpuMs / ms));
+    return WAITS.test(readFileSync(f, 'utf8')) ? MIN_DEMAND : 1;
   };
   let besideCores = beside?.cores ?? 0;
   void beside?.done.finally(() => {
