@@ -4,7 +4,7 @@
 // Next.js bundles a copy of this package of its own: a plug-in loaded at start registers once for
 // every copy in the process.
 import type { LanguageInfo } from './job/language-info';
-import type { TargetKind } from './targets/kind';
+import type { TargetForm, TargetKind } from './targets/kind';
 
 interface Registry {
   languages: Map<string, LanguageInfo>;
@@ -49,4 +49,16 @@ export function targetKinds(): TargetKind<any>[] {
 
 export function targetKindNamed(name: string): TargetKind<any> | undefined {
   return registry.targets.get(name);
+}
+
+/** A registered kind's part of the launch form, with the kind's name. */
+export type NamedTargetForm = TargetForm<any> & { kind: string };
+
+/** The registered kinds that have a part in the launch form, built-ins first (the first is the form's default). */
+export function targetForms(): NamedTargetForm[] {
+  return targetKinds().flatMap((k) => (k.form ? [{ ...k.form, kind: k.name }] : []));
+}
+
+export function targetForm(kind: string): NamedTargetForm | undefined {
+  return targetForms().find((f) => f.kind === kind);
 }

@@ -1,9 +1,11 @@
-// The built-in target kinds' spec parts (schema, words, policy; no runner code, safe in the browser),
-// one line each: @scb/shared registers them (targets/index.ts), so every spec parse knows them.
+// The one registration of a built-in target kind: its folder's spec part (schema, words, policy, launch-form
+// fields; no runner code, safe in the browser), one line each. @scb/shared registers them (targets/index.ts),
+// so every spec parse and the launch form know them; the runner finds each folder's runner.ts by its name.
 import { emulatorTarget } from './emulator/kind';
 import { fakeTarget } from './fake/kind';
 import { spannerTarget } from './spanner/kind';
 
+/** In the launch form's order: the first is its default. */
 export const BUILT_IN_KINDS = [fakeTarget, emulatorTarget, spannerTarget];
 
 export { DEFAULT_TARGET, FakeServerSchema, FakeTargetSchema, GRPC_JS_DNS_AUTHORITY, type FakeTarget } from './fake/kind';

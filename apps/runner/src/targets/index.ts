@@ -1,5 +1,5 @@
 import { policyRefusal, type CellPlan, type JobSpec } from '@scb/shared';
-import { BUILT_IN_RUNNERS } from '@scb/targets';
+import { builtInRunners } from '@scb/targets';
 import { TargetError, type StartedTarget, type TargetPlugin } from '@scb/shared/target-plugin';
 import { CellError } from '@scb/languages';
 import { policy } from '../env';
@@ -7,7 +7,7 @@ import { policy } from '../env';
 export type { AddedLatency, ChannelStats, ServerTime, StartedTarget, TargetLoad, TargetPlugin, TargetStats } from '@scb/shared/target-plugin';
 
 /** Every target kind the runner can start: the built-ins, then what plug-ins register (SCB_PLUGINS). */
-const TARGETS = new Map<string, TargetPlugin<any>>(BUILT_IN_RUNNERS.map((p) => [p.kind, p]));
+const TARGETS = new Map<string, TargetPlugin<any>>((await builtInRunners()).map((p) => [p.kind, p]));
 
 /** Adds (or replaces) a target plug-in; its TargetKind must be registered in @scb/shared as well. */
 export function registerTargetPlugin(plugin: TargetPlugin<any>): void {

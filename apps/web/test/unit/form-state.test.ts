@@ -4,8 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseJobSpec } from '@scb/shared/job';
 import { PRESETS } from '@scb/shared/presets';
-import { fitsFields, fromSpec, INITIAL, toSpec } from '../../app/jobs/new/form-state';
-import { TARGET_FORMS } from '@scb/targets/forms';
+import { fitsFields, fromSpec, INITIAL, TARGET_FORMS, toSpec } from '../../app/jobs/new/form-state';
 
 test('the initial form is a valid spec: Node 9.0.0 on the fake, grpc-gcp on and off at three concurrencies', () => {
   const parsed = parseJobSpec(toSpec(INITIAL));

@@ -35,10 +35,43 @@ export interface JobBudget {
   sessions: number | null;
 }
 
+/** One input of a kind's part of the launch form, bound to a key of the fields' state. */
+export interface TargetFormField<S> {
+  key: keyof S & string;
+  label: string;
+  type: 'text' | 'number';
+  /** The input's id on the form (unique across kinds); the key by default. */
+  id?: string;
+  placeholder?: string;
+  min?: number;
+  step?: string;
+}
+
+/**
+ * A kind's part of the launch form, as data (no React: the spec parts load in the runner and the
+ * drivers' bundles too): the Target select's option, its hint, its fields' state and how that state maps
+ * to and from the spec's `target` (pure: the form's tests use them), and its inputs, which the web app
+ * renders. A kind without one is launched from JSON.
+ */
+export interface TargetForm<S = any> {
+  /** The Target select's option. */
+  option: string;
+  /** What the user should know when picking it. */
+  hint?: string;
+  initial: S;
+  /** A target of this kind as the fields' state. */
+  read(target: Record<string, unknown>): S;
+  /** The fields' state as the spec's target. */
+  write(state: S): { kind: string } & Record<string, unknown>;
+  fields: TargetFormField<S>[];
+  /** A sentence under the inputs computed from them and the job's cell count (a cost bound), with its element id. */
+  note?: { id: string; text(state: S, cells: number): string };
+}
+
 /**
  * What the spec, placement, policy, pages and statistics know of a target kind without running it.
  * Each kind has its schema and one of these in its folder (packages/targets/src/<kind>/kind.ts), registered in the
- * registry (registry.ts); starting it is the runner's TargetPlugin.
+ * registry (registry.ts); starting it is the runner's TargetPlugin (the folder's runner.ts).
  */
 export interface TargetKind<T extends { kind: string } = { kind: string }> {
   /** Its `kind` in specs. */
@@ -85,4 +118,6 @@ export interface TargetKind<T extends { kind: string } = { kind: string }> {
   budget?(target: T): JobBudget;
   /** The configuration a cell runs on this kind of target: a stated change, stored with the cell. */
   adjust?<C extends TargetConfiguration>(client: TargetClient, configuration: C): C;
+  /** Its part of the launch form; absent: launched from JSON. */
+  form?: TargetForm<any>;
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { commaList, hostPortList, isLoopbackHost, targetPolicy, type Policy } from '@scb/shared/policy-rules';
-import type { TargetClient, TargetConfiguration, TargetKind, TargetPolicy } from '@scb/shared/target-kind';
+import type { TargetClient, TargetConfiguration, TargetForm, TargetKind, TargetPolicy } from '@scb/shared/target-kind';
 import { describeNetwork, NetworkSchema } from '@scb/shared/network';
 
 export const EmulatorTargetSchema = z.strictObject({
@@ -84,7 +84,18 @@ const emulatorPolicy: TargetPolicy<EmulatorPolicy> = {
 // multiplexed mode then fail every query with "Unable to release unknown resource".
 const NODE_MULTIPLEXED = 'the Cloud Spanner emulator hands out no multiplexed session and Node clients in multiplexed mode fail on it: leave multiplexedSessions unset (it runs false) or false';
 
+/** host:port of an emulator already running; empty starts a fresh one per cell. */
+const emulatorForm: TargetForm<{ emulatorHost: string }> = {
+  option: 'Cloud Spanner emulator',
+  hint: 'A fresh emulator per cell, provisioned by the runner; it is CPU-bound (about 3 ms of CPU per query: near 300 queries per second on a 2-core machine), not a latency model. Node cells run with regular sessions.',
+  initial: { emulatorHost: '' },
+  read: (t) => ({ emulatorHost: typeof t.emulatorHost === 'string' ? t.emulatorHost : '' }),
+  write: (s) => ({ kind: 'emulator', ...(s.emulatorHost.trim() ? { emulatorHost: s.emulatorHost.trim() } : {}) }),
+  fields: [{ key: 'emulatorHost', label: 'Emulator host:port', type: 'text', placeholder: 'empty: a fresh emulator per cell' }],
+};
+
 export const emulatorTarget: TargetKind<EmulatorTarget> = {
+  form: emulatorForm,
   name: 'emulator',
   title: 'Cloud Spanner emulator',
   schema: EmulatorTargetSchema,

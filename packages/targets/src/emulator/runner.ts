@@ -14,7 +14,7 @@ const NAMES = { projectId: 'bench-project', instanceId: 'bench-instance', databa
  * (a `scan` workload's table too, filled with the generated rows: seconds for 100,000 rows).
  * The driver reaches it through the connection tap, which counts its RPCs per connection.
  */
-export const emulator: TargetPlugin<EmulatorTarget> = {
+export const runner: TargetPlugin<EmulatorTarget> = {
   kind: 'emulator',
   available: () => findEmulatorBinary() !== null,
   version: () => emulatorVersion(),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { formatMs } from '@scb/shared/format';
 import { FakeConfigSchema } from '@scb/shared/fake-config';
 import { compareSemver } from '@scb/shared/semver';
-import type { TargetClient, TargetKind } from '@scb/shared/target-kind';
+import type { TargetClient, TargetForm, TargetKind } from '@scb/shared/target-kind';
 import { describeNetwork, NetworkSchema } from '@scb/shared/network';
 
 /** The fake's behaviour besides the query latency; unset fields take the fake's defaults. */
@@ -66,9 +66,19 @@ const DEFAULT_SERVER = FakeServerSchema.parse({});
 /** The target of a spec that names none, and the launch form's first: the fake answering every query in 65 ms. */
 export const DEFAULT_TARGET = { kind: 'fake', latencyMs: 65 } as const satisfies Pick<FakeTarget, 'kind' | 'latencyMs'>;
 
+/** The fake's latency per query on the launch form; the rest of its behaviour is a preset's or the JSON's. */
+const fakeForm: TargetForm<{ latencyMs: number }> = {
+  option: 'fake Spanner (bundled, latency model)',
+  initial: { latencyMs: DEFAULT_TARGET.latencyMs },
+  read: (t) => ({ latencyMs: typeof t.latencyMs === 'number' ? t.latencyMs : DEFAULT_TARGET.latencyMs }),
+  write: (s) => ({ kind: 'fake', latencyMs: s.latencyMs }),
+  fields: [{ key: 'latencyMs', label: 'Fake server latency (ms)', type: 'number', min: 0, step: 'any' }],
+};
+
 export const fakeTarget: TargetKind<FakeTarget> = {
   name: 'fake',
   title: 'fake Spanner',
+  form: fakeForm,
   schema: FakeTargetSchema,
   // Every runner has it: it is part of the product.
   startedByRunner: () => true,

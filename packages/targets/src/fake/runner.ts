@@ -10,7 +10,7 @@ import type { AddedLatency, TargetPlugin } from '@scb/shared/target-plugin';
  * itself. With measureOnWire or a network the driver reaches it through the connection tap, which times its
  * RPCs on the wire and plays the network.
  */
-export const fake: TargetPlugin<FakeTarget> = {
+export const runner: TargetPlugin<FakeTarget> = {
   kind: 'fake',
   available: () => true,
   async start(target, spec) {

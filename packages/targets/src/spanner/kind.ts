@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { commaList, hostPortList, POLICY_VARIABLES, targetPolicy, wholeNumber, type Policy } from '@scb/shared/policy-rules';
-import type { TargetKind, TargetPolicy } from '@scb/shared/target-kind';
+import type { TargetForm, TargetKind, TargetPolicy } from '@scb/shared/target-kind';
 
 // Resource id rules of Cloud Spanner (instance 2-64, database 2-30 characters) and of projects,
 // optionally domain-scoped ("example.com:my-project").
@@ -144,7 +144,55 @@ const spannerPolicy: TargetPolicy<SpannerPolicy> = {
   ],
 };
 
+export interface SpannerFormState {
+  projectId: string;
+  instanceId: string;
+  databaseId: string;
+  endpoint: string;
+  maxOpsPerCell: number;
+  maxSecondsPerCell: number;
+}
+
+const text = (v: unknown) => (typeof v === 'string' ? v : '');
+
+/** The database on Cloud Spanner, an optional endpoint and the cost caps every cell's driver enforces. */
+const spannerForm: TargetForm<SpannerFormState> = {
+  option: 'Cloud Spanner (real; costs money)',
+  hint: "Runs only on a runner started with SCB_ALLOW_SPANNER=1; it uses that runner's Application Default Credentials, which are never entered, stored or shown here. Nothing is created in the database: the workload's tables must exist.",
+  initial: { projectId: '', instanceId: '', databaseId: '', endpoint: '', maxOpsPerCell: 20_000, maxSecondsPerCell: 60 },
+  read: (t) => ({
+    ...spannerForm.initial,
+    ...t,
+    projectId: text(t.projectId),
+    instanceId: text(t.instanceId),
+    databaseId: text(t.databaseId),
+    endpoint: text(t.endpoint),
+  }),
+  write: ({ endpoint, ...s }) => ({
+    kind: 'spanner',
+    ...s,
+    projectId: s.projectId.trim(),
+    instanceId: s.instanceId.trim(),
+    databaseId: s.databaseId.trim(),
+    ...(endpoint.trim() ? { endpoint: endpoint.trim() } : {}),
+  }),
+  fields: [
+    { key: 'projectId', id: 'spanner-projectId', label: 'Project id', type: 'text' },
+    { key: 'instanceId', id: 'spanner-instanceId', label: 'Instance id', type: 'text' },
+    { key: 'databaseId', id: 'spanner-databaseId', label: 'Database id', type: 'text' },
+    { key: 'endpoint', id: 'spanner-endpoint', label: 'Endpoint host:port', type: 'text', placeholder: 'spanner.googleapis.com:443' },
+    { key: 'maxOpsPerCell', id: 'spanner-maxOpsPerCell', label: 'Cost cap: operations per cell', type: 'number', min: 1 },
+    { key: 'maxSecondsPerCell', id: 'spanner-maxSecondsPerCell', label: 'Cost cap: seconds per cell', type: 'number', min: 1 },
+  ],
+  note: {
+    id: 'spanner-cost',
+    text: (s, cells) =>
+      `Cost bound: ${cells} cell(s), at most ${(cells * s.maxOpsPerCell).toLocaleString('en-US')} operations and ${Math.ceil((cells * s.maxSecondsPerCell) / 60)} minutes of traffic in all. The driver starts no operation past either cap (warm-up included); a capped cell says so.`,
+  },
+};
+
 export const spannerTarget: TargetKind<SpannerTarget> = {
+  form: spannerForm,
   name: 'spanner',
   remote: true,
   title: 'Cloud Spanner',

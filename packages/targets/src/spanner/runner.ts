@@ -11,7 +11,7 @@ const NOT_ENABLED =
  * drivers through their environment only. Nothing is created there: the scenario's tables must
  * exist. Each cell's driver enforces the target's cost cap.
  */
-export const spanner: TargetPlugin<SpannerTarget> = {
+export const runner: TargetPlugin<SpannerTarget> = {
   kind: 'spanner',
   available: () => targetEnv.allowSpanner(),
   credentials: true,

@@ -5,9 +5,10 @@ import { useEffect, useMemo, useState } from 'react';
 import { infoOf, loadLevels, OPERATIONS, parseJobSpec, refusedOption, type FieldIssue, type Language } from '@scb/shared/job';
 import { languageInfo, languageInfos } from '@scb/shared/registry';
 import { PRESETS, type Preset } from '@scb/shared/presets';
-import { INITIAL, CONFIGS, toSpec, fromSpec, fitsFields, type FormState } from './form-state';
+import { INITIAL, CONFIGS, TARGET_FORMS, toSpec, fromSpec, fitsFields, type FormState } from './form-state';
 import { OpsInput, RunnerNumber, Estimate } from './fields';
-import { TARGET_FORMS, targetForm } from '@scb/targets/forms';
+import { targetForm } from '@scb/shared/registry';
+import { TargetFields } from './target-fields';
 
 interface VersionInfo {
   version: string;
@@ -27,7 +28,7 @@ export function NewJobForm({ limitMinutes }: { limitMinutes: number }) {
   /** A preset the fields cannot show: the form runs its JSON. */
   const [jsonOnly, setJsonOnly] = useState<Preset | null>(null);
   const spec = useMemo(() => toSpec(form), [form]);
-  const TargetFields = targetForm(form.targetKind)?.Fields;
+  const target = targetForm(form.targetKind);
   const set = (patch: Partial<FormState>) => {
     // Editing a field leaves a preset's JSON: the fields are what runs now.
     setJsonOnly(null);
@@ -256,11 +257,12 @@ export function NewJobForm({ limitMinutes }: { limitMinutes: number }) {
             </option>
           ))}
         </select>
-        {targetForm(form.targetKind)?.hint && <span className="hint">{targetForm(form.targetKind)!.hint}</span>}
+        {target?.hint && <span className="hint">{target.hint}</span>}
       </div>
 
-      {TargetFields && (
+      {target && (
         <TargetFields
+          form={target}
           value={form.targets[form.targetKind]}
           cells={spec.clients.length * spec.configurations.length * loadLevels(spec).length * (spec.repeats ?? 1)}
           onChange={(v) => set({ targets: { ...form.targets, [form.targetKind]: v } })}

@@ -2,8 +2,11 @@
 // and its tests share it; nothing here renders.
 import { infoOf, languageNames, OPERATIONS, parseJobSpec, type JobSpecInput, type Language, type Operation } from '@scb/shared/job';
 import type { Preset } from '@scb/shared/presets';
-import { TARGET_FORMS, targetForm } from '@scb/targets/forms';
 import { canonicalJson } from '@scb/shared/canonical-json';
+import { targetForm, targetForms } from '@scb/shared/registry';
+
+/** The kinds the launch form has fields for (every registered kind with a `form`), in the Target select's order. */
+export const TARGET_FORMS = targetForms();
 
 export type Ops = number | { min: number; perConcurrency: number };
 export type ConfigKey = 'on' | 'off' | 'default' | 'dynamic';
@@ -20,9 +23,9 @@ export interface FormState {
   arrivals: { distribution: 'poisson' | 'uniform'; maxOutstanding: string };
   configs: Record<ConfigKey, boolean>;
   numChannels: string;
-  /** One of TARGET_FORMS. */
+  /** One of TARGET_FORMS' kinds. */
   targetKind: string;
-  /** Each kind's fields, kept while another kind is picked (@scb/targets/forms: packages/targets/src/<kind>/form.tsx). */
+  /** Each kind's fields, kept while another kind is picked (TargetKind.form: packages/targets/src/<kind>/kind.ts). */
   targets: Record<string, unknown>;
   timeScale: number;
   warmup: Ops;

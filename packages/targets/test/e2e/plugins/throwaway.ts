@@ -65,7 +65,7 @@ export const targetPlugins: TargetPlugin<TwinTarget>[] = [
     version: () => 'twin 1.0',
     async start(target, spec, plan) {
       // Imported here: the web app loads this module too, and needs none of the runner.
-      const fake = (await import('@scb/targets')).BUILT_IN_RUNNERS.find((r) => r.kind === 'fake')!;
+      const fake = (await (await import('@scb/targets')).builtInRunners()).find((r) => r.kind === 'fake')!;
       return fake.start({ kind: 'fake', latencyMs: target.latencyMs }, spec, plan);
     },
   },
