@@ -1,10 +1,11 @@
-// `npm test`: lint, then every test file in three tiers chosen by folder, with one PostgreSQL cluster
-// for the whole run. A file that measures timing or judges the machine (`// test: alone` in its source)
-// runs with nothing beside it; the others, longest first by the times of the last run on this machine
-// (kept in the client cache, SCB_CACHE_DIR), run SCB_TEST_LANES (default 2; e2e SCB_TEST_E2E_LANES,
-// default the same) at a time, and more while the CPU they used in that run leaves cores free: most
-// files wait on latencies, timers, drivers or the browser (`// test: waits` marks one that mostly waits
-// before it has been measured).
+// `npm test`: lint, then every test file of three tiers chosen by folder, in one schedule with one
+// PostgreSQL cluster for the whole run. A file that measures timing or judges the machine (`// test:
+// alone` in its source) runs with nothing beside it; the others, longest first by the times of the last
+// run on this machine (kept in the client cache, SCB_CACHE_DIR), run SCB_TEST_LANES (default 2) at a
+// time, and more while the CPU they used in that run leaves cores free: most files wait on latencies,
+// timers, drivers or the browser (`// test: waits` marks one that mostly waits before it has been
+// measured). The tiers overlap: an e2e file starts once the web app is built, not after the last
+// integration file.
 // - unit: `test/unit/` folders, no processes of their own (scripts/cpu-probe.mjs makes starting one throw);
 // - integration: `test/integration/` folders: PostgreSQL, the fake, the drivers;
 // - e2e: `test/e2e/`: the browser and the start command.
@@ -108,30 +109,69 @@ function saveTimes(runs: TierRun[]): void {
 }
 
 /**
- * Runs one tier: its files that must run alone one at a time, then the others packed by the CPU they
- * used in the last run here (most wait on latencies, drivers or the browser, not on the cores): at
- * least `lanes` at a time, and more while the running files' CPU (cores on average: CPU time over wall
- * time) leaves a core's worth free, echoing the runner's output. `beside` starts work that may share
- * the machine with the packed files and says what it costs while it runs.
+ * Runs the tiers' files as one schedule, so that no tier waits for the slowest file of the one before:
+ * first the unit and integration files that must run alone, one at a time; then every other file of
+ * every tier, packed by the CPU it used in the last run here (most wait on latencies, drivers or the
+ * browser, not on the cores): at least `lanes` at a time, and more while the running files' CPU (cores
+ * on average: CPU time over wall time) leaves a core's worth free, echoing the runner's output; e2e
+ * files only once the web app is built (`web`, which `beside` starts while the packed files run); last,
+ * the e2e files that must run alone. A tier's seconds run from its first file's start to its last one's end.
  */
-async function runTier(tier: Tier, files: string[], env: NodeJS.ProcessEnv, lanes: number, beside?: () => Beside | undefined): Promise<TierRun> {
-  const t0 = Date.now();
+async function runTiers(byTier: [Tier, string[]][], env: NodeJS.ProcessEnv, lanes: number, beside: () => Beside | undefined, web: () => Promise<void> | undefined): Promise<TierRun[]> {
   const last = lastTimes();
-  const longestFirst = [...files].sort((a, b) => (last[b] ?? 0) - (last[a] ?? 0));
-  const alone = longestFirst.filter((f) => ALONE.test(readFileSync(f, 'utf8')));
-  const packed = longestFirst.filter((f) => !alone.includes(f));
-  const run: TierRun = { tier, files: files.length, pass: 0, fail: 0, skipped: 0, seconds: 0, status: 0, fileMs: {}, fileCpuMs: {} };
-  const add = (r: Awaited<ReturnType<typeof runFiles>>) => {
+  const tierOf = new Map<string, Tier>(byTier.flatMap(([tier, files]) => files.map((f) => [f, tier] as const)));
+  const runs = new Map<Tier, TierRun & { start?: number; end?: number }>(
+    byTier.map(([tier, files]) => [tier, { tier, files: files.length, pass: 0, fail: 0, skipped: 0, seconds: 0, status: 0, fileMs: {}, fileCpuMs: {} }]),
+  );
+  const longestFirst = byTier.flatMap(([, files]) => files).sort((a, b) => (last[b] ?? 0) - (last[a] ?? 0));
+  const isAlone = (f: string) => ALONE.test(readFileSync(f, 'utf8'));
+  const runOne = async (files: string[], tier: Tier): Promise<void> => {
+    const run = runs.get(tier)!;
+    run.start ??= Date.now();
+    const r = await runFiles(files, 1, { ...env, SCB_TEST_TIER: tier });
     for (const k of ['pass', 'fail', 'skipped'] as const) run[k] += r[k];
     run.status ||= r.status;
     Object.assign(run.fileMs, r.fileMs);
     Object.assign(run.fileCpuMs, r.fileCpuMs);
+    run.end = Date.now();
   };
-  env = { ...env, SCB_TEST_TIER: tier };
-  if (alone.length) add(await runFiles(alone, 1, env));
-  if (packed.length) await runPacked(packed, lanes, env, add, packed.length ? beside?.() : undefined);
-  run.seconds = (Date.now() - t0) / 1000;
-  return run;
+  for (const [tier] of byTier.filter(([t]) => t !== 'e2e')) {
+    const alone = longestFirst.filter((f) => tierOf.get(f) === tier && isAlone(f));
+    if (alone.length) await runOne(alone, tier);
+  }
+  // The e2e files wait for the web app; a build that fails fails them, saying why once.
+  let webReady = ![...tierOf.values()].includes('e2e');
+  let webFailed = false;
+  const packed = longestFirst.filter((f) => !isAlone(f));
+  const started = beside();
+  if (packed.length) {
+    const built = (web() ?? Promise.resolve()).then(
+      () => void (webReady = true),
+      (e: Error) => {
+        console.error(`\n${e.message}`);
+        webFailed = true;
+        webReady = true;
+      },
+    );
+    await runPacked(
+      packed,
+      lanes,
+      (f) => tierOf.get(f) !== 'e2e' || webReady,
+      built,
+      (f) => runOne([f], tierOf.get(f)!),
+      (f) => tierOf.get(f) === 'e2e' && webFailed,
+      started,
+    );
+  } else {
+    await web()?.catch((e: Error) => {
+      console.error(`\n${e.message}`);
+      webFailed = true;
+    });
+  }
+  const e2eAlone = longestFirst.filter((f) => tierOf.get(f) === 'e2e' && isAlone(f));
+  if (e2eAlone.length && !webFailed) await runOne(e2eAlone, 'e2e');
+  if (webFailed) runs.get('e2e')!.status ||= 1;
+  return [...runs.values()].map(({ start, end, ...run }) => ({ ...run, seconds: start && end ? (end - start) / 1000 : 0 }));
 }
 
 /** Work beside the test files (the web app's build): the cores it takes until it ends. */
@@ -153,9 +193,18 @@ const MIN_DEMAND = 0.6;
  * The files, longest first, each in a runner of its own: at least `lanes` at a time; another starts
  * while the cores the running ones used on average in the last run (at least MIN_DEMAND each; a file
  * that mostly waits on timers, `// test: waits`, counts that least until measured, any other unmeasured
- * one a whole core) plus its own stay within the machine's cores.
+ * one a whole core) plus its own stay within the machine's cores. A file waits until `ready` says so
+ * (checked again when `readyLater` settles); one that `dropped` says may not run is left out.
  */
-function runPacked(files: string[], lanes: number, env: NodeJS.ProcessEnv, add: (r: Awaited<ReturnType<typeof runFiles>>) => void, beside?: Beside): Promise<void> {
+function runPacked(
+  files: string[],
+  lanes: number,
+  ready: (f: string) => boolean,
+  readyLater: Promise<unknown>,
+  run: (f: string) => Promise<void>,
+  dropped: (f: string) => boolean,
+  beside?: Beside,
+): Promise<void> {
   const wall = lastTimes();
   const cpu = lastTimes(CPU_FILE);
   const cores = os.availableParallelism();
@@ -170,23 +219,24 @@ function runPacked(files: string[], lanes: number, env: NodeJS.ProcessEnv, add: 
     besideCores = 0;
     next();
   });
-  const queue = [...files];
+  void readyLater.finally(() => next());
+  let queue = [...files];
   const running = new Map<string, number>();
   let finish: () => void;
   const done = new Promise<void>((r) => (finish = r));
   function next() {
+    queue = queue.filter((f) => !dropped(f));
+    if (!queue.length && !running.size) return finish();
     while (queue.length && running.size < MAX_LANES) {
       const busy = besideCores + [...running.values()].reduce((a, b) => a + b, 0);
-      // The longest that fits; below `lanes` files, the longest regardless.
-      const i = running.size < lanes ? 0 : queue.findIndex((f) => busy + demand(f) <= cores);
+      // The longest ready one that fits; below `lanes` files, the longest ready one regardless.
+      const i = queue.findIndex((f) => ready(f) && (running.size < lanes || busy + demand(f) <= cores));
       if (i < 0) break;
       const [f] = queue.splice(i, 1) as [string];
       running.set(f, demand(f));
-      void runFiles([f], 1, env).then((r) => {
-        add(r);
+      void run(f).then(() => {
         running.delete(f);
-        if (!queue.length && !running.size) finish();
-        else next();
+        next();
       });
     }
   }
@@ -288,10 +338,7 @@ async function main(): Promise<void> {
     console.error(`${name}: "${process.env[name]}" is not a whole number from 1 to 8 (test files run side by side)`);
     process.exit(2);
   };
-  // The e2e tier may run more files at once than the others on a bigger machine (SCB_TEST_E2E_LANES):
-  // on 2 cores a third e2e lane saved 22 s of 278 but slowed the gates' cells into harness-bound ones.
   const lanes = lanesOf('SCB_TEST_LANES', 2);
-  const tierLanes = (tier: Tier) => (tier === 'e2e' ? lanesOf('SCB_TEST_E2E_LANES', lanes) : lanes);
   const unknown = only.filter((a) => !(TIERS as readonly string[]).includes(a));
   if (unknown.length) {
     console.error(`unknown tier ${unknown.join(', ')}: the tiers are ${TIERS.join(', ')}`);
@@ -304,6 +351,7 @@ async function main(): Promise<void> {
   console.log(`# one PostgreSQL cluster for the run, ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', [TEST_CLUSTER_ENV]: cluster.adminUrl };
   const runs: TierRun[] = [];
+  let scheduleSeconds = 0;
   const tiers = TIERS.filter((t) => !only.length || only.includes(t));
   // The e2e files start the product side by side: its web build, when stale, is made once before them,
   // beside the integration files that share the machine anyway.
@@ -321,29 +369,35 @@ async function main(): Promise<void> {
     return { cores: 1.5, done: webBuild.catch(() => {}) };
   };
   try {
-    for (const tier of tiers) {
-      if (tier === 'e2e') {
-        buildWeb();
-        await webBuild;
-      }
-      console.log(`\n== ${tier}: ${files.get(tier)!.length} files, ${tierLanes(tier)} at a time where they may run side by side`);
-      runs.push(await runTier(tier, files.get(tier)!, env, tierLanes(tier), tier === 'integration' ? buildWeb : undefined));
-    }
+    const order = tiers.map((t) => `${t} ${files.get(t)!.length}`).join(', ');
+    console.log(`\n== ${order} files, in one schedule: ${lanes} at a time and more while the cores allow (e2e once the web app is built)`);
+    const started = Date.now();
+    runs.push(
+      ...(await runTiers(
+        tiers.map((t) => [t, files.get(t)!]),
+        env,
+        lanes,
+        buildWeb,
+        () => webBuild,
+      )),
+    );
+    scheduleSeconds = (Date.now() - started) / 1000;
   } finally {
     await cluster.stop();
   }
   saveTimes(runs);
-  console.log('\n# tier         files  passed  failed  skipped  seconds');
+  console.log('\n# tier         files  passed  failed  skipped  seconds (first file start to last file end)');
   for (const r of runs) {
     console.log(
       `# ${r.tier.padEnd(12)} ${String(r.files).padStart(5)} ${String(r.pass).padStart(7)} ${String(r.fail).padStart(7)} ${String(r.skipped).padStart(8)} ${r.seconds.toFixed(0).padStart(8)}`,
     );
   }
-  // Where the time went: each tier's CPU over its wall time, and the ten slowest files with their CPU.
-  for (const r of runs) {
-    const cpu = Object.values(r.fileCpuMs).reduce((a, b) => a + b, 0) / 1000;
-    if (cpu) console.log(`# ${r.tier}: ${cpu.toFixed(0)} s of CPU in ${r.seconds.toFixed(0)} s (${(cpu / r.seconds).toFixed(2)} cores on average)`);
-  }
+  // Where the time went: each tier's CPU over its span (tiers overlap), the whole schedule's, and the
+  // ten slowest files with their CPU.
+  const cpuOf = (r: TierRun) => Object.values(r.fileCpuMs).reduce((a, b) => a + b, 0) / 1000;
+  for (const r of runs) if (cpuOf(r)) console.log(`# ${r.tier}: ${cpuOf(r).toFixed(0)} s of CPU over ${r.seconds.toFixed(0)} s`);
+  const cpu = runs.reduce((a, r) => a + cpuOf(r), 0);
+  if (cpu && scheduleSeconds) console.log(`# every tier: ${cpu.toFixed(0)} s of CPU in ${scheduleSeconds.toFixed(0)} s (${(cpu / scheduleSeconds).toFixed(2)} cores on average)`);
   const slowest = runs
     .flatMap((r) => Object.entries(r.fileMs).map(([f, ms]) => ({ f, ms, cpuMs: r.fileCpuMs[f] })))
     .sort((a, b) => b.ms - a.ms)
