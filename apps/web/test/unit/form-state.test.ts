@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseJobSpec } from '@scb/shared/job';
 import { PRESETS } from '@scb/shared/presets';
-import { fitsFields, fromSpec, INITIAL, TARGET_FORMS, toSpec } from '../../app/jobs/new/form-state';
+import { configOptions, configsFor, fitsFields, fromSpec, INITIAL, TARGET_FORMS, toSpec } from '../../app/jobs/new/form-state';
 
 test('the initial form is a valid spec: Node 9.0.0 on the fake, grpc-gcp on and off at three concurrencies', () => {
   const parsed = parseJobSpec(toSpec(INITIAL));
@@ -62,4 +62,30 @@ test('each target kind of the form round-trips through the spec, and a kind the 
   const plugin = { ...PRESETS[0]!, spec: { ...PRESETS[0]!.spec, target: { kind: 'a-plug-in-kind', speed: 3 } } };
   assert.equal(fromSpec(plugin.spec).targetKind, INITIAL.targetKind);
   assert.equal(fitsFields(plugin), false);
+});
+
+test("a language's own configuration boxes: Python's session pools, two ticked when it is picked, and back through the spec", () => {
+  assert.deepEqual(
+    configOptions('python').map((o) => o.label),
+    ['FixedSizePool', 'BurstyPool', 'PingingPool'],
+  );
+  const configs = configsFor('python', INITIAL.configs);
+  assert.deepEqual(configs, { fixed: true, bursty: true, pinging: false });
+  const form = { ...INITIAL, language: 'python' as const, versions: ['3.61.0', '3.71.0'], concurrency: '10, 100', configs };
+  const parsed = parseJobSpec(toSpec(form));
+  assert.ok(parsed.ok, JSON.stringify(!parsed.ok && parsed.issues));
+  assert.deepEqual(
+    parsed.value.configurations.map((c) => [c.label, c.pythonPool]),
+    [
+      ['FixedSizePool', 'fixed'],
+      ['BurstyPool', 'bursty'],
+    ],
+  );
+  // The spec comes back as the same boxes; a pool with a size the boxes do not carry needs the JSON.
+  assert.deepEqual(fromSpec(toSpec(form)).configs, configs);
+  const sized = { ...toSpec(form), configurations: [{ label: 'fixed 10', pythonPool: 'fixed' as const, sessionPool: { maxSessions: 10 } }] };
+  assert.deepEqual(fromSpec(sized).configs, { fixed: false, bursty: false, pinging: false });
+  // Back to Node: grpc-gcp's boxes again, as they were before Python was picked.
+  assert.deepEqual(configsFor('node', configs), INITIAL.configs);
+  assert.deepEqual(configsFor('go', INITIAL.configs), { on: false, off: true, default: false, dynamic: false });
 });

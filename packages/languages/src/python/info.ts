@@ -27,8 +27,14 @@ export const pythonInfo = {
       return { option: 'pythonLazyDecode', message: `is a python client option (execute_sql lazy_decode, ${PYTHON_LAZY_DECODE_SINCE} on); the ${language} client has none` };
     return null;
   },
+  // Its session pool classes (pythonPool), at their default size; the JSON sets sessionPool.maxSessions.
+  formConfigurations: [
+    { key: 'fixed', label: 'FixedSizePool', configuration: { pythonPool: 'fixed' } },
+    { key: 'bursty', label: 'BurstyPool', configuration: { pythonPool: 'bursty' } },
+    { key: 'pinging', label: 'PingingPool', configuration: { pythonPool: 'pinging' } },
+  ],
   hints: {
-    configurations: 'The Python client has no grpc-gcp and one gRPC channel; pick its session pool with pythonPool (its size: sessionPool.maxSessions).',
+    configurations: 'The Python client has no grpc-gcp and one gRPC channel: each box is a session pool class (pythonPool) at its default size; the JSON sets its size (sessionPool.maxSessions).',
     numChannels: 'Not exposed by the Python client (one gRPC channel).',
   },
 } satisfies LanguageInfo;

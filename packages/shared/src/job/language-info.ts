@@ -29,6 +29,12 @@ export interface LanguageInfo {
   refuseForeign?(configuration: RefusableConfiguration, language: string): { option: string; message: string } | null;
   /** What the launch form says under its fields while this language is picked. */
   hints?: { configurations?: string; numChannels?: string };
+  /**
+   * The configurations the launch form offers as checkboxes while this language is picked, each a
+   * configuration's options (its label the checkbox's); absent: grpc-gcp on and off, the client default
+   * and the dynamic channel pool, with the numChannels field.
+   */
+  formConfigurations?: { key: string; label: string; configuration: Record<string, unknown> }[];
   /** The figure of its session pool's per-second samples (timeline `pool`) that counts sessions in use, where it has one. */
   poolInUse?: string;
   /**

@@ -5,7 +5,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { infoOf, loadLevels, OPERATIONS, parseJobSpec, refusedOption, type FieldIssue, type Language } from '@scb/shared/job';
 import { languageInfo, languageInfos } from '@scb/shared/registry';
 import { PRESETS, type Preset } from '@scb/shared/presets';
-import { INITIAL, CONFIGS, TARGET_FORMS, toSpec, fromSpec, fitsFields, type FormState } from './form-state';
+import { INITIAL, TARGET_FORMS, configOptions, configsFor, toSpec, fromSpec, fitsFields, type FormState } from './form-state';
 import { OpsInput, RunnerNumber, Estimate } from './fields';
 import { targetForm } from '@scb/shared/registry';
 import { TargetFields } from './target-fields';
@@ -141,10 +141,7 @@ export function NewJobForm({ limitMinutes }: { limitMinutes: number }) {
           value={form.language}
           onChange={(e) => {
             const language = e.target.value as Language;
-            // Options a language cannot run at all (grpc-gcp on for Go) are unticked, not refused later.
-            const configs = { ...form.configs };
-            if (refusedOption(language, { grpcGcp: 'on' })) Object.assign(configs, { on: false, dynamic: false, default: configs.default || ((configs.on || configs.dynamic) && !configs.off) });
-            set({ language, versions: [infoOf(language).exampleVersion], configs });
+            set({ language, versions: [infoOf(language).exampleVersion], configs: configsFor(language, form.configs) });
           }}
         >
           {languageInfos().map((l) => (
@@ -223,13 +220,13 @@ export function NewJobForm({ limitMinutes }: { limitMinutes: number }) {
 
       <span className="field">Configurations</span>
       <div>
-        {CONFIGS.map((c) => (
+        {configOptions(form.language).map((c) => (
           <label key={c.key} style={{ marginRight: '1rem' }} title={c.hint}>
             <input
               type="checkbox"
               name={`config-${c.key}`}
-              checked={form.configs[c.key]}
-              disabled={c.key !== 'off' && c.key !== 'default' && refusedOption(form.language, { grpcGcp: 'on' }) !== null}
+              checked={form.configs[c.key] ?? false}
+              disabled={!c.configuration && c.key !== 'off' && c.key !== 'default' && refusedOption(form.language, { grpcGcp: 'on' }) !== null}
               onChange={(e) => set({ configs: { ...form.configs, [c.key]: e.target.checked } })}
             />{' '}
             {c.label}

@@ -1,6 +1,6 @@
 // The launch form's state, pure: its defaults, the form as a JobSpec and a spec as the form. The form
 // and its tests share it; nothing here renders.
-import { infoOf, languageNames, OPERATIONS, parseJobSpec, type JobSpecInput, type Language, type Operation } from '@scb/shared/job';
+import { infoOf, languageNames, OPERATIONS, parseJobSpec, refusedOption, type JobSpecInput, type Language, type Operation } from '@scb/shared/job';
 import type { Preset } from '@scb/shared/presets';
 import { canonicalJson } from '@scb/shared/canonical-json';
 import { targetForm, targetForms } from '@scb/shared/registry';
@@ -21,7 +21,8 @@ export interface FormState {
   concurrency: string;
   /** An open loop's arrivals. */
   arrivals: { distribution: 'poisson' | 'uniform'; maxOutstanding: string };
-  configs: Record<ConfigKey, boolean>;
+  /** The ticked configuration boxes by key: CONFIGS', or the language's own (configOptions). */
+  configs: Record<string, boolean>;
   numChannels: string;
   /** One of TARGET_FORMS' kinds. */
   targetKind: string;
@@ -44,6 +45,35 @@ export const CONFIGS: { key: ConfigKey; label: string; hint?: string }[] = [
   { key: 'default', label: 'client default' },
   { key: 'dynamic', label: 'dynamic channel pool', hint: 'It takes effect only when numChannels is not set, so numChannels is not applied to it.' },
 ];
+
+/** A configuration box of the form: grpc-gcp's (CONFIGS) or a language's own, which carries its options. */
+export interface ConfigOption {
+  key: string;
+  label: string;
+  hint?: string;
+  configuration?: Record<string, unknown>;
+}
+
+/** The configuration boxes while `language` is picked: its own (LanguageInfo.formConfigurations) or CONFIGS. */
+export function configOptions(language: string): ConfigOption[] {
+  return infoOf(language as Language).formConfigurations ?? CONFIGS;
+}
+
+/** The boxes ticked when `language` is picked: grpc-gcp's as they were, less what it cannot run; a language's own, its first two. */
+export function configsFor(language: string, configs: FormState['configs']): FormState['configs'] {
+  const own = infoOf(language as Language).formConfigurations;
+  if (own) return Object.fromEntries(own.map((o, i) => [o.key, i < 2]));
+  const kept = Object.fromEntries(CONFIGS.map((c) => [c.key, configs[c.key] ?? INITIAL.configs[c.key]!]));
+  // Options a language cannot run at all (grpc-gcp on for Go) are unticked, not refused later.
+  if (refusedOption(language as Language, { grpcGcp: 'on' })) Object.assign(kept, { on: false, dynamic: false, default: kept.default || ((kept.on || kept.dynamic) && !kept.off) });
+  return kept;
+}
+
+/** Whether a spec's configuration is exactly a box's options (its label aside). */
+function isOption(c: Record<string, unknown>, options: Record<string, unknown>): boolean {
+  const keys = Object.keys(c).filter((k) => k !== 'label' && c[k] !== undefined);
+  return keys.length === Object.keys(options).length && keys.every((k) => canonicalJson(c[k]) === canonicalJson(options[k]));
+}
 
 /** The first registered language, at its example version. */
 const FIRST_LANGUAGE = infoOf(languageNames()[0]!);
@@ -71,9 +101,12 @@ export const INITIAL: FormState = {
 /** The form's state as a JobSpec (the API and this form validate it with the same schema). */
 export function toSpec(f: FormState): JobSpecInput {
   const numChannels = f.numChannels.trim() === '' ? undefined : Number(f.numChannels);
-  const configurations = CONFIGS.filter((c) => f.configs[c.key]).map((c) =>
-    c.key === 'dynamic' ? { label: c.label, grpcGcp: 'on' as const, dynamicChannelPool: true } : { label: c.label, grpcGcp: c.key, ...(numChannels !== undefined ? { numChannels } : {}) },
-  );
+  const own = infoOf(f.language).formConfigurations;
+  const configurations = own
+    ? own.filter((c) => f.configs[c.key]).map((c) => ({ label: c.label, ...c.configuration }))
+    : CONFIGS.filter((c) => f.configs[c.key]).map((c) =>
+        c.key === 'dynamic' ? { label: c.label, grpcGcp: 'on' as const, dynamicChannelPool: true } : { label: c.label, grpcGcp: c.key, ...(numChannels !== undefined ? { numChannels } : {}) },
+      );
   return {
     ...(f.name.trim() ? { name: f.name.trim() } : {}),
     clients: f.versions.map((version) => ({ language: f.language, version })),
@@ -146,12 +179,14 @@ export function fromSpec(spec: JobSpecInput): FormState {
     load: spec.arrivalRates ? 'open' : 'closed',
     concurrency: (spec.arrivalRates ?? spec.concurrency ?? []).join(', '),
     arrivals: { distribution: w.arrivals?.distribution ?? 'poisson', maxOutstanding: String(w.arrivals?.maxOutstanding ?? 1000) },
-    configs: {
-      on: cfgs.some((c) => c.grpcGcp === 'on' && !c.dynamicChannelPool),
-      off: cfgs.some((c) => c.grpcGcp === 'off'),
-      default: cfgs.some((c) => (c.grpcGcp ?? 'default') === 'default'),
-      dynamic: cfgs.some((c) => c.dynamicChannelPool),
-    },
+    configs: infoOf(spec.clients[0].language as Language).formConfigurations
+      ? Object.fromEntries(infoOf(spec.clients[0].language as Language).formConfigurations!.map((o) => [o.key, cfgs.some((c) => isOption(c, o.configuration))]))
+      : {
+          on: cfgs.some((c) => c.grpcGcp === 'on' && !c.dynamicChannelPool),
+          off: cfgs.some((c) => c.grpcGcp === 'off'),
+          default: cfgs.some((c) => (c.grpcGcp ?? 'default') === 'default'),
+          dynamic: cfgs.some((c) => c.dynamicChannelPool),
+        },
     numChannels: String(cfgs.find((c) => c.numChannels !== undefined)?.numChannels ?? ''),
     ...targetFields(spec.target),
     timeScale: spec.timeScale ?? 1,
