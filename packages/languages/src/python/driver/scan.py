@@ -130,7 +130,10 @@ def check_scan(cell: DriverCell, unsupported, version) -> None:
     it hands it over; with lazy_decode only those the application reads."""
     if cell.result_set is None:
         return
-    from google.cloud.spanner_v1 import TypeCode
+    try:
+        from google.cloud.spanner_v1 import TypeCode
+    except ImportError:  # 1.x: the generated enums (google-cloud-spanner 1.17.0 has TypeCode there only)
+        from google.cloud.spanner_v1.gapic.enums import TypeCode
 
     for c in decoded(cell) if cell.configuration.python_lazy_decode else cell.result_set.columns:
         later = LATER_TYPES.get(c.type)

@@ -22,7 +22,7 @@ export const PYTHON_BUGS: Reproduction[] = [
       "The PR measured a 100-row, 24-column result going from 35-40 ms to 15-20 ms. The entry reads no column in the application (read: none), so the time is the client's own decoding while it hands the rows over.",
     trigger: 'A single-use query of a wide result (every column type but UUID, and its ARRAY; 100 rows), every row iterated.',
     status: 'reproduced',
-    seen: "2026-11-26, 6361d6a, the entry's cells run one by one through the driver launcher (runDriver), not through the Run it button's stack, on 2 cores under a load average of 24-32 (other sessions' work): 3.50.1 p50 127.7 and 97.8 ms (29 and 45 scans in 5 s), 3.51.0 47.3 and 26.0 ms (68 and 95 scans): 2.7 and 3.8 times, no error. The absolute times are the loaded machine's; the PR's own were 35-40 ms against 15-20 ms.",
+    seen: "2026-11-26, bced59d, `npm run bench:reproductions` (the Run it button's job on an embedded stack), on 2 cores loaded by other work (load average 10-15): met, 3.50.1 p50 181.5 ms (23 scans in 5 s), 3.51.0 18.2 ms (144 scans), 9.99 times, no error. Earlier (6361d6a, through the driver launcher, load 24-32): 2.7 and 3.8 times. The absolute times are the loaded machine's; the PR's own were 35-40 ms against 15-20 ms.",
     spec: {
       name: 'Reproduction: Python result-set decoding before and after PR #1244',
       clients: [
@@ -51,7 +51,7 @@ export const PYTHON_BUGS: Reproduction[] = [
       "Found by this bench, not from a tracker. 3.64.0 made pool.py's _NOW() time-zone aware (datetime.now(timezone.utc); 3.63.0: utcnow, naive), while _opentelemetry_tracing.trace_call still sets session._last_use_time = datetime.now() (naive) on every traced call. FixedSizePool.get() computes _NOW() - session.last_use_time: TypeError: can't subtract offset-naive and offset-aware datetimes, after the session has left the pool's queue, so each failure loses one session and, the pool empty, get() waits its default_timeout (10 s). Checked in the wheels of 3.64.0 to 3.71.0. BurstyPool does not compute the age and runs; multiplexed sessions (on by default from 3.56.0) do not go through the pool.",
     trigger: 'multiplexedSessions: false and pythonPool: fixed, any operation: the second use of each session fails.',
     status: 'reproduced',
-    seen: "2026-11-26, fffd148, the entry's cells run one by one through the driver launcher (runDriver), not through the Run it button's stack: 3.63.0 1,522 select1 in 3 s, no error; 3.64.0 and 3.71.0 4 done and 8 failed (CLIENT_ERROR, the TypeError), the measured phase 10.0 s long for its 3 s (the emptied pool's get() waiting its 10 s). By hand on 3.64.0 BurstyPool: 100 of 100, no error.",
+    seen: "2026-11-26, bced59d, `npm run bench:reproductions` (the Run it button's job on an embedded stack, load average 10-15): met, 3.63.0 819 select1 in 3 s, no error; 3.64.0 and 3.71.0 4 done and 8 failed each (66.7%, the TypeError). Earlier (fffd148, through the driver launcher): 3.63.0 1,522 select1, no error; 3.64.0 and 3.71.0 4 done and 8 failed, the measured phase 10.0 s long for its 3 s (the emptied pool's get() waiting its 10 s). By hand on 3.64.0 BurstyPool: 100 of 100, no error.",
     spec: {
       name: 'Reproduction: Python FixedSizePool naive and aware datetimes',
       clients: [
