@@ -1,6 +1,8 @@
 // The Mercari write-up's token-refresh and slow-DNS presets as a user runs them: picked in the launch
 // form, shortened in its JSON, run by the stack's runner; the job page marks each token request and DNS
-// lookup on the per-second chart, and the seconds that stalled sit on those marks.
+// lookup on the per-second chart, and the seconds that stalled sit on those marks. Each runs in a small
+// form (one client, few agents, a shorter token life); the presets' full forms run with
+// `npm run bench:preset -- <preset id>`.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
@@ -31,7 +33,13 @@ interface StoredCell {
 async function runPreset(
   page: Page,
   id: string,
-  edit: (spec: { clients: unknown[]; concurrency: number[]; repeats?: number; workload: { durationSeconds: number; warmupOps?: unknown } }) => void,
+  edit: (spec: {
+    clients: unknown[];
+    concurrency: number[];
+    repeats?: number;
+    target: { credentials?: { tokenLifetimeMs?: number } };
+    workload: { durationSeconds: number; warmupOps?: unknown };
+  }) => void,
 ): Promise<{ id: string; cells: StoredCell[] }> {
   await page.goto(stack.baseUrl + '/jobs/new');
   await page.getByText(/published versions, newest first/).waitFor({ timeout: 60_000 });
@@ -91,7 +99,10 @@ test('token-refresh from the form: Go 1.33.0 stalls for the token endpoint in th
   const page = await browser.newPage({ viewport: { width: 1280, height: 1200 } });
   const job = await runPreset(page, 'token-refresh', (spec) => {
     spec.clients = [{ language: 'go', version: '1.33.0' }];
-    spec.workload.durationSeconds = 14;
+    // Tokens living 14 s, not 20: the client's refresh 10 s before expiry comes 4 s after its first token,
+    // inside 8 s measured (the preset's 20 s life is `npm run bench:preset -- token-refresh`).
+    spec.target.credentials = { ...spec.target.credentials, tokenLifetimeMs: 14_000 };
+    spec.workload.durationSeconds = 8;
     // One agent, which waits for whichever of the four connections' tokens it is on (presets.test.ts).
     spec.concurrency = [1];
   });
@@ -101,7 +112,7 @@ test('token-refresh from the form: Go 1.33.0 stalls for the token endpoint in th
   assert.ok(tokens && tokens.valid > 0 && tokens.missing + tokens.expired + tokens.invalid === 0, JSON.stringify(tokens));
   // Once, 10 s before the token's expiry: that second, or the next where the waiting calls end, waits the 1 s
   // (a second token source of the client may ask too, without anyone waiting: not every mark stalls).
-  assert.ok(stalled.length >= 1, `a refresh within 14 s of a 20 s token stalls a second: p99 ${timeline.map((t) => t.p99Ms.toFixed(0)).join(', ')}`);
+  assert.ok(stalled.length >= 1, `a refresh within 8 s of a 14 s token stalls a second: p99 ${timeline.map((t) => t.p99Ms.toFixed(0)).join(', ')}`);
   for (const s of stalled)
     assert.ok(
       marks.some((m) => s === m || s === m + 1),
@@ -118,6 +129,8 @@ test('slow-dns from the form: the job page marks each DNS query of grpc-go 1.18.
   const job = await runPreset(page, 'slow-dns', (spec) => {
     spec.clients = [{ language: 'go', version: '0.37.0', grpcVersion: '1.18.0' }];
     spec.workload.durationSeconds = 10;
+    // Two agents, not ten: the marks and resets are the same with fewer queries.
+    spec.concurrency = [2];
   });
   const events = CellEventsSchema.parse(job.cells[0]!.result!.events) ?? [];
   const lookups = events.filter((e): e is Marked => e.kind === 'schedule-change' && e.text.startsWith('DNS lookup A spanner.bench.test, answered in'));
@@ -134,18 +147,21 @@ test('slow-dns from the form: the job page marks each DNS query of grpc-go 1.18.
   await page.close();
 });
 
-test('result-set-every-type from the form: every type decoded and checked by Node, Java and Go; the job page shows rows/s, CPU per 1,000 rows, row times', { timeout: 600_000 }, async () => {
+// Node and Go, without the preset's Java (a JVM's start): each language's decoding of every type is
+// scan-conformance.test.ts; the page's scan table is the same for every language.
+test('result-set-every-type from the form: every type decoded and checked by Node and Go; the job page shows rows/s, CPU per 1,000 rows, row times', { timeout: 600_000 }, async () => {
   const page = await browser.newPage({ viewport: { width: 1280, height: 1200 } });
   const job = await runPreset(page, 'result-set-every-type', (spec) => {
+    spec.clients = spec.clients.filter((c) => (c as { language: string }).language !== 'java');
     spec.workload.durationSeconds = 2;
     spec.workload.warmupOps = 20;
     spec.repeats = 1;
   });
-  assert.deepEqual(job.cells.map((c) => c.client.version).sort(), ['1.96.1', '6.123.0', '9.0.0']);
+  assert.deepEqual(job.cells.map((c) => c.client.version).sort(), ['1.96.1', '9.0.0']);
   await page.goto(`${stack.baseUrl}/jobs/${job.id}`);
   assert.match(await page.getByTestId('scan-shape').innerText(), /^100 rows × 20 columns \(/);
   const rows = await page.getByTestId('scan-table').locator('tbody tr').all();
-  assert.equal(rows.length, 3);
+  assert.equal(rows.length, 2);
   for (const row of rows) {
     const cells = await row.locator('td').allInnerTexts();
     // Scans/s, rows/s (100 per scan) and CPU per 1,000 rows are figures, not dashes.
@@ -159,8 +175,8 @@ test('result-set-every-type from the form: every type decoded and checked by Nod
     assert.ok(first && last && first[0]! > 0 && first[0]! <= last[0]!, cells.join(' | '));
     assert.ok(Number(cells[14]) > 0, cells.join(' | '));
   }
-  // Across versions: the scan's rows per second, offered for its scenario (the only Java one here).
-  const chart = await (await fetch(`${stack.baseUrl}/api/versions-chart?language=java&metric=rowsPerSecond`)).json();
+  // Across versions: the scan's rows per second, offered for its scenario (the only Go one here).
+  const chart = await (await fetch(`${stack.baseUrl}/api/versions-chart?language=go&metric=rowsPerSecond`)).json();
   assert.ok(
     ['cpuPer1kRows', 'firstRowP50'].every((metric) => chart.options.metrics.some((m: { value: string }) => m.value === metric)),
     JSON.stringify(chart.options.metrics),

@@ -1,5 +1,7 @@
-// The field scenario presets, each run end to end in a small form (fewer clients, cells and seconds)
-// through the runner against the fake, showing the effect it is named for.
+// The field scenario presets, each run end to end in a small form (fewer clients, cells and seconds,
+// a short warm-up, fewer agents where the effect does not need many) through the runner against the
+// fake, showing the effect it is named for. Each preset's full form (every client, level and second the
+// launch form offers) runs with `npm run bench:preset -- <preset id>`.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
@@ -46,7 +48,9 @@ async function run(spec: JobSpecInput): Promise<Job> {
 test('session-pool-exhaustion: past what 100 sessions serve, qps stops growing and the gap climbs while the server stays flat', { timeout: 900_000 }, async () => {
   const spec = only(preset('session-pool-exhaustion'), 0);
   spec.concurrency = [20, 400];
-  spec.workload.durationSeconds = 5;
+  spec.workload.durationSeconds = 4;
+  // 400 agents fill the pool in their first second: a warm-up of one transaction each is enough.
+  spec.workload.warmupOps = { min: 40, perConcurrency: 1 };
   const job = await run(spec);
   const [low, high] = job.cells.map((c) => ({ c: c.concurrency, qps: c.result!.qps, ro: summary(c, 'readOnlyTxn'), addedP99Ms: c.result!.targetAddedP99Ms! }));
   const lowSplit = latencySplit(low!.ro)!;
@@ -92,7 +96,8 @@ test('session-pool-exhaustion: past what 100 sessions serve, qps stops growing a
 test('session-pool-exhaustion on Node 9.0.0 and Java 6.104.0 with their pools: 100 sessions in use, callers waiting for one', { timeout: 900_000 }, async () => {
   const spec = only(preset('session-pool-exhaustion'), 1, 2);
   spec.concurrency = [400];
-  spec.workload.durationSeconds = 5;
+  spec.workload.durationSeconds = 4;
+  spec.workload.warmupOps = { min: 40, perConcurrency: 1 };
   const job = await run(spec);
   const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   // Each client's own names: Node's pool getters, Java's SessionPool accessors.
@@ -115,12 +120,16 @@ test('session-pool-exhaustion on Node 9.0.0 and Java 6.104.0 with their pools: 1
   }
 });
 
-test('session-pool-exhaustion, open loop, on Go 1.33.0, Node 9.0.0 and Java 6.104.0: past the pool, arrivals queue and the corrected latency shows it', { timeout: 900_000 }, async () => {
-  const spec = only(preset('session-pool-exhaustion-open'), 0, 1, 2);
+// Go 1.33.0 only: Node's and Java's pools at their limit are the test above, each driver's open loop
+// (rate, intended start, the outstanding cap) is in driver-conformance.test.ts; all three together are
+// `npm run bench:preset -- session-pool-exhaustion-open`.
+test('session-pool-exhaustion, open loop, on Go 1.33.0: past the pool, arrivals queue and the corrected latency shows it', { timeout: 900_000 }, async () => {
+  const spec = only(preset('session-pool-exhaustion-open'), 0);
   spec.arrivalRates = [100, 400];
   spec.workload.durationSeconds = 4;
+  spec.workload.warmupOps = 100;
   const job = await run(spec);
-  for (const language of ['go', 'node', 'java']) {
+  for (const language of ['go']) {
     const [calm, over] = job.cells
       .filter((c) => c.clientLanguage === language)
       .sort((a, b) => a.concurrency - b.concurrency)
@@ -147,7 +156,10 @@ test('abort-backoff: an aborted streaming query costs cloud.google.com/go 0.35.0
     { language: 'go', version: '0.35.0', grpcVersion: '1.17.0' },
     { language: 'go', version: '1.96.1' },
   ];
-  spec.workload.durationSeconds = 6;
+  // Five agents (the preset's ten run twice the transactions for the same p99): each of 0.35.0's waits
+  // a second at about one transaction in ten, so aborts still fall in every second.
+  spec.concurrency = [5];
+  spec.workload.durationSeconds = 4;
   const job = await run(spec);
   const [old, now] = job.cells.map((c) => summary(c, 'readWriteTxn'));
   console.log(`# readWriteTxn p99: go 0.35.0 ${old!.p99Ms.toFixed(0)} ms, go 1.96.1 ${now!.p99Ms.toFixed(0)} ms`);
@@ -165,7 +177,10 @@ test('abort-backoff: an aborted streaming query costs cloud.google.com/go 0.35.0
 test('hourly-reconnect: every connection reset at its age stalls requests for about the accept delay', { timeout: 900_000 }, async () => {
   const spec = preset('hourly-reconnect');
   spec.clients = [{ language: 'node', version: '9.0.0' }];
-  spec.workload.durationSeconds = 9;
+  spec.workload.durationSeconds = 7;
+  // Five agents, not twenty: a reset stalls every call on the connection, however many there are.
+  spec.concurrency = [5];
+  spec.workload.warmupOps = 20;
   if (spec.target?.kind === 'fake') {
     const fake = spec.target as FakeTarget;
     fake.server = { ...fake.server, maxConnectionAgeMs: 3000 };
@@ -198,22 +213,31 @@ test('hourly-reconnect: every connection reset at its age stalls requests for ab
 test('slow-session-creation: the first second of a cold client waits for its 600 ms sessions, later ones do not', { timeout: 900_000 }, async () => {
   const spec = preset('slow-session-creation');
   spec.workload.durationSeconds = 3;
+  // Five agents on 40 ms queries, not twenty on 10 ms: the same share of the first second's operations
+  // waits for a session (more of it: 5 waiting against some 50 served in the rest of the second), at a
+  // sixteenth of the operations.
+  spec.concurrency = [5];
+  (spec.target as FakeTarget).latencyMs = 40;
   const job = await run(spec);
   for (const c of job.cells) {
     const timeline = CellTimelineSchema.parse(c.result!.timeline);
     console.log(`# go ${c.clientVersion} ${c.configLabel}: per-second p99 ${timeline.map((t) => t.p99Ms.toFixed(0)).join(', ')} ms`);
-    assert.ok(timeline[0]!.p99Ms >= 550, `${c.clientVersion} ${c.configLabel}: first second p99 ${timeline[0]!.p99Ms}`);
+    // The first second in which operations ended (on a loaded machine a session of 600 ms and the
+    // client's start can leave the very first empty: p99 0).
+    const first = timeline.find((t) => t.count > 0)!;
+    assert.ok(first.p99Ms >= 550, `${c.clientVersion} ${c.configLabel}: first second p99 ${first.p99Ms}`);
     // The last second waits for no session: well under the first.
-    assert.ok(timeline.at(-1)!.p99Ms < timeline[0]!.p99Ms / 2, `${c.clientVersion} ${c.configLabel}: last second p99 ${timeline.at(-1)!.p99Ms}, first ${timeline[0]!.p99Ms}`);
+    assert.ok(timeline.at(-1)!.p99Ms < first.p99Ms / 2, `${c.clientVersion} ${c.configLabel}: last second p99 ${timeline.at(-1)!.p99Ms}, first ${first.p99Ms}`);
   }
 });
 
 // Go 1.33.0, which refreshes at expiry and stalls, is launched from the form in test/e2e/field-presets.test.ts
-// (the same 14 s, one agent, the same assertions); here the client that refreshes in the background.
+// (one agent, tokens living 14 s there); here the client that refreshes in the background.
 test('token-refresh: a client that refreshes in the background asks the token endpoint often and no second waits for it', { timeout: 900_000 }, async () => {
   const spec = preset('token-refresh');
   spec.clients = [{ language: 'go', version: '1.96.1' }];
-  spec.workload.durationSeconds = 14;
+  // It asks about once a second at this short life: 5 s show it, no refresh at expiry is waited for.
+  spec.workload.durationSeconds = 5;
   spec.concurrency = [1];
   const job = await run(spec);
   for (const c of job.cells) {
@@ -235,9 +259,13 @@ test('slow-dns: grpc-go 1.18.0 resolves again at every reset but does not wait f
     { language: 'go', version: '0.37.0', grpcVersion: '1.18.0' },
     { language: 'go', version: '1.96.1' },
   ];
-  spec.workload.durationSeconds = 12;
+  spec.workload.durationSeconds = 9;
+  // Two agents, not ten: a reconnect that waited for a lookup would stall every call, however many.
+  spec.concurrency = [2];
   // Queries of 4 s: a reconnect that waited for one (SRV, then A) would stall a second 4 s or more.
   (spec.target as FakeTarget).dns = { lookupDelayMs: 4000 };
+  // Connections reset at 3 s of age, not 5: two resets, and a lookup after the first, within 9 s.
+  (spec.target as FakeTarget).server = { ...(spec.target as FakeTarget).server, maxConnectionAgeMs: 3000 };
   const job = await run(spec);
   for (const c of job.cells) {
     const timeline = CellTimelineSchema.parse(c.result!.timeline);

@@ -2,6 +2,8 @@
 // a deadline or a keepalive are in reproductions-waits.test.ts): each job runs on the
 // runner against the fake with the fault its bug needs, and its expectations, evaluated on the stored
 // cells as the job page evaluates them, are met: the bug on the affected version, not on the fixed.
+// Each entry's full form (every version it names, its seconds and agents) runs with
+// `npm run bench:reproductions -- <id>`.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createGate, getGate } from '@scb/db';
@@ -12,11 +14,19 @@ import { reproduce as reproduceOn, shorter } from '../helpers/reproductions';
 const runner = useRunner();
 const reproduce = (id: string, smaller?: (s: JobSpecInput) => JobSpecInput) => reproduceOn(runner, id, smaller);
 
+// Two agents for 1 s: 6.105.0's agents fail as fast as they can ask (a core each), and one second shows
+// every operation failing as well as three.
 test('Java 6.105.0 keeps a failed multiplexed CreateSession and fails every operation; 6.111.1 creates it again', { timeout: 600_000 }, () =>
-  reproduce('java-mux-session-error-cached', (s) => shorter({ ...s, clients: s.clients.filter((c) => c.version !== '6.106.0') })),
+  reproduce('java-mux-session-error-cached', (s) => {
+    const small = shorter({ ...s, clients: s.clients.filter((c) => c.version !== '6.106.0'), concurrency: [2] });
+    return { ...small, workload: { ...small.workload, durationSeconds: 1 } };
+  }),
 );
 
-test('Node 7.21.0 puts every RPC on one connection; 9.0.0 spreads them', { timeout: 600_000 }, () => reproduce('node-7-one-connection', shorter));
+// Queries of 200 ms, not 65: the same 200 in flight (past one connection's 100 streams), a third of the RPCs.
+test('Node 7.21.0 puts every RPC on one connection; 9.0.0 spreads them', { timeout: 600_000 }, () =>
+  reproduce('node-7-one-connection', (s) => shorter({ ...s, target: { ...s.target, kind: 'fake', latencyMs: 200 } })),
+);
 
 test('grpc-js 1.8.2 ends the calls in flight at a GOAWAY and Node 6.16.0 retries them; on 1.8.3 they finish', { timeout: 600_000 }, () =>
   reproduce('node-grpc-js-goaway-mid-stream', (s) => ({ ...s, clients: s.clients.filter((c) => c.grpcVersion !== '1.8.1'), workload: { ...s.workload, durationSeconds: 4 } })),
