@@ -17,7 +17,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, test } from 'node:test';
 import { nodeDelaySnippet, prepareDriver, unpackArtifact } from '@scb/languages';
-import { gateCli } from '../helpers/gate-cli';
+import { gateCli, TEST_GATE_POLL_ENV } from '../helpers/gate-cli';
 import { startStack, type Stack } from '../helpers/stack';
 
 const run = promisify(execFile);
@@ -93,6 +93,7 @@ async function gate(build: string, label: string, over: Record<string, unknown> 
     SCENARIOS: 'steady-select1',
     GATE_FLAGS: `--spec ${spec}`,
     OUT: out,
+    ...TEST_GATE_POLL_ENV,
   });
   const markdown = readFileSync(out, 'utf8');
   // The verdict and its first reason, for whoever reads the test's output.
