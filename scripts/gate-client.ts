@@ -145,13 +145,21 @@ export interface WaitOptions {
   onWaiting?: (status: string) => void;
 }
 
-const POLL_MS = 5000;
+/** How often the gate is polled: 5 s, or SCB_GATE_POLL_MS (the tests' short gates take 1 s, so that a finished gate is not waited on for seconds). */
+export function pollMs(env: NodeJS.ProcessEnv = process.env): number {
+  const v = env.SCB_GATE_POLL_MS?.trim();
+  if (!v) return 5000;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 200 || n > 60_000) throw new CliError(`SCB_GATE_POLL_MS must be a whole number of milliseconds from 200 to 60000, not "${v}"`);
+  return n;
+}
 
 /**
- * Polls the gate (small) every 5 s and its job (every cell) only when a cell has ended: the cells
- * being measured share this machine.
+ * Polls the gate (small) every 5 s (pollMs) and its job (every cell) only when a cell has ended: the
+ * cells being measured share this machine.
  */
 export async function waitForVerdict(base: string, gate: CreatedGate, o: WaitOptions): Promise<{ verdict: string; markdown: string }> {
+  const every = pollMs();
   const seen = new Set<number>();
   const t0 = Date.now();
   let lastDone = 0;
@@ -177,7 +185,7 @@ export async function waitForVerdict(base: string, gate: CreatedGate, o: WaitOpt
       o.onWaiting?.(g.status);
       stuckSince = Date.now();
     }
-    await new Promise((r) => setTimeout(r, POLL_MS));
+    await new Promise((r) => setTimeout(r, every));
   }
 }
 

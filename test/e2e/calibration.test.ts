@@ -1,12 +1,14 @@
 // A gate scenario's calibration in its smallest honest form (issue 38): `npm run bench:calibrate`
 // against `npm start`'s stack (uploads on), Node 9.0.0 on steady-select1 shrunk to C=5, 3 repeats of
-// 1 s: 2 A/A gates and one A/B gate against 9.0.0 patched to wait 50% of the A/A baseline's p50 before
-// every query. Then the stored calibration is what the gate's API, Markdown and page show.
+// 1 s: one A/A gate and one A/B gate against 9.0.0 patched to wait 50% of the A/A baseline's p50 before
+// every query (the full form: `npm run bench:calibrate`, 20 A/A runs and sizes 1-10% of the p50 at the
+// scenario's own gate). Then the stored calibration is what the gate's API, Markdown and page show.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
+import { TEST_GATE_POLL_ENV } from '../helpers/gate-cli';
 import { startStack, type Stack } from '../helpers/stack';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -22,7 +24,11 @@ after(async () => {
 
 function calibrate(args: string[]): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/calibrate.ts'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/calibrate.ts'), ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...TEST_GATE_POLL_ENV },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
@@ -41,18 +47,20 @@ interface StoredCalibration {
 }
 
 test('bad options are refused naming the option, before anything runs', async () => {
-  const r = await calibrate(['--server', stack.baseUrl, '--scenario', 'steady-select1', '--language', 'node', '--version', '9.0.0; rm -rf /']);
+  const [r, s, j] = await Promise.all([
+    calibrate(['--server', stack.baseUrl, '--scenario', 'steady-select1', '--language', 'node', '--version', '9.0.0; rm -rf /']),
+    calibrate(['--server', stack.baseUrl, '--scenario', 'steady-select1', '--language', 'node', '--version', '9.0.0', '--sizes', '5,x']),
+    calibrate(['--server', stack.baseUrl, '--scenario', 'steady-select1', '--language', 'java', '--version', '6.105.0']),
+  ]);
   assert.equal(r.code, 2);
   assert.match(r.out, /--version must be a plain semver such as 9\.0\.0/);
-  const s = await calibrate(['--server', stack.baseUrl, '--scenario', 'steady-select1', '--language', 'node', '--version', '9.0.0', '--sizes', '5,x']);
   assert.equal(s.code, 2);
   assert.match(s.out, /--sizes must be percentages above 0/);
-  const j = await calibrate(['--server', stack.baseUrl, '--scenario', 'steady-select1', '--language', 'java', '--version', '6.105.0']);
   assert.match(j.out, /--language must be node or go: candidate builds with an injected regression are made for those only so far/);
   assert.doesNotMatch(r.out + s.out + j.out, /\n\s+at /);
 });
 
-test('a Node calibration: 2 A/A gates and a +50% build, stored and shown beside the verdict', async () => {
+test('a Node calibration: an A/A gate and a +50% build, stored and shown beside the verdict', async () => {
   const gate = { repeats: 3, concurrency: [5], workload: { operation: 'select1', warmupOps: 20, durationSeconds: 1 } };
   const r = await calibrate([
     '--server',
@@ -64,7 +72,7 @@ test('a Node calibration: 2 A/A gates and a +50% build, stored and shown beside 
     '--version',
     '9.0.0',
     '--runs',
-    '2',
+    '1',
     '--sizes',
     '50',
     '--size-runs',
@@ -76,15 +84,15 @@ test('a Node calibration: 2 A/A gates and a +50% build, stored and shown beside 
   ]);
   assert.equal(r.code, 0, r.out);
   assert.match(r.out, /stored calibration \w+/);
-  assert.match(r.out, /\| A\/A \(9\.0\.0 vs itself\): false alarms \| 2 \| [0-2] \| [0-2] \|/);
+  assert.match(r.out, /\| A\/A \(9\.0\.0 vs itself\): false alarms \| 1 \| [01] \| [01] \|/);
   const gates = [...r.out.matchAll(/\/gates\/(\w+)\)/g)].map((m) => m[1]!);
-  assert.equal(gates.length, 3, r.out);
+  assert.equal(gates.length, 2, r.out);
 
   // The API: every gate of the scenario and language carries the calibration just stored.
   const answer = (await (await fetch(`${stack.baseUrl}/api/gates/${gates[0]}`)).json()) as { calibration: StoredCalibration | null };
   const c = answer.calibration;
   assert.ok(c, 'GET /api/gates/<id> has the calibration');
-  assert.equal(c.aaRuns, 2);
+  assert.equal(c.aaRuns, 1);
   assert.deepEqual(c.overrides, gate);
   assert.equal(c.sizes.length, 1);
   assert.equal(c.sizes[0]!.pct, 50);
@@ -96,9 +104,9 @@ test('a Node calibration: 2 A/A gates and a +50% build, stored and shown beside 
   assert.ok(injected > Math.max(...c.aaP50ChangesPct), `+50% build: p50 ${injected}%, A/A ${c.aaP50ChangesPct.join(', ')}%`);
 
   // The Markdown and the page say it beside the verdict.
-  const md = await (await fetch(`${stack.baseUrl}/api/gates/${gates[2]}/markdown`)).text();
-  assert.match(md, new RegExp(`Calibration: false alarms ${c.aaFalseAlarms} of 2 A/A runs \\(\\d+–\\d+%(; [12] inconclusive)?\\); detects a 50% p50 regression ${c.sizes[0]!.detections} of 1 times`));
+  const md = await (await fetch(`${stack.baseUrl}/api/gates/${gates[1]}/markdown`)).text();
+  assert.match(md, new RegExp(`Calibration: false alarms ${c.aaFalseAlarms} of 1 A/A runs \\(\\d+–\\d+%(; 1 inconclusive)?\\); detects a 50% p50 regression ${c.sizes[0]!.detections} of 1 times`));
   assert.match(md, /the scenario overridden by/);
-  const page = await (await fetch(`${stack.baseUrl}/gates/${gates[2]}`)).text();
+  const page = await (await fetch(`${stack.baseUrl}/gates/${gates[1]}`)).text();
   assert.match(page, /data-testid="calibration"[^>]*>Calibration: false alarms/);
 });

@@ -4,10 +4,17 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** `npm run gate -- ...` as CI runs it; resolves with its exit code and output. */
+/** Tests poll their short gates every second (SCB_GATE_POLL_MS), not every 5 s: a finished gate is not waited on. */
+export const TEST_GATE_POLL_ENV = { SCB_GATE_POLL_MS: process.env.SCB_GATE_POLL_MS ?? '1000' };
+
+/** `npm run gate -- ...` as CI runs it (polling every second: TEST_GATE_POLL_ENV); resolves with its exit code and output. */
 export function gateCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/gate.ts'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/gate.ts'), ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...TEST_GATE_POLL_ENV },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

@@ -2,14 +2,16 @@
 // Every cell says which process limited it. Real cells, run as the runner runs them (a fresh fake
 // thread and a Node 9.0.0 driver process each): a quiet one is clean, one whose client loop is made to
 // saturate is client-bound, one beside processes that keep every core busy is harness-bound; and a
-// gate whose cells were harness-bound is inconclusive, never pass or fail.
+// gate whose cells were harness-bound is inconclusive, never pass or fail. Short cells (2 s, the quiet
+// one 3 s: its p99 is what the fake's added time is weighed against); the same cells over rising
+// concurrency, with their figures, are `npm run bench:verdicts`.
 import assert from 'node:assert/strict';
 import { fork, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import { test } from 'node:test';
 import { createGate, finishJob, getGate, markCellRunning, markJobRunning, storeCellResult, type CellResultInput } from '@scb/db';
 import { prepareDriver } from '@scb/languages';
-import { judgeCell, judgeCellWithCeiling, parseGateSpec, parseJobSpec, planCells, verdictReasons } from '@scb/shared';
+import { judgeCell, judgeCellWithCeiling, parseGateSpec, parseJobSpec, planCells, verdictReasons, type CellVerdict } from '@scb/shared';
 import { runCell } from '../../apps/runner/src/cell';
 import { cellResultOf } from '../../apps/runner/src/cell-result';
 import { evaluateGateOfJob } from '../../apps/runner/src/gate';
@@ -58,8 +60,8 @@ test("Node with grpc-gcp off at C=300 is configuration-bound: one connection's 1
   const off = { label: 'grpc-gcp off', grpcGcp: 'off' };
   // 130 ms queries: the stream limit holds it at 100 / 0.13 s = 769 ops/s, where the Node client's loop is
   // about half busy (at 65 ms, 1,538 ops/s, it was 65-85% busy from run to run: client-bound past 80%).
-  const r = await nodeCell(130, 300, 3, 0, off);
-  const { verdict, ceiling } = judgeCellWithCeiling(nodeSpec(130, 300, 3, off), { concurrency: 300, client: { language: 'node' }, configuration: {}, channels: r.channels }, r, cores);
+  const r = await nodeCell(130, 300, 2, 0, off);
+  const { verdict, ceiling } = judgeCellWithCeiling(nodeSpec(130, 300, 2, off), { concurrency: 300, client: { language: 'node' }, configuration: {}, channels: r.channels }, r, cores);
   console.log(
     `# ${r.qps.toFixed(0)} qps; ceiling ${ceiling?.qps.toFixed(0)} (${ceiling?.limit}), no limits ${ceiling?.noLimitsQps.toFixed(0)}; ${verdict.kind}: ${verdictReasons(verdict)} ${figures(r)}`,
   );
@@ -91,20 +93,36 @@ test("a fake measured on the wire: the tap's time per RPC is stored beside the f
 
 let harnessBound: CellResultInput;
 
+/**
+ * A verdict's reasons are the fake's added time at p99 alone: on a machine shared with the driver its
+ * p99 is timer lateness, which a moment of another process's work can push past a tenth of the client's
+ * p99 (a CI run: 17 ms, 18% of the p99, on a 13%-busy machine). A gate sets such a cell aside and judges
+ * on its other repeats; so does this test.
+ */
+const onlyFakeP99 = (v: CellVerdict) => v.kind === 'harness-bound' && v.limits.every((l) => l.name === 'targetAddedP99Share');
+
 test('a quiet cell is clean, and every process in its loop was measured while it measured', { timeout: 300_000 }, async () => {
-  const r = await nodeCell(65, 10, 3);
-  const v = judgeCell(r, cores);
-  assert.equal(v.kind, 'clean', `${verdictReasons(v)} ${figures(r)}`);
-  for (const [name, value] of Object.entries({ driverLoop: r.driverLoopUtilization, fakeLoop: r.targetLoopUtilization, machineBusy: r.machineBusyShare, runner: r.machineRunnerShare })) {
-    assert.ok(value != null && value > 0 && value < 1, `${name} is a share in (0, 1): ${figures(r)}`);
+  // Up to 3 quiet cells, as a gate's repeats: the first clean one decides; one set aside before it may be
+  // harness-bound only by the fake's p99 (onlyFakeP99). Any other verdict, or three set aside, fails.
+  const seen: string[] = [];
+  for (let attempt = 1; ; attempt++) {
+    const r = await nodeCell(65, 10, 3);
+    const v = judgeCell(r, cores);
+    for (const [name, value] of Object.entries({ driverLoop: r.driverLoopUtilization, fakeLoop: r.targetLoopUtilization, machineBusy: r.machineBusyShare, runner: r.machineRunnerShare })) {
+      assert.ok(value != null && value > 0 && value < 1, `${name} is a share in (0, 1): ${figures(r)}`);
+    }
+    assert.ok(r.machineBusyShare! >= r.machineRunnerShare!, `the machine's CPU includes the runner's: ${figures(r)}`);
+    assert.ok(r.targetLoopDelayP99Ms != null && r.targetLoopDelayP99Ms >= 0);
+    seen.push(`cell ${attempt}: ${v.kind}: ${verdictReasons(v)} ${figures(r)}`);
+    if (v.kind === 'clean') break;
+    console.log(`# quiet cell ${attempt} set aside: ${verdictReasons(v)} ${figures(r)}`);
+    assert.ok(onlyFakeP99(v) && attempt < 3, seen.join('\n'));
   }
-  assert.ok(r.machineBusyShare! >= r.machineRunnerShare!, `the machine's CPU includes the runner's: ${figures(r)}`);
-  assert.ok(r.targetLoopDelayP99Ms != null && r.targetLoopDelayP99Ms >= 0);
 });
 
 test('a Node driver whose event loop saturates is client-bound', { timeout: 300_000 }, async () => {
   // No server time: every loop of the client runs back to back, so its one thread is the limit.
-  const r = await nodeCell(0, 50, 3);
+  const r = await nodeCell(0, 50, 2);
   const v = judgeCell(r, cores);
   // On 2 cores a saturated driver leaves little room: where other processes took the rest, the machine
   // is named first (harness-bound wins), and the driver's loop still among the limits.
@@ -122,7 +140,7 @@ test('a Node driver whose event loop saturates is client-bound', { timeout: 300_
 });
 
 test('a cell beside processes that keep every core busy is harness-bound, naming the machine', { timeout: 300_000 }, async () => {
-  harnessBound = await nodeCell(65, 10, 3, cores);
+  harnessBound = await nodeCell(65, 10, 2, cores);
   const v = judgeCell(harnessBound, cores);
   assert.equal(v.kind, 'harness-bound', `${verdictReasons(v)} ${figures(harnessBound)}`);
   assert.ok(

@@ -18,6 +18,7 @@ export {
   inspectArtifact,
   JAVA_SPANNER_MODULES,
   makeMavenFragment,
+  nodeDelaySnippet,
   publishedNodeTarball,
   slowedGoBuild,
   slowedNodeBuild,

@@ -1,0 +1,131 @@
+// Candidate builds (issue 37), the parts that do not judge the machine's timing, beside other files:
+// uploads to `npm start`'s stack (uploads on) are content-addressed, read their version from the build,
+// and are refused naming why; a job naming a build it does not have is refused naming the field; and a
+// Java Maven fragment of 6.104.0 relabelled 6.104.1-SNAPSHOT resolves from the fragment and runs, its
+// record listing the job. The gates that judge a build against its release (Node, Go) are in
+// artifacts.test.ts, alone. This file's Java fragment runs as a job, not a gate: its A/A gate against
+// 6.104.0 in full (affinity-burst, the scenario's repeats) is `npm run bench:candidate-builds -- --from 6.104.0`.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { after, before, test } from 'node:test';
+import { makeMavenFragment, prepareDriver } from '@scb/languages';
+import { startStack, type Stack } from '../helpers/stack';
+
+const run = promisify(execFile);
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const CACHE_DIR = path.resolve(process.env.SCB_CACHE_DIR ?? path.join(ROOT, '.cache'));
+let stack: Stack;
+let published: string;
+
+before(async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'scb-artifact-uploads-'));
+  // The published tarball, as npm serves it (from npm's cache after the first run).
+  await run('npm', ['pack', '@google-cloud/spanner@9.0.0', '--silent', '--pack-destination', dir], { cwd: dir, maxBuffer: 1 << 24 });
+  published = path.join(dir, readdirSync(dir).find((f) => f.endsWith('.tgz'))!);
+  stack = await startStack({ env: { SCB_ARTIFACTS: 'on', SCB_MAX_ARTIFACT_MB: '40' } });
+});
+
+after(async () => {
+  if (stack) await stack.stop();
+});
+
+const upload = (bytes: Buffer, query: string, headers: Record<string, string> = {}) =>
+  fetch(`${stack.baseUrl}/api/artifacts?${query}`, { method: 'POST', headers: { 'content-type': 'application/octet-stream', ...headers }, body: new Uint8Array(bytes) });
+
+const postJob = (body: unknown) => fetch(`${stack.baseUrl}/api/jobs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+test('uploads: content-addressed, the version read from the build, refused naming why', async () => {
+  const bytes = readFileSync(published);
+  const first = await upload(bytes, 'language=node&label=published%209.0.0');
+  assert.equal(first.status, 201, await first.clone().text());
+  const a = (await first.json()) as { id: string; language: string; module: string; version: string; label: string; bytes: number; url: string };
+  assert.equal(a.id, `sha256:${createHash('sha256').update(bytes).digest('hex')}`);
+  assert.deepEqual([a.language, a.module, a.version, a.label, a.bytes], ['node', '@google-cloud/spanner', '9.0.0', 'published 9.0.0', bytes.length]);
+  const again = await upload(bytes, 'language=node&label=other');
+  assert.equal(again.status, 200, 'the same bytes are the same build');
+  assert.equal(((await again.json()) as { id: string; label: string }).label, 'published 9.0.0');
+  const record = (await (await fetch(a.url)).json()) as { uploadedBy: string; jobs: unknown[]; version: string };
+  assert.equal(record.version, '9.0.0');
+  assert.match(record.uploadedBy, /\S/);
+  assert.deepEqual(record.jobs, []);
+
+  const refusals: [Response, number, RegExp][] = [
+    [await upload(bytes, 'language=java'), 400, /not a java client build/],
+    [await upload(bytes, 'language=cobol'), 400, /invalid upload/],
+    [await upload(Buffer.from('not a tarball'), 'language=node'), 400, /not a node client build/],
+    [await upload(Buffer.alloc(41 * 1024 * 1024), 'language=node'), 400, /larger than this server's limit of 40 MB \(SCB_MAX_ARTIFACT_MB\)/],
+    [await fetch(`${stack.baseUrl}/api/artifacts?language=node`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: bytes }), 415, /content-type: application\/octet-stream/],
+    [await fetch(`${stack.baseUrl}/api/artifacts/sha256:${'0'.repeat(64)}`), 404, /no build/],
+  ];
+  for (const [res, status, message] of refusals) {
+    const body = (await res.json()) as { error: string };
+    assert.equal(res.status, status, body.error);
+    assert.match(body.error, message);
+  }
+  // A job naming a build that was never uploaded, or another language's, is refused naming the field.
+  const job = (clients: unknown[]) => postJob({ clients, workload: { measuredOps: 10 } });
+  const unknown = (await (await job([{ language: 'node', artifact: `sha256:${'1'.repeat(64)}` }])).json()) as { issues: { path: string; message: string }[] };
+  assert.deepEqual(
+    unknown.issues.map((i) => i.path),
+    ['clients.0.artifact'],
+  );
+  const wrong = (await (await job([{ language: 'go', artifact: a.id }])).json()) as { issues: { path: string; message: string }[] };
+  assert.match(wrong.issues[0]!.message, /is a node build, not a go one/);
+});
+
+test('java: a fragment of 6.104.0 relabelled 6.104.1-SNAPSHOT (spanner and its sibling modules) resolves from the fragment and runs beside 6.104.0', { timeout: 600_000 }, async () => {
+  // The release's jars in the local Maven repository, as any Java cell of it puts them there.
+  await prepareDriver({ language: 'java', version: '6.104.0' }, { cacheDir: CACHE_DIR, log: () => {} });
+  const up = await upload(makeMavenFragment({ from: '6.104.0', to: '6.104.1-SNAPSHOT' }), 'language=java&label=java%206.104.0%20relabelled');
+  assert.ok(up.status === 201 || up.status === 200, await up.clone().text());
+  const build = (await up.json()) as { id: string; version: string; label: string };
+  assert.equal(build.version, '6.104.1-SNAPSHOT', 'the version the fragment says');
+
+  // The release and the fragment in one job, one short cell each: 6.104.1-SNAPSHOT is on no public
+  // repository, so its cell runs only if the driver resolved it from the fragment.
+  const created = await postJob({
+    name: 'test: java fragment beside its release',
+    clients: [
+      { language: 'java', version: '6.104.0' },
+      { language: 'java', artifact: build.id, label: 'java 6.104.0 relabelled' },
+    ],
+    configurations: [{ label: 'client default' }],
+    concurrency: [4],
+    target: { kind: 'fake', latencyMs: 5 },
+    workload: { warmupOps: 20, measuredOps: 200 },
+  });
+  assert.equal(created.status, 201, await created.clone().text());
+  const { id } = (await created.json()) as { id: string };
+  type Job = {
+    status: string;
+    error: string | null;
+    cells: { client: { version: string; artifact?: string; label?: string }; status: string; error: string | null; result: { count: number; errorCount: number } | null }[];
+  };
+  let job: Job;
+  for (;;) {
+    job = (await (await fetch(`${stack.baseUrl}/api/jobs/${id}`)).json()) as Job;
+    if (['succeeded', 'failed', 'cancelled'].includes(job.status)) break;
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  assert.equal(job.status, 'succeeded', JSON.stringify(job));
+  assert.deepEqual(
+    job.cells.map((c) => [c.client.version, c.client.artifact ?? null, c.status]),
+    [
+      ['6.104.0', null, 'succeeded'],
+      ['6.104.1-SNAPSHOT', build.id, 'succeeded'],
+    ],
+    JSON.stringify(job.cells.map((c) => c.error)),
+  );
+  for (const c of job.cells) assert.ok(c.result && c.result.count >= 200 && c.result.errorCount === 0, JSON.stringify(c.result));
+  // The build's record lists the job that ran it.
+  const record = (await (await fetch(`${stack.baseUrl}/api/artifacts/${build.id}`)).json()) as { jobs: { url: string }[]; contents?: unknown };
+  assert.deepEqual(
+    record.jobs.map((j) => j.url.split('/').pop()),
+    [id],
+  );
+});
