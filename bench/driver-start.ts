@@ -1,10 +1,10 @@
 // `npm run bench:driver-start`: the CPU one driver process costs, start to exit, on a small cell
 // (SELECT 1 at C = 10 on the fake at 5 ms: 50 warm-up and 200 measured operations), for the Java driver
 // with and without its class data sharing archive (packages/languages/src/java/class-sharing.ts) side
-// by side, alternating, and for the Go and Python drivers as they start today. CPU is user + system of
+// by side, alternating, and for the Node, Go and Python drivers as they start today. CPU is user + system of
 // the driver process and its children (/usr/bin/time), so other load on the machine does not count.
-// BENCH_STARTS (5) starts per side; BENCH_JAVA (6.123.0), BENCH_GO (1.96.1), BENCH_PYTHON (3.71.0);
-// BENCH_OTHERS=0 leaves Go and Python out. Prints figures; nothing is asserted.
+// BENCH_STARTS (5) starts per side; BENCH_JAVA (6.123.0), BENCH_NODE (9.0.0), BENCH_GO (1.96.1),
+// BENCH_PYTHON (3.71.0); BENCH_OTHERS=0 leaves Node, Go and Python out. Prints figures; nothing is asserted.
 import { execSync, spawn } from 'node:child_process';
 import { startFakeSpanner } from '@scb/fake-spanner';
 import { installContext, prepareDriver } from '@scb/languages';
@@ -16,6 +16,7 @@ import { ensureJavaClient } from '../packages/languages/src/java/install';
 const STARTS = Number(process.env.BENCH_STARTS ?? 5);
 const JAVA = process.env.BENCH_JAVA ?? '6.123.0';
 const OTHERS = [
+  { language: 'node', version: process.env.BENCH_NODE ?? '9.0.0' },
   { language: 'go', version: process.env.BENCH_GO ?? '1.96.1' },
   { language: 'python', version: process.env.BENCH_PYTHON ?? '3.71.0' },
 ];
