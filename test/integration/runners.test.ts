@@ -8,7 +8,7 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import { cancelJob, createJob, enqueueJobIn, listRunners, storeArtifact } from '@scb/db';
 import { artifactId } from '@scb/languages';
 import { parseJobSpec, placementFlags, placementProblem } from '@scb/shared';
@@ -67,6 +67,24 @@ async function stopRunner(r: RunnerProcess): Promise<void> {
   await exited;
 }
 
+/**
+ * Two runners on one host, shared by the three tests below in their order (a runner's start costs
+ * seconds of CPU): they share jobs, then hand a job back with a third beside them, and last one of them
+ * is killed mid-cell (that test stops both).
+ */
+let pair: [RunnerProcess, RunnerProcess] | undefined;
+async function runnerPair(): Promise<[RunnerProcess, RunnerProcess]> {
+  pair ??= [startRunnerProcess('A'), startRunnerProcess('B')];
+  await Promise.all(pair.map((r) => r.waitFor(/waiting for jobs/, 60_000)));
+  return pair;
+}
+// Where the last of them did not run (a --test-name-pattern), the pair is stopped at the end.
+after(async () => {
+  if (pair) await Promise.all(pair.map(stopRunner));
+});
+
+// What these jobs run is not under test, only who runs them: the fake at 50 ms keeps each Node
+// driver's operations (and so the suite's CPU) few.
 const nodeJob = (name: string, cells: number, seconds: number) => {
   const p = parseJobSpec({
     name,
@@ -74,18 +92,90 @@ const nodeJob = (name: string, cells: number, seconds: number) => {
     configurations: [{ label: 'default' }],
     concurrency: Array.from({ length: cells }, (_, i) => 5 + i),
     workload: { warmupOps: 20, durationSeconds: seconds },
-    target: { kind: 'fake', latencyMs: 5 },
+    target: { kind: 'fake', latencyMs: 50 },
   });
   assert.ok(p.ok);
   return p.value;
 };
 
-test('a runner killed mid-cell: another resumes its job from that cell; stored cells do not change; the cell ran again', { timeout: 600_000 }, async () => {
-  const runners = [startRunnerProcess('A'), startRunnerProcess('B')];
+test('two runners on one database share the queued jobs: none runs twice, none is lost, and they never measure at once on one host', { timeout: 600_000 }, async () => {
+  const [a, b] = await runnerPair();
+  const ids = [];
+  for (let i = 0; i < 4; i++) ids.push(await createJob(t.db, t.url, nodeJob(`shared ${i}`, 1, 1)));
+  const jobs = [];
+  for (const id of ids) jobs.push(await waitForJob(t.db, id, 300_000, [...a.lines, ...b.lines]));
+  for (const j of jobs) {
+    assert.equal(j.status, 'succeeded', j.error ?? '');
+    assert.deepEqual(
+      j.cells.map((c) => c.attempts),
+      [1],
+    );
+  }
+  const runnersUsed = new Set(jobs.map((j) => j.runnerId));
+  assert.equal(runnersUsed.size, 2, `both runners took jobs: ${[...runnersUsed].join(', ')}`);
+  // One host: the jobs' cells ran one after another, never overlapping.
+  const spans = jobs.map((j) => [j.cells[0]!.startedAt!.getTime(), j.cells[0]!.finishedAt!.getTime()] as const).sort((x, y) => x[0] - y[0]);
+  for (let i = 1; i < spans.length; i++) assert.ok(spans[i]![0] >= spans[i - 1]![1], `cells overlapped on one host: ${JSON.stringify(spans)}`);
+  // A generous window: a heartbeat late on a loaded machine must not drop a runner that is up (as below).
+  const alive = (await listRunners(t.db, 30_000)).filter((r) => r.alive);
+  assert.ok(alive.length >= 2);
+  assert.ok(alive.every((r) => r.languages.includes('node') && r.cores > 0));
+});
+
+test('placement: a job requiring a label goes to the runner that has it, even one handed to another; one no runner can take says why and waits', { timeout: 300_000 }, async () => {
+  // The two runners of the tests above, neither labelled.
+  const plain = await runnerPair();
+  const lines = () => plain.flatMap((r) => r.lines);
+  let lab: RunnerProcess | undefined;
   try {
-    await Promise.all(runners.map((r) => r.waitFor(/waiting for jobs/, 60_000)));
+    const spec = (requirements: object) => {
+      const p = parseJobSpec({ ...nodeJob('placed', 1, 1), requirements });
+      assert.ok(p.ok, JSON.stringify(!p.ok && p.issues));
+      return p.value;
+    };
+    // A queue entry without the job's flags (as when a job is queued between a runner reading its
+    // forbidden flags and taking one): the runner that lacks the label gives it back.
+    const strayed = await createJob(t.db, t.url, spec({ labels: ['perf-lab'] }));
+    await t.db.$transaction((tx) => enqueueJobIn(tx, strayed, [], `job:${strayed}:stray`));
+    const handedBack = new RegExp(`job ${strayed}: this runner lacks the label perf-lab; handed back to the queue`);
+    await Promise.any(plain.map((r) => r.waitFor(handedBack, 60_000)));
+    assert.equal((await t.db.job.findUniqueOrThrow({ where: { id: strayed } })).status, 'queued');
+    lab = startRunnerProcess('lab', { SCB_RUNNER_LABELS: 'perf-lab' });
+    await lab.waitFor(/waiting for jobs/, 60_000);
+    const labId = (await lab.waitFor(/registered as runner/, 1000)).split(' ').pop();
+    const handed = await waitForJob(t.db, strayed, 120_000, [...lines(), ...lab.lines]);
+    assert.equal(handed.status, 'succeeded', handed.error ?? '');
+    assert.equal(handed.runnerId, labId, 'the runner with the label ran the job handed back');
+    assert.deepEqual(
+      handed.cells.map((c) => c.attempts),
+      [1],
+    );
+    const ids = [];
+    for (let i = 0; i < 3; i++) ids.push(await createJob(t.db, t.url, spec({ labels: ['perf-lab'] })));
+    for (const id of ids) {
+      const job = await waitForJob(t.db, id, 120_000, [...lines(), ...lab.lines]);
+      assert.equal(job.status, 'succeeded', job.error ?? '');
+      assert.equal(job.runnerId, labId, 'only the runner with the label took it');
+    }
+    const huge = await createJob(t.db, t.url, spec({ minCores: 1024 }));
+    await new Promise((r) => setTimeout(r, 3000));
+    assert.equal((await t.db.job.findUniqueOrThrow({ where: { id: huge } })).status, 'queued', 'no runner took it');
+    // The three runners are up: a generous window, so that a heartbeat late on a loaded CI machine (one
+    // ran 2 s late there) does not drop one. The placement sentence is under test here, not the heartbeat.
+    const alive = (await listRunners(t.db, 30_000)).filter((r) => r.alive);
+    assert.match(placementProblem(placementFlags(spec({ minCores: 1024 })), alive) ?? '', /no alive runner can take this job: the closest one \(of 3\) lacks at least 1024 cores/);
+    assert.equal(await cancelJob(t.db, huge), 'cancelled');
+  } finally {
+    // The pair goes on to the next test, the runner with the label does not.
+    if (lab) await stopRunner(lab);
+  }
+});
+
+test('a runner killed mid-cell: another resumes its job from that cell; stored cells do not change; the cell ran again', { timeout: 600_000 }, async () => {
+  const runners = await runnerPair();
+  try {
     const idOf = await Promise.all(runners.map(async (r) => (await r.waitFor(/registered as runner/, 1000)).split(' ').pop()!));
-    const id = await createJob(t.db, t.url, nodeJob('resume me', 3, 3));
+    const id = await createJob(t.db, t.url, nodeJob('resume me', 3, 2));
     // The runner that took the job is killed while its second cell measures; the other takes over.
     for (;;) {
       const c = await t.db.cell.findFirst({ where: { jobId: id, index: 1 } });
@@ -93,7 +183,7 @@ test('a runner killed mid-cell: another resumes its job from that cell; stored c
       await new Promise((r) => setTimeout(r, 100));
     }
     const { runnerId } = await t.db.job.findUniqueOrThrow({ where: { id } });
-    const [a, b] = idOf[0] === runnerId ? runners : [runners[1]!, runners[0]!];
+    const [a, b] = idOf[0] === runnerId ? runners : [runners[1], runners[0]];
     const stored = await t.db.cell.findFirstOrThrow({ where: { jobId: id, index: 0 }, include: { result: true, channels: true } });
     assert.equal(stored.status, 'succeeded');
     a!.child.kill('SIGKILL');
@@ -125,82 +215,6 @@ test('a runner killed mid-cell: another resumes its job from that cell; stored c
     assert.ok(noticedMs < 4 * (HEARTBEAT_MS * 4), `noticed after ${noticedMs} ms`);
   } finally {
     await Promise.all(runners.map(stopRunner));
-  }
-});
-
-test('two runners on one database share the queued jobs: none runs twice, none is lost, and they never measure at once on one host', { timeout: 600_000 }, async () => {
-  const a = startRunnerProcess('A');
-  const b = startRunnerProcess('B');
-  try {
-    await Promise.all([a.waitFor(/waiting for jobs/, 60_000), b.waitFor(/waiting for jobs/, 60_000)]);
-    const ids = [];
-    for (let i = 0; i < 4; i++) ids.push(await createJob(t.db, t.url, nodeJob(`shared ${i}`, 1, 1)));
-    const jobs = [];
-    for (const id of ids) jobs.push(await waitForJob(t.db, id, 300_000, [...a.lines, ...b.lines]));
-    for (const j of jobs) {
-      assert.equal(j.status, 'succeeded', j.error ?? '');
-      assert.deepEqual(
-        j.cells.map((c) => c.attempts),
-        [1],
-      );
-    }
-    const runnersUsed = new Set(jobs.map((j) => j.runnerId));
-    assert.equal(runnersUsed.size, 2, `both runners took jobs: ${[...runnersUsed].join(', ')}`);
-    // One host: the jobs' cells ran one after another, never overlapping.
-    const spans = jobs.map((j) => [j.cells[0]!.startedAt!.getTime(), j.cells[0]!.finishedAt!.getTime()] as const).sort((x, y) => x[0] - y[0]);
-    for (let i = 1; i < spans.length; i++) assert.ok(spans[i]![0] >= spans[i - 1]![1], `cells overlapped on one host: ${JSON.stringify(spans)}`);
-    // A generous window: a heartbeat late on a loaded machine must not drop a runner that is up (as below).
-    const alive = (await listRunners(t.db, 30_000)).filter((r) => r.alive);
-    assert.ok(alive.length >= 2);
-    assert.ok(alive.every((r) => r.languages.includes('node') && r.cores > 0));
-  } finally {
-    await Promise.all([stopRunner(a), stopRunner(b)]);
-  }
-});
-
-test('placement: a job requiring a label goes to the runner that has it, even one handed to another; one no runner can take says why and waits', { timeout: 300_000 }, async () => {
-  const plain = startRunnerProcess('plain');
-  let lab: RunnerProcess | undefined;
-  try {
-    await plain.waitFor(/waiting for jobs/, 60_000);
-    const spec = (requirements: object) => {
-      const p = parseJobSpec({ ...nodeJob('placed', 1, 1), requirements });
-      assert.ok(p.ok, JSON.stringify(!p.ok && p.issues));
-      return p.value;
-    };
-    // A queue entry without the job's flags (as when a job is queued between a runner reading its
-    // forbidden flags and taking one): the runner that lacks the label gives it back.
-    const strayed = await createJob(t.db, t.url, spec({ labels: ['perf-lab'] }));
-    await t.db.$transaction((tx) => enqueueJobIn(tx, strayed, [], `job:${strayed}:stray`));
-    await plain.waitFor(new RegExp(`job ${strayed}: this runner lacks the label perf-lab; handed back to the queue`), 60_000);
-    assert.equal((await t.db.job.findUniqueOrThrow({ where: { id: strayed } })).status, 'queued');
-    lab = startRunnerProcess('lab', { SCB_RUNNER_LABELS: 'perf-lab' });
-    await lab.waitFor(/waiting for jobs/, 60_000);
-    const labId = (await lab.waitFor(/registered as runner/, 1000)).split(' ').pop();
-    const handed = await waitForJob(t.db, strayed, 120_000, [...plain.lines, ...lab.lines]);
-    assert.equal(handed.status, 'succeeded', handed.error ?? '');
-    assert.equal(handed.runnerId, labId, 'the runner with the label ran the job handed back');
-    assert.deepEqual(
-      handed.cells.map((c) => c.attempts),
-      [1],
-    );
-    const ids = [];
-    for (let i = 0; i < 3; i++) ids.push(await createJob(t.db, t.url, spec({ labels: ['perf-lab'] })));
-    for (const id of ids) {
-      const job = await waitForJob(t.db, id, 120_000, [...plain.lines, ...lab.lines]);
-      assert.equal(job.status, 'succeeded', job.error ?? '');
-      assert.equal(job.runnerId, labId, 'only the runner with the label took it');
-    }
-    const huge = await createJob(t.db, t.url, spec({ minCores: 1024 }));
-    await new Promise((r) => setTimeout(r, 3000));
-    assert.equal((await t.db.job.findUniqueOrThrow({ where: { id: huge } })).status, 'queued', 'no runner took it');
-    // Both runners are up: a generous window, so that a heartbeat late on a loaded CI machine (one ran
-    // 2 s late there) does not drop one. The placement sentence is under test here, not the heartbeat.
-    const alive = (await listRunners(t.db, 30_000)).filter((r) => r.alive);
-    assert.match(placementProblem(placementFlags(spec({ minCores: 1024 })), alive) ?? '', /no alive runner can take this job: the closest one \(of 2\) lacks at least 1024 cores/);
-    assert.equal(await cancelJob(t.db, huge), 'cancelled');
-  } finally {
-    await Promise.all([plain, ...(lab ? [lab] : [])].map(stopRunner));
   }
 });
 

@@ -279,7 +279,8 @@ export async function sandboxDriver(launch: DriverLaunch, opts: SandboxOptions):
       JSON.stringify({ listen, ...(root && { uid: NOBODY, gid: NOBODY }) }),
       '--',
       launch.command,
-      ...launch.args,
+      // Nothing beside its folder is written from inside: no class list for a Java driver's archive (class-sharing.ts).
+      ...launch.args.filter((a) => !a.startsWith('-XX:DumpLoadedClassList=')),
     ];
     return { launch: { command: bwrap.path, args, dir: launch.dir }, stop };
   } catch (e) {

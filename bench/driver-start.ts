@@ -1,0 +1,91 @@
+// `npm run bench:driver-start`: the CPU one driver process costs, start to exit, on a small cell
+// (SELECT 1 at C = 10 on the fake at 5 ms: 50 warm-up and 200 measured operations), for the Java driver
+// with and without its class data sharing archive (packages/languages/src/java/class-sharing.ts) side
+// by side, alternating, and for the Node, Go and Python drivers as they start today. CPU is user + system of
+// the driver process and its children (/usr/bin/time), so other load on the machine does not count.
+// BENCH_STARTS (5) starts per side; BENCH_JAVA (6.123.0), BENCH_NODE (9.0.0), BENCH_GO (1.96.1),
+// BENCH_PYTHON (3.71.0); BENCH_OTHERS=0 leaves Node, Go and Python out. Prints figures; nothing is asserted.
+import { execSync, spawn } from 'node:child_process';
+import { startFakeSpanner } from '@scb/fake-spanner';
+import { installContext, prepareDriver } from '@scb/languages';
+import type { DriverLaunch } from '@scb/languages';
+import type { DriverCell } from '@scb/shared';
+import { CACHE_DIR } from '../apps/runner/src/paths';
+import { ensureJavaClient } from '../packages/languages/src/java/install';
+
+const STARTS = Number(process.env.BENCH_STARTS ?? 5);
+const JAVA = process.env.BENCH_JAVA ?? '6.123.0';
+const OTHERS = [
+  { language: 'node', version: process.env.BENCH_NODE ?? '9.0.0' },
+  { language: 'go', version: process.env.BENCH_GO ?? '1.96.1' },
+  { language: 'python', version: process.env.BENCH_PYTHON ?? '3.71.0' },
+];
+
+const fake = await startFakeSpanner({ latencyMs: 5 });
+const cellOf = (client: { language: string; version: string }): DriverCell => ({
+  endpoint: { host: '127.0.0.1', port: fake.port, security: 'plaintext' },
+  database: { projectId: 'p', instanceId: 'i', databaseId: 'd' },
+  client,
+  configuration: { label: 'default', grpcGcp: 'default' },
+  load: { shape: 'closed', concurrency: 10, warmupOps: 50, measuredOps: 200 },
+  operations: [{ kind: 'select1', weight: 1 }],
+  deadlineMs: 120_000,
+});
+
+/** One driver process on the cell: its CPU seconds (user + system), or a thrown error without a result. */
+function cpuOfStart(launch: DriverLaunch, cell: DriverCell): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const p = spawn('/usr/bin/time', ['-f', 'CPU %U %S', launch.command, ...launch.args], {
+      env: { ...process.env, METADATA_SERVER_DETECTION: 'none', SPANNER_DISABLE_BUILTIN_METRICS: 'true' },
+    });
+    let out = '';
+    let err = '';
+    p.stdout.on('data', (d) => (out += d));
+    p.stderr.on('data', (d) => (err += d));
+    p.on('close', () => {
+      const m = /^CPU ([\d.]+) ([\d.]+)$/m.exec(err);
+      if (!m || !out.includes('"type":"result"')) return reject(new Error(`no result: ${err.slice(-1000)}`));
+      resolve(Number(m[1]) + Number(m[2]));
+    });
+    p.stdin.end(JSON.stringify(cell));
+  });
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const fmt = (xs: number[]) => `median ${median(xs).toFixed(2)} s (${xs.map((x) => x.toFixed(2)).join(', ')})`;
+
+try {
+  const ctx = installContext('java', { cacheDir: CACHE_DIR, log: (l) => console.log(`  ${l}`) });
+  let java = await ensureJavaClient(JAVA, ctx);
+  // The first start writes the class list, the next preparation turns it into the archive.
+  if (!java.args.some((a) => a.startsWith('-XX:SharedArchiveFile='))) {
+    console.log(`java ${JAVA}: no archive yet; one start to list the classes, then the dump`);
+    await cpuOfStart(java, cellOf({ language: 'java', version: JAVA }));
+    java = await ensureJavaClient(JAVA, ctx);
+  }
+  const archive = java.args.find((a) => a.startsWith('-XX:SharedArchiveFile='));
+  if (!archive) throw new Error(`java ${JAVA}: the archive was not made (a .refused note in ${java.dir}/class-sharing says why)`);
+  const without: DriverLaunch = { ...java, args: java.args.filter((a) => a !== archive) };
+  const cell = cellOf({ language: 'java', version: JAVA });
+  const off: number[] = [];
+  const on: number[] = [];
+  for (let i = 0; i < STARTS; i++) {
+    off.push(await cpuOfStart(without, cell));
+    on.push(await cpuOfStart(java, cell));
+  }
+  console.log(`java ${JAVA} ${execSync('java -version 2>&1').toString().split('\n')[0]}`);
+  console.log(`  without the archive: ${fmt(off)}`);
+  console.log(`  with the archive:    ${fmt(on)}`);
+  console.log(`  ratio with/without:  ${(median(on) / median(off)).toFixed(2)}`);
+
+  if (process.env.BENCH_OTHERS !== '0') {
+    for (const client of OTHERS) {
+      const launch = await prepareDriver(client, { cacheDir: CACHE_DIR, log: () => {} });
+      const cpu: number[] = [];
+      for (let i = 0; i < STARTS; i++) cpu.push(await cpuOfStart(launch, cellOf(client)));
+      console.log(`${client.language} ${client.version}: ${fmt(cpu)}`);
+    }
+  }
+} finally {
+  await fake.stop();
+}
