@@ -165,7 +165,7 @@ test('launch from the form, watch it run, read table and chart, reload the perma
   await page.fill('#concurrency', '1, 2, 3, 4, 5');
   await page.getByText(/more than this server's limit of 240 minutes/).waitFor({ timeout: 5000 });
   await page.fill('#concurrency', '10, 20');
-  await page.fill('#measureValue', '2');
+  await page.fill('#measureValue', '1');
   assert.match((await estimate.textContent()) ?? '', /run time: under a minute for 4 cell\(s\)/);
   await page.screenshot({ path: path.join(ARTIFACTS, 'new-job.png'), fullPage: true });
   await page.click('button[type=submit]');
@@ -275,7 +275,7 @@ test('launch from the form, watch it run, read table and chart, reload the perma
       configurations: [{ label: 'grpc-gcp on', grpcGcp: 'on' }],
       concurrency: [10, 20],
       target: { kind: 'fake', latencyMs: 20 },
-      workload: { warmupOps: 50, durationSeconds: 2 },
+      workload: { warmupOps: 50, durationSeconds: 1 },
     }),
   );
   const id2 = ((await second.json()) as { id: string }).id;
@@ -326,7 +326,7 @@ test('a Go job from the form: Go has no grpc-gcp, the versions come from the Go 
   await page.fill('#concurrency', '10');
   await page.fill('#latencyMs', '20');
   await page.fill('#warmupOps', '50');
-  await page.fill('#measureValue', '2');
+  await page.fill('#measureValue', '1');
   // Agents with a mix and think time, from the fields: the case study's reads and writes, 4:1.
   await page.fill('#weight-select1', '0');
   await page.click('button[type=submit]');
@@ -379,7 +379,7 @@ test('an emulator job from the form: the target is picked, Node runs with regula
   await page.fill('#name', 'browser emulator job');
   await page.fill('#concurrency', '10');
   await page.fill('#warmupOps', '50');
-  await page.fill('#measureValue', '2');
+  await page.fill('#measureValue', '1');
   await page.locator('input[name=config-off]').uncheck();
   await page.click('button[type=submit]');
   await page.waitForURL(/\/jobs\/(?!new$)[0-9a-z]+$/, { timeout: 30_000 });
@@ -468,8 +468,8 @@ test('a field scenario preset runs from the form as its JSON; its page shows the
   await page.getByTestId('json-only').waitFor();
   const json = await page.inputValue('#spec-json');
   assert.match(json, /"session": 600/);
-  // Shorter than the preset, for the test.
-  await page.fill('#spec-json', json.replace('"durationSeconds": 5', '"durationSeconds": 2'));
+  // Shorter than the preset, for the test: one second is the slow first second the page must show.
+  await page.fill('#spec-json', json.replace('"durationSeconds": 5', '"durationSeconds": 1'));
   await page.click('button[type=submit]');
   await page.waitForURL(/\/jobs\/(?!new$)[0-9a-z]+$/, { timeout: 30_000 });
   const id = page.url().split('/').pop()!;
@@ -479,7 +479,7 @@ test('a field scenario preset runs from the form as its JSON; its page shows the
     if (!['queued', 'running'].includes(job.status) || Date.now() - t0 > 480_000) break;
   }
   assert.equal(job.status, 'succeeded', JSON.stringify(job.cells.map((c) => c.error)));
-  assert.equal(job.spec.workload.durationSeconds, 2, 'the edited JSON ran');
+  assert.equal(job.spec.workload.durationSeconds, 1, 'the edited JSON ran');
   for (const c of job.cells) assert.ok(c.result!.timeline[0]!.p99Ms >= 550, `first second p99 ${c.result!.timeline[0]!.p99Ms}`);
   await page.reload();
   await page.getByRole('heading', { name: 'Per operation kind: client vs server' }).waitFor();
@@ -499,7 +499,8 @@ test("the per-second chart marks the fake's schedule changes and draws the fault
       concurrency: [10],
       // The schedule counts from the fake's start: it begins late enough that the driver, started on a
       // busy machine (CI once took over 3 s), is already measuring.
-      target: { kind: 'fake', latencyMs: 5, server: { schedule: [{ fromSeconds: 8, untilSeconds: 9, latency: { query: 100 }, faults: [{ kind: 'query', code: 'UNAVAILABLE', ratio: 0.2 }] }] } },
+      // 20 ms: some 500 operations a second outside the schedule, 100 in its second (about 20 faults) to draw.
+      target: { kind: 'fake', latencyMs: 20, server: { schedule: [{ fromSeconds: 8, untilSeconds: 9, latency: { query: 100 }, faults: [{ kind: 'query', code: 'UNAVAILABLE', ratio: 0.2 }] }] } },
       workload: { operation: 'select1', warmupOps: 50, durationSeconds: 10 },
     }),
   });
