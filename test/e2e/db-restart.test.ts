@@ -40,7 +40,7 @@ test('PostgreSQL restarted during a job: the job finishes, every cell stored onc
       clients: [{ language: 'node', version: '9.0.0' }],
       configurations: [{ label: 'default' }],
       concurrency: [5, 6, 7],
-      workload: { warmupOps: 20, durationSeconds: 4 },
+      workload: { warmupOps: 20, durationSeconds: 2 },
       target: { kind: 'fake', latencyMs: 5 },
     });
     assert.ok(spec.ok);
@@ -63,7 +63,7 @@ test('PostgreSQL restarted during a job: the job finishes, every cell stored onc
       assert.ok(r.body && typeof r.body.error === 'string' && r.body.error.length > 0, `${url}: ${JSON.stringify(r.body)}`);
     }
     // Down for longer than the cell has left to measure: its result waits for the database.
-    await new Promise((r) => setTimeout(r, 6000));
+    await new Promise((r) => setTimeout(r, 3000));
     pg = await startEmbeddedPostgres(options);
     const job = await waitForJob(db, id, 300_000, stack.output);
     assert.equal(job.status, 'succeeded', `${job.error}\n${stack.output.join('\n')}`);

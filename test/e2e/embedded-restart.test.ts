@@ -20,7 +20,7 @@ test('the embedded PostgreSQL killed mid-job comes back; the job finishes with e
         clients: [{ language: 'node', version: '9.0.0' }],
         configurations: [{ label: 'default' }],
         concurrency: [5, 6, 7],
-        workload: { warmupOps: 20, durationSeconds: 4 },
+        workload: { warmupOps: 20, durationSeconds: 2 },
         target: { kind: 'fake', latencyMs: 5 },
       }),
     });

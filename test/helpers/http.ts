@@ -22,7 +22,10 @@ export function request(
 ): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const url = new URL(p, base);
-    const req = http.request(url, { method, headers, ...(socketPath ? { socketPath } : { localAddress }) }, (res) => {
+    // A connection of its own (agent: false): a kept-alive socket the server closed while the test's event
+    // loop was blocked (a spawnSync of `npm run token` under load outlasts its 5 s keep-alive) is reused
+    // and answers "socket hang up".
+    const req = http.request(url, { method, headers, agent: false, ...(socketPath ? { socketPath } : { localAddress }) }, (res) => {
       let text = '';
       res.on('data', (c) => (text += c));
       res.on('end', () => {
