@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { GATE_SCENARIO_IDS, parseGateSpec } from '@scb/shared/gate';
 import { env } from './env';
-import { CliError, cancelGateJob, cellLine, healthy, startEmbeddedStack, submitGate, uploadBuild, useToken, waitForVerdict } from './gate-client';
+import { CliError, cancelGateJob, cellLine, healthy, pollMs, startEmbeddedStack, submitGate, uploadBuild, useToken, waitForVerdict } from './gate-client';
 const EXIT = { pass: 0, fail: 1, inconclusive: 2, error: 2 } as const;
 
 const USAGE = `usage: npm run gate -- --client java|node|go --baseline X.Y.Z (--candidate X.Y.Z | --candidate-artifact FILE) [options]
@@ -185,6 +185,7 @@ async function runGate(base: string, gate: Record<string, unknown>, timeoutMs: n
 
 async function main(): Promise<number> {
   const { gates, build, server, token, timeoutMs } = gateFromArgs(process.argv.slice(2));
+  pollMs(); // a bad SCB_GATE_POLL_MS is refused before anything is queued
   useToken(token);
   const nothing = async () => {};
   if (server) {
