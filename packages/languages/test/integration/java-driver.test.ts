@@ -1,11 +1,13 @@
 // The Java driver end to end: Maven resolution per version, javac, one JVM per cell against the
 // bundled fake. Needs mvn, a JDK 17+ and Maven Central (or a warm ~/.m2); the first run per
-// version resolves jars (10-20 s), later runs reuse .cache/clients/java/<version>.
+// version resolves jars (10-20 s), later runs reuse .cache/clients/java/<version>, and the driver's class
+// data sharing archive made there after its first start (java/class-sharing.ts).
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
+import { promisify } from 'node:util';
 import { startFakeSpanner } from '@scb/fake-spanner';
 import { ClientInstallError, installContext } from '@scb/languages';
 import { decodeHistogram, idealQps, ProgressMessageSchema, ResultMessageSchema, type DriverCell, type Load, type ResultMessage } from '@scb/shared';
@@ -154,6 +156,14 @@ for (const version of ['6.104.0', '6.123.0']) {
     } finally {
       await fake.stop();
     }
+
+    // Class data sharing: a start listed its classes (or the archive was there already); the next
+    // preparation starts the driver with the archive, which the JVM takes (-Xshare:on refuses to start otherwise).
+    const next = await ensureJavaClient(version);
+    const archive = next.args.find((a) => a.startsWith('-XX:SharedArchiveFile='));
+    const folder = path.join(next.dir, 'class-sharing');
+    assert.ok(archive, `${version}: no class data sharing archive (${existsSync(folder) ? readdirSync(folder).join(', ') : 'no class-sharing folder'})`);
+    await promisify(execFile)('java', ['-Xshare:on', archive, '-cp', next.classpath, '-version']);
   });
 }
 
