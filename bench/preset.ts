@@ -32,14 +32,22 @@ type Cell = {
   } | null;
 };
 
-const [id, seconds] = process.argv.slice(2);
+const args = process.argv.slice(2);
+const at = args.indexOf('--language');
+const language = at >= 0 ? args.splice(at, 2)[1] : undefined;
+const [id, seconds] = args;
 const preset = PRESETS.find((p) => p.id === id);
-if (!preset) {
-  console.error(`usage: npm run bench:preset -- <id> [seconds]; the presets: ${PRESETS.map((p) => p.id).join(', ')}`);
+if (!preset || (at >= 0 && !preset.spec.clients.some((c) => c.language === language))) {
+  console.error(`usage: npm run bench:preset -- <id> [seconds] [--language <one of the preset's languages>]; the presets: ${PRESETS.map((p) => p.id).join(', ')}`);
   process.exit(2);
 }
 const spec = structuredClone(preset.spec);
 if (seconds) spec.workload = { ...spec.workload, measuredOps: undefined, durationSeconds: Number(seconds) };
+if (language) {
+  const kept = spec.clients.flatMap((c, i) => (c.language === language ? [i] : []));
+  if (spec.pairing === 'zip' && spec.configurations) spec.configurations = kept.map((i) => spec.configurations![i]!);
+  spec.clients = kept.map((i) => spec.clients[i]!);
+}
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'scb-bench-preset-'));
 const stack = await startEmbeddedStack({ ...process.env, SCB_DATA_DIR: dataDir, PORT: String(await freePort()), SCB_PG_PORT: String(await freePort()) });

@@ -52,13 +52,17 @@ export async function startMetadataServer(secret: string, b: MetadataBehaviour):
     if (p === '/computeMetadata/v1/project/numeric-project-id') return send(200, '123456789012');
     if (p === '/computeMetadata/v1/universe/universe-domain') return send(200, 'googleapis.com');
     if (p === '/computeMetadata/v1/instance/zone') return send(200, 'projects/123456789012/zones/bench-zone-a');
-    if (p === '/computeMetadata/v1/instance/service-accounts/default/email') return send(200, ACCOUNT);
-    if (p === '/computeMetadata/v1/instance/service-accounts/default/scopes') return send(200, 'https://www.googleapis.com/auth/cloud-platform\n');
     const account = { aliases: ['default'], email: ACCOUNT, scopes: ['https://www.googleapis.com/auth/cloud-platform'] };
-    if (p === '/computeMetadata/v1/instance/service-accounts/default') return send(200, JSON.stringify(account), 'application/json');
     // Every account by name (older Java auth libraries read the default one from here).
     if (p === '/computeMetadata/v1/instance/service-accounts') return send(200, JSON.stringify({ default: account, [ACCOUNT]: account }), 'application/json');
-    if (p === '/computeMetadata/v1/instance/service-accounts/default/token') {
+    // The account by its alias or its e-mail, as on GCE (google-auth for Python reads `default` with
+    // ?recursive=true, then asks for tokens at its e-mail).
+    const named = /^\/computeMetadata\/v1\/instance\/service-accounts\/([^/]+)(\/.*)?$/.exec(p);
+    const part = named && (named[1] === 'default' || decodeURIComponent(named[1]!) === ACCOUNT) ? (named[2] ?? '') : null;
+    if (part === '/email') return send(200, ACCOUNT);
+    if (part === '/scopes') return send(200, 'https://www.googleapis.com/auth/cloud-platform\n');
+    if (part === '') return send(200, JSON.stringify(account), 'application/json');
+    if (part === '/token') {
       const at = performance.now();
       const failing = requests.length < b.tokenFailures;
       const answer = () => {
