@@ -48,9 +48,10 @@ async function run(spec: JobSpecInput): Promise<Job> {
 test('session-pool-exhaustion: past what 100 sessions serve, qps stops growing and the gap climbs while the server stays flat', { timeout: 900_000 }, async () => {
   const spec = only(preset('session-pool-exhaustion'), 0);
   spec.concurrency = [20, 400];
-  spec.workload.durationSeconds = 4;
-  // 400 agents fill the pool in their first second: a warm-up of one transaction for four agents is enough.
-  spec.workload.warmupOps = { min: 40, perConcurrency: 0.25 };
+  spec.workload.durationSeconds = 5;
+  // The preset's two transactions an agent at C=400 (the pool full and the client steady, so that the
+  // measured qps reaches the pool's ceiling), 40 at C=20 (the preset's 200 there take 9 s).
+  spec.workload.warmupOps = { min: 40, perConcurrency: 2 };
   const job = await run(spec);
   const [low, high] = job.cells.map((c) => ({ c: c.concurrency, qps: c.result!.qps, ro: summary(c, 'readOnlyTxn'), addedP99Ms: c.result!.targetAddedP99Ms! }));
   const lowSplit = latencySplit(low!.ro)!;
@@ -96,7 +97,8 @@ test('session-pool-exhaustion: past what 100 sessions serve, qps stops growing a
 test('session-pool-exhaustion on Node 9.0.0 and Java 6.104.0 with their pools: 100 sessions in use, callers waiting for one', { timeout: 900_000 }, async () => {
   const spec = only(preset('session-pool-exhaustion'), 1, 2);
   spec.concurrency = [400];
-  spec.workload.durationSeconds = 3;
+  // 4 s: at least three full seconds of pool samples before the partial last one (Java drains at once).
+  spec.workload.durationSeconds = 4;
   spec.workload.warmupOps = { min: 40, perConcurrency: 0.25 };
   const job = await run(spec);
   const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -177,7 +179,7 @@ test('abort-backoff: an aborted streaming query costs cloud.google.com/go 0.35.0
 test('hourly-reconnect: every connection reset at its age stalls requests for about the accept delay', { timeout: 900_000 }, async () => {
   const spec = preset('hourly-reconnect');
   spec.clients = [{ language: 'node', version: '9.0.0' }];
-  spec.workload.durationSeconds = 7;
+  spec.workload.durationSeconds = 9;
   // Five agents, not twenty: a reset stalls every call on the connection, however many there are.
   spec.concurrency = [5];
   spec.workload.warmupOps = 20;
