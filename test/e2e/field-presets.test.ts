@@ -4,23 +4,12 @@
 // form (one client, few agents, a shorter token life); the presets' full forms run with
 // `npm run bench:preset -- <preset id>`.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import { test } from 'node:test';
+import type { Page } from 'playwright-core';
 import { type CellEvent, CellEventsSchema, CellTimelineSchema, CellTokensSchema } from '@scb/shared';
-import { launchChromium } from '../helpers/browser';
-import { startStack, type Stack } from '../helpers/stack';
+import { useStackAndBrowser } from '../helpers/browser';
 
-let stack: Stack;
-let browser: Browser;
-
-before(async () => {
-  stack = await startStack();
-  browser = await launchChromium();
-});
-after(async () => {
-  await browser?.close();
-  if (stack) await stack.stop();
-});
+const started = useStackAndBrowser();
 
 interface StoredCell {
   client: { language: string; version: string };
@@ -41,7 +30,7 @@ async function runPreset(
     workload: { durationSeconds: number; warmupOps?: unknown };
   }) => void,
 ): Promise<{ id: string; cells: StoredCell[] }> {
-  await page.goto(stack.baseUrl + '/jobs/new');
+  await page.goto(started.stack.baseUrl + '/jobs/new');
   await page.getByText(/published versions, newest first/).waitFor({ timeout: 60_000 });
   await page.selectOption('#preset', id);
   await page.getByTestId('json-only').waitFor();
@@ -53,7 +42,7 @@ async function runPreset(
   const jobId = page.url().split('/').pop()!;
   let job: { status: string; cells: StoredCell[] };
   for (const t0 = Date.now(); ; await page.waitForTimeout(1000)) {
-    job = await (await fetch(`${stack.baseUrl}/api/jobs/${jobId}`)).json();
+    job = await (await fetch(`${started.stack.baseUrl}/api/jobs/${jobId}`)).json();
     if (!['queued', 'running'].includes(job.status) || Date.now() - t0 > 540_000) break;
   }
   assert.equal(job.status, 'succeeded', JSON.stringify(job.cells.map((c) => c.error)));
@@ -88,7 +77,7 @@ function assertShown(shown: string, events: { atMs: number; text: string }[], de
 
 /** The job page's event line and the chart's reference lines, once Recharts has drawn them. */
 async function pageMarks(page: Page, jobId: string): Promise<{ text: string; lines: number }> {
-  await page.goto(`${stack.baseUrl}/jobs/${jobId}`);
+  await page.goto(`${started.stack.baseUrl}/jobs/${jobId}`);
   const text = await page.getByTestId('event-marks').innerText();
   const chart = page.getByTestId('timeline-chart');
   await chart.locator('.recharts-reference-line').first().waitFor({ state: 'attached', timeout: 15_000 });
@@ -96,7 +85,7 @@ async function pageMarks(page: Page, jobId: string): Promise<{ text: string; lin
 }
 
 test('token-refresh from the form: Go 1.33.0 stalls for the token endpoint in the seconds its token requests are marked in', { timeout: 600_000 }, async () => {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 1200 } });
+  const page = await started.browser.newPage({ viewport: { width: 1280, height: 1200 } });
   const job = await runPreset(page, 'token-refresh', (spec) => {
     spec.clients = [{ language: 'go', version: '1.33.0' }];
     // Tokens living 14 s, not 20: the client's refresh 10 s before expiry comes 4 s after its first token,
@@ -125,7 +114,7 @@ test('token-refresh from the form: Go 1.33.0 stalls for the token endpoint in th
 });
 
 test('slow-dns from the form: the job page marks each DNS query of grpc-go 1.18.0 after the resets it follows', { timeout: 600_000 }, async () => {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 1200 } });
+  const page = await started.browser.newPage({ viewport: { width: 1280, height: 1200 } });
   const job = await runPreset(page, 'slow-dns', (spec) => {
     spec.clients = [{ language: 'go', version: '0.37.0', grpcVersion: '1.18.0' }];
     spec.workload.durationSeconds = 10;
@@ -150,7 +139,7 @@ test('slow-dns from the form: the job page marks each DNS query of grpc-go 1.18.
 // Node and Go, without the preset's Java (a JVM's start): each language's decoding of every type is
 // scan-conformance.test.ts; the page's scan table is the same for every language.
 test('result-set-every-type from the form: every type decoded and checked by Node and Go; the job page shows rows/s, CPU per 1,000 rows, row times', { timeout: 600_000 }, async () => {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 1200 } });
+  const page = await started.browser.newPage({ viewport: { width: 1280, height: 1200 } });
   const job = await runPreset(page, 'result-set-every-type', (spec) => {
     spec.clients = spec.clients.filter((c) => (c as { language: string }).language !== 'java');
     // One second of scans decoding CPU-bound (queries of 1 ms): a hundred or more, enough for every figure.
@@ -159,7 +148,7 @@ test('result-set-every-type from the form: every type decoded and checked by Nod
     spec.repeats = 1;
   });
   assert.deepEqual(job.cells.map((c) => c.client.version).sort(), ['1.96.1', '9.0.0']);
-  await page.goto(`${stack.baseUrl}/jobs/${job.id}`);
+  await page.goto(`${started.stack.baseUrl}/jobs/${job.id}`);
   assert.match(await page.getByTestId('scan-shape').innerText(), /^100 rows × 20 columns \(/);
   const rows = await page.getByTestId('scan-table').locator('tbody tr').all();
   assert.equal(rows.length, 2);
@@ -177,7 +166,7 @@ test('result-set-every-type from the form: every type decoded and checked by Nod
     assert.ok(Number(cells[14]) > 0, cells.join(' | '));
   }
   // Across versions: the scan's rows per second, offered for its scenario (the only Go one here).
-  const chart = await (await fetch(`${stack.baseUrl}/api/versions-chart?language=go&metric=rowsPerSecond`)).json();
+  const chart = await (await fetch(`${started.stack.baseUrl}/api/versions-chart?language=go&metric=rowsPerSecond`)).json();
   assert.ok(
     ['cpuPer1kRows', 'firstRowP50'].every((metric) => chart.options.metrics.some((m: { value: string }) => m.value === metric)),
     JSON.stringify(chart.options.metrics),

@@ -3,23 +3,11 @@
 // the same fields with the target switched, on the emulator: every cell succeeds and the pages show the
 // pools. Small cells (1 s after 20 warm-up operations); the measurements themselves are the benches'.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../helpers/browser';
-import { startStack, type Stack } from '../helpers/stack';
+import { test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { useStackAndBrowser } from '../helpers/browser';
 
-let stack: Stack;
-let browser: Browser;
-
-before(async () => {
-  stack = await startStack();
-  browser = await launchChromium();
-});
-
-after(async () => {
-  await browser?.close();
-  if (stack) await stack.stop();
-});
+const started = useStackAndBrowser();
 
 interface Job {
   status: string;
@@ -37,14 +25,14 @@ interface Job {
 
 async function finished(id: string): Promise<Job> {
   for (const t0 = Date.now(); ; await new Promise((r) => setTimeout(r, 1000))) {
-    const job = (await (await fetch(`${stack.baseUrl}/api/jobs/${id}`)).json()) as Job;
+    const job = (await (await fetch(`${started.stack.baseUrl}/api/jobs/${id}`)).json()) as Job;
     if (!['queued', 'running'].includes(job.status) || Date.now() - t0 > 480_000) return job;
   }
 }
 
 /** Fills the form for Python 3.61.0 and 3.71.0, FixedSizePool and BurstyPool, C = 10 and 100 on `target`; submits; the job's id. */
 async function submit(page: Page, target: 'fake' | 'emulator'): Promise<string> {
-  await page.goto(`${stack.baseUrl}/jobs/new`);
+  await page.goto(`${started.stack.baseUrl}/jobs/new`);
   await page.selectOption('#language', 'python');
   // The boxes are Python's session pools, two ticked; grpc-gcp's are gone.
   await page.locator('input[name=config-fixed]').waitFor({ timeout: 5000 });
@@ -72,7 +60,7 @@ async function submit(page: Page, target: 'fake' | 'emulator'): Promise<string> 
 
 for (const target of ['fake', 'emulator'] as const) {
   test(`a Python job from the form on the ${target}: two versions, FixedSizePool and BurstyPool, C = 10 and 100, every cell succeeds`, { timeout: 600_000 }, async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 1200 } });
+    const page = await started.browser.newPage({ viewport: { width: 1280, height: 1200 } });
     const id = await submit(page, target);
     const job = await finished(id);
     assert.equal(job.status, 'succeeded', `${job.error} ${JSON.stringify(job.cells.map((c) => c.error))}`);
