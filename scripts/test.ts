@@ -79,7 +79,7 @@ interface TierRun {
 const ALONE = /^\/\/ test: alone\b/m;
 /**
  * A file whose time is mostly waiting on timers (a cell held to its deadline, a keepalive's 40 s) says
- * `// test: waits`: packed, such a file counts only the cores it used (no floor for start-up bursts).
+ * `// test: waits`: such files run one at a time in a lane of their own, beside the shared lanes.
  */
 const WAITS = /^\/\/ test: waits\b/m;
 
@@ -191,9 +191,9 @@ const MIN_DEMAND = 0.6;
 
 /**
  * The files, longest first, each in a runner of its own: at least `lanes` at a time; another starts
- * while the cores the running ones used on average in the last run (at least MIN_DEMAND each, except a
- * file that mostly waits on timers, `// test: waits`, which counts what it used, or MIN_DEMAND until
- * measured; any other unmeasured one a whole core) plus its own stay within the machine's cores. A file waits until `ready` says so
+ * while the cores the running ones used on average in the last run (at least MIN_DEMAND each; a file
+ * that mostly waits on timers, `// test: waits`, counts that least until measured, any other unmeasured
+ * one a whole core) plus its own stay within the machine's cores. A file waits until `ready` says so
  * (checked again when `readyLater` settles); one that `dropped` says may not run is left out.
  */
 function runPacked(
@@ -211,10 +211,8 @@ function runPacked(
   const demand = (f: string) => {
     const rel = path.relative(process.cwd(), f);
     const [ms, cpuMs] = [wall[rel], cpu[rel]];
-    const waits = WAITS.test(readFileSync(f, 'utf8'));
-    // A file that mostly waits on timers has no start-up burst worth a floor: its measured share counts.
-    if (ms && cpuMs !== undefined) return Math.min(cores, Math.max(waits ? 0 : MIN_DEMAND, cpuMs / ms));
-    return waits ? MIN_DEMAND : 1;
+    if (ms && cpuMs !== undefined) return Math.min(cores, Math.max(MIN_DEMAND, cpuMs / ms));
+    return WAITS.test(readFileSync(f, 'utf8')) ? MIN_DEMAND : 1;
   };
   let besideCores = beside?.cores ?? 0;
   void beside?.done.finally(() => {
