@@ -27,9 +27,9 @@ after(async () => {
 
 const api = (p: string, init?: RequestInit) => fetch(stack.baseUrl + p, init);
 
-// Small: 3 repeats, 325 ms queries (time scale 5: 460 qps for the pool, where the Node client's loop is
-// far from busy), 2 s each, about 6 rounds of the closed loop, so a round counted or not moves qps a
-// few percent, while one connection's 100 streams take a third of it.
+// Small: 3 repeats, 650 ms queries (time scale 10, so the client is far from CPU-bound), 3 s each. At
+// time scale 5 with 2 s cells one of three quiet CI runs had a baseline repeat at 283 qps beside 362 and
+// 378, and the gate came out INCONCLUSIVE.
 const slowCandidate = {
   name: 'test gate: grpc-gcp off at C=150',
   scenario: 'steady-select1',
@@ -40,8 +40,8 @@ const slowCandidate = {
   candidateConfiguration: { grpcGcp: 'off' },
   repeats: 3,
   concurrency: [150],
-  timeScale: 5,
-  workload: { warmupOps: 150, durationSeconds: 2 },
+  timeScale: 10,
+  workload: { warmupOps: 150, durationSeconds: 3 },
 };
 
 test('a gate whose candidate is slower fails through the queue, naming the metric; CLI exit 1', async () => {
