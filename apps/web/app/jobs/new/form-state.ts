@@ -171,6 +171,7 @@ export function fitsFields(p: Preset): boolean {
 /** A preset's spec as form state (what the fields can show of it). */
 export function fromSpec(spec: JobSpecInput): FormState {
   const cfgs = spec.configurations;
+  const own = infoOf(spec.clients[0].language as Language).formConfigurations;
   const w = spec.workload;
   return {
     name: spec.name ?? '',
@@ -179,8 +180,8 @@ export function fromSpec(spec: JobSpecInput): FormState {
     load: spec.arrivalRates ? 'open' : 'closed',
     concurrency: (spec.arrivalRates ?? spec.concurrency ?? []).join(', '),
     arrivals: { distribution: w.arrivals?.distribution ?? 'poisson', maxOutstanding: String(w.arrivals?.maxOutstanding ?? 1000) },
-    configs: infoOf(spec.clients[0].language as Language).formConfigurations
-      ? Object.fromEntries(infoOf(spec.clients[0].language as Language).formConfigurations!.map((o) => [o.key, cfgs.some((c) => isOption(c, o.configuration))]))
+    configs: own
+      ? Object.fromEntries(own.map((o) => [o.key, cfgs.some((c) => isOption(c, o.configuration))]))
       : {
           on: cfgs.some((c) => c.grpcGcp === 'on' && !c.dynamicChannelPool),
           off: cfgs.some((c) => c.grpcGcp === 'off'),
