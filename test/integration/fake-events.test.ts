@@ -1,3 +1,4 @@
+// test: alone — it compares per-second p99 inside and outside a slow window: files beside it made the seconds outside slow (CI runs D and F).
 // Event marks end to end: a schedule entry of the fake that slows queries and injects faults for two
 // seconds shows in the cell's events (where it began and ended, and the faults per second), and the
 // per-second p99 moves with it.
