@@ -3,6 +3,7 @@
 import { Worker } from 'node:worker_threads';
 import type { FakeStats } from './accounting';
 import type { LoopLoad } from './loop';
+import { threadEntryBundle } from './thread-bundle';
 import type { FakeSpannerOptions } from './server';
 
 /** The fake's counters, and how busy its thread's event loop was since the last mark (or start). */
@@ -19,9 +20,24 @@ export interface FakeSpannerThread {
 
 const ENTRY = new URL('./thread-entry.ts', import.meta.url).href;
 
-/** Starts the fake on a new worker thread; TypeScript is loaded there with tsx, as in the main thread. */
+/** A thread inherits its process's flags: the bundle needs no TypeScript loader, whose hooks would cost it a thread of their own. */
+function withoutTypeScriptLoader(args: string[]): string[] {
+  const tsx = (module: string | undefined) => module !== undefined && /(^|\/)tsx(\/|$)/.test(module);
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (/^--(import|require|loader)$/.test(a) && tsx(args[i + 1])) i++;
+    else if (!/^--(import|require|loader)=/.test(a) || !tsx(a.slice(a.indexOf('=') + 1))) out.push(a);
+  }
+  return out;
+}
+
+/** Starts the fake on a new worker thread, from its bundled entry (or its sources, loaded with tsx, where there is none). */
 export async function startFakeSpannerThread(opts: FakeSpannerOptions = {}): Promise<FakeSpannerThread> {
-  const worker = new Worker(`import('tsx/esm/api').then((m) => { m.register(); return import(${JSON.stringify(ENTRY)}); })`, { eval: true, workerData: opts });
+  const bundled = await threadEntryBundle();
+  const worker = bundled
+    ? new Worker(bundled, { workerData: opts, execArgv: withoutTypeScriptLoader(process.execArgv) })
+    : new Worker(`import('tsx/esm/api').then((m) => { m.register(); return import(${JSON.stringify(ENTRY)}); })`, { eval: true, workerData: opts });
   const pending = new Map<number, (m: { stats?: FakeThreadStats }) => void>();
   let next = 0;
   let failure: Error | undefined;

@@ -106,6 +106,8 @@ function fromPreset(presetId: string, s: Omit<GateScenario, 'target' | 'workload
   return { concurrency: p.concurrency, arrivalRates: p.arrivalRates, target: p.target, workload: p.workload, timeScale: p.timeScale ?? 1, ...s };
 }
 
+let affinityRepeats: number | undefined;
+
 export const GATE_SCENARIOS: GateScenario[] = [
   {
     id: 'affinity-burst',
@@ -114,8 +116,13 @@ export const GATE_SCENARIOS: GateScenario[] = [
       'google-cloud-java PR #12725: a fresh client per repeat whose first traffic is a 400-way burst of SELECT 1 (warm-up 1,600 ops at C=400, then 6,000 measured), numChannels 32, 65 ms queries at time scale 10. The collapse hits about one 6.105.0 cold start in five here: the gate counts the collapsed cold starts of each arm and compares the counts with an exact test, with as many repeats as it takes to detect a collapse rate of 0.2 against none 4 times in 5.',
     burst: true,
     // The fewest repeats at which the exact test detects 0.2 against 0 with power 0.8 at 4% (27: power
-    // 0.82; 10 repeats would have 0.12). Not monotone: 28 has 0.69 (the test is discrete).
-    repeats: repeatsForModePower(AFFINITY_COLLAPSE_DETECTION) ?? 50,
+    // 0.82; 10 repeats would have 0.12). Not monotone: 28 has 0.69 (the test is discrete). Worked out
+    // when first read, not when the module loads: the search costs a tenth of a second of CPU, and every
+    // process that imports @scb/shared (each fake thread and driver among them) would pay it.
+    get repeats() {
+      affinityRepeats ??= repeatsForModePower(AFFINITY_COLLAPSE_DETECTION) ?? 50;
+      return affinityRepeats;
+    },
     mode: {
       bad: 'collapsed',
       repeatNoun: 'cold start',
