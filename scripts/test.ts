@@ -1,6 +1,6 @@
 // `npm test`: lint, then every test file of three tiers chosen by folder, in one schedule with one
 // PostgreSQL cluster for the whole run. A file that measures timing or judges the machine (`// test:
-// alone` in its source) runs with nothing beside it; the others, longest first by the times of the last
+// alone` in its source) runs with nothing beside it but the files that mostly wait; the others, longest first by the times of the last
 // run on this machine (kept in the client cache, SCB_CACHE_DIR), run SCB_TEST_LANES (default 2) at a
 // time, and more while the CPU they used in that run leaves cores free: most files wait on latencies,
 // timers, drivers or the browser (`// test: waits` marks one that mostly waits before it has been
@@ -75,11 +75,12 @@ interface TierRun {
   fileCpuMs: Record<string, number>;
 }
 
-/** A file that measures timing or judges the machine says so in its source: it runs with no other file beside it. */
+/** A file that measures timing or judges the machine says so in its source: it runs with no other file beside it but those that wait. */
 const ALONE = /^\/\/ test: alone\b/m;
 /**
  * A file whose time is mostly waiting on timers (a cell held to its deadline, a keepalive's 40 s) says
- * `// test: waits`: such files run one at a time in a lane of their own, beside the shared lanes.
+ * `// test: waits`: such files start first, beside the files that must run alone, which they leave a
+ * nearly idle machine (reproductions-waits.test.ts: 18 s of CPU in 186 s).
  */
 const WAITS = /^\/\/ test: waits\b/m;
 
@@ -110,14 +111,23 @@ function saveTimes(runs: TierRun[]): void {
 
 /**
  * Runs the tiers' files as one schedule, so that no tier waits for the slowest file of the one before:
- * first the unit and integration files that must run alone, one at a time; then every other file of
- * every tier, packed by the CPU it used in the last run here (most wait on latencies, drivers or the
- * browser, not on the cores): at least `lanes` at a time, and more while the running files' CPU (cores
- * on average: CPU time over wall time) leaves a core's worth free, echoing the runner's output; e2e
- * files only once the web app is built (`web`, which `beside` starts while the packed files run); last,
- * the e2e files that must run alone. A tier's seconds run from its first file's start to its last one's end.
+ * first the files that must run alone, one at a time (the e2e ones too when the web app of these sources
+ * is already built), with only the files that mostly wait on timers (`// test: waits`) beside them: they
+ * leave the machine nearly idle. Then every other file of every tier, packed by the CPU it used in the
+ * last run here (most wait on latencies, drivers or the browser, not on the cores): at least `lanes` at a
+ * time, and more while the running files' CPU (cores on average: CPU time over wall time) leaves a core's
+ * worth free, echoing the runner's output; e2e files only once the web app is built (`web`, which `beside`
+ * starts while the packed files run); last, when the web app had to be built, the e2e files that must run
+ * alone. A tier's seconds run from its first file's start to its last one's end.
  */
-async function runTiers(byTier: [Tier, string[]][], env: NodeJS.ProcessEnv, lanes: number, beside: () => Beside | undefined, web: () => Promise<void> | undefined): Promise<TierRun[]> {
+async function runTiers(
+  byTier: [Tier, string[]][],
+  env: NodeJS.ProcessEnv,
+  lanes: number,
+  webBuilt: () => boolean,
+  beside: () => Beside | undefined,
+  web: () => Promise<void> | undefined,
+): Promise<TierRun[]> {
   const last = lastTimes();
   const tierOf = new Map<string, Tier>(byTier.flatMap(([tier, files]) => files.map((f) => [f, tier] as const)));
   const runs = new Map<Tier, TierRun & { start?: number; end?: number }>(
@@ -135,15 +145,18 @@ async function runTiers(byTier: [Tier, string[]][], env: NodeJS.ProcessEnv, lane
     Object.assign(run.fileCpuMs, r.fileCpuMs);
     run.end = Date.now();
   };
-  for (const [tier] of byTier.filter(([t]) => t !== 'e2e')) {
+  const waits = longestFirst.filter((f) => !isAlone(f) && WAITS.test(readFileSync(f, 'utf8')));
+  const waiting = waits.map((f) => ({ f, done: runOne([f], tierOf.get(f)!) }));
+  const builtAlready = webBuilt();
+  for (const [tier] of byTier.filter(([t]) => t !== 'e2e' || builtAlready)) {
     const alone = longestFirst.filter((f) => tierOf.get(f) === tier && isAlone(f));
     if (alone.length) await runOne(alone, tier);
   }
   // The e2e files wait for the web app; a build that fails fails them, saying why once.
   let webReady = ![...tierOf.values()].includes('e2e');
   let webFailed = false;
-  const packed = longestFirst.filter((f) => !isAlone(f));
-  const started = beside();
+  const packed = longestFirst.filter((f) => !isAlone(f) && !waits.includes(f));
+  const started = [beside(), ...waiting.map(({ f, done }) => ({ cores: demandOf(f), done }))];
   if (packed.length) {
     const built = (web() ?? Promise.resolve()).then(
       () => void (webReady = true),
@@ -168,8 +181,9 @@ async function runTiers(byTier: [Tier, string[]][], env: NodeJS.ProcessEnv, lane
       webFailed = true;
     });
   }
+  await Promise.all(waiting.map((w) => w.done));
   const e2eAlone = longestFirst.filter((f) => tierOf.get(f) === 'e2e' && isAlone(f));
-  if (e2eAlone.length && !webFailed) await runOne(e2eAlone, 'e2e');
+  if (e2eAlone.length && !builtAlready && !webFailed) await runOne(e2eAlone, 'e2e');
   if (webFailed) runs.get('e2e')!.status ||= 1;
   return [...runs.values()].map(({ start, end, ...run }) => ({ ...run, seconds: start && end ? (end - start) / 1000 : 0 }));
 }
@@ -190,6 +204,20 @@ const MAX_LANES = 4;
 const MIN_DEMAND = 0.6;
 
 /**
+ * The cores a file used on average in the last run here (CPU time over wall time), at least MIN_DEMAND; a
+ * file not yet measured counts MIN_DEMAND if it mostly waits on timers (`// test: waits`), else a whole core.
+ */
+function demandOf(f: string): number {
+  const rel = path.relative(process.cwd(), f);
+  const [ms, cpuMs] = [LAST_WALL[rel], LAST_CPU[rel]];
+  const cores = os.availableParallelism();
+  if (ms && cpuMs !== undefined) return Math.min(cores, Math.max(MIN_DEMAND, cpuMs / ms));
+  return WAITS.test(readFileSync(f, 'utf8')) ? MIN_DEMAND : 1;
+}
+const LAST_WALL = lastTimes();
+const LAST_CPU = lastTimes(CPU_FILE);
+
+/**
  * The files, longest first, each in a runner of its own: at least `lanes` at a time; another starts
  * while the cores the running ones used on average in the last run (at least MIN_DEMAND each; a file
  * that mostly waits on timers, `// test: waits`, counts that least until measured, any other unmeasured
@@ -203,22 +231,16 @@ function runPacked(
   readyLater: Promise<unknown>,
   run: (f: string) => Promise<void>,
   dropped: (f: string) => boolean,
-  beside?: Beside,
+  beside: (Beside | undefined)[],
 ): Promise<void> {
-  const wall = lastTimes();
-  const cpu = lastTimes(CPU_FILE);
   const cores = os.availableParallelism();
-  const demand = (f: string) => {
-    const rel = path.relative(process.cwd(), f);
-    const [ms, cpuMs] = [wall[rel], cpu[rel]];
-    if (ms && cpuMs !== undefined) return Math.min(cores, Math.max(MIN_DEMAND, cpuMs / ms));
-    return WAITS.test(readFileSync(f, 'utf8')) ? MIN_DEMAND : 1;
-  };
-  let besideCores = beside?.cores ?? 0;
-  void beside?.done.finally(() => {
-    besideCores = 0;
-    next();
-  });
+  const besides = beside.filter((b) => b !== undefined);
+  let besideCores = besides.reduce((a, b) => a + b.cores, 0);
+  for (const b of besides)
+    void b.done.finally(() => {
+      besideCores -= b.cores;
+      next();
+    });
   void readyLater.finally(() => next());
   let queue = [...files];
   const running = new Map<string, number>();
@@ -230,10 +252,10 @@ function runPacked(
     while (queue.length && running.size < MAX_LANES) {
       const busy = besideCores + [...running.values()].reduce((a, b) => a + b, 0);
       // The longest ready one that fits; below `lanes` files, the longest ready one regardless.
-      const i = queue.findIndex((f) => ready(f) && (running.size < lanes || busy + demand(f) <= cores));
+      const i = queue.findIndex((f) => ready(f) && (running.size < lanes || busy + demandOf(f) <= cores));
       if (i < 0) break;
       const [f] = queue.splice(i, 1) as [string];
-      running.set(f, demand(f));
+      running.set(f, demandOf(f));
       void run(f).then(() => {
         running.delete(f);
         next();
@@ -356,12 +378,16 @@ async function main(): Promise<void> {
   // The e2e files start the product side by side: its web build, when stale, is made once before them,
   // beside the integration files that share the machine anyway.
   let webBuild: Promise<void> | undefined;
+  // Built already (here, or in another checkout whose build the client cache kept): the e2e files that
+  // must run alone run with the others that must, first.
+  const webBuilt = (): boolean => {
+    if (!tiers.includes('e2e') || !webBuildIsStale()) return true;
+    if (!restoreCachedWebBuild()) return false;
+    console.log('\n# the web app of these sources, as built in another checkout (the client cache)');
+    return true;
+  };
   const buildWeb = (): Beside | undefined => {
     if (!tiers.includes('e2e') || webBuild || !webBuildIsStale()) return;
-    if (restoreCachedWebBuild()) {
-      console.log('\n# the web app of these sources, as built in another checkout (the client cache)');
-      return;
-    }
     // Building renders the static pages, which read the web app's environment: any database will do.
     webBuild = buildWebApp({ ...env, DATABASE_URL: cluster.adminUrl });
     webBuild.catch(() => {}); // reported where the e2e tier awaits it
@@ -377,6 +403,7 @@ async function main(): Promise<void> {
         tiers.map((t) => [t, files.get(t)!]),
         env,
         lanes,
+        webBuilt,
         buildWeb,
         () => webBuild,
       )),
