@@ -3,6 +3,7 @@
 // `dns://<server>/<name>:<port>` target) shows what each resolution costs it. Other names: NXDOMAIN.
 import dgram from 'node:dgram';
 import { formatMs, type CellEvent } from '@scb/shared';
+import { afterAtLeast } from './delay';
 
 /** The name a cell's client resolves through its DNS server (a reserved top-level domain: never a real host). */
 export const DNS_NAME = 'spanner.bench.test';
@@ -74,7 +75,7 @@ export function answer(msg: Buffer, q: { name: string; type: number; end: number
 
 export async function startDnsServer(b: DnsBehaviour): Promise<DnsServer> {
   const lookups: DnsLookup[] = [];
-  const timers = new Set<NodeJS.Timeout>();
+  const timers = new Set<{ cancel(): void }>();
   const socket = dgram.createSocket('udp4');
   socket.on('message', (msg, from) => {
     const q = parseQuestion(msg);
@@ -82,11 +83,11 @@ export async function startDnsServer(b: DnsBehaviour): Promise<DnsServer> {
     const lookup: DnsLookup = { at: performance.now(), answeredAt: null, name: q.name, type: TYPES[q.type] ?? String(q.type) };
     lookups.push(lookup);
     const reply = answer(msg, q, b);
-    const t = setTimeout(() => {
+    const t = afterAtLeast(b.delayMs, () => {
       timers.delete(t);
       lookup.answeredAt = performance.now();
       socket.send(reply, from.port, from.address);
-    }, b.delayMs);
+    });
     timers.add(t);
   });
   await new Promise<void>((resolve, reject) => {
@@ -97,7 +98,7 @@ export async function startDnsServer(b: DnsBehaviour): Promise<DnsServer> {
     host: `127.0.0.1:${socket.address().port}`,
     lookups: () => lookups.map((l) => ({ ...l })),
     async stop() {
-      for (const t of timers) clearTimeout(t);
+      for (const t of timers) t.cancel();
       await new Promise<void>((resolve) => socket.close(() => resolve()));
     },
   };

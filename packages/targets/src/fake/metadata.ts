@@ -4,6 +4,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { issueToken } from '@scb/fake-spanner';
+import { afterAtLeast } from './delay';
 
 export interface MetadataBehaviour {
   /** How long each token lives, ms (after the job's time scale). */
@@ -71,7 +72,7 @@ export async function startMetadataServer(secret: string, b: MetadataBehaviour):
         const token = issueToken(secret, Date.now() + b.tokenLifetimeMs);
         send(200, JSON.stringify({ access_token: token, expires_in: Math.max(1, Math.floor(b.tokenLifetimeMs / 1000)), token_type: 'Bearer' }), 'application/json');
       };
-      if (b.tokenDelayMs > 0) setTimeout(answer, b.tokenDelayMs);
+      if (b.tokenDelayMs > 0) afterAtLeast(b.tokenDelayMs, answer);
       else answer();
       return;
     }
