@@ -1,7 +1,6 @@
 // `npm test`: lint, then every test file of three tiers chosen by folder, in one schedule with one
 // PostgreSQL cluster for the whole run. A file that measures timing or judges the machine (`// test:
-// alone` in its source) runs with nothing beside it but the files that mostly wait and, at the lowest
-// priority, those that judge no timing (`// test: yields`, every unit file); the others, longest first by the times of the last
+// alone` in its source) runs with nothing beside it but the files that mostly wait; the others, longest first by the times of the last
 // run on this machine (kept in the client cache, SCB_CACHE_DIR), run SCB_TEST_LANES (default 2) at a
 // time, and more while the CPU they used in that run leaves cores free: most files wait on latencies,
 // timers, drivers or the browser (`// test: waits` marks one that mostly waits before it has been
@@ -85,17 +84,6 @@ const ALONE = /^\/\/ test: alone\b/m;
  */
 const WAITS = /^\/\/ test: waits\b/m;
 
-/**
- * A file that judges no timing and not the machine, and so may run starved, says `// test: yields` (every
- * unit file does, by the tier's rules): while the files that must run alone run, up to YIELDING_LANES
- * such files run beside them at the lowest priority (SCHED_IDLE and nice 19: any other process that
- * wakes takes the core at once), on the cores the alone files leave idle. A runner counts work niced
- * below it apart (apps/runner/src/machine.ts), so the alone files still judge a quiet machine. When the
- * alone files are done, the yielding ones still running get their priority back.
- */
-const YIELDS = /^\/\/ test: yields\b/m;
-const YIELDING_LANES = 2;
-
 /** Each file's wall time in the last run on this machine (relative path → ms): longest first keeps lanes even. */
 const TIMES_FILE = path.join(CACHE_DIR, 'test-times.json');
 /** Each file's CPU time in the last run on this machine (relative path → ms). */
@@ -124,8 +112,8 @@ function saveTimes(runs: TierRun[]): void {
 /**
  * Runs the tiers' files as one schedule, so that no tier waits for the slowest file of the one before:
  * first the files that must run alone, one at a time (the e2e ones too when the web app of these sources
- * is already built), with only the files that mostly wait on timers (`// test: waits`: they leave the
- * machine nearly idle) and, at the lowest priority, those that yield (`// test: yields`) beside them. Then every other file of every tier, packed by the CPU it used in the
+ * is already built), with only the files that mostly wait on timers (`// test: waits`) beside them: they
+ * leave the machine nearly idle. Then every other file of every tier, packed by the CPU it used in the
  * last run here (most wait on latencies, drivers or the browser, not on the cores): at least `lanes` at a
  * time, and more while the running files' CPU (cores on average: CPU time over wall time) leaves a core's
  * worth free, echoing the runner's output; e2e files only once the web app is built (`web`, which `beside`
@@ -147,10 +135,10 @@ async function runTiers(
   );
   const longestFirst = byTier.flatMap(([, files]) => files).sort((a, b) => (last[b] ?? 0) - (last[a] ?? 0));
   const isAlone = (f: string) => ALONE.test(readFileSync(f, 'utf8'));
-  const runOne = async (files: string[], tier: Tier, yielding?: (pid: number) => void): Promise<void> => {
+  const runOne = async (files: string[], tier: Tier): Promise<void> => {
     const run = runs.get(tier)!;
     run.start ??= Date.now();
-    const r = await runFiles(files, 1, { ...env, SCB_TEST_TIER: tier }, yielding);
+    const r = await runFiles(files, 1, { ...env, SCB_TEST_TIER: tier });
     for (const k of ['pass', 'fail', 'skipped'] as const) run[k] += r[k];
     run.status ||= r.status;
     Object.assign(run.fileMs, r.fileMs);
@@ -160,24 +148,15 @@ async function runTiers(
   const waits = longestFirst.filter((f) => !isAlone(f) && WAITS.test(readFileSync(f, 'utf8')));
   const waiting = waits.map((f) => ({ f, done: runOne([f], tierOf.get(f)!) }));
   const builtAlready = webBuilt();
-  const alonePhase = (async () => {
-    for (const [tier] of byTier.filter(([t]) => t !== 'e2e' || builtAlready)) {
-      const alone = longestFirst.filter((f) => tierOf.get(f) === tier && isAlone(f));
-      if (alone.length) await runOne(alone, tier);
-    }
-  })();
-  const mayYield = (f: string) => !isAlone(f) && !waits.includes(f) && (tierOf.get(f) === 'unit' || YIELDS.test(readFileSync(f, 'utf8')));
-  const yielding = runYielding(
-    longestFirst.filter((f) => mayYield(f) && (tierOf.get(f) !== 'e2e' || builtAlready)),
-    alonePhase,
-    (f, onPid) => runOne([f], tierOf.get(f)!, onPid),
-  );
-  await alonePhase;
+  for (const [tier] of byTier.filter(([t]) => t !== 'e2e' || builtAlready)) {
+    const alone = longestFirst.filter((f) => tierOf.get(f) === tier && isAlone(f));
+    if (alone.length) await runOne(alone, tier);
+  }
   // The e2e files wait for the web app; a build that fails fails them, saying why once.
   let webReady = ![...tierOf.values()].includes('e2e');
   let webFailed = false;
-  const packed = longestFirst.filter((f) => !isAlone(f) && !waits.includes(f) && !yielding.has(f));
-  const started = [beside(), ...[...waiting.map(({ f, done }) => [f, done] as const), ...yielding].map(([f, done]) => ({ cores: demandOf(f), done }))];
+  const packed = longestFirst.filter((f) => !isAlone(f) && !waits.includes(f));
+  const started = [beside(), ...waiting.map(({ f, done }) => ({ cores: demandOf(f), done }))];
   if (packed.length) {
     const built = (web() ?? Promise.resolve()).then(
       () => void (webReady = true),
@@ -202,7 +181,7 @@ async function runTiers(
       webFailed = true;
     });
   }
-  await Promise.all([...waiting.map((w) => w.done), ...yielding.values()]);
+  await Promise.all(waiting.map((w) => w.done));
   const e2eAlone = longestFirst.filter((f) => tierOf.get(f) === 'e2e' && isAlone(f));
   if (e2eAlone.length && !builtAlready && !webFailed) await runOne(e2eAlone, 'e2e');
   if (webFailed) runs.get('e2e')!.status ||= 1;
@@ -223,66 +202,6 @@ const MAX_LANES = 4;
  * At 0.6 two cores take three such files at once.
  */
 const MIN_DEMAND = 0.6;
-
-/**
- * Runs `files` (longest first) at the lowest priority while `phase` lasts, YIELDING_LANES at a time;
- * when it ends, gives those still running their priority back and starts no more. Returns the files it
- * started, each with its end.
- */
-function runYielding(files: string[], phase: Promise<void>, run: (f: string, onPid: (pid: number) => void) => Promise<void>): Map<string, Promise<void>> {
-  const started = new Map<string, Promise<void>>();
-  if (process.platform !== 'linux' || spawnSync('chrt', ['--version']).status !== 0) return started;
-  const pids = new Map<string, number>();
-  let over = false;
-  const queue = [...files];
-  const next = () => {
-    while (!over && queue.length && pids.size < YIELDING_LANES) {
-      const f = queue.shift()!;
-      pids.set(f, 0);
-      started.set(
-        f,
-        run(f, (pid) => {
-          if (over) unyield(pid);
-          else pids.set(f, pid);
-        }).finally(() => {
-          pids.delete(f);
-          next();
-        }),
-      );
-    }
-  };
-  next();
-  void phase.finally(() => {
-    over = true;
-    for (const pid of pids.values()) if (pid) unyield(pid);
-  });
-  return started;
-}
-
-/** Gives a process, its threads and every process under it the default priority back (SCHED_OTHER, nice 0). */
-function unyield(root: number): void {
-  const children = new Map<number, number[]>();
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(name)]);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  const tree = [root];
-  for (let i = 0; i < tree.length; i++) tree.push(...(children.get(tree[i]!) ?? []));
-  for (const pid of tree) {
-    spawnSync('chrt', ['--all-tasks', '--other', '--pid', '0', String(pid)], { stdio: 'ignore' });
-    try {
-      for (const tid of readdirSync(`/proc/${pid}/task`)) os.setPriority(Number(tid), 0);
-    } catch {
-      // gone meanwhile
-    }
-  }
-}
 
 /**
  * The cores a file used on average in the last run here (CPU time over wall time), at least MIN_DEMAND; a
@@ -348,12 +267,7 @@ function runPacked(
 }
 
 /** One run of node's test runner over `files`, `concurrency` files at a time: its counts and each file's time. */
-function runFiles(
-  files: string[],
-  concurrency: number,
-  env: NodeJS.ProcessEnv,
-  yielding?: (pid: number) => void,
-): Promise<Pick<TierRun, 'pass' | 'fail' | 'skipped' | 'status' | 'fileMs' | 'fileCpuMs'>> {
+function runFiles(files: string[], concurrency: number, env: NodeJS.ProcessEnv): Promise<Pick<TierRun, 'pass' | 'fail' | 'skipped' | 'status' | 'fileMs' | 'fileCpuMs'>> {
   const counts = { pass: 0, fail: 0, skipped: 0 };
   const timesFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'scb-test-times-')), 'times.json');
   const cpuFile = path.join(path.dirname(timesFile), 'cpu.jsonl');
@@ -370,10 +284,7 @@ function runFiles(
     `--test-reporter-destination=${timesFile}`,
     ...files,
   ];
-  // Yielding: chrt and nice exec the runner in their place, so the child's pid is the runner's.
-  const [command, commandArgs] = yielding ? ['chrt', ['--idle', '0', 'nice', '-n', '19', process.execPath, ...args]] : [process.execPath, args];
-  const child = spawn(command, commandArgs, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...env, SCB_TEST_CPU_FILE: cpuFile } });
-  if (yielding && child.pid) yielding(child.pid);
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...env, SCB_TEST_CPU_FILE: cpuFile } });
   let rest = '';
   child.stdout.on('data', (chunk: Buffer) => {
     const lines = (rest + chunk.toString('utf8')).split('\n');
