@@ -32,9 +32,12 @@ function withoutTypeScriptLoader(args: string[]): string[] {
   return out;
 }
 
-/** Starts the fake on a new worker thread, from its bundled entry (or its sources, loaded with tsx, where there is none). */
-export async function startFakeSpannerThread(opts: FakeSpannerOptions = {}): Promise<FakeSpannerThread> {
-  const bundled = await threadEntryBundle();
+/**
+ * Starts the fake on a new worker thread, from its bundled entry (or from its sources, loaded with tsx,
+ * where there is none or `sources` asks: `npm run bench:fake-thread` compares the two).
+ */
+export async function startFakeSpannerThread(opts: FakeSpannerOptions = {}, { sources = false }: { sources?: boolean } = {}): Promise<FakeSpannerThread> {
+  const bundled = sources ? null : await threadEntryBundle();
   const worker = bundled
     ? new Worker(bundled, { workerData: opts, execArgv: withoutTypeScriptLoader(process.execArgv) })
     : new Worker(`import('tsx/esm/api').then((m) => { m.register(); return import(${JSON.stringify(ENTRY)}); })`, { eval: true, workerData: opts });
