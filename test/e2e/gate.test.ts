@@ -2,8 +2,9 @@
 // A release gate end to end: `npm run gate` against `npm start`'s stack, through the queue, with the
 // Node client against the fake, where the candidate's configuration is slower on purpose: grpc-gcp
 // off is one HTTP/2 connection capped at 100 streams, so at C=150 a third of the calls queue. Then a gate
-// judged on one operation kind of a mix. The gates that do not judge the machine are in
-// gate-scenarios.test.ts.
+// judged on one operation kind of a mix, and a reproduction as a gate scenario, whose expectations compare
+// two releases' latencies (beside other files, 9.0.0's p50 rose to 54 ms and the 3× its expectation asks
+// of 8.0.0's failed). The gates that do not judge the machine are in gate-scenarios.test.ts.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -218,4 +219,32 @@ test('a gate judged on one operation kind of a mix compares that kind, not the c
   const missing = await chart('pointRead');
   assert.equal(missing.status, 400);
   assert.match(missing.body.issues![0]!.message, /pointRead is not in this scenario's workload \(select1, readWriteTxn\)/);
+});
+
+test('a reproduction as a gate scenario from the form: its client is picked, the candidate runs in the fixed release’s place and its expectations decide', { timeout: 600_000 }, async () => {
+  const browser: Browser = await launchChromium();
+  try {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await page.goto(`${stack.baseUrl}/gates`);
+    const form = page.locator('form[aria-label="new gate"]');
+    await form.locator('select[name=scenario]').selectOption('node-waits-for-trailers');
+    assert.equal(await form.locator('select[name=language]').inputValue(), 'node', "the reproduction's client");
+    await form.locator('input[name=baseline]').fill('8.4.0');
+    await form.locator('input[name=candidate]').fill('9.0.0');
+    await form.locator('button[type=submit]').click();
+    await page.waitForURL(/\/gates\/[0-9a-z]+$/, { timeout: 30_000 });
+    await page
+      .locator('h1 [data-testid=verdict]')
+      .filter({ hasText: /PASS|FAIL|INCONCLUSIVE/ })
+      .waitFor({ timeout: 300_000 });
+    const reasons = await page.locator('[data-testid=reasons]').innerText();
+    assert.equal(await page.locator('h1 [data-testid=verdict]').innerText(), 'PASS', reasons);
+    assert.match(reasons, /node-waits-for-trailers: 9\.0\.0 behaves as 8\.2\.1 did/);
+    assert.match(reasons, /8\.0\.0 waits for the trailers held 100 ms: p50 of 8\.0\.0 is [\d.]+ ms: expected at least 90\.0 ms — met/);
+    assert.equal(await page.locator('[data-testid=gate-table]').count(), 0, 'judged by expectations, not per metric');
+    assert.match((await page.locator('[data-testid=markdown]').textContent()) ?? '', /scenario reproduction node-waits-for-trailers: the candidate in place of 8\.2\.1/);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'reproduction-gate.png'), fullPage: true });
+  } finally {
+    await browser.close();
+  }
 });
