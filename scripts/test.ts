@@ -1,10 +1,10 @@
 // `npm test`: lint, then every test file of three tiers chosen by folder, in one schedule with one
 // PostgreSQL cluster for the whole run. A file that measures timing or judges the machine (`// test:
-// alone` in its source) runs with nothing beside it but the files that mostly wait; the others, longest first by the times of the last
-// run on this machine (kept in the client cache, SCB_CACHE_DIR), run SCB_TEST_LANES (default 2) at a
-// time, and more while the CPU they used in that run leaves cores free: most files wait on latencies,
-// timers, drivers or the browser (`// test: waits` marks one that mostly waits before it has been
-// measured). The tiers overlap: an e2e file starts once the web app is built, not after the last
+// alone` in its source) runs with nothing beside it but the files that mostly wait; the others, longest
+// first by the times of the last run on this machine (kept in the client cache, SCB_CACHE_DIR), run
+// SCB_TEST_LANES (default 2) at a time, and more while the CPU they used in that run leaves cores free:
+// most files wait on latencies, timers, drivers or the browser (`// test: waits` marks one that mostly
+// waits before it has been measured). The tiers overlap: an e2e file starts once the web app is built, not after the last
 // integration file.
 // - unit: `test/unit/` folders, no processes of their own (scripts/cpu-probe.mjs makes starting one throw);
 // - integration: `test/integration/` folders: PostgreSQL, the fake, the drivers;
@@ -128,12 +128,11 @@ async function runTiers(
   beside: () => Beside | undefined,
   web: () => Promise<void> | undefined,
 ): Promise<TierRun[]> {
-  const last = lastTimes();
   const tierOf = new Map<string, Tier>(byTier.flatMap(([tier, files]) => files.map((f) => [f, tier] as const)));
   const runs = new Map<Tier, TierRun & { start?: number; end?: number }>(
     byTier.map(([tier, files]) => [tier, { tier, files: files.length, pass: 0, fail: 0, skipped: 0, seconds: 0, status: 0, fileMs: {}, fileCpuMs: {} }]),
   );
-  const longestFirst = byTier.flatMap(([, files]) => files).sort((a, b) => (last[b] ?? 0) - (last[a] ?? 0));
+  const longestFirst = byTier.flatMap(([, files]) => files).sort((a, b) => (LAST_WALL[b] ?? 0) - (LAST_WALL[a] ?? 0));
   const isAlone = (f: string) => ALONE.test(readFileSync(f, 'utf8'));
   const runOne = async (files: string[], tier: Tier): Promise<void> => {
     const run = runs.get(tier)!;

@@ -20,26 +20,15 @@ export interface FakeSpannerThread {
 
 const ENTRY = new URL('./thread-entry.ts', import.meta.url).href;
 
-/** A thread inherits its process's flags: the bundle needs no TypeScript loader, whose hooks would cost it a thread of their own. */
-function withoutTypeScriptLoader(args: string[]): string[] {
-  const tsx = (module: string | undefined) => module !== undefined && /(^|\/)tsx(\/|$)/.test(module);
-  const out: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (/^--(import|require|loader)$/.test(a) && tsx(args[i + 1])) i++;
-    else if (!/^--(import|require|loader)=/.test(a) || !tsx(a.slice(a.indexOf('=') + 1))) out.push(a);
-  }
-  return out;
-}
-
 /**
  * Starts the fake on a new worker thread, from its bundled entry (or from its sources, loaded with tsx,
  * where there is none or `sources` asks: `npm run bench:fake-thread` compares the two).
  */
 export async function startFakeSpannerThread(opts: FakeSpannerOptions = {}, { sources = false }: { sources?: boolean } = {}): Promise<FakeSpannerThread> {
   const bundled = sources ? null : await threadEntryBundle();
+  // The bundle takes none of the process's flags: no TypeScript loader, whose hooks would cost the thread one of its own.
   const worker = bundled
-    ? new Worker(bundled, { workerData: opts, execArgv: withoutTypeScriptLoader(process.execArgv) })
+    ? new Worker(bundled, { workerData: opts, execArgv: [] })
     : new Worker(`import('tsx/esm/api').then((m) => { m.register(); return import(${JSON.stringify(ENTRY)}); })`, { eval: true, workerData: opts });
   const pending = new Map<number, (m: { stats?: FakeThreadStats }) => void>();
   let next = 0;
