@@ -1,11 +1,10 @@
 // `npm test`: lint, then every test file of three tiers chosen by folder, in one schedule with one
 // PostgreSQL cluster for the whole run. A file that measures timing or judges the machine (`// test:
-// alone` in its source) runs with nothing beside it but the files that mostly wait and, at the lowest
-// priority, those that judge no timing (`// test: yields`, every unit file); the others, longest first by the times of the last
-// run on this machine (kept in the client cache, SCB_CACHE_DIR), run SCB_TEST_LANES (default 2) at a
-// time, and more while the CPU they used in that run leaves cores free: most files wait on latencies,
-// timers, drivers or the browser (`// test: waits` marks one that mostly waits before it has been
-// measured). The tiers overlap: an e2e file starts once the web app is built, not after the last
+// alone` in its source) runs with nothing beside it but the files that mostly wait; the others, longest
+// first by the times of the last run on this machine (kept in the client cache, SCB_CACHE_DIR), run
+// SCB_TEST_LANES (default 2) at a time, and more while the CPU they used in that run leaves cores free:
+// most files wait on latencies, timers, drivers or the browser (`// test: waits` marks one that mostly
+// waits before it has been measured). The tiers overlap: an e2e file starts once the web app is built, not after the last
 // integration file.
 // - unit: `test/unit/` folders, no processes of their own (scripts/cpu-probe.mjs makes starting one throw);
 // - integration: `test/integration/` folders: PostgreSQL, the fake, the drivers;
@@ -85,17 +84,6 @@ const ALONE = /^\/\/ test: alone\b/m;
  */
 const WAITS = /^\/\/ test: waits\b/m;
 
-/**
- * A file that judges no timing and not the machine, and so may run starved, says `// test: yields` (every
- * unit file does, by the tier's rules): while the files that must run alone run, up to YIELDING_LANES
- * such files run beside them at the lowest priority (SCHED_IDLE and nice 19: any other process that
- * wakes takes the core at once), on the cores the alone files leave idle. A runner counts work niced
- * below it apart (apps/runner/src/machine.ts), so the alone files still judge a quiet machine. When the
- * alone files are done, the yielding ones still running get their priority back.
- */
-const YIELDS = /^\/\/ test: yields\b/m;
-const YIELDING_LANES = 2;
-
 /** Each file's wall time in the last run on this machine (relative path → ms): longest first keeps lanes even. */
 const TIMES_FILE = path.join(CACHE_DIR, 'test-times.json');
 /** Each file's CPU time in the last run on this machine (relative path → ms). */
@@ -124,8 +112,8 @@ function saveTimes(runs: TierRun[]): void {
 /**
  * Runs the tiers' files as one schedule, so that no tier waits for the slowest file of the one before:
  * first the files that must run alone, one at a time (the e2e ones too when the web app of these sources
- * is already built), with only the files that mostly wait on timers (`// test: waits`: they leave the
- * machine nearly idle) and, at the lowest priority, those that yield (`// test: yields`) beside them. Then every other file of every tier, packed by the CPU it used in the
+ * is already built), with only the files that mostly wait on timers (`// test: waits`) beside them: they
+ * leave the machine nearly idle. Then every other file of every tier, packed by the CPU it used in the
  * last run here (most wait on latencies, drivers or the browser, not on the cores): at least `lanes` at a
  * time, and more while the running files' CPU (cores on average: CPU time over wall time) leaves a core's
  * worth free, echoing the runner's output; e2e files only once the web app is built (`web`, which `beside`
@@ -139,7 +127,6 @@ async function runTiers(
   webBuilt: () => boolean,
   beside: () => Beside | undefined,
   web: () => Promise<void> | undefined,
-  lowest?: LowestPriority,
 ): Promise<TierRun[]> {
   const tierOf = new Map<string, Tier>(byTier.flatMap(([tier, files]) => files.map((f) => [f, tier] as const)));
   const runs = new Map<Tier, TierRun & { start?: number; end?: number }>(
@@ -147,10 +134,10 @@ async function runTiers(
   );
   const longestFirst = byTier.flatMap(([, files]) => files).sort((a, b) => (LAST_WALL[b] ?? 0) - (LAST_WALL[a] ?? 0));
   const isAlone = (f: string) => ALONE.test(readFileSync(f, 'utf8'));
-  const runOne = async (files: string[], tier: Tier, yielding?: (pid: number) => void): Promise<void> => {
+  const runOne = async (files: string[], tier: Tier): Promise<void> => {
     const run = runs.get(tier)!;
     run.start ??= Date.now();
-    const r = await runFiles(files, 1, { ...(yielding ? lowest!.env : env), SCB_TEST_TIER: tier }, yielding);
+    const r = await runFiles(files, 1, { ...env, SCB_TEST_TIER: tier });
     for (const k of ['pass', 'fail', 'skipped'] as const) run[k] += r[k];
     run.status ||= r.status;
     Object.assign(run.fileMs, r.fileMs);
@@ -160,27 +147,15 @@ async function runTiers(
   const waits = longestFirst.filter((f) => !isAlone(f) && WAITS.test(readFileSync(f, 'utf8')));
   const waiting = waits.map((f) => ({ f, done: runOne([f], tierOf.get(f)!) }));
   const builtAlready = webBuilt();
-  const alonePhase = (async () => {
-    for (const [tier] of byTier.filter(([t]) => t !== 'e2e' || builtAlready)) {
-      const alone = longestFirst.filter((f) => tierOf.get(f) === tier && isAlone(f));
-      if (alone.length) await runOne(alone, tier);
-    }
-  })();
-  const mayYield = (f: string) => !isAlone(f) && !waits.includes(f) && (tierOf.get(f) === 'unit' || YIELDS.test(readFileSync(f, 'utf8')));
-  const yielding = lowest
-    ? runYielding(
-        longestFirst.filter((f) => mayYield(f) && (tierOf.get(f) !== 'e2e' || builtAlready)),
-        alonePhase,
-        (f, onPid) => runOne([f], tierOf.get(f)!, onPid),
-        lowest.pids,
-      )
-    : new Map<string, Promise<void>>();
-  await alonePhase;
+  for (const [tier] of byTier.filter(([t]) => t !== 'e2e' || builtAlready)) {
+    const alone = longestFirst.filter((f) => tierOf.get(f) === tier && isAlone(f));
+    if (alone.length) await runOne(alone, tier);
+  }
   // The e2e files wait for the web app; a build that fails fails them, saying why once.
   let webReady = ![...tierOf.values()].includes('e2e');
   let webFailed = false;
-  const packed = longestFirst.filter((f) => !isAlone(f) && !waits.includes(f) && !yielding.has(f));
-  const started = [beside(), ...[...waiting.map(({ f, done }) => [f, done] as const), ...yielding].map(([f, done]) => ({ cores: demandOf(f), done }))];
+  const packed = longestFirst.filter((f) => !isAlone(f) && !waits.includes(f));
+  const started = [beside(), ...waiting.map(({ f, done }) => ({ cores: demandOf(f), done }))];
   if (packed.length) {
     const built = (web() ?? Promise.resolve()).then(
       () => void (webReady = true),
@@ -205,7 +180,7 @@ async function runTiers(
       webFailed = true;
     });
   }
-  await Promise.all([...waiting.map((w) => w.done), ...yielding.values()]);
+  await Promise.all(waiting.map((w) => w.done));
   const e2eAlone = longestFirst.filter((f) => tierOf.get(f) === 'e2e' && isAlone(f));
   if (e2eAlone.length && !builtAlready && !webFailed) await runOne(e2eAlone, 'e2e');
   if (webFailed) runs.get('e2e')!.status ||= 1;
@@ -226,81 +201,6 @@ const MAX_LANES = 4;
  * At 0.6 two cores take three such files at once.
  */
 const MIN_DEMAND = 0.6;
-
-/**
- * What the yielding files run with: their environment (their own PostgreSQL cluster, at the lowest
- * priority too, so that the queries they make yield as well) and the processes to give their priority
- * back when the alone files are done (that cluster's).
- */
-interface LowestPriority {
-  env: NodeJS.ProcessEnv;
-  pids: number[];
-}
-
-/** Whether processes can be run at the lowest priority here (Linux with util-linux's chrt). */
-const canYield = (): boolean => process.platform === 'linux' && spawnSync('chrt', ['--version']).status === 0;
-
-/**
- * Runs `files` (longest first) at the lowest priority while `phase` lasts, YIELDING_LANES at a time;
- * when it ends, gives those still running (and the processes `others`) their priority back and starts no
- * more. Returns the files it started, each with its end.
- */
-function runYielding(files: string[], phase: Promise<void>, run: (f: string, onPid: (pid: number) => void) => Promise<void>, others: number[]): Map<string, Promise<void>> {
-  const started = new Map<string, Promise<void>>();
-  const pids = new Map<string, number>();
-  let over = false;
-  const queue = [...files];
-  const next = () => {
-    while (!over && queue.length && pids.size < YIELDING_LANES) {
-      const f = queue.shift()!;
-      pids.set(f, 0);
-      started.set(
-        f,
-        run(f, (pid) => {
-          if (over) setTreePriority(pid, false);
-          else pids.set(f, pid);
-        }).finally(() => {
-          pids.delete(f);
-          next();
-        }),
-      );
-    }
-  };
-  next();
-  void phase.finally(() => {
-    over = true;
-    for (const pid of [...pids.values(), ...others]) if (pid) setTreePriority(pid, false);
-  });
-  return started;
-}
-
-/**
- * Sets a process, its threads and every process under it to the lowest priority (SCHED_IDLE and nice 19)
- * or gives them the default back (SCHED_OTHER, nice 0). Processes they start later inherit it.
- */
-function setTreePriority(root: number, lowest: boolean): void {
-  const children = new Map<number, number[]>();
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(name)]);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  const tree = [root];
-  for (let i = 0; i < tree.length; i++) tree.push(...(children.get(tree[i]!) ?? []));
-  for (const pid of tree) {
-    spawnSync('chrt', ['--all-tasks', lowest ? '--idle' : '--other', '--pid', '0', String(pid)], { stdio: 'ignore' });
-    try {
-      for (const tid of readdirSync(`/proc/${pid}/task`)) os.setPriority(Number(tid), lowest ? 19 : 0);
-    } catch {
-      // gone meanwhile
-    }
-  }
-}
 
 /**
  * The cores a file used on average in the last run here (CPU time over wall time), at least MIN_DEMAND; a
@@ -366,12 +266,7 @@ function runPacked(
 }
 
 /** One run of node's test runner over `files`, `concurrency` files at a time: its counts and each file's time. */
-function runFiles(
-  files: string[],
-  concurrency: number,
-  env: NodeJS.ProcessEnv,
-  yielding?: (pid: number) => void,
-): Promise<Pick<TierRun, 'pass' | 'fail' | 'skipped' | 'status' | 'fileMs' | 'fileCpuMs'>> {
+function runFiles(files: string[], concurrency: number, env: NodeJS.ProcessEnv): Promise<Pick<TierRun, 'pass' | 'fail' | 'skipped' | 'status' | 'fileMs' | 'fileCpuMs'>> {
   const counts = { pass: 0, fail: 0, skipped: 0 };
   const timesFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'scb-test-times-')), 'times.json');
   const cpuFile = path.join(path.dirname(timesFile), 'cpu.jsonl');
@@ -388,10 +283,7 @@ function runFiles(
     `--test-reporter-destination=${timesFile}`,
     ...files,
   ];
-  // Yielding: chrt and nice exec the runner in their place, so the child's pid is the runner's.
-  const [command, commandArgs] = yielding ? ['chrt', ['--idle', '0', 'nice', '-n', '19', process.execPath, ...args]] : [process.execPath, args];
-  const child = spawn(command, commandArgs, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...env, SCB_TEST_CPU_FILE: cpuFile } });
-  if (yielding && child.pid) yielding(child.pid);
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...env, SCB_TEST_CPU_FILE: cpuFile } });
   let rest = '';
   child.stdout.on('data', (chunk: Buffer) => {
     const lines = (rest + chunk.toString('utf8')).split('\n');
@@ -441,11 +333,8 @@ function buildWebApp(env: NodeJS.ProcessEnv): Promise<void> {
   );
 }
 
-/**
- * One embedded cluster for the run, with the migrated template every test database is copied from; with
- * `lowest`, its processes (and the backends it starts later) at the lowest priority.
- */
-async function startCluster(lowest = false) {
+/** One embedded cluster for the run, with the migrated template every test database is copied from. */
+async function startCluster() {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'scb-test-cluster-'));
   // Up to six files at once, each with its databases, runners and stacks' pools: more than 100 connections.
   const db = await startEmbeddedPostgres({ dataDir: path.join(dir, 'data'), port: await freePort(), database: TEST_TEMPLATE, maxConnections: 600 });
@@ -453,11 +342,7 @@ async function startCluster(lowest = false) {
   // graphile-worker's schema too: each copy's runner would install it again.
   await ensureQueue(db.url);
   await releaseQueue();
-  // postmaster.pid's first line: the server's process, which forks every backend.
-  const pid = Number(readFileSync(path.join(dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
-  if (lowest) setTreePriority(pid, true);
   return {
-    pid,
     adminUrl: db.url.replace(new RegExp(`/${TEST_TEMPLATE}$`), '/postgres'),
     async stop() {
       await db.stop();
@@ -484,11 +369,8 @@ async function main(): Promise<void> {
   const files = testFiles();
   const t0 = Date.now();
   const cluster = await startCluster();
-  // One after the other: the queue's schema is installed through one shared pool (releaseQueue).
-  const lowestCluster = canYield() ? await startCluster(true) : undefined;
-  console.log(`# one PostgreSQL cluster for the run${lowestCluster ? ' and one at the lowest priority for the yielding files' : ''}, ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  console.log(`# one PostgreSQL cluster for the run, ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', [TEST_CLUSTER_ENV]: cluster.adminUrl };
-  const lowest = lowestCluster && { env: { ...env, [TEST_CLUSTER_ENV]: lowestCluster.adminUrl }, pids: [lowestCluster.pid] };
   const runs: TierRun[] = [];
   let scheduleSeconds = 0;
   const tiers = TIERS.filter((t) => !only.length || only.includes(t));
@@ -523,12 +405,11 @@ async function main(): Promise<void> {
         webBuilt,
         buildWeb,
         () => webBuild,
-        lowest,
       )),
     );
     scheduleSeconds = (Date.now() - started) / 1000;
   } finally {
-    await Promise.all([cluster.stop(), lowestCluster?.stop()]);
+    await cluster.stop();
   }
   saveTimes(runs);
   console.log('\n# tier         files  passed  failed  skipped  seconds (first file start to last file end)');

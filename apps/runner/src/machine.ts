@@ -1,7 +1,5 @@
 // The machine while a cell measures: how much of all its cores was busy, and how much of that was
-// neither the driver nor this runner (which hosts the fake's thread): other processes. Work the operator
-// runs at a lower priority than the runner's (nice above it: the kernel counts its user time apart) yields
-// the cores to the cell and is not counted; a runner itself started with nice above 0 counts everything.
+// neither the driver nor this runner (which hosts the fake's thread): other processes.
 import os from 'node:os';
 
 export interface MachineLoad {
@@ -13,27 +11,26 @@ export interface MachineLoad {
   load1: number;
 }
 
-function cpuTimes(niceYields: boolean): { busyMs: number; totalMs: number } {
+function cpuTimes(): { busyMs: number; totalMs: number } {
   let busyMs = 0;
   let totalMs = 0;
   for (const c of os.cpus()) {
     const t = c.times;
     const all = t.user + t.nice + t.sys + t.idle + t.irq;
     totalMs += all;
-    busyMs += all - t.idle - (niceYields ? t.nice : 0);
+    busyMs += all - t.idle;
   }
   return { busyMs, totalMs };
 }
 
 /** Starts a window now; `end()` closes it. */
 export function watchMachine(): { end(): MachineLoad } {
-  const niceYields = os.getPriority() <= 0;
-  const m0 = cpuTimes(niceYields);
+  const m0 = cpuTimes();
   const p0 = process.cpuUsage();
   const t0 = performance.now();
   return {
     end() {
-      const m1 = cpuTimes(niceYields);
+      const m1 = cpuTimes();
       const p = process.cpuUsage(p0);
       const wallMs = performance.now() - t0;
       const cores = os.cpus().length || 1;
