@@ -1,10 +1,11 @@
 // `npm test`: lint, then every test file of three tiers chosen by folder, in one schedule with one
 // PostgreSQL cluster for the whole run. A file that measures timing or judges the machine (`// test:
-// alone` in its source) runs with nothing beside it but the files that mostly wait; the others, longest
-// first by the times of the last run on this machine (kept in the client cache, SCB_CACHE_DIR), run
-// SCB_TEST_LANES (default 2) at a time, and more while the CPU they used in that run leaves cores free:
-// most files wait on latencies, timers, drivers or the browser (`// test: waits` marks one that mostly
-// waits before it has been measured). The tiers overlap: an e2e file starts once the web app is built, not after the last
+// alone` in its source) runs with nothing beside it but the files that mostly wait and, in an idle
+// cgroup, those that judge no timing (`// test: yields`, every unit file); the others, longest first by
+// the times of the last run on this machine (kept in the client cache, SCB_CACHE_DIR), run SCB_TEST_LANES (default 2) at a
+// time, and more while the CPU they used in that run leaves cores free: most files wait on latencies,
+// timers, drivers or the browser (`// test: waits` marks one that mostly waits before it has been
+// measured). The tiers overlap: an e2e file starts once the web app is built, not after the last
 // integration file.
 // - unit: `test/unit/` folders, no processes of their own (scripts/cpu-probe.mjs makes starting one throw);
 // - integration: `test/integration/` folders: PostgreSQL, the fake, the drivers;
@@ -16,7 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ensureQueue, releaseQueue } from '@scb/db';
 import { migrate, startEmbeddedPostgres } from '@scb/db/setup';
-import { CACHE_DIR, freePort } from '@scb/languages/local';
+import { CACHE_DIR, createIdleCgroup, freePort, type IdleCgroup } from '@scb/languages/local';
 import { TEST_CLUSTER_ENV, TEST_TEMPLATE } from '../test/helpers/postgres';
 import { markWebBuilt, NEXT_BIN, restoreCachedWebBuild, WEB, webBuildIsStale } from './web-build';
 
@@ -84,6 +85,18 @@ const ALONE = /^\/\/ test: alone\b/m;
  */
 const WAITS = /^\/\/ test: waits\b/m;
 
+/**
+ * A file that judges no timing and not the machine, and so may run starved, says `// test: yields` (every
+ * unit file does, by the tier's rules): while the files that must run alone run, up to YIELDING_LANES
+ * such files run beside them in an idle cgroup (cpu.idle 1: the kernel preempts them as soon as any
+ * other process wakes), on the cores the alone files leave idle, with a PostgreSQL cluster of their own
+ * in that group. A runner leaves idle groups' CPU out of the machine's load (apps/runner/src/machine.ts),
+ * so the alone files still judge a quiet machine. When the alone files are done, the group stops
+ * yielding. Where no cgroup can be made (not Linux, not root), nothing runs beside the alone files.
+ */
+const YIELDS = /^\/\/ test: yields\b/m;
+const YIELDING_LANES = 2;
+
 /** Each file's wall time in the last run on this machine (relative path → ms): longest first keeps lanes even. */
 const TIMES_FILE = path.join(CACHE_DIR, 'test-times.json');
 /** Each file's CPU time in the last run on this machine (relative path → ms). */
@@ -112,8 +125,8 @@ function saveTimes(runs: TierRun[]): void {
 /**
  * Runs the tiers' files as one schedule, so that no tier waits for the slowest file of the one before:
  * first the files that must run alone, one at a time (the e2e ones too when the web app of these sources
- * is already built), with only the files that mostly wait on timers (`// test: waits`) beside them: they
- * leave the machine nearly idle. Then every other file of every tier, packed by the CPU it used in the
+ * is already built), with only the files that mostly wait on timers (`// test: waits`: they leave the
+ * machine nearly idle) and, in an idle cgroup, those that yield (`// test: yields`) beside them. Then every other file of every tier, packed by the CPU it used in the
  * last run here (most wait on latencies, drivers or the browser, not on the cores): at least `lanes` at a
  * time, and more while the running files' CPU (cores on average: CPU time over wall time) leaves a core's
  * worth free, echoing the runner's output; e2e files only once the web app is built (`web`, which `beside`
@@ -127,6 +140,7 @@ async function runTiers(
   webBuilt: () => boolean,
   beside: () => Beside | undefined,
   web: () => Promise<void> | undefined,
+  yieldingGroup?: YieldingGroup,
 ): Promise<TierRun[]> {
   const tierOf = new Map<string, Tier>(byTier.flatMap(([tier, files]) => files.map((f) => [f, tier] as const)));
   const runs = new Map<Tier, TierRun & { start?: number; end?: number }>(
@@ -134,10 +148,10 @@ async function runTiers(
   );
   const longestFirst = byTier.flatMap(([, files]) => files).sort((a, b) => (LAST_WALL[b] ?? 0) - (LAST_WALL[a] ?? 0));
   const isAlone = (f: string) => ALONE.test(readFileSync(f, 'utf8'));
-  const runOne = async (files: string[], tier: Tier): Promise<void> => {
+  const runOne = async (files: string[], tier: Tier, group?: YieldingGroup): Promise<void> => {
     const run = runs.get(tier)!;
     run.start ??= Date.now();
-    const r = await runFiles(files, 1, { ...env, SCB_TEST_TIER: tier });
+    const r = await runFiles(files, 1, { ...(group?.env ?? env), SCB_TEST_TIER: tier }, group?.cgroup);
     for (const k of ['pass', 'fail', 'skipped'] as const) run[k] += r[k];
     run.status ||= r.status;
     Object.assign(run.fileMs, r.fileMs);
@@ -147,15 +161,27 @@ async function runTiers(
   const waits = longestFirst.filter((f) => !isAlone(f) && WAITS.test(readFileSync(f, 'utf8')));
   const waiting = waits.map((f) => ({ f, done: runOne([f], tierOf.get(f)!) }));
   const builtAlready = webBuilt();
-  for (const [tier] of byTier.filter(([t]) => t !== 'e2e' || builtAlready)) {
-    const alone = longestFirst.filter((f) => tierOf.get(f) === tier && isAlone(f));
-    if (alone.length) await runOne(alone, tier);
-  }
+  const alonePhase = (async () => {
+    for (const [tier] of byTier.filter(([t]) => t !== 'e2e' || builtAlready)) {
+      const alone = longestFirst.filter((f) => tierOf.get(f) === tier && isAlone(f));
+      if (alone.length) await runOne(alone, tier);
+    }
+  })();
+  const mayYield = (f: string) => !isAlone(f) && !waits.includes(f) && (tierOf.get(f) === 'unit' || YIELDS.test(readFileSync(f, 'utf8')));
+  const yielding = yieldingGroup
+    ? runYielding(
+        longestFirst.filter((f) => mayYield(f) && (tierOf.get(f) !== 'e2e' || builtAlready)),
+        alonePhase,
+        (f) => runOne([f], tierOf.get(f)!, yieldingGroup),
+        () => yieldingGroup.cgroup.release(),
+      )
+    : new Map<string, Promise<void>>();
+  await alonePhase;
   // The e2e files wait for the web app; a build that fails fails them, saying why once.
   let webReady = ![...tierOf.values()].includes('e2e');
   let webFailed = false;
-  const packed = longestFirst.filter((f) => !isAlone(f) && !waits.includes(f));
-  const started = [beside(), ...waiting.map(({ f, done }) => ({ cores: demandOf(f), done }))];
+  const packed = longestFirst.filter((f) => !isAlone(f) && !waits.includes(f) && !yielding.has(f));
+  const started = [beside(), ...[...waiting.map(({ f, done }) => [f, done] as const), ...yielding].map(([f, done]) => ({ cores: demandOf(f), done }))];
   if (packed.length) {
     const built = (web() ?? Promise.resolve()).then(
       () => void (webReady = true),
@@ -180,7 +206,7 @@ async function runTiers(
       webFailed = true;
     });
   }
-  await Promise.all(waiting.map((w) => w.done));
+  await Promise.all([...waiting.map((w) => w.done), ...yielding.values()]);
   const e2eAlone = longestFirst.filter((f) => tierOf.get(f) === 'e2e' && isAlone(f));
   if (e2eAlone.length && !builtAlready && !webFailed) await runOne(e2eAlone, 'e2e');
   if (webFailed) runs.get('e2e')!.status ||= 1;
@@ -201,6 +227,42 @@ const MAX_LANES = 4;
  * At 0.6 two cores take three such files at once.
  */
 const MIN_DEMAND = 0.6;
+
+/** What the yielding files run in: an idle cgroup, and their environment (a PostgreSQL cluster of their own in that group, so that their queries yield too). */
+interface YieldingGroup {
+  cgroup: IdleCgroup;
+  env: NodeJS.ProcessEnv;
+}
+
+/**
+ * Runs `files` (longest first) while `phase` lasts, YIELDING_LANES at a time; when it ends, starts no more
+ * and calls `over` (the group stops yielding). Returns the files it started, each with its end.
+ */
+function runYielding(files: string[], phase: Promise<void>, run: (f: string) => Promise<void>, over: () => void): Map<string, Promise<void>> {
+  const started = new Map<string, Promise<void>>();
+  let running = 0;
+  let ended = false;
+  const queue = [...files];
+  const next = () => {
+    while (!ended && queue.length && running < YIELDING_LANES) {
+      const f = queue.shift()!;
+      running++;
+      started.set(
+        f,
+        run(f).finally(() => {
+          running--;
+          next();
+        }),
+      );
+    }
+  };
+  next();
+  void phase.finally(() => {
+    ended = true;
+    over();
+  });
+  return started;
+}
 
 /**
  * The cores a file used on average in the last run here (CPU time over wall time), at least MIN_DEMAND; a
@@ -266,7 +328,7 @@ function runPacked(
 }
 
 /** One run of node's test runner over `files`, `concurrency` files at a time: its counts and each file's time. */
-function runFiles(files: string[], concurrency: number, env: NodeJS.ProcessEnv): Promise<Pick<TierRun, 'pass' | 'fail' | 'skipped' | 'status' | 'fileMs' | 'fileCpuMs'>> {
+function runFiles(files: string[], concurrency: number, env: NodeJS.ProcessEnv, cgroup?: IdleCgroup): Promise<Pick<TierRun, 'pass' | 'fail' | 'skipped' | 'status' | 'fileMs' | 'fileCpuMs'>> {
   const counts = { pass: 0, fail: 0, skipped: 0 };
   const timesFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'scb-test-times-')), 'times.json');
   const cpuFile = path.join(path.dirname(timesFile), 'cpu.jsonl');
@@ -283,7 +345,8 @@ function runFiles(files: string[], concurrency: number, env: NodeJS.ProcessEnv):
     `--test-reporter-destination=${timesFile}`,
     ...files,
   ];
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...env, SCB_TEST_CPU_FILE: cpuFile } });
+  const [command, commandArgs] = cgroup ? cgroup.wrap([process.execPath, ...args]) : [process.execPath, args];
+  const child = spawn(command, commandArgs, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...env, SCB_TEST_CPU_FILE: cpuFile } });
   let rest = '';
   child.stdout.on('data', (chunk: Buffer) => {
     const lines = (rest + chunk.toString('utf8')).split('\n');
@@ -333,8 +396,11 @@ function buildWebApp(env: NodeJS.ProcessEnv): Promise<void> {
   );
 }
 
-/** One embedded cluster for the run, with the migrated template every test database is copied from. */
-async function startCluster() {
+/**
+ * One embedded cluster for the run, with the migrated template every test database is copied from; with
+ * `cgroup`, its processes (and the backends it starts later) in that group.
+ */
+async function startCluster(cgroup?: IdleCgroup) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'scb-test-cluster-'));
   // Up to six files at once, each with its databases, runners and stacks' pools: more than 100 connections.
   const db = await startEmbeddedPostgres({ dataDir: path.join(dir, 'data'), port: await freePort(), database: TEST_TEMPLATE, maxConnections: 600 });
@@ -342,6 +408,9 @@ async function startCluster() {
   // graphile-worker's schema too: each copy's runner would install it again.
   await ensureQueue(db.url);
   await releaseQueue();
+  // postmaster.pid's first line: the server's process, which forks every backend.
+  const pid = Number(readFileSync(path.join(dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
+  cgroup?.enterTree(pid);
   return {
     adminUrl: db.url.replace(new RegExp(`/${TEST_TEMPLATE}$`), '/postgres'),
     async stop() {
@@ -369,8 +438,12 @@ async function main(): Promise<void> {
   const files = testFiles();
   const t0 = Date.now();
   const cluster = await startCluster();
-  console.log(`# one PostgreSQL cluster for the run, ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  const cgroup = createIdleCgroup(`scb-test-${process.pid}`);
+  // One after the other: the queue's schema is installed through one shared pool (releaseQueue).
+  const yieldingCluster = cgroup && (await startCluster(cgroup));
+  console.log(`# one PostgreSQL cluster for the run${yieldingCluster ? ' and one in an idle cgroup for the yielding files' : ''}, ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', [TEST_CLUSTER_ENV]: cluster.adminUrl };
+  const yieldingGroup = cgroup && yieldingCluster && { cgroup, env: { ...env, [TEST_CLUSTER_ENV]: yieldingCluster.adminUrl } };
   const runs: TierRun[] = [];
   let scheduleSeconds = 0;
   const tiers = TIERS.filter((t) => !only.length || only.includes(t));
@@ -405,11 +478,13 @@ async function main(): Promise<void> {
         webBuilt,
         buildWeb,
         () => webBuild,
+        yieldingGroup,
       )),
     );
     scheduleSeconds = (Date.now() - started) / 1000;
   } finally {
-    await cluster.stop();
+    await Promise.all([cluster.stop(), yieldingCluster?.stop()]);
+    cgroup?.remove();
   }
   saveTimes(runs);
   console.log('\n# tier         files  passed  failed  skipped  seconds (first file start to last file end)');

@@ -1,3 +1,4 @@
+// test: yields
 // Candidate builds (issue 37), the parts that do not judge the machine's timing, beside other files:
 // uploads to `npm start`'s stack (uploads on) are content-addressed, read their version from the build,
 // and are refused naming why; a job naming a build it does not have is refused naming the field; and a

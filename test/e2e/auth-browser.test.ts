@@ -1,3 +1,4 @@
+// test: yields
 // A team deployment as its users meet it: `npm start` in team mode (SCB_AUTH=on) with a real OpenID
 // Connect provider on loopback (oidc-provider), API tokens from `npm run token`, and a trusted auth
 // proxy's header. Every write route against every kind of caller, cross-site posts, links that

@@ -1,3 +1,4 @@
+// test: yields
 // PostgreSQL stopped and started again while a job runs, under the README's start command pointed at it
 // with DATABASE_URL: the runner keeps the cell it was measuring, stores its result once the database is
 // back and finishes the job; the web app answers 503 with a JSON error while the database is down and

@@ -1,3 +1,4 @@
+// test: yields
 // docs/deploying.md, "Deploying for a team", followed as written: Debian's PostgreSQL server (`apt-get install
 // postgresql`, its own cluster here), the web app in production mode with auth on and a runner
 // (`npm start` with DATABASE_URL and HOST), a second runner on another machine name (`npm run runner`),

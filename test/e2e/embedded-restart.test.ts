@@ -1,3 +1,4 @@
+// test: yields
 // The embedded start keeps its PostgreSQL alive as it keeps its runner alive: the postmaster killed
 // with SIGKILL while a job runs is restarted (crash recovery keeps what was committed), /api/health
 // answers 200 again, and the runner's retried writes land so the job finishes with every cell.

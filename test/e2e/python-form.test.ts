@@ -1,3 +1,4 @@
+// test: yields
 // A Python job from the launch form (issue 39): google-cloud-spanner at two versions from PyPI, two of
 // its session pool classes (the language's own configuration boxes), C = 10 and 100, on the fake and then,
 // the same fields with the target switched, on the emulator: every cell succeeds and the pages show the

@@ -1,3 +1,4 @@
+// test: yields
 // A release watch end to end, in small: created from the /watch form against a Go module proxy this
 // test stands in front of (it lists 1.33.0 and 1.96.1 and dates them; everything else falls through to
 // the real proxy), its gate runs on `npm start`'s runner, and the timeline, the chip's gate, the feed,

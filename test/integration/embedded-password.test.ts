@@ -1,3 +1,4 @@
+// test: yields
 // The embedded PostgreSQL (`npm start`, `npm test`, `npm run token`) is not a superuser anyone on the
 // machine can log in as: its password is random, in a file of the data dir only its user reads; a data
 // dir made with the old postgres:postgres gets a new password on its next start and keeps its rows.

@@ -1,3 +1,4 @@
+// test: yields
 // Gate calibrations in PostgreSQL (issue 38): stored as measured, read back whole; the newest per
 // scenario and language, of one version or any; a gate sees its baseline version's, else the newest.
 import assert from 'node:assert/strict';

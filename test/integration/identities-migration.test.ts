@@ -1,3 +1,4 @@
+// test: yields
 // Stored identities become typed (prisma/migrations/*_typed_identities): a database written before it,
 // with a token and people of the same names, finished jobs and a judged gate, keeps each row's meaning.
 import assert from 'node:assert/strict';

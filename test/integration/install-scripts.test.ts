@@ -1,3 +1,4 @@
+// test: yields
 // Installing this repo (`npm ci`) runs no dependency's install script that package.json's
 // "allowScripts" does not allow: .npmrc turns them all off, scripts/finish-install.mjs runs exactly the
 // allowed ones. Checked against the lockfile (every package with an install script is reviewed, true or

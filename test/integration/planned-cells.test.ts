@@ -1,3 +1,4 @@
+// test: yields
 // Cells are planned once, when the job is created: the runner runs the stored rows, not a new plan of
 // the spec, and a stored row that no longer parses fails the job naming the field.
 import assert from 'node:assert/strict';

@@ -1,3 +1,4 @@
+// test: yields
 // The real registries, as a release watch reads them: each language's listing holds the releases the
 // product was built around, and each pairs with the predecessor a watch would judge it against.
 import assert from 'node:assert/strict';

@@ -1,3 +1,4 @@
+// test: yields
 // Registry look-ups are remembered and shared per language: with every registry down (a local server
 // answering 503 that counts what it is asked; npm's own client, Maven, the Go proxy pointed at it),
 // bursts of callers cost one look-up per language until the failure's 30 s are over, and a registry

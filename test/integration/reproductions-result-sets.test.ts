@@ -1,3 +1,4 @@
+// test: yields
 // The result-set decoding reproductions in their smallest forms (entries/result-sets.ts), end to end on
 // real client versions against the fake: the affected version's scan decodes a value or the row count
 // wrong and its driver ends the cell (exit 5, mismatchedCells), the fixed version's agrees with the

@@ -1,3 +1,4 @@
+// test: yields
 // The scan operation through every language's driver against the fake: a result of every Spanner type,
 // NULLs and arrays included, streamed in small chunks with values split mid-way, decoded by the real
 // client and folded into the checksums the fake's values give; a value changed in one chunk fails the

@@ -1,3 +1,4 @@
+// test: yields
 // Property-based fuzz of the job and gate specs against the validation and the real database: random
 // JSON and valid specs with one field replaced by a random value are either refused field by field or
 // stored (and queued) whole, never a crash; what was stored before does not change.

@@ -1,3 +1,4 @@
+// test: yields
 // Jobs queued before target kinds had flags of their own carry the flag `emulator`; the migration
 // 20261212095000_target_flags makes it `target:emulator`, the only name placement knows, and leaves
 // every other flag and job as it was. Where graphile-worker's schema is not installed it does nothing.

@@ -1,3 +1,4 @@
+// test: yields
 // A watch within its creator's limits, on a real PostgreSQL: its backfill and every later poll count
 // against the queue limit it was made under (SCB_MAX_QUEUED_JOBS), a poll that finds more releases than
 // free slots queues the rest on a later poll (oldest release first), an identity has at most so many

@@ -1,3 +1,4 @@
+// test: yields
 // Release watches poll the real registry clients (npm's own client, Maven metadata, the Go module
 // proxy) pointed at a local server that answers as each registry does, so a test can publish a version:
 // each language's new release gets one gate per scenario against its predecessor; a registry that fails

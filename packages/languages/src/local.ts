@@ -20,3 +20,5 @@ export function freePort(): Promise<number> {
     });
   });
 }
+
+export { CGROUP_ROOT, createIdleCgroup, idleCgroupsCpuMs, type IdleCgroup } from './idle-cgroups';

@@ -1,3 +1,4 @@
+// test: yields
 // Issue 35's outsider probes of reads and identities, against a team-mode stack with private reads
 // (SCB_AUTH_READ=on), a real OpenID Connect provider on loopback and Debian's chromium:
 // - every page and route of the app, enumerated from apps/web/app (a page added later is covered

@@ -1,3 +1,4 @@
+// test: yields
 // Security probes of issue 35 (infra), on `npm start` as the README runs it: anonymous requests cannot
 // make the server spawn a registry look-up each (the npm registry is down: a local server answering 503
 // that counts what it is asked), and the embedded PostgreSQL is not postgres:postgres to every local user

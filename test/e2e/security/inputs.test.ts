@@ -1,3 +1,4 @@
+// test: yields
 // Inputs a shared server must survive, on the product as `npm start` runs it in team mode: malformed
 // query parameters and path ids (never a 500; 400 naming the parameter on API routes), the security
 // headers on every kind of response, and the operator's policy on emulator ports, Cloud Spanner cost

@@ -1,3 +1,4 @@
+// test: yields
 // Release watches inside their creator's limits, through the HTTP API of `npm start` in team mode
 // (SCB_AUTH=on, SCB_MAX_QUEUED_JOBS=3, SCB_MAX_WATCHES=2), with API tokens from `npm run token` and a
 // Go module proxy this test stands in for (it lists 1.94.0 to 1.97.0). The watches' gates run on a

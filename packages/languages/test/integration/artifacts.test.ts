@@ -1,3 +1,4 @@
+// test: yields
 // Uploaded client builds (issue 37): every refusal leaves nothing on disk; real builds of each
 // language (npm pack's tarball, the Go module cache's zip, a fragment of the local Maven repository)
 // are read with the version they carry and unpacked byte for byte as the system's tar and Go's own

@@ -1,3 +1,4 @@
+// test: yields
 // The Python installer against PyPI: plain semver only, listed versions only, wheels only (a version
 // whose dependencies have none for this Python is refused with that sentence), each version in a venv
 // of its own that imports the client.
