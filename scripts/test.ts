@@ -161,6 +161,7 @@ async function runTiers(
   const waits = longestFirst.filter((f) => !isAlone(f) && WAITS.test(readFileSync(f, 'utf8')));
   const waiting = waits.map((f) => ({ f, done: runOne([f], tierOf.get(f)!) }));
   const builtAlready = webBuilt();
+  const aloneStart = Date.now();
   const alonePhase = (async () => {
     for (const [tier] of byTier.filter(([t]) => t !== 'e2e' || builtAlready)) {
       const alone = longestFirst.filter((f) => tierOf.get(f) === tier && isAlone(f));
@@ -168,15 +169,20 @@ async function runTiers(
     }
   })();
   const mayYield = (f: string) => !isAlone(f) && !waits.includes(f) && (tierOf.get(f) === 'unit' || YIELDS.test(readFileSync(f, 'utf8')));
+  const yielded = new Set<string>();
   const yielding = yieldingGroup
     ? runYielding(
         longestFirst.filter((f) => mayYield(f) && (tierOf.get(f) !== 'e2e' || builtAlready)),
         alonePhase,
-        (f) => runOne([f], tierOf.get(f)!, yieldingGroup),
+        (f) => runOne([f], tierOf.get(f)!, yieldingGroup).finally(() => yielded.add(f)),
         () => yieldingGroup.cgroup.release(),
       )
     : new Map<string, Promise<void>>();
   await alonePhase;
+  if (yieldingGroup)
+    console.log(
+      `\n# the alone files took ${((Date.now() - aloneStart) / 1000).toFixed(0)} s; beside them in the idle cgroup ${yielded.size} files ended and ${yielding.size - yielded.size} went on (yielding no more)`,
+    );
   // The e2e files wait for the web app; a build that fails fails them, saying why once.
   let webReady = ![...tierOf.values()].includes('e2e');
   let webFailed = false;
@@ -224,9 +230,10 @@ const MAX_LANES = 4;
 /**
  * The least a file counts for, in cores: a file's CPU comes in bursts (a JVM's start, a stack's), which
  * its average hides, and a run on a busy machine stretches its wall time and so understates its cores.
- * At 0.6 two cores take three such files at once.
+ * At 0.45 two cores take four such files at once (at 0.6, three left the packed files 1.3 cores busy on
+ * average: most of them wait far more than their bursts).
  */
-const MIN_DEMAND = 0.6;
+const MIN_DEMAND = 0.45;
 
 /** What the yielding files run in: an idle cgroup, and their environment (a PostgreSQL cluster of their own in that group, so that their queries yield too). */
 interface YieldingGroup {
@@ -397,6 +404,33 @@ function buildWebApp(env: NodeJS.ProcessEnv): Promise<void> {
 }
 
 /**
+ * `tsc` over the workspace and over the web app (npm run typecheck), in `cgroup` where there is one; its
+ * output is shown only when it fails.
+ */
+function typecheck(cgroup?: IdleCgroup): Promise<boolean> {
+  const tsc = path.resolve('node_modules/typescript/bin/tsc');
+  const check = (project: string) =>
+    new Promise<boolean>((resolve) => {
+      const argv: [string, ...string[]] = [process.execPath, tsc, '-p', project];
+      const [command, args] = cgroup ? cgroup.wrap(argv) : [argv[0], argv.slice(1)];
+      const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+      let output = '';
+      for (const s of [child.stdout, child.stderr]) s.on('data', (c: Buffer) => (output += c.toString('utf8')));
+      child.on('close', (code) => {
+        if (code !== 0) console.error(`\n# type check of ${project} failed (code ${code}):\n${output}`);
+        resolve(code === 0);
+      });
+    });
+  const t0 = Date.now();
+  return check('tsconfig.json')
+    .then(async (ok) => (await check('apps/web/tsconfig.json')) && ok)
+    .then((ok) => {
+      if (ok) console.log(`\n# types checked in ${((Date.now() - t0) / 1000).toFixed(0)} s${cgroup ? ' (in the idle cgroup)' : ''}`);
+      return ok;
+    });
+}
+
+/**
  * One embedded cluster for the run, with the migrated template every test database is copied from; with
  * `cgroup`, its processes (and the backends it starts later) in that group.
  */
@@ -436,20 +470,7 @@ async function main(): Promise<void> {
   }
   lint();
   const files = testFiles();
-  const t0 = Date.now();
-  const cluster = await startCluster();
-  const cgroup = createIdleCgroup(`scb-test-${process.pid}`);
-  // One after the other: the queue's schema is installed through one shared pool (releaseQueue).
-  const yieldingCluster = cgroup && (await startCluster(cgroup));
-  console.log(`# one PostgreSQL cluster for the run${yieldingCluster ? ' and one in an idle cgroup for the yielding files' : ''}, ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-  const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', [TEST_CLUSTER_ENV]: cluster.adminUrl };
-  const yieldingGroup = cgroup && yieldingCluster && { cgroup, env: { ...env, [TEST_CLUSTER_ENV]: yieldingCluster.adminUrl } };
-  const runs: TierRun[] = [];
-  let scheduleSeconds = 0;
   const tiers = TIERS.filter((t) => !only.length || only.includes(t));
-  // The e2e files start the product side by side: its web build, when stale, is made once before them,
-  // beside the integration files that share the machine anyway.
-  let webBuild: Promise<void> | undefined;
   // Built already (here, or in another checkout whose build the client cache kept): the e2e files that
   // must run alone run with the others that must, first.
   const webBuilt = (): boolean => {
@@ -458,6 +479,24 @@ async function main(): Promise<void> {
     console.log('\n# the web app of these sources, as built in another checkout (the client cache)');
     return true;
   };
+  const cgroup = createIdleCgroup(`scb-test-${process.pid}`);
+  // The type check of a whole run judges no timing: in the idle group it takes only idle cores. The web
+  // app's types include its build's (.next/types): a build of these sources in the cache is restored first.
+  webBuilt();
+  const typechecked = only.length ? Promise.resolve(true) : typecheck(cgroup);
+  if (!cgroup && !(await typechecked)) process.exit(1);
+  const t0 = Date.now();
+  const cluster = await startCluster();
+  // One after the other: the queue's schema is installed through one shared pool (releaseQueue).
+  const yieldingCluster = cgroup && (await startCluster(cgroup));
+  console.log(`# one PostgreSQL cluster for the run${yieldingCluster ? ' and one in an idle cgroup for the yielding files' : ''}, ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', [TEST_CLUSTER_ENV]: cluster.adminUrl };
+  const yieldingGroup = cgroup && yieldingCluster && { cgroup, env: { ...env, [TEST_CLUSTER_ENV]: yieldingCluster.adminUrl } };
+  const runs: TierRun[] = [];
+  let scheduleSeconds = 0;
+  // The e2e files start the product side by side: its web build, when stale, is made once before them,
+  // beside the integration files that share the machine anyway.
+  let webBuild: Promise<void> | undefined;
   const buildWeb = (): Beside | undefined => {
     if (!tiers.includes('e2e') || webBuild || !webBuildIsStale()) return;
     // Building renders the static pages, which read the web app's environment: any database will do.
@@ -508,7 +547,7 @@ async function main(): Promise<void> {
     console.log(`#   ${(ms / 1000).toFixed(0).padStart(4)} s ${cpuMs === undefined ? '' : `${(cpuMs / 1000).toFixed(0).padStart(4)} s`}  ${path.relative(process.cwd(), f)}`);
   const sum = (k: 'pass' | 'fail' | 'skipped') => runs.reduce((a, r) => a + r[k], 0);
   // A tier whose runner failed without a failing test (a file that did not load) still fails the run.
-  const failed = sum('fail') + runs.filter((r) => r.status !== 0 && r.fail === 0).length;
+  const failed = sum('fail') + runs.filter((r) => r.status !== 0 && r.fail === 0).length + ((await typechecked) ? 0 : 1);
   console.log(`${sum('pass')} passed, ${failed} failed, ${sum('skipped')} skipped`);
   process.exit(failed > 0 ? 1 : 0);
 }
