@@ -2,9 +2,11 @@
 // appends the CPU time it and the processes it waited for used (its drivers, the stacks it started) to
 // SCB_TEST_CPU_FILE, so the run can say which files load the machine and which mostly wait.
 import { appendFileSync, readFileSync } from 'node:fs';
+import { sourceOf } from './test-sources.mjs';
 
 const out = process.env.SCB_TEST_CPU_FILE;
-const file = process.argv[1];
+// A bundled file (scripts/test-bundles.ts) is named by its source.
+const file = sourceOf(process.argv[1]);
 if (out && file?.endsWith('.test.ts')) {
   process.on('exit', () => {
     try {

@@ -19,6 +19,7 @@ import { ensureQueue, releaseQueue } from '@scb/db';
 import { migrate, startEmbeddedPostgres } from '@scb/db/setup';
 import { CACHE_DIR, createIdleCgroup, freePort, type IdleCgroup } from '@scb/languages/local';
 import { TEST_CLUSTER_ENV, TEST_TEMPLATE } from '../test/helpers/postgres';
+import { bundleTestFiles } from './test-bundles';
 import { markWebBuilt, NEXT_BIN, restoreCachedWebBuild, WEB, webBuildIsStale } from './web-build';
 
 const TIERS = ['unit', 'integration', 'e2e'] as const;
@@ -95,7 +96,7 @@ const WAITS = /^\/\/ test: waits\b/m;
  * yielding. Where no cgroup can be made (not Linux, not root), nothing runs beside the alone files.
  */
 const YIELDS = /^\/\/ test: yields\b/m;
-const YIELDING_LANES = 2;
+const YIELDING_LANES = 3;
 
 /** Each file's wall time in the last run on this machine (relative path → ms): longest first keeps lanes even. */
 const TIMES_FILE = path.join(CACHE_DIR, 'test-times.json');
@@ -230,10 +231,10 @@ const MAX_LANES = 4;
 /**
  * The least a file counts for, in cores: a file's CPU comes in bursts (a JVM's start, a stack's), which
  * its average hides, and a run on a busy machine stretches its wall time and so understates its cores.
- * At 0.45 two cores take four such files at once (at 0.6, three left the packed files 1.3 cores busy on
- * average: most of them wait far more than their bursts).
+ * At 0.6 two cores take three such files at once (at 0.45, four: the schedule was no shorter, the
+ * packed files having become CPU-bound, and a Python open loop beside them fell behind its arrivals).
  */
-const MIN_DEMAND = 0.45;
+const MIN_DEMAND = 0.6;
 
 /** What the yielding files run in: an idle cgroup, and their environment (a PostgreSQL cluster of their own in that group, so that their queries yield too). */
 interface YieldingGroup {
@@ -282,6 +283,8 @@ function demandOf(f: string): number {
   if (ms && cpuMs !== undefined) return Math.min(cores, Math.max(MIN_DEMAND, cpuMs / ms));
   return WAITS.test(readFileSync(f, 'utf8')) ? MIN_DEMAND : 1;
 }
+/** Each test file's bundle, by the file's path as testFiles() gives it; made once per run in main(). */
+let BUNDLES = new Map<string, string>();
 const LAST_WALL = lastTimes();
 const LAST_CPU = lastTimes(CPU_FILE);
 
@@ -339,9 +342,10 @@ function runFiles(files: string[], concurrency: number, env: NodeJS.ProcessEnv, 
   const counts = { pass: 0, fail: 0, skipped: 0 };
   const timesFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'scb-test-times-')), 'times.json');
   const cpuFile = path.join(path.dirname(timesFile), 'cpu.jsonl');
+  // From their bundles where every file has one (scripts/test-bundles.ts), else from the sources through tsx.
+  const bundled = files.every((f) => BUNDLES.has(f));
   const args = [
-    '--import',
-    'tsx',
+    ...(bundled ? ['--enable-source-maps'] : ['--import', 'tsx']),
     '--import',
     path.resolve('scripts/cpu-probe.mjs'),
     '--test',
@@ -350,7 +354,7 @@ function runFiles(files: string[], concurrency: number, env: NodeJS.ProcessEnv, 
     '--test-reporter-destination=stdout',
     `--test-reporter=${path.resolve('scripts/file-times.mjs')}`,
     `--test-reporter-destination=${timesFile}`,
-    ...files,
+    ...(bundled ? files.map((f) => BUNDLES.get(f)!) : files),
   ];
   const [command, commandArgs] = cgroup ? cgroup.wrap([process.execPath, ...args]) : [process.execPath, args];
   const child = spawn(command, commandArgs, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...env, SCB_TEST_CPU_FILE: cpuFile } });
@@ -470,6 +474,7 @@ async function main(): Promise<void> {
   }
   lint();
   const files = testFiles();
+  BUNDLES = await bundleTestFiles([...files.values()].flat());
   const tiers = TIERS.filter((t) => !only.length || only.includes(t));
   // Built already (here, or in another checkout whose build the client cache kept): the e2e files that
   // must run alone run with the others that must, first.

@@ -6,11 +6,12 @@
 // one 3 s: its p99 is what the fake's added time is weighed against); the same cells over rising
 // concurrency, with their figures, are `npm run bench:verdicts`.
 import assert from 'node:assert/strict';
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import { test } from 'node:test';
 import { createGate, finishJob, getGate, markCellRunning, markJobRunning, storeCellResult, type CellResultInput } from '@scb/db';
 import { prepareDriver } from '@scb/languages';
+import { createIdleCgroup, idleCgroupsCpuMs, type IdleCgroup } from '@scb/languages/local';
 import { judgeCell, judgeCellWithCeiling, parseGateSpec, parseJobSpec, planCells, verdictReasons, type CellVerdict } from '@scb/shared';
 import { runCell } from '../../apps/runner/src/cell';
 import { cellResultOf } from '../../apps/runner/src/cell-result';
@@ -34,12 +35,17 @@ function nodeSpec(latencyMs: number, concurrency: number, seconds: number, confi
   return parsed.value;
 }
 
-/** One Node 9.0.0 cell on the fake, measured for `seconds`, with `hogs` busy-loop processes beside it. */
-async function nodeCell(latencyMs: number, concurrency: number, seconds: number, hogs = 0, configuration?: object): Promise<CellResultInput> {
+/** One Node 9.0.0 cell on the fake, measured for `seconds`, with `hogs` busy-loop processes beside it (in `idle`, an idle cgroup, if given). */
+async function nodeCell(latencyMs: number, concurrency: number, seconds: number, hogs = 0, configuration?: object, idle?: IdleCgroup): Promise<CellResultInput> {
   const spec = nodeSpec(latencyMs, concurrency, seconds, configuration);
   const [plan] = planCells(spec);
   const launch = await prepareDriver(plan!.client, { cacheDir: CACHE_DIR, log: () => {} });
-  const busy: ChildProcess[] = Array.from({ length: hogs }, () => fork('-e', ['for(;;){}'], { execArgv: [], stdio: 'ignore' }));
+  const hog = (): ChildProcess => {
+    if (!idle) return fork('-e', ['for(;;){}'], { execArgv: [], stdio: 'ignore' });
+    const [command, args] = idle.wrap([process.execPath, '-e', 'for(;;){}']);
+    return spawn(command, args, { stdio: 'ignore' });
+  };
+  const busy = Array.from({ length: hogs }, hog);
   try {
     return cellResultOf(await runCell(spec, plan!, launch));
   } finally {
@@ -148,6 +154,36 @@ test('a cell beside processes that keep every core busy is harness-bound, naming
     verdictReasons(v),
   );
   assert.match(verdictReasons(v), /other processes used \d+% of the machine|machine \d+% busy/);
+});
+
+// An idle cgroup (cpu.idle 1) is where an operator keeps background work beside a runner: the kernel
+// gives it only cores nothing else wants, and the runner leaves its CPU out of the machine's load.
+const idle = createIdleCgroup(`scb-verdict-test-${process.pid}`);
+test('the same processes in an idle cgroup leave the cell clean: they took only the cores it left, and are not counted', {
+  timeout: 300_000,
+  skip: !idle && 'no idle cgroup can be made here (not Linux, or not root)',
+}, async () => {
+  try {
+    // As the quiet cell: up to 3 cells, the first clean one decides, one set aside only by the fake's p99.
+    const seen: string[] = [];
+    for (let attempt = 1; ; attempt++) {
+      const before = idleCgroupsCpuMs();
+      const r = await nodeCell(65, 10, 3, cores, undefined, idle);
+      const after = idleCgroupsCpuMs();
+      const group = [...after.keys()].find((k) => k.endsWith(`scb-verdict-test-${process.pid}`))!;
+      const hogsMs = after.get(group)! - (before.get(group) ?? 0);
+      // The hogs ran: about every core the cell left idle for its 3 s and its driver's start.
+      assert.ok(hogsMs > 2000, `the idle group's processes used ${hogsMs} ms of CPU`);
+      const v = judgeCell(r, cores);
+      seen.push(`cell ${attempt}: ${v.kind}: ${verdictReasons(v)} ${figures(r)}; idle group ${hogsMs} ms`);
+      if (v.kind === 'clean') break;
+      console.log(`# cell beside the idle group set aside: ${verdictReasons(v)} ${figures(r)}`);
+      assert.ok(onlyFakeP99(v) && attempt < 3, seen.join('\n'));
+    }
+    console.log(`# ${seen.at(-1)}`);
+  } finally {
+    idle!.remove();
+  }
 });
 
 test('a gate whose cells were harness-bound is inconclusive, whatever its numbers say', { timeout: 60_000 }, async () => {
