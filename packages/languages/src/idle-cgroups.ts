@@ -96,6 +96,15 @@ export interface IdleCgroup {
 export function createIdleCgroup(name: string, root = CGROUP_ROOT): IdleCgroup | undefined {
   const l = layoutOf(root, selfCgroup());
   if (!l) return undefined;
+  // Groups of this name's kind left by runs that were killed: removed where empty (rmdir refuses others).
+  const kind = name.replace(/-\d+$/, '-');
+  for (const base of new Set([l.cpu, l.acct])) {
+    try {
+      for (const e of readdirSync(base, { withFileTypes: true })) if (e.isDirectory() && e.name.startsWith(kind) && e.name !== name) rmdirQuietly(path.join(base, e.name));
+    } catch {
+      // unreadable: nothing to tidy
+    }
+  }
   const dirs = [...new Set([path.join(l.cpu, name), path.join(l.acct, name)])];
   const procs = dirs.map((d) => path.join(d, 'cgroup.procs'));
   try {

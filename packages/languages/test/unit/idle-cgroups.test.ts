@@ -2,7 +2,7 @@
 // hierarchies; v2: one), in a temporary folder: which groups count as idle, their CPU time, the group a
 // process is in left out, and the group `npm test` makes.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -68,7 +68,13 @@ test('no cgroups (another OS, an unreadable folder): nothing is left out', () =>
 
 test('the group npm test makes: idle until released, in both v1 hierarchies, and a command that enters it before it runs', () => {
   const root = tree({ 'cpu/cpu.shares': '1024', 'cpuacct/cpuacct.usage': '1' });
+  // An empty group a killed run left is removed; one with files (a live group, here) stays.
+  mkdirSync(path.join(root, 'cpu/scb-test-999'));
+  mkdirSync(path.join(root, 'cpu/scb-test-998'));
+  writeFileSync(path.join(root, 'cpu/scb-test-998/cgroup.procs'), '1234');
   const g = createIdleCgroup('scb-test-1', root)!;
+  assert.ok(!existsSync(path.join(root, 'cpu/scb-test-999')));
+  assert.ok(existsSync(path.join(root, 'cpu/scb-test-998')));
   assert.ok(g);
   assert.equal(readFileSync(path.join(root, 'cpu/scb-test-1/cpu.idle'), 'utf8'), '1');
   const [command, args] = g.wrap(['/usr/bin/node', '--test', 'a b.test.ts']);
