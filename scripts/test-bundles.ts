@@ -15,11 +15,21 @@ import { TEST_BUNDLES } from './test-sources.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-/** Bare imports outside the workspace's own packages (written in TypeScript) are left to Node. */
+/**
+ * Bare imports outside the workspace's own packages (written in TypeScript) are left to Node: a package by
+ * its name, a file inside one (`next/server`, which Node's resolver finds only as `next/server.js` where
+ * the package has no exports map) by the path esbuild resolves it to.
+ */
 const dependenciesOutside: Plugin = {
   name: 'dependencies-outside',
   setup(b) {
-    b.onResolve({ filter: /^[^./]/ }, (a) => (a.path.startsWith('@scb/') ? undefined : { path: a.path, external: true }));
+    b.onResolve({ filter: /^[^./]/ }, async (a) => {
+      if (a.path.startsWith('@scb/') || a.pluginData === 'resolving') return undefined;
+      const subpath = a.path.split('/').length > (a.path.startsWith('@') ? 2 : 1) && !a.path.startsWith('node:');
+      if (!subpath) return { path: a.path, external: true };
+      const r = await b.resolve(a.path, { kind: a.kind, resolveDir: a.resolveDir, importer: a.importer, pluginData: 'resolving' });
+      return { path: r.errors.length ? a.path : r.path, external: true };
+    });
   },
 };
 
@@ -60,6 +70,8 @@ export async function bundleTestFiles(files: string[]): Promise<Map<string, stri
       sourcemap: 'linked',
       logLevel: 'silent',
       legalComments: 'none',
+      // Functions and classes keep their names (an error's name, a function named in a message).
+      keepNames: true,
       plugins: [dependenciesOutside, sourceImportMeta],
     });
   } catch (e) {

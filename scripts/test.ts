@@ -17,7 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ensureQueue, releaseQueue } from '@scb/db';
 import { migrate, startEmbeddedPostgres } from '@scb/db/setup';
-import { CACHE_DIR, createIdleCgroup, freePort, type IdleCgroup } from '@scb/languages/local';
+import { CACHE_DIR, createIdleCgroup, freePort, idleCgroupsCpuMs, type IdleCgroup } from '@scb/languages/local';
 import { TEST_CLUSTER_ENV, TEST_TEMPLATE } from '../test/helpers/postgres';
 import { bundleTestFiles } from './test-bundles';
 import { markWebBuilt, NEXT_BIN, restoreCachedWebBuild, WEB, webBuildIsStale } from './web-build';
@@ -163,6 +163,7 @@ async function runTiers(
   const waiting = waits.map((f) => ({ f, done: runOne([f], tierOf.get(f)!) }));
   const builtAlready = webBuilt();
   const aloneStart = Date.now();
+  const [busy0, idle0] = [busyCpuMs(), idleCgroupsCpuMs()];
   const alonePhase = (async () => {
     for (const [tier] of byTier.filter(([t]) => t !== 'e2e' || builtAlready)) {
       const alone = longestFirst.filter((f) => tierOf.get(f) === tier && isAlone(f));
@@ -180,10 +181,14 @@ async function runTiers(
       )
     : new Map<string, Promise<void>>();
   await alonePhase;
-  if (yieldingGroup)
+  if (yieldingGroup) {
+    const s = (Date.now() - aloneStart) / 1000;
+    const group = [...idleCgroupsCpuMs()].find(([g]) => g.endsWith(`scb-test-${process.pid}`));
+    const groupS = group ? (group[1] - ([...idle0].find(([g]) => g === group[0])?.[1] ?? 0)) / 1000 : 0;
     console.log(
-      `\n# the alone files took ${((Date.now() - aloneStart) / 1000).toFixed(0)} s; beside them in the idle cgroup ${yielded.size} files ended and ${yielding.size - yielded.size} went on (yielding no more)`,
+      `\n# the alone files took ${s.toFixed(0)} s, the machine ${((busyCpuMs() - busy0) / 1000 / s).toFixed(2)} cores busy, ${(groupS / s).toFixed(2)} of them the idle cgroup's; in it ${yielded.size} files ended and ${yielding.size - yielded.size} went on (yielding no more)`,
     );
+  }
   // The e2e files wait for the web app; a build that fails fails them, saying why once.
   let webReady = ![...tierOf.values()].includes('e2e');
   let webFailed = false;
@@ -219,6 +224,9 @@ async function runTiers(
   if (webFailed) runs.get('e2e')!.status ||= 1;
   return [...runs.values()].map(({ start, end, ...run }) => ({ ...run, seconds: start && end ? (end - start) / 1000 : 0 }));
 }
+
+/** Every core's busy time so far (ms), from the kernel's counters. */
+const busyCpuMs = () => os.cpus().reduce((a, c) => a + c.times.user + c.times.nice + c.times.sys + c.times.irq, 0);
 
 /** Work beside the test files (the web app's build): the cores it takes until it ends. */
 interface Beside {
