@@ -164,6 +164,7 @@ async function runTiers(
   const builtAlready = webBuilt();
   const aloneStart = Date.now();
   const [busy0, idle0] = [busyCpuMs(), idleCgroupsCpuMs()];
+  let idle1 = idle0;
   const alonePhase = (async () => {
     for (const [tier] of byTier.filter(([t]) => t !== 'e2e' || builtAlready)) {
       const alone = longestFirst.filter((f) => tierOf.get(f) === tier && isAlone(f));
@@ -177,13 +178,16 @@ async function runTiers(
         longestFirst.filter((f) => mayYield(f) && (tierOf.get(f) !== 'e2e' || builtAlready)),
         alonePhase,
         (f) => runOne([f], tierOf.get(f)!, yieldingGroup).finally(() => yielded.add(f)),
-        () => yieldingGroup.cgroup.release(),
+        () => {
+          idle1 = idleCgroupsCpuMs(); // before the group stops being idle, and so counted
+          yieldingGroup.cgroup.release();
+        },
       )
     : new Map<string, Promise<void>>();
   await alonePhase;
   if (yieldingGroup) {
     const s = (Date.now() - aloneStart) / 1000;
-    const group = [...idleCgroupsCpuMs()].find(([g]) => g.endsWith(`scb-test-${process.pid}`));
+    const group = [...idle1].find(([g]) => g.endsWith(`scb-test-${process.pid}`));
     const groupS = group ? (group[1] - ([...idle0].find(([g]) => g === group[0])?.[1] ?? 0)) / 1000 : 0;
     console.log(
       `\n# the alone files took ${s.toFixed(0)} s, the machine ${((busyCpuMs() - busy0) / 1000 / s).toFixed(2)} cores busy, ${(groupS / s).toFixed(2)} of them the idle cgroup's; in it ${yielded.size} files ended and ${yielding.size - yielded.size} went on (yielding no more)`,
