@@ -80,6 +80,13 @@ interface TierRun {
 /** A file that measures timing or judges the machine says so in its source: it runs with no other file beside it but those that wait. */
 const ALONE = /^\/\/ test: alone\b/m;
 /**
+ * An alone file that judges how much of the machine other processes used (`// test: alone, quiet`) runs
+ * before the yielding files start: the kernel's work for an idle group (its I/O, its network) is done
+ * outside the group and counted as other processes' (verdict.test.ts's C=300 cell once saw 25.4% beside
+ * them and a sampler of the run's CPU, its limit 25%).
+ */
+const QUIET = /^\/\/ test: alone, quiet\b/m;
+/**
  * A file whose time is mostly waiting on timers (a cell held to its deadline, a keepalive's 40 s) says
  * `// test: waits`: such files start first, beside the files that must run alone, which they leave a
  * nearly idle machine (reproductions-waits.test.ts: 18 s of CPU in 186 s).
@@ -165,17 +172,21 @@ async function runTiers(
   const aloneStart = Date.now();
   const [busy0, idle0] = [busyCpuMs(), idleCgroupsCpuMs()];
   let idle1 = idle0;
-  const alonePhase = (async () => {
+  const isQuiet = (f: string) => QUIET.test(readFileSync(f, 'utf8'));
+  const runAlone = async (which: (f: string) => boolean) => {
     for (const [tier] of byTier.filter(([t]) => t !== 'e2e' || builtAlready)) {
-      const alone = longestFirst.filter((f) => tierOf.get(f) === tier && isAlone(f));
+      const alone = longestFirst.filter((f) => tierOf.get(f) === tier && isAlone(f) && which(f));
       if (alone.length) await runOne(alone, tier);
     }
-  })();
+  };
+  const quietPhase = runAlone(isQuiet);
+  const alonePhase = quietPhase.then(() => runAlone((f) => !isQuiet(f)));
   const mayYield = (f: string) => !isAlone(f) && !waits.includes(f) && (tierOf.get(f) === 'unit' || YIELDS.test(readFileSync(f, 'utf8')));
   const yielded = new Set<string>();
   const yielding = yieldingGroup
     ? runYielding(
         longestFirst.filter((f) => mayYield(f) && (tierOf.get(f) !== 'e2e' || builtAlready)),
+        quietPhase,
         alonePhase,
         (f) => runOne([f], tierOf.get(f)!, yieldingGroup).finally(() => yielded.add(f)),
         () => {
@@ -255,10 +266,11 @@ interface YieldingGroup {
 }
 
 /**
- * Runs `files` (longest first) while `phase` lasts, YIELDING_LANES at a time; when it ends, starts no more
- * and calls `over` (the group stops yielding). Returns the files it started, each with its end.
+ * Runs `files` (longest first) from when `after` settles while `phase` lasts, YIELDING_LANES at a time;
+ * when it ends, starts no more and calls `over` (the group stops yielding). Returns the files it started,
+ * each with its end.
  */
-function runYielding(files: string[], phase: Promise<void>, run: (f: string) => Promise<void>, over: () => void): Map<string, Promise<void>> {
+function runYielding(files: string[], after: Promise<void>, phase: Promise<void>, run: (f: string) => Promise<void>, over: () => void): Map<string, Promise<void>> {
   const started = new Map<string, Promise<void>>();
   let running = 0;
   let ended = false;
@@ -276,7 +288,7 @@ function runYielding(files: string[], phase: Promise<void>, run: (f: string) => 
       );
     }
   };
-  next();
+  void after.then(next);
   void phase.finally(() => {
     ended = true;
     over();

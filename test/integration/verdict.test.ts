@@ -1,4 +1,5 @@
-// test: alone — it judges the machine: another file beside it makes its quiet cell harness-bound.
+// test: alone, quiet — it judges the machine: another file beside it makes its quiet cell harness-bound,
+// and the kernel's work for the yielding files (their I/O and network) counts as other processes'.
 // Every cell says which process limited it. Real cells, run as the runner runs them (a fresh fake
 // thread and a Node 9.0.0 driver process each): a quiet one is clean, one whose client loop is made to
 // saturate is client-bound, one beside processes that keep every core busy is harness-bound; and a
