@@ -82,8 +82,8 @@ const ALONE = /^\/\/ test: alone\b/m;
 /**
  * An alone file that judges how much of the machine other processes used (`// test: alone, quiet`) runs
  * before the yielding files start: the kernel's work for an idle group (its I/O, its network) is done
- * outside the group and counted as other processes' (verdict.test.ts's C=300 cell once saw 25.4% beside
- * them and a sampler of the run's CPU, its limit 25%).
+ * outside the group and counted as other processes' (verdict.test.ts's C=300 cell saw 33% beside them,
+ * its limit 25%).
  */
 const QUIET = /^\/\/ test: alone, quiet\b/m;
 /**
