@@ -1,8 +1,8 @@
 // `npm test` runs each test file from one ES module of plain JavaScript, built with esbuild from the file
 // and the workspace's TypeScript it imports (test helpers, the runner, the packages), instead of loading
-// those hundreds of modules through tsx's loader in every file's process: about a second of CPU per
-// process (docs/findings/product.md, "Test budget"). tsx stays registered for what a file loads by a path
-// only known when it runs (plug-in folders, child processes). Dependencies stay outside the bundles and
+// those hundreds of modules through tsx's loader in every file's process: about half the CPU of loading
+// them (docs/findings/product.md, "Test budget"). The files run without tsx: child processes name it
+// themselves, and plug-in modules register it when loaded (plugins.mjs). Dependencies stay outside the bundles and
 // load from node_modules as they are. Each module keeps its own `import.meta.url`, `dirname` and
 // `filename` (written in as the source file's), so paths relative to a source mean what they meant.
 // The bundles mirror the repository under TEST_BUNDLES: test/e2e/gate.test.ts runs as
@@ -49,8 +49,8 @@ const sourceImportMeta: Plugin = {
 };
 
 /**
- * Bundles `files` (test files, by paths relative to the working folder or absolute) into TEST_BUNDLES, the code they share in chunks of its
- * own. Returns each file's bundle, or an empty map when they cannot be built (the files then run from
+ * Bundles `files` (test files, by paths relative to the working folder or absolute) into TEST_BUNDLES,
+ * the code they share in chunks of its own. Returns each file's bundle, or an empty map when they cannot be built (the files then run from
  * their sources, through tsx, and the reason is printed).
  */
 export async function bundleTestFiles(files: string[]): Promise<Map<string, string>> {
