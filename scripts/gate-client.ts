@@ -5,6 +5,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { isFinishedCell } from '@scb/shared';
+import { nodeArgs } from './test-sources.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -36,7 +37,7 @@ export interface StartedStack {
 
 /** The README's start command as a child process, until it says it is ready. */
 export async function startEmbeddedStack(env: NodeJS.ProcessEnv = process.env): Promise<StartedStack> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/start.ts')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, nodeArgs('scripts/start.ts'), { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: string[] = [];
   const base = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => {

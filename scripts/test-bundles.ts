@@ -6,12 +6,13 @@
 // load from node_modules as they are. Each module keeps its own `import.meta.url`, `dirname` and
 // `filename` (written in as the source file's), so paths relative to a source mean what they meant.
 // The bundles mirror the repository under TEST_BUNDLES: test/e2e/gate.test.ts runs as
-// <TEST_BUNDLES>/test/e2e/gate.test.mjs (scripts/test-sources.mjs maps a bundle back to its source).
+// <TEST_BUNDLES>/test/e2e/gate.test.mjs (scripts/test-sources.mjs maps a bundle back to its source), and
+// the commands the files start (scripts/start.ts, the runner, the CLIs) from theirs (nodeArgs there).
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
-import { TEST_BUNDLES } from './test-sources.mjs';
+import { bundleOf, COMMANDS, TEST_BUNDLES } from './test-sources.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -49,15 +50,16 @@ const sourceImportMeta: Plugin = {
 };
 
 /**
- * Bundles `files` (test files, by paths relative to the working folder or absolute) into TEST_BUNDLES,
- * the code they share in chunks of its own. Returns each file's bundle, or an empty map when they cannot be built (the files then run from
+ * Bundles `files` (test files, by paths relative to the working folder or absolute) and the COMMANDS they
+ * start into TEST_BUNDLES, the code they share in chunks of its own. Returns each file's bundle, or an empty map when they cannot be built (the files then run from
  * their sources, through tsx, and the reason is printed).
  */
 export async function bundleTestFiles(files: string[]): Promise<Map<string, string>> {
   rmSync(TEST_BUNDLES, { recursive: true, force: true });
   try {
     await build({
-      entryPoints: files.map((f) => path.resolve(f)),
+      // The commands the files start (the stack, the runner, the CLIs) too: they run from their bundles (nodeArgs).
+      entryPoints: [...files, ...COMMANDS].map((f) => path.resolve(ROOT, f)),
       outbase: ROOT,
       outdir: TEST_BUNDLES,
       outExtension: { '.js': '.mjs' },
@@ -78,5 +80,5 @@ export async function bundleTestFiles(files: string[]): Promise<Map<string, stri
     console.log(`# test files run from their sources: bundling them failed (${(e as Error).message.split('\n')[0]})`);
     return new Map();
   }
-  return new Map(files.map((f) => [f, path.join(TEST_BUNDLES, path.relative(ROOT, path.resolve(f))).replace(/\.ts$/, '.mjs')]));
+  return new Map(files.map((f) => [f, bundleOf(path.resolve(f))]));
 }

@@ -20,6 +20,7 @@ import { migrate, startEmbeddedPostgres } from '@scb/db/setup';
 import { CACHE_DIR, createIdleCgroup, freePort, idleCgroupsCpuMs, type IdleCgroup } from '@scb/languages/local';
 import { TEST_CLUSTER_ENV, TEST_TEMPLATE } from '../test/helpers/postgres';
 import { bundleTestFiles } from './test-bundles';
+import { BUNDLED_ENV, TEST_BUNDLES } from './test-sources.mjs';
 import { markWebBuilt, NEXT_BIN, restoreCachedWebBuild, WEB, webBuildIsStale } from './web-build';
 
 const TIERS = ['unit', 'integration', 'e2e'] as const;
@@ -208,6 +209,7 @@ async function runTiers(
   let webReady = ![...tierOf.values()].includes('e2e');
   let webFailed = false;
   const packed = longestFirst.filter((f) => !isAlone(f) && !waits.includes(f) && !yielding.has(f));
+  const [packedStart, packedBusy0] = [Date.now(), busyCpuMs()];
   const started = [beside(), ...[...waiting.map(({ f, done }) => [f, done] as const), ...yielding].map(([f, done]) => ({ cores: demandOf(f), done }))];
   if (packed.length) {
     const built = (web() ?? Promise.resolve()).then(
@@ -234,6 +236,8 @@ async function runTiers(
     });
   }
   await Promise.all([...waiting.map((w) => w.done), ...yielding.values()]);
+  const packedS = (Date.now() - packedStart) / 1000;
+  console.log(`\n# the other files took ${packedS.toFixed(0)} s after them, the machine ${((busyCpuMs() - packedBusy0) / 1000 / packedS).toFixed(2)} cores busy`);
   const e2eAlone = longestFirst.filter((f) => tierOf.get(f) === 'e2e' && isAlone(f));
   if (e2eAlone.length && !builtAlready && !webFailed) await runOne(e2eAlone, 'e2e');
   if (webFailed) runs.get('e2e')!.status ||= 1;
@@ -519,7 +523,9 @@ async function main(): Promise<void> {
   // One after the other: the queue's schema is installed through one shared pool (releaseQueue).
   const yieldingCluster = cgroup && (await startCluster(cgroup));
   console.log(`# one PostgreSQL cluster for the run${yieldingCluster ? ' and one in an idle cgroup for the yielding files' : ''}, ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-  const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', [TEST_CLUSTER_ENV]: cluster.adminUrl };
+  const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', [TEST_CLUSTER_ENV]: cluster.adminUrl };
+  // The commands the files start run from their bundles too (nodeArgs).
+  if (BUNDLES.size) env[BUNDLED_ENV] = TEST_BUNDLES;
   const yieldingGroup = cgroup && yieldingCluster && { cgroup, env: { ...env, [TEST_CLUSTER_ENV]: yieldingCluster.adminUrl } };
   const runs: TierRun[] = [];
   let scheduleSeconds = 0;

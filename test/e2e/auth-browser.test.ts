@@ -15,6 +15,7 @@ import { launchChromium } from '../helpers/browser';
 import { request as httpRequest } from '../helpers/http';
 import { startOidcProvider, type OidcProvider } from '../helpers/oidc';
 import { QUEUED_JOB, REFUSED_GATE, REFUSED_GATE_DATABASE, startStack, type Stack } from '../helpers/stack';
+import { nodeArgs } from '../../scripts/test-sources.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const PROXY = '127.0.0.2'; // the trusted auth proxy's address: requests from it carry its header
@@ -62,7 +63,7 @@ after(async () => {
 
 /** `npm run token -- ...` against the stack's embedded PostgreSQL, as an operator runs it. */
 function tokenCli(...args: string[]) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/token.ts'), ...args], { cwd: ROOT, env: stack.env, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [...nodeArgs('scripts/token.ts'), ...args], { cwd: ROOT, env: stack.env, encoding: 'utf8' });
   return { code: r.status, stdout: r.stdout.trim(), stderr: r.stderr };
 }
 

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
 import { TEST_GATE_POLL_ENV } from '../helpers/gate-cli';
 import { startStack, type Stack } from '../helpers/stack';
+import { nodeArgs } from '../../scripts/test-sources.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 let stack: Stack;
@@ -24,7 +25,7 @@ after(async () => {
 
 function calibrate(args: string[]): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/calibrate.ts'), ...args], {
+    const child = spawn(process.execPath, [...nodeArgs('bench/calibrate.ts'), ...args], {
       cwd: ROOT,
       env: { ...process.env, ...TEST_GATE_POLL_ENV },
       stdio: ['ignore', 'pipe', 'pipe'],

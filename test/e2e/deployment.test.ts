@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { request } from '../helpers/http';
 import { freePort } from '../helpers/postgres';
 import { startStack, type Stack } from '../helpers/stack';
+import { nodeArgs } from '../../scripts/test-sources.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const PASSWORD = 'bench-deploy-password';
@@ -69,7 +70,7 @@ before(async () => {
     env: { SCB_AUTH: 'on', SCB_MACHINE: 'machine-a', SCB_PUBLIC_URL: 'https://bench.example.com', SCB_AUTH_PROXY_HEADER: 'x-forwarded-email', SCB_AUTH_PROXY_SOCKET: proxySocket },
   });
   // A second runner, as on another machine.
-  second = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'apps/runner/src/main.ts')], {
+  second = spawn(process.execPath, nodeArgs('apps/runner/src/main.ts'), {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: databaseUrl, SCB_MACHINE: 'machine-b', SCB_ALLOW_SPANNER: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -96,7 +97,7 @@ async function api(p: string, init: RequestInit = {}) {
 
 /** A command of the README, run without blocking this process (its HTTP connections stay served). */
 function cli(script: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts', script), ...args], { cwd: ROOT, env: { ...stack.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeArgs(`scripts/${script}`), ...args], { cwd: ROOT, env: { ...stack.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (c) => (stdout += c));

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { nodeArgs } from '../../scripts/test-sources.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -10,7 +11,7 @@ export const TEST_GATE_POLL_ENV = { SCB_GATE_POLL_MS: process.env.SCB_GATE_POLL_
 /** `npm run gate -- ...` as CI runs it (polling every second: TEST_GATE_POLL_ENV); resolves with its exit code and output. */
 export function gateCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/gate.ts'), ...args], {
+    const child = spawn(process.execPath, [...nodeArgs('scripts/gate.ts'), ...args], {
       cwd: ROOT,
       env: { ...process.env, ...TEST_GATE_POLL_ENV },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -6,6 +6,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { embeddedDatabaseUrl } from '@scb/db/setup';
 import { freePort, startTestDatabase, TEST_CLUSTER_ENV, type TestDatabase } from './postgres';
+import { nodeArgs } from '../../scripts/test-sources.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -46,7 +47,7 @@ export async function startStack({
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), SCB_PG_PORT: String(await freePort()), SCB_DATA_DIR: dataDir, SCB_ALLOW_SPANNER: '', ...extra };
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
   else delete env.DATABASE_URL; // the embedded default, as on a fresh machine
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/start.ts')], {
+  const child: ChildProcess = spawn(process.execPath, nodeArgs('scripts/start.ts'), {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -14,6 +14,7 @@ import { artifactId } from '@scb/languages';
 import { parseJobSpec, placementFlags, placementProblem } from '@scb/shared';
 import { waitForJob } from '../helpers/jobs';
 import { useTestDatabase } from '../helpers/postgres';
+import { nodeArgs } from '../../scripts/test-sources.mjs';
 
 const t = useTestDatabase();
 const HEARTBEAT_MS = 500;
@@ -26,7 +27,7 @@ interface RunnerProcess {
 }
 
 function startRunnerProcess(name: string, env: Record<string, string> = {}): RunnerProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/runner/src/main.ts'], {
+  const child = spawn(process.execPath, nodeArgs('apps/runner/src/main.ts'), {
     env: { ...process.env, DATABASE_URL: t.url, SCB_HEARTBEAT_MS: String(HEARTBEAT_MS), SCB_RUNNER_LABELS: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -19,6 +19,7 @@ import { type Answer, request } from '../../helpers/http';
 import { signInThroughProvider, startOidcProvider, type OidcProvider } from '../../helpers/oidc';
 import { freePort } from '../../helpers/postgres';
 import { QUEUED_JOB, REFUSED_GATE, REFUSED_GATE_DATABASE, startStack, type Stack } from '../../helpers/stack';
+import { nodeArgs } from '../../../scripts/test-sources.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const APP_DIR = path.join(ROOT, 'apps/web/app');
@@ -75,7 +76,7 @@ const call = (method: string, p: string, headers: Record<string, string> = {}, b
   request(direct, method, p, { ...(body !== undefined && { 'content-type': 'application/json' }), ...headers }, body === undefined ? undefined : JSON.stringify(body), { localAddress: from });
 
 function tokenCli(...args: string[]): string {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/token.ts'), ...args], { cwd: ROOT, env: stack.env, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [...nodeArgs('scripts/token.ts'), ...args], { cwd: ROOT, env: stack.env, encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
   return r.stdout.trim();
 }

@@ -12,6 +12,7 @@ import { createDb, createWatch } from '@scb/db';
 import { parseWatchSpec } from '@scb/shared/watch';
 import { launchChromium } from '../../helpers/browser';
 import { startStack, type Stack } from '../../helpers/stack';
+import { nodeArgs } from '../../../scripts/test-sources.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -33,7 +34,7 @@ before(async () => {
       SCB_WATCH_POLL: 'off',
     },
   });
-  const token = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/token.ts'), 'create', 'inputs-bot'], { cwd: ROOT, env: stack.env, encoding: 'utf8' });
+  const token = spawnSync(process.execPath, [...nodeArgs('scripts/token.ts'), 'create', 'inputs-bot'], { cwd: ROOT, env: stack.env, encoding: 'utf8' });
   assert.equal(token.status, 0, token.stderr);
   auth = { authorization: `Bearer ${token.stdout.trim()}` };
 });

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { startStack, type Stack } from '../../helpers/stack';
+import { nodeArgs } from '../../../scripts/test-sources.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const LISTED = ['1.94.0', '1.95.0', '1.96.0', '1.97.0'];
@@ -44,7 +45,7 @@ after(() => {
 });
 
 function tokenCli(...args: string[]): string {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/token.ts'), ...args], { cwd: ROOT, env: stack.env, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [...nodeArgs('scripts/token.ts'), ...args], { cwd: ROOT, env: stack.env, encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
   return r.stdout.trim();
 }
