@@ -160,7 +160,9 @@ async function runTiers(
   const runOne = async (files: string[], tier: Tier, group?: YieldingGroup): Promise<void> => {
     const run = runs.get(tier)!;
     run.start ??= Date.now();
+    const started = Date.now();
     const r = await runFiles(files, 1, { ...(group?.env ?? env), SCB_TEST_TIER: tier }, group?.cgroup);
+    TIMELINE.push({ files: files.map((f) => path.relative(process.cwd(), f)), startS: (started - T0) / 1000, endS: (Date.now() - T0) / 1000, idle: Boolean(group) });
     for (const k of ['pass', 'fail', 'skipped'] as const) run[k] += r[k];
     run.status ||= r.status;
     Object.assign(run.fileMs, r.fileMs);
@@ -311,6 +313,10 @@ function demandOf(f: string): number {
   if (ms && cpuMs !== undefined) return Math.min(cores, Math.max(MIN_DEMAND, cpuMs / ms));
   return WAITS.test(readFileSync(f, 'utf8')) ? MIN_DEMAND : 1;
 }
+/** When each run of test files started and ended (seconds from T0), kept in the cache after a run to see how the schedule packed. */
+const TIMELINE: { files: string[]; startS: number; endS: number; idle: boolean }[] = [];
+const T0 = Date.now();
+const TIMELINE_FILE = path.join(CACHE_DIR, 'test-timeline.json');
 /** Each test file's bundle, by the file's path as testFiles() gives it; made once per run in main(). */
 let BUNDLES = new Map<string, string>();
 const LAST_WALL = lastTimes();
@@ -561,6 +567,7 @@ async function main(): Promise<void> {
     cgroup?.remove();
   }
   saveTimes(runs);
+  writeFileSync(TIMELINE_FILE, `${JSON.stringify(TIMELINE)}\n`);
   console.log('\n# tier         files  passed  failed  skipped  seconds (first file start to last file end)');
   for (const r of runs) {
     console.log(
