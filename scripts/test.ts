@@ -12,7 +12,7 @@
 // - e2e: `test/e2e/`: the browser and the start command.
 // `npm test -- unit` (or integration, e2e) runs one tier.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ensureQueue, releaseQueue } from '@scb/db';
@@ -100,8 +100,10 @@ const WAITS = /^\/\/ test: waits\b/m;
  * such files run beside them in an idle cgroup (cpu.idle 1: the kernel preempts them as soon as any
  * other process wakes), on the cores the alone files leave idle, with a PostgreSQL cluster of their own
  * in that group. A runner leaves idle groups' CPU out of the machine's load (apps/runner/src/machine.ts),
- * so the alone files still judge a quiet machine. When the alone files are done, the group stops
- * yielding. Where no cgroup can be made (not Linux, not root), nothing runs beside the alone files.
+ * so the alone files still judge a quiet machine. The group goes on yielding beside the packed files
+ * (they judge timing beside each other, and leave about a quarter of the cores idle: 1.55 of 2 busy in a
+ * run where the group had stopped yielding), and stops when they are done; the yielding files left then
+ * run MAX_LANES at a time. Where no cgroup can be made (not Linux, not root), they are packed with the others.
  */
 const YIELDS = /^\/\/ test: yields\b/m;
 const YIELDING_LANES = 3;
@@ -135,8 +137,8 @@ function saveTimes(runs: TierRun[]): void {
  * Runs the tiers' files as one schedule, so that no tier waits for the slowest file of the one before:
  * first the files that must run alone, one at a time (the e2e ones too when the web app of these sources
  * is already built), with only the files that mostly wait on timers (`// test: waits`: they leave the
- * machine nearly idle) and, in an idle cgroup, those that yield (`// test: yields`) beside them. Then every other file of every tier, packed by the CPU it used in the
- * last run here (most wait on latencies, drivers or the browser, not on the cores): at least `lanes` at a
+ * machine nearly idle) and, in an idle cgroup, those that yield (`// test: yields`) beside them, on
+ * through the next step. Then every other file of every tier, packed by the CPU it used in the last run here (most wait on latencies, drivers or the browser, not on the cores): at least `lanes` at a
  * time, and more while the running files' CPU (cores on average: CPU time over wall time) leaves a core's
  * worth free, echoing the runner's output; e2e files only once the web app is built (`web`, which `beside`
  * starts while the packed files run); last, when the web app had to be built, the e2e files that must run
@@ -174,7 +176,6 @@ async function runTiers(
   const builtAlready = webBuilt();
   const aloneStart = Date.now();
   const [busy0, idle0] = [busyCpuMs(), idleCgroupsCpuMs()];
-  let idle1 = idle0;
   const isQuiet = (f: string) => QUIET.test(readFileSync(f, 'utf8'));
   const runAlone = async (which: (f: string) => boolean) => {
     for (const [tier] of byTier.filter(([t]) => t !== 'e2e' || builtAlready)) {
@@ -185,34 +186,37 @@ async function runTiers(
   const quietPhase = runAlone(isQuiet);
   const alonePhase = quietPhase.then(() => runAlone((f) => !isQuiet(f)));
   const mayYield = (f: string) => !isAlone(f) && !waits.includes(f) && (tierOf.get(f) === 'unit' || YIELDS.test(readFileSync(f, 'utf8')));
+  // The group yields until the packed files are done too: they judge timing beside each other, and a
+  // yielding file takes only the cores they leave idle.
+  let packedDone: () => void = () => {};
+  const packedPhase = new Promise<void>((r) => (packedDone = r));
   const yielded = new Set<string>();
   const yielding = yieldingGroup
     ? runYielding(
         longestFirst.filter((f) => mayYield(f) && (tierOf.get(f) !== 'e2e' || builtAlready)),
         quietPhase,
-        alonePhase,
+        packedPhase,
         (f) => runOne([f], tierOf.get(f)!, yieldingGroup).finally(() => yielded.add(f)),
-        () => {
-          idle1 = idleCgroupsCpuMs(); // before the group stops being idle, and so counted
-          yieldingGroup.cgroup.release();
-        },
+        () => yieldingGroup.cgroup.release(),
       )
     : new Map<string, Promise<void>>();
   await alonePhase;
+  const idleShare = (idle0: Map<string, number>, seconds: number) => {
+    const group = [...idleCgroupsCpuMs()].find(([g]) => g.endsWith(`scb-test-${process.pid}`));
+    return group ? (group[1] - (idle0.get(group[0]) ?? 0)) / 1000 / seconds : 0;
+  };
   if (yieldingGroup) {
     const s = (Date.now() - aloneStart) / 1000;
-    const group = [...idle1].find(([g]) => g.endsWith(`scb-test-${process.pid}`));
-    const groupS = group ? (group[1] - ([...idle0].find(([g]) => g === group[0])?.[1] ?? 0)) / 1000 : 0;
     console.log(
-      `\n# the alone files took ${s.toFixed(0)} s, the machine ${((busyCpuMs() - busy0) / 1000 / s).toFixed(2)} cores busy, ${(groupS / s).toFixed(2)} of them the idle cgroup's; in it ${yielded.size} files ended and ${yielding.size - yielded.size} went on (yielding no more)`,
+      `\n# the alone files took ${s.toFixed(0)} s, the machine ${((busyCpuMs() - busy0) / 1000 / s).toFixed(2)} cores busy, ${idleShare(idle0, s).toFixed(2)} of them the idle cgroup's; in it ${yielded.size} of ${yielding.size} yielding files ended`,
     );
   }
   // The e2e files wait for the web app; a build that fails fails them, saying why once.
   let webReady = ![...tierOf.values()].includes('e2e');
   let webFailed = false;
   const packed = longestFirst.filter((f) => !isAlone(f) && !waits.includes(f) && !yielding.has(f));
-  const [packedStart, packedBusy0] = [Date.now(), busyCpuMs()];
-  const started = [beside(), ...[...waiting.map(({ f, done }) => [f, done] as const), ...yielding].map(([f, done]) => ({ cores: demandOf(f), done }))];
+  const [packedStart, packedBusy0, packedIdle0] = [Date.now(), busyCpuMs(), idleCgroupsCpuMs()];
+  const started = [beside(), ...waiting.map(({ f, done }) => ({ cores: demandOf(f), done }))];
   if (packed.length) {
     const built = (web() ?? Promise.resolve()).then(
       () => void (webReady = true),
@@ -237,9 +241,13 @@ async function runTiers(
       webFailed = true;
     });
   }
-  await Promise.all([...waiting.map((w) => w.done), ...yielding.values()]);
+  await Promise.all(waiting.map((w) => w.done));
   const packedS = (Date.now() - packedStart) / 1000;
-  console.log(`\n# the other files took ${packedS.toFixed(0)} s after them, the machine ${((busyCpuMs() - packedBusy0) / 1000 / packedS).toFixed(2)} cores busy`);
+  console.log(
+    `\n# the packed files took ${packedS.toFixed(0)} s after them, the machine ${((busyCpuMs() - packedBusy0) / 1000 / packedS).toFixed(2)} cores busy, ${idleShare(packedIdle0, packedS).toFixed(2)} of them the idle cgroup's; ${yielding.size - yielded.size} yielding files had yet to end`,
+  );
+  packedDone();
+  await Promise.all(yielding.values());
   const e2eAlone = longestFirst.filter((f) => tierOf.get(f) === 'e2e' && isAlone(f));
   if (e2eAlone.length && !builtAlready && !webFailed) await runOne(e2eAlone, 'e2e');
   if (webFailed) runs.get('e2e')!.status ||= 1;
@@ -272,34 +280,39 @@ interface YieldingGroup {
 }
 
 /**
- * Runs `files` (longest first) from when `after` settles while `phase` lasts, YIELDING_LANES at a time;
- * when it ends, starts no more and calls `over` (the group stops yielding). Returns the files it started,
- * each with its end.
+ * Runs `files` (longest first) from when `after` settles, YIELDING_LANES at a time; when `phase` settles,
+ * calls `over` (the group stops yielding) and runs the rest MAX_LANES at a time. Returns every file, each
+ * with its end.
  */
 function runYielding(files: string[], after: Promise<void>, phase: Promise<void>, run: (f: string) => Promise<void>, over: () => void): Map<string, Promise<void>> {
-  const started = new Map<string, Promise<void>>();
+  const ends = new Map<string, { done: Promise<void>; start: () => void }>();
+  for (const f of files) {
+    let start: () => void = () => {};
+    const started = new Promise<void>((r) => (start = r));
+    ends.set(f, { done: started.then(() => run(f)), start });
+  }
+  let lanes = YIELDING_LANES;
   let running = 0;
-  let ended = false;
   const queue = [...files];
   const next = () => {
-    while (!ended && queue.length && running < YIELDING_LANES) {
+    while (queue.length && running < lanes) {
       const f = queue.shift()!;
       running++;
-      started.set(
-        f,
-        run(f).finally(() => {
-          running--;
-          next();
-        }),
-      );
+      const e = ends.get(f)!;
+      void e.done.finally(() => {
+        running--;
+        next();
+      });
+      e.start();
     }
   };
   void after.then(next);
   void phase.finally(() => {
-    ended = true;
     over();
+    lanes = MAX_LANES;
+    next();
   });
-  return started;
+  return new Map([...ends].map(([f, e]) => [f, e.done]));
 }
 
 /**
@@ -449,13 +462,23 @@ function typecheck(cgroup?: IdleCgroup): Promise<boolean> {
   const tsc = path.resolve('node_modules/typescript/bin/tsc');
   const check = (project: string) =>
     new Promise<boolean>((resolve) => {
-      const argv: [string, ...string[]] = [process.execPath, tsc, '-p', project];
+      // Incremental from the last run's build info (kept in the client cache): files unchanged since it
+      // are not checked again. It lives in the checkout while tsc runs, its paths relative to it.
+      const name = `${project.replace(/\W+/g, '-')}.tsbuildinfo`;
+      const [kept, info] = [path.join(CACHE_DIR, 'tsc', name), path.resolve('node_modules/.cache/tsc', name)];
+      mkdirSync(path.dirname(info), { recursive: true });
+      if (existsSync(kept)) copyFileSync(kept, info);
+      const argv: [string, ...string[]] = [process.execPath, tsc, '-p', project, '--incremental', '--tsBuildInfoFile', info];
       const [command, args] = cgroup ? cgroup.wrap(argv) : [argv[0], argv.slice(1)];
       const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
       let output = '';
       for (const s of [child.stdout, child.stderr]) s.on('data', (c: Buffer) => (output += c.toString('utf8')));
       child.on('close', (code) => {
         if (code !== 0) console.error(`\n# type check of ${project} failed (code ${code}):\n${output}`);
+        if (existsSync(info)) {
+          mkdirSync(path.dirname(kept), { recursive: true });
+          copyFileSync(info, kept);
+        }
         resolve(code === 0);
       });
     });

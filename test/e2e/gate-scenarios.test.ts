@@ -1,3 +1,4 @@
+// test: yields
 // Release gates through `npm start`'s stack that do not judge the machine: bad gates refused by the API
 // and the CLI. The gates whose evaluation reads the machine (a harness-bound cell is left out of the
 // figures; a reproduction's expectations compare latencies) are in gate.test.ts, alone.

@@ -1,3 +1,4 @@
+// test: yields
 // The migrated database serves every model of prisma/schema.prisma, and the migrator keeps
 // Prisma's own bookkeeping so `prisma migrate deploy` can take over where an engine exists.
 import assert from 'node:assert/strict';

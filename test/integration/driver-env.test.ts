@@ -1,3 +1,4 @@
+// test: yields
 // A Driver runs a client version a user picked: it starts with an allowlisted environment, never the
 // Runner's secrets, and no value of the Runner's environment reaches a stored cell error.
 import assert from 'node:assert/strict';

@@ -1,3 +1,4 @@
+// test: yields
 // The queries pages and API routes make read an index, never every stored cell: each query of the
 // request path, as Prisma sends it, is explained with sequential scans discouraged (enable_seqscan off),
 // so a plan that still scans Cell, CellResult or ChannelStat has no index to use and grows with every

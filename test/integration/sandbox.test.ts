@@ -1,3 +1,4 @@
+// test: yields
 // The sandbox an uploaded build's driver runs in (apps/runner/src/sandbox.ts, bubblewrap): a process in
 // it reaches the addresses bridged for it and nothing else (not a port on the host, not the metadata
 // server's 169.254.169.254), reads only the folders it is given, writes only its own; real drivers of

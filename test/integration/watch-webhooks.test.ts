@@ -1,3 +1,4 @@
+// test: yields
 // A watch's webhooks: a verdict stored for one of its gates queues one delivery per webhook, which the
 // runners' side worker POSTs, retrying with backoff: the receiver here refuses twice, then takes it once.
 import assert from 'node:assert/strict';
