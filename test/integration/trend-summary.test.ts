@@ -1,4 +1,3 @@
-// test: yields
 // The across-versions view's summary (TrendScenario, TrendPoint): kept up to date in the transaction
 // that stores a cell's result, equal to a rebuild from the stored results after random insertions,
 // and giving the chart the same numbers as reading every cell did.
