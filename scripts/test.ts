@@ -106,7 +106,7 @@ const WAITS = /^\/\/ test: waits\b/m;
  * run MAX_LANES at a time. Where no cgroup can be made (not Linux, not root), they are packed with the others.
  */
 const YIELDS = /^\/\/ test: yields\b/m;
-const YIELDING_LANES = 4;
+const YIELDING_LANES = 3;
 
 /** Each file's wall time in the last run on this machine (relative path → ms): longest first keeps lanes even. */
 const TIMES_FILE = path.join(CACHE_DIR, 'test-times.json');

@@ -1,4 +1,3 @@
-// test: yields
 // The seams hold: a client language and a target kind that only a plug-in module (SCB_PLUGINS)
 // defines run a job from the launch form's JSON editor through placement, the runner, the API, the job
 // page, its Markdown and CSV and compare, with no other file of the product changed
