@@ -98,10 +98,10 @@ test('a Node calibration: an A/A gate and a +50% build, stored and shown beside 
   assert.equal(c.sizes.length, 1);
   assert.equal(c.sizes[0]!.pct, 50);
   assert.equal(c.sizes[0]!.runs, 1);
-  // The delay is half the baseline's p50 (on the 2% grid that lets runs reuse their builds: within 1%),
+  // The delay is half the baseline's p50 (on the 5% grid that lets runs reuse their builds: within 2.5%),
   // and the slowed build's p50 rose beyond every A/A gate's change (a size far above this machine's A/A
   // spread, so that test files beside this one do not decide it).
-  assert.ok(Math.abs(c.sizes[0]!.delayMs / (c.baselineP50Ms / 2) - 1) <= 0.0101, JSON.stringify(c));
+  assert.ok(Math.abs(c.sizes[0]!.delayMs / (c.baselineP50Ms / 2) - 1) <= 0.0251, JSON.stringify(c));
   const injected = c.sizes[0]!.p50ChangesPct[0]!;
   assert.ok(injected > Math.max(...c.aaP50ChangesPct), `+50% build: p50 ${injected}%, A/A ${c.aaP50ChangesPct.join(', ')}%`);
 
