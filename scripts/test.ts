@@ -190,20 +190,21 @@ async function runTiers(
   // yielding file takes only the cores they leave idle.
   let packedDone: () => void = () => {};
   const packedPhase = new Promise<void>((r) => (packedDone = r));
+  const yielding = new Set(yieldingGroup ? longestFirst.filter((f) => mayYield(f) && (tierOf.get(f) !== 'e2e' || builtAlready)) : []);
   const yielded = new Set<string>();
-  const yielding = yieldingGroup
+  const yieldingEnded = yieldingGroup
     ? runYielding(
-        longestFirst.filter((f) => mayYield(f) && (tierOf.get(f) !== 'e2e' || builtAlready)),
+        [...yielding],
         quietPhase,
         packedPhase,
         (f) => runOne([f], tierOf.get(f)!, yieldingGroup).finally(() => yielded.add(f)),
         () => yieldingGroup.cgroup.release(),
       )
-    : new Map<string, Promise<void>>();
+    : Promise.resolve();
   await alonePhase;
-  const idleShare = (idle0: Map<string, number>, seconds: number) => {
+  const idleShare = (since: Map<string, number>, seconds: number) => {
     const group = [...idleCgroupsCpuMs()].find(([g]) => g.endsWith(`scb-test-${process.pid}`));
-    return group ? (group[1] - (idle0.get(group[0]) ?? 0)) / 1000 / seconds : 0;
+    return group ? (group[1] - (since.get(group[0]) ?? 0)) / 1000 / seconds : 0;
   };
   if (yieldingGroup) {
     const s = (Date.now() - aloneStart) / 1000;
@@ -247,7 +248,7 @@ async function runTiers(
     `\n# the packed files took ${packedS.toFixed(0)} s after them, the machine ${((busyCpuMs() - packedBusy0) / 1000 / packedS).toFixed(2)} cores busy, ${idleShare(packedIdle0, packedS).toFixed(2)} of them the idle cgroup's; ${yielding.size - yielded.size} yielding files had yet to end`,
   );
   packedDone();
-  await Promise.all(yielding.values());
+  await yieldingEnded;
   const e2eAlone = longestFirst.filter((f) => tierOf.get(f) === 'e2e' && isAlone(f));
   if (e2eAlone.length && !builtAlready && !webFailed) await runOne(e2eAlone, 'e2e');
   if (webFailed) runs.get('e2e')!.status ||= 1;
@@ -281,29 +282,23 @@ interface YieldingGroup {
 
 /**
  * Runs `files` (longest first) from when `after` settles, YIELDING_LANES at a time; when `phase` settles,
- * calls `over` (the group stops yielding) and runs the rest MAX_LANES at a time. Returns every file, each
- * with its end.
+ * calls `over` (the group stops yielding) and runs the rest MAX_LANES at a time. Settles when all ended.
  */
-function runYielding(files: string[], after: Promise<void>, phase: Promise<void>, run: (f: string) => Promise<void>, over: () => void): Map<string, Promise<void>> {
-  const ends = new Map<string, { done: Promise<void>; start: () => void }>();
-  for (const f of files) {
-    let start: () => void = () => {};
-    const started = new Promise<void>((r) => (start = r));
-    ends.set(f, { done: started.then(() => run(f)), start });
-  }
+function runYielding(files: string[], after: Promise<void>, phase: Promise<void>, run: (f: string) => Promise<void>, over: () => void): Promise<void> {
   let lanes = YIELDING_LANES;
   let running = 0;
   const queue = [...files];
+  let allEnded: () => void;
+  const ended = new Promise<void>((r) => (allEnded = r));
   const next = () => {
+    if (!queue.length && !running) return allEnded();
     while (queue.length && running < lanes) {
       const f = queue.shift()!;
       running++;
-      const e = ends.get(f)!;
-      void e.done.finally(() => {
+      void run(f).finally(() => {
         running--;
         next();
       });
-      e.start();
     }
   };
   void after.then(next);
@@ -312,7 +307,7 @@ function runYielding(files: string[], after: Promise<void>, phase: Promise<void>
     lanes = MAX_LANES;
     next();
   });
-  return new Map([...ends].map(([f, e]) => [f, e.done]));
+  return ended;
 }
 
 /**
