@@ -269,10 +269,11 @@ const MAX_LANES = 4;
 /**
  * The least a file counts for, in cores: a file's CPU comes in bursts (a JVM's start, a stack's), which
  * its average hides, and a run on a busy machine stretches its wall time and so understates its cores.
- * At 0.6 two cores take three such files at once (at 0.45, four: the schedule was no shorter, the
- * packed files having become CPU-bound, and a Python open loop beside them fell behind its arrivals).
+ * At 0.5 two cores take four such files at once. (At 0.45, before the idle cgroup yielded beside the
+ * packed files, the schedule was no shorter and a Python open loop fell behind its arrivals; at 0.6,
+ * three at a time, the machine was 1.84-1.87 cores busy beside them once the yielding files ran out.)
  */
-const MIN_DEMAND = 0.6;
+const MIN_DEMAND = 0.5;
 
 /** What the yielding files run in: an idle cgroup, and their environment (a PostgreSQL cluster of their own in that group, so that their queries yield too). */
 interface YieldingGroup {

