@@ -2,7 +2,7 @@
 // [--sizes 1,2,5,10] [--server URL]`: a gate scenario's calibration (issue 38). Runs the scenario's gate
 // as A/A (the release on both arms) N times, and as A/B against candidate builds of the same release
 // with a regression injected (a delay per operation of x% of the A/A baseline's p50, made by patching
-// the release itself: @scb/languages slowedNodeBuild) M times per size, through the queue of an
+// the release itself: @scb/languages slowedNodeBuild, slowedGoBuild, slowedPythonBuild) M times per size, through the queue of an
 // embedded stack with uploads on (or --server URL, which must take uploads: SCB_ARTIFACTS=on). Stores
 // the counts (POST /api/gate-calibrations) and appends their table to docs/findings/gate-calibration.md
 // (--findings FILE, or - for none). A benchmark, not a test: one steady-select1 gate takes minutes here.
@@ -19,7 +19,7 @@ import { median } from '@scb/shared/stats';
 import { CliError, healthy, startEmbeddedStack, submitGate, uploadBuild, useToken, waitForVerdict, type GateCell, type StartedStack } from '../scripts/gate-client';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const LANGUAGES_DONE = ['node', 'go'];
+const LANGUAGES_DONE = ['node', 'go', 'python'];
 const CACHE_DIR = path.resolve(process.env.SCB_CACHE_DIR ?? path.join(ROOT, '.cache'));
 
 const { values } = parseArgs({
@@ -48,7 +48,8 @@ function options() {
   const scenario = values.scenario ?? fail('scenario', `is required: one of ${GATE_SCENARIO_IDS.join(', ')}`);
   if (!gateScenario(scenario)) fail('scenario', `must be one of ${GATE_SCENARIO_IDS.filter((s) => gateScenario(s)).join(', ')}, not "${scenario}"`);
   const language = values.language ?? fail('language', `is required (${LANGUAGES_DONE.join(', ')})`);
-  if (!LANGUAGES_DONE.includes(language)) fail('language', `must be ${LANGUAGES_DONE.join(' or ')}: candidate builds with an injected regression are made for those only so far, not "${language}"`);
+  if (!LANGUAGES_DONE.includes(language))
+    fail('language', `must be ${LANGUAGES_DONE.slice(0, -1).join(', ')} or ${LANGUAGES_DONE.at(-1)}: candidate builds with an injected regression are made for those only so far, not "${language}"`);
   const version = values.version ?? fail('version', 'is required: the release to calibrate with, e.g. 9.0.0');
   if (!SEMVER.test(version)) fail('version', `must be a plain semver such as 9.0.0 (1.96.1 for Go), not "${version}"`);
   const count = (field: string, v: string, min: number) => {
@@ -115,10 +116,6 @@ function commitOf(): string {
 }
 
 /**
- * How to make the release with a delay per query, from the release itself: Node's published tarball
- * (npm pack), Go's module zip as the proxy serves it (installing the release puts it in the cache).
- */
-/**
  * A delay on a grid of 5% steps (within 2.5% of the delay asked for: a +1% regression injects 0.975-1.025%):
  * calibrations on one machine then make the same few builds again, each an install in the client cache,
  * instead of a new one per run (90 MB for Node's, which filled the cache to its cap and so emptied Go's
@@ -129,12 +126,21 @@ function onGrid(ms: number): number {
   return Number((1.05 ** Math.round(Math.log(ms) / Math.log(1.05))).toPrecision(4));
 }
 
+/**
+ * How to make the release with a delay per query, from the release itself: Node's published tarball
+ * (npm pack), Go's module zip as the proxy serves it (installing the release puts it in the cache),
+ * Python's wheel as PyPI serves it (pip download).
+ */
 async function slowedBuilds(language: string, version: string): Promise<(delayMs: number) => { bytes: Buffer }> {
   // Loaded once the options are known to be good: a refusal answers at once.
-  const { prepareDriver, publishedNodeTarball, slowedGoBuild, slowedNodeBuild } = await import('@scb/languages');
+  const { prepareDriver, publishedNodeTarball, publishedPythonWheel, slowedGoBuild, slowedNodeBuild, slowedPythonBuild } = await import('@scb/languages');
   if (language === 'node') {
     const published = await publishedNodeTarball(version);
     return (delayMs) => slowedNodeBuild(published, delayMs);
+  }
+  if (language === 'python') {
+    const published = await publishedPythonWheel(version);
+    return (delayMs) => slowedPythonBuild(published, delayMs);
   }
   await prepareDriver({ language: 'go', version }, { cacheDir: CACHE_DIR, log: say });
   const zip = readFileSync(path.join(CACHE_DIR, 'go/mod/cache/download/cloud.google.com/go/spanner/@v', `v${version}.zip`));

@@ -144,15 +144,7 @@ function saveTimes(runs: TierRun[]): void {
  * starts while the packed files run); last, when the web app had to be built, the e2e files that must run
  * alone. A tier's seconds run from its first file's start to its last one's end.
  */
-async function runTiers(
-  byTier: [Tier, string[]][],
-  env: NodeJS.ProcessEnv,
-  lanes: number,
-  webBuilt: () => boolean,
-  beside: () => Beside | undefined,
-  web: () => Promise<void> | undefined,
-  yieldingGroup?: YieldingGroup,
-): Promise<TierRun[]> {
+async function runTiers(byTier: [Tier, string[]][], env: NodeJS.ProcessEnv, lanes: number, web: Web, yieldingGroup?: YieldingGroup): Promise<TierRun[]> {
   const tierOf = new Map<string, Tier>(byTier.flatMap(([tier, files]) => files.map((f) => [f, tier] as const)));
   const runs = new Map<Tier, TierRun & { start?: number; end?: number }>(
     byTier.map(([tier, files]) => [tier, { tier, files: files.length, pass: 0, fail: 0, skipped: 0, seconds: 0, status: 0, fileMs: {}, fileCpuMs: {} }]),
@@ -173,14 +165,23 @@ async function runTiers(
   };
   const waits = longestFirst.filter((f) => !isAlone(f) && WAITS.test(readFileSync(f, 'utf8')));
   const waiting = waits.map((f) => ({ f, done: runOne([f], tierOf.get(f)!) }));
-  const builtAlready = webBuilt();
+  // The e2e files wait for the web app; a build that fails fails them, saying why once.
+  let webReady = false;
+  let webFailed = false;
+  const built = web.ready.then((ok) => {
+    webReady = true;
+    webFailed = !ok;
+    return ok;
+  });
+  /** Runs `files` of `tier` once the web app is built, if the tier is e2e; not at all when the build failed. */
+  const whenBuilt = (tier: Tier, go: () => Promise<void>) => (tier === 'e2e' ? built.then((ok) => (ok ? go() : undefined)) : go());
   const aloneStart = Date.now();
   const [busy0, idle0] = [busyCpuMs(), idleCgroupsCpuMs()];
   const isQuiet = (f: string) => QUIET.test(readFileSync(f, 'utf8'));
   const runAlone = async (which: (f: string) => boolean) => {
-    for (const [tier] of byTier.filter(([t]) => t !== 'e2e' || builtAlready)) {
+    for (const [tier] of byTier) {
       const alone = longestFirst.filter((f) => tierOf.get(f) === tier && isAlone(f) && which(f));
-      if (alone.length) await runOne(alone, tier);
+      if (alone.length) await whenBuilt(tier, () => runOne(alone, tier));
     }
   };
   const quietPhase = runAlone(isQuiet);
@@ -190,14 +191,14 @@ async function runTiers(
   // yielding file takes only the cores they leave idle.
   let packedDone: () => void = () => {};
   const packedPhase = new Promise<void>((r) => (packedDone = r));
-  const yielding = new Set(yieldingGroup ? longestFirst.filter((f) => mayYield(f) && (tierOf.get(f) !== 'e2e' || builtAlready)) : []);
+  const yielding = new Set(yieldingGroup ? longestFirst.filter(mayYield) : []);
   const yielded = new Set<string>();
   const yieldingEnded = yieldingGroup
     ? runYielding(
         [...yielding],
         quietPhase,
         packedPhase,
-        (f) => runOne([f], tierOf.get(f)!, yieldingGroup).finally(() => yielded.add(f)),
+        (f) => whenBuilt(tierOf.get(f)!, () => runOne([f], tierOf.get(f)!, yieldingGroup)).finally(() => yielded.add(f)),
         () => yieldingGroup.cgroup.release(),
       )
     : Promise.resolve();
@@ -212,45 +213,25 @@ async function runTiers(
       `\n# the alone files took ${s.toFixed(0)} s, the machine ${((busyCpuMs() - busy0) / 1000 / s).toFixed(2)} cores busy, ${idleShare(idle0, s).toFixed(2)} of them the idle cgroup's; in it ${yielded.size} of ${yielding.size} yielding files ended`,
     );
   }
-  // The e2e files wait for the web app; a build that fails fails them, saying why once.
-  let webReady = ![...tierOf.values()].includes('e2e');
-  let webFailed = false;
   const packed = longestFirst.filter((f) => !isAlone(f) && !waits.includes(f) && !yielding.has(f));
   const [packedStart, packedBusy0, packedIdle0] = [Date.now(), busyCpuMs(), idleCgroupsCpuMs()];
-  const started = [beside(), ...waiting.map(({ f, done }) => ({ cores: demandOf(f), done }))];
-  if (packed.length) {
-    const built = (web() ?? Promise.resolve()).then(
-      () => void (webReady = true),
-      (e: Error) => {
-        console.error(`\n${e.message}`);
-        webFailed = true;
-        webReady = true;
-      },
-    );
-    await runPacked(
-      packed,
-      lanes,
-      (f) => tierOf.get(f) !== 'e2e' || webReady,
-      built,
-      (f) => runOne([f], tierOf.get(f)!),
-      (f) => tierOf.get(f) === 'e2e' && webFailed,
-      started,
-    );
-  } else {
-    await web()?.catch((e: Error) => {
-      console.error(`\n${e.message}`);
-      webFailed = true;
-    });
-  }
-  await Promise.all(waiting.map((w) => w.done));
+  const started = [web.beside, ...waiting.map(({ f, done }) => ({ cores: demandOf(f), done }))];
+  await runPacked(
+    packed,
+    lanes,
+    (f) => tierOf.get(f) !== 'e2e' || webReady,
+    built,
+    (f) => runOne([f], tierOf.get(f)!),
+    (f) => tierOf.get(f) === 'e2e' && webFailed,
+    started,
+  );
+  await Promise.all([built, ...waiting.map((w) => w.done)]);
   const packedS = (Date.now() - packedStart) / 1000;
   console.log(
     `\n# the packed files took ${packedS.toFixed(0)} s after them, the machine ${((busyCpuMs() - packedBusy0) / 1000 / packedS).toFixed(2)} cores busy, ${idleShare(packedIdle0, packedS).toFixed(2)} of them the idle cgroup's; ${yielding.size - yielded.size} yielding files had yet to end`,
   );
   packedDone();
   await yieldingEnded;
-  const e2eAlone = longestFirst.filter((f) => tierOf.get(f) === 'e2e' && isAlone(f));
-  if (e2eAlone.length && !builtAlready && !webFailed) await runOne(e2eAlone, 'e2e');
   if (webFailed) runs.get('e2e')!.status ||= 1;
   return [...runs.values()].map(({ start, end, ...run }) => ({ ...run, seconds: start && end ? (end - start) / 1000 : 0 }));
 }
@@ -258,10 +239,16 @@ async function runTiers(
 /** Every core's busy time so far (ms), from the kernel's counters. */
 const busyCpuMs = () => os.cpus().reduce((a, c) => a + c.times.user + c.times.nice + c.times.sys + c.times.irq, 0);
 
-/** Work beside the test files (the web app's build): the cores it takes until it ends. */
+/** Work beside the test files (a waiting file, the web app's build): the cores it takes until it ends. */
 interface Beside {
   cores: number;
   done: Promise<unknown>;
+}
+
+/** The web app the e2e files start: `ready` settles true once it is built (or was), false when its build failed; `beside` is its build where that takes cores from the files. */
+interface Web {
+  ready: Promise<boolean>;
+  beside?: Beside;
 }
 
 /** The most files at once, however little CPU they use (each holds PostgreSQL databases, ports, memory). */
@@ -443,10 +430,12 @@ function runFiles(files: string[], concurrency: number, env: NodeJS.ProcessEnv, 
 }
 
 /** `next build`, its output kept apart (it runs beside test files) and shown only if it fails. */
-function buildWebApp(env: NodeJS.ProcessEnv): Promise<void> {
+function buildWebApp(env: NodeJS.ProcessEnv, cgroup?: IdleCgroup): Promise<void> {
   const t0 = Date.now();
-  console.log('\n== building the web app (beside the integration files)');
-  const child = spawn(process.execPath, [NEXT_BIN, 'build'], { cwd: WEB, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  console.log(`\n== building the web app (${cgroup ? 'in the idle cgroup, from the start' : 'beside the test files'})`);
+  const argv: [string, ...string[]] = [process.execPath, NEXT_BIN, 'build'];
+  const [command, args] = cgroup ? cgroup.wrap(argv) : [argv[0], argv.slice(1)];
+  const child = spawn(command, args, { cwd: WEB, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   for (const s of [child.stdout, child.stderr]) s.on('data', (c: Buffer) => (output += c.toString('utf8')));
   return new Promise((resolve, reject) =>
@@ -564,16 +553,21 @@ async function main(): Promise<void> {
   const runs: TierRun[] = [];
   let scheduleSeconds = 0;
   // The e2e files start the product side by side: its web build, when stale, is made once before them,
-  // beside the integration files that share the machine anyway.
-  let webBuild: Promise<void> | undefined;
-  const buildWeb = (): Beside | undefined => {
-    if (!tiers.includes('e2e') || webBuild || !webBuildIsStale()) return;
-    // Building renders the static pages, which read the web app's environment: any database will do.
-    webBuild = buildWebApp({ ...env, DATABASE_URL: cluster.adminUrl });
-    webBuild.catch(() => {}); // reported where the e2e tier awaits it
-    // next build keeps about a core and a half busy while it runs.
-    return { cores: 1.5, done: webBuild.catch(() => {}) };
-  };
+  // from the start, in the idle cgroup (the files that must run alone and the packed ones give it only
+  // the cores they leave; the e2e files wait for it). Building renders the static pages, which read the
+  // web app's environment: any database will do.
+  const web = ((): Web => {
+    if (!tiers.includes('e2e') || !webBuildIsStale()) return { ready: Promise.resolve(true) };
+    const ready = buildWebApp({ ...env, DATABASE_URL: cluster.adminUrl }, cgroup).then(
+      () => true,
+      (e: Error) => {
+        console.error(`\n${e.message}`);
+        return false;
+      },
+    );
+    // Without an idle cgroup next build keeps about a core and a half busy beside the files.
+    return { ready, ...(!cgroup && { beside: { cores: 1.5, done: ready } }) };
+  })();
   try {
     const order = tiers.map((t) => `${t} ${files.get(t)!.length}`).join(', ');
     console.log(`\n== ${order} files, in one schedule: ${lanes} at a time and more while the cores allow (e2e once the web app is built)`);
@@ -583,9 +577,7 @@ async function main(): Promise<void> {
         tiers.map((t) => [t, files.get(t)!]),
         env,
         lanes,
-        webBuilt,
-        buildWeb,
-        () => webBuild,
+        web,
         yieldingGroup,
       )),
     );

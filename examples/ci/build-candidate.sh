@@ -4,8 +4,9 @@
 #   build-candidate.sh node <checkout of the Node client, built>   <out.tgz>
 #   build-candidate.sh java <checkout of java-spanner>             <out.tar.gz>
 #   build-candidate.sh go   <google-cloud-go's spanner/ folder>    <out.tar.gz>
+#   build-candidate.sh python <checkout of python-spanner>         <out.whl>
 set -euo pipefail
-language=${1:?language: node, java or go}
+language=${1:?language: node, java, go or python}
 checkout=$(cd "${2:?the client checkout}" && pwd)
 out=${3:?the file to write}
 case "$out" in /*) ;; *) out="$PWD/$out" ;; esac
@@ -40,8 +41,16 @@ case "$language" in
     [ -f "$checkout/go.mod" ] || { echo "build-candidate.sh: $checkout has no go.mod (give the spanner/ folder)" >&2; exit 2; }
     reproducible_tar "$out" "$checkout" --exclude=.git
     ;;
+  python)
+    # The wheel python -m build writes (the build backend runs here, on the checkout; the bench's pip
+    # only unpacks the wheel). SOURCE_DATE_EPOCH: the same sources give the same bytes.
+    tmp=$(mktemp -d)
+    (cd "$checkout" && SOURCE_DATE_EPOCH=315532800 python3 -m build --wheel --outdir "$tmp" >/dev/null)
+    mv "$tmp"/*.whl "$out"
+    rmdir "$tmp"
+    ;;
   *)
-    echo "build-candidate.sh: language must be node, java or go, not $language" >&2
+    echo "build-candidate.sh: language must be node, java, go or python, not $language" >&2
     exit 2
     ;;
 esac

@@ -3,7 +3,7 @@
 // uploads to `npm start`'s stack (uploads on) are content-addressed, read their version from the build,
 // and are refused naming why; a job naming a build it does not have is refused naming the field; and a
 // Java Maven fragment of 6.104.0 relabelled 6.104.1-SNAPSHOT resolves from the fragment and runs, its
-// record listing the job. The gates that judge a build against its release (Node, Go) are in
+// record listing the job; so does PyPI's wheel of google-cloud-spanner 3.71.0 relabelled 3.72.0.dev0. The gates that judge a build against its release (Node, Go) are in
 // artifacts.test.ts, alone. This file's Java fragment runs as a job, not a gate: its A/A gate against
 // 6.104.0 in full (affinity-burst, the scenario's repeats) is `npm run bench:candidate-builds -- --from 6.104.0`.
 import assert from 'node:assert/strict';
@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, test } from 'node:test';
-import { makeMavenFragment, prepareDriver } from '@scb/languages';
+import { makeMavenFragment, prepareDriver, publishedPythonWheel, rewriteWheel } from '@scb/languages';
 import { startStack, type Stack } from '../helpers/stack';
 
 const run = promisify(execFile);
@@ -79,21 +79,19 @@ test('uploads: content-addressed, the version read from the build, refused namin
   assert.match(wrong.issues[0]!.message, /is a node build, not a go one/);
 });
 
-test('java: a fragment of 6.104.0 relabelled 6.104.1-SNAPSHOT (spanner and its sibling modules) resolves from the fragment and runs beside 6.104.0', { timeout: 600_000 }, async () => {
-  // The release's jars in the local Maven repository, as any Java cell of it puts them there.
-  await prepareDriver({ language: 'java', version: '6.104.0' }, { cacheDir: CACHE_DIR, log: () => {} });
-  const up = await upload(makeMavenFragment({ from: '6.104.0', to: '6.104.1-SNAPSHOT' }), 'language=java&label=java%206.104.0%20relabelled');
-  assert.ok(up.status === 201 || up.status === 200, await up.clone().text());
-  const build = (await up.json()) as { id: string; version: string; label: string };
-  assert.equal(build.version, '6.104.1-SNAPSHOT', 'the version the fragment says');
+type Job = {
+  status: string;
+  error: string | null;
+  cells: { client: { version: string; artifact?: string; label?: string }; status: string; error: string | null; result: { count: number; errorCount: number } | null }[];
+};
 
-  // The release and the fragment in one job, one short cell each: 6.104.1-SNAPSHOT is on no public
-  // repository, so its cell runs only if the driver resolved it from the fragment.
+/** A job of the release and the uploaded build, one short cell each on the fake; both succeed, the build's cell with its own version. */
+async function runBesideRelease(language: string, release: string, build: string, label: string, buildVersion: string): Promise<{ id: string }> {
   const created = await postJob({
-    name: 'test: java fragment beside its release',
+    name: `test: ${label} beside its release`,
     clients: [
-      { language: 'java', version: '6.104.0' },
-      { language: 'java', artifact: build.id, label: 'java 6.104.0 relabelled' },
+      { language, version: release },
+      { language, artifact: build, label },
     ],
     configurations: [{ label: 'client default' }],
     concurrency: [4],
@@ -102,11 +100,6 @@ test('java: a fragment of 6.104.0 relabelled 6.104.1-SNAPSHOT (spanner and its s
   });
   assert.equal(created.status, 201, await created.clone().text());
   const { id } = (await created.json()) as { id: string };
-  type Job = {
-    status: string;
-    error: string | null;
-    cells: { client: { version: string; artifact?: string; label?: string }; status: string; error: string | null; result: { count: number; errorCount: number } | null }[];
-  };
   let job: Job;
   for (;;) {
     job = (await (await fetch(`${stack.baseUrl}/api/jobs/${id}`)).json()) as Job;
@@ -117,16 +110,39 @@ test('java: a fragment of 6.104.0 relabelled 6.104.1-SNAPSHOT (spanner and its s
   assert.deepEqual(
     job.cells.map((c) => [c.client.version, c.client.artifact ?? null, c.status]),
     [
-      ['6.104.0', null, 'succeeded'],
-      ['6.104.1-SNAPSHOT', build.id, 'succeeded'],
+      [release, null, 'succeeded'],
+      [buildVersion, build, 'succeeded'],
     ],
     JSON.stringify(job.cells.map((c) => c.error)),
   );
   for (const c of job.cells) assert.ok(c.result && c.result.count >= 200 && c.result.errorCount === 0, JSON.stringify(c.result));
+  return { id };
+}
+
+test('java: a fragment of 6.104.0 relabelled 6.104.1-SNAPSHOT (spanner and its sibling modules) resolves from the fragment and runs beside 6.104.0', { timeout: 600_000 }, async () => {
+  // The release's jars in the local Maven repository, as any Java cell of it puts them there.
+  await prepareDriver({ language: 'java', version: '6.104.0' }, { cacheDir: CACHE_DIR, log: () => {} });
+  const up = await upload(makeMavenFragment({ from: '6.104.0', to: '6.104.1-SNAPSHOT' }), 'language=java&label=java%206.104.0%20relabelled');
+  assert.ok(up.status === 201 || up.status === 200, await up.clone().text());
+  const build = (await up.json()) as { id: string; version: string; label: string };
+  assert.equal(build.version, '6.104.1-SNAPSHOT', 'the version the fragment says');
+
+  // The release and the fragment in one job, one short cell each: 6.104.1-SNAPSHOT is on no public
+  // repository, so its cell runs only if the driver resolved it from the fragment.
+  const { id } = await runBesideRelease('java', '6.104.0', build.id, 'java 6.104.0 relabelled', '6.104.1-SNAPSHOT');
   // The build's record lists the job that ran it.
   const record = (await (await fetch(`${stack.baseUrl}/api/artifacts/${build.id}`)).json()) as { jobs: { url: string }[]; contents?: unknown };
   assert.deepEqual(
     record.jobs.map((j) => j.url.split('/').pop()),
     [id],
   );
+});
+
+test('python: PyPI’s wheel of 3.71.0 relabelled 3.72.0.dev0 installs from the upload (wheels only) and runs beside 3.71.0', { timeout: 600_000 }, async () => {
+  const up = await upload(rewriteWheel(await publishedPythonWheel('3.71.0'), { version: '3.72.0.dev0' }), 'language=python&label=python%203.71.0%20relabelled');
+  assert.ok(up.status === 201 || up.status === 200, await up.clone().text());
+  const build = (await up.json()) as { id: string; module: string; version: string };
+  assert.deepEqual([build.module, build.version], ['google-cloud-spanner', '3.72.0.dev0']);
+  // 3.72.0.dev0 is on no index: its cell runs only from the uploaded wheel.
+  await runBesideRelease('python', '3.71.0', build.id, 'python 3.71.0 relabelled', '3.72.0.dev0');
 });

@@ -57,7 +57,7 @@ test('bad options are refused naming the option, before anything runs', async ()
   assert.match(r.out, /--version must be a plain semver such as 9\.0\.0/);
   assert.equal(s.code, 2);
   assert.match(s.out, /--sizes must be percentages above 0/);
-  assert.match(j.out, /--language must be node or go: candidate builds with an injected regression are made for those only so far/);
+  assert.match(j.out, /--language must be node, go or python: candidate builds with an injected regression are made for those only so far/);
   assert.doesNotMatch(r.out + s.out + j.out, /\n\s+at /);
 });
 

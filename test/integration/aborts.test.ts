@@ -44,10 +44,11 @@ test("an ABORTED with RetryInfo in the default encoding is retried after the del
   const long = await p99s(CLIENTS, { retryDelayMs: 1000 });
   for (const { language } of CLIENTS) {
     console.log(`# ${language}: readWriteTxn p99 ${short.get(language)!.toFixed(0)} ms with RetryInfo 5 ms, ${long.get(language)!.toFixed(0)} ms with 1000 ms`);
-    // The long delay is waited (the client read it), the short one is not stretched into the long (a
-    // loaded 2-core machine puts Java's short p99 near 300 ms: a third of the long one leaves room).
+    // The long delay is waited (the client read it), the short one is not stretched into the long: at
+    // least half the 995 ms between them shows in p99. A difference, not a ratio: a starved machine adds
+    // about the same to both (Java's p99 487 ms with 5 ms and 1,253 ms with 1,000 ms beside four packed files).
     assert.ok(long.get(language)! >= 1000, `${language}: p99 ${long.get(language)} ms with a 1000 ms RetryInfo`);
-    assert.ok(short.get(language)! < long.get(language)! / 3, `${language}: p99 ${short.get(language)} ms with 5 ms, ${long.get(language)} ms with 1000 ms`);
+    assert.ok(long.get(language)! - short.get(language)! >= 500, `${language}: p99 ${short.get(language)} ms with 5 ms, ${long.get(language)} ms with 1000 ms`);
   }
   const trailersOnly = (
     await p99s(

@@ -1,6 +1,6 @@
 // The cell's DNS server of the slow-DNS scenario: Node's own resolver (c-ares, as grpc-js uses for a
 // dns://server/name target) gets 127.0.0.1 for its one name after the delay, NXDOMAIN for another, and
-// every lookup is recorded; Go and Node clients reach the fake by that name through it.
+// every lookup is recorded; Go, Node and Python clients reach the fake by that name through it.
 import assert from 'node:assert/strict';
 import { Resolver } from 'node:dns/promises';
 import { test } from 'node:test';
@@ -35,6 +35,8 @@ test('the DNS server answers its one name after its delay, refuses others, and r
 for (const client of [
   { language: 'go', version: '1.96.1' },
   { language: 'node', version: '9.0.0' },
+  // grpcio's c-ares resolver asks the server a dns:// target names.
+  { language: 'python', version: '3.71.0' },
 ]) {
   test(`${client.language} ${client.version} reaches the fake by a name resolved through the cell's DNS server`, { timeout: 600_000 }, async () => {
     const spec = parseJobSpec({

@@ -94,9 +94,11 @@ test('tokens go only where the policy allows: a token-checking fake outside it g
   }
 
   // Measured by time, capped at 100 operations: the Go driver stops at the cap, every RPC with a token.
+  // 100 operations of 5 ms at C=4 take a fraction of a second; 60 s leave a starved driver (this file
+  // yields) room to reach the cap (it ran 10 s short of it once, beside four packed files).
   const validBefore = fake.stats().tokens?.valid ?? 0;
   const capped = await stack.runSpec(
-    { clients: [CLIENTS[2]], configurations: [{ label: 'default' }], concurrency: [4], workload: { warmupOps: 20, durationSeconds: 10 }, target: { ...target, maxOpsPerCell: 100 } },
+    { clients: [CLIENTS[2]], configurations: [{ label: 'default' }], concurrency: [4], workload: { warmupOps: 20, durationSeconds: 60 }, target: { ...target, maxOpsPerCell: 100 } },
     300_000,
   );
   const c = capped.cells[0]!;

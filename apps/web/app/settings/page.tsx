@@ -78,7 +78,9 @@ export default function SettingsPage() {
       <h2>Uploaded builds</h2>
       <dl className="env" data-testid="policy-artifacts">
         <dt>uploads ({POLICY_VARIABLES.artifacts})</dt>
-        <dd>{p.artifacts.enabled ? 'on: POST /api/artifacts takes client builds (npm pack, Maven fragments, Go modules) as candidates' : 'off: jobs and gates run published versions only'}</dd>
+        <dd>
+          {p.artifacts.enabled ? 'on: POST /api/artifacts takes client builds (npm pack, Maven fragments, Go modules, Python wheels) as candidates' : 'off: jobs and gates run published versions only'}
+        </dd>
         <dt>largest upload ({POLICY_VARIABLES.artifactMb})</dt>
         <dd>{Math.round(p.artifacts.maxBytes / 1024 / 1024)} MB</dd>
         <dt>where a build runs ({POLICY_VARIABLES.artifactsOnSpanner})</dt>

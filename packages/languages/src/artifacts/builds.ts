@@ -3,13 +3,14 @@
 import { ArtifactError, quote, type Entry } from './archive';
 import { pomCoordinates, type PomCoordinates } from './pom';
 
-export type ArtifactFormat = 'npm-pack' | 'maven-fragment' | 'go-module-zip' | 'go-module-tar';
+export type ArtifactFormat = 'npm-pack' | 'maven-fragment' | 'go-module-zip' | 'go-module-tar' | 'python-wheel';
 
 export const NODE_MODULE = '@google-cloud/spanner';
 export const JAVA_GROUP = 'com.google.cloud';
 export const JAVA_ARTIFACT = 'google-cloud-spanner';
 export const JAVA_MODULE = `${JAVA_GROUP}:${JAVA_ARTIFACT}`;
 export const GO_MODULE = 'cloud.google.com/go/spanner';
+export const PYTHON_MODULE = 'google-cloud-spanner';
 /**
  * The version of a Go build uploaded as a .tar.gz of the module's folder: such a folder carries no
  * version of its own (go.mod names only the module path), so the upload's label says which build it
@@ -24,6 +25,8 @@ export interface Build {
   format: ArtifactFormat;
   root: string;
   mavenArtifacts?: string[];
+  /** Python only: the file name pip needs to take the wheel (<distribution>-<version>-<tag>.whl). */
+  wheelName?: string;
 }
 
 const NPM_VERSION = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?(\+[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?$/;
@@ -228,4 +231,76 @@ export function goTarBuild(entries: Entry[]): Build {
   }
   const module = checkGoMod(entries, `${root}go.mod`);
   return { module, version: GO_LOCAL_VERSION, format: 'go-module-tar', root };
+}
+
+// ---- Python: a wheel, as `python -m build` writes it ------------------------------------------
+
+/** A version as PEP 440 normalizes it (3.71.0, 3.72.0rc1, 3.72.0.dev0, 3.71.0.post1, 3.71.0+local.1). */
+const PEP440_VERSION = /^(0|[1-9]\d*)(\.(0|[1-9]\d*))*((a|b|rc)(0|[1-9]\d*))?(\.post(0|[1-9]\d*))?(\.dev(0|[1-9]\d*))?(\+[a-z0-9]+(\.[a-z0-9]+)*)?$/;
+/** A wheel tag (python-abi-platform), as WHEEL's Tag lines give it. */
+const WHEEL_TAG = /^[A-Za-z0-9_.]+-[A-Za-z0-9_.]+-[A-Za-z0-9_.]+$/;
+/** PEP 503's normal form of a distribution name: google_cloud.Spanner is google-cloud-spanner. */
+const normalName = (name: string) => name.toLowerCase().replace(/[-_.]+/g, '-');
+
+/** The `Key: value` header lines of an email-style metadata file (METADATA, WHEEL), up to its body. */
+function headers(text: string): [string, string][] {
+  const out: [string, string][] = [];
+  for (const line of text.split(/\r?\n/)) {
+    if (line === '') break;
+    const m = /^([A-Za-z0-9-]+):\s?(.*)$/.exec(line);
+    if (m) out.push([m[1]!.toLowerCase(), m[2]!.trim()]);
+  }
+  return out;
+}
+
+/**
+ * A wheel of google-cloud-spanner: its files at the archive's root, one <name>-<version>.dist-info
+ * folder whose METADATA names the client and its version and whose WHEEL gives its tags. Refused: a
+ * .data folder (scripts, headers or data installed outside site-packages) and a dependency given as a
+ * URL (a candidate installs its dependencies from PyPI, as wheels, only). Nothing of a wheel runs when
+ * pip installs it.
+ */
+export function pythonWheelBuild(entries: Entry[]): Build {
+  if (entries.length === 0) throw new ArtifactError('the archive is empty');
+  const infos = [...new Set(entries.map((e) => e.path.split('/')[0]!).filter((top) => top.endsWith('.dist-info')))].sort();
+  if (infos.length !== 1) {
+    throw new ArtifactError(
+      infos.length
+        ? `the wheel holds ${infos.length} .dist-info folders (${list(infos)}); a wheel is one distribution`
+        : `the zip has no <name>-<version>.dist-info folder at its root (its top-level entries: ${list(topLevel(entries))}): it is not a wheel as python -m build writes it`,
+    );
+  }
+  const info = infos[0]!;
+  const data = entries.find((e) => e.path.split('/')[0]!.endsWith('.data'));
+  if (data) throw new ArtifactError(`the wheel holds ${quote(data.path)}: a .data folder installs scripts or files outside site-packages, which a candidate build may not`);
+  const metadata = fileAt(entries, `${info}/METADATA`);
+  if (!metadata) throw new ArtifactError(`the wheel has no ${info}/METADATA`);
+  const meta = headers(metadata.data.toString('utf8'));
+  const one = (key: string) => meta.find(([k]) => k === key)?.[1];
+  const name = one('name');
+  if (!name || normalName(name) !== PYTHON_MODULE) throw new ArtifactError(`${info}/METADATA names the distribution ${name ? quote(name) : '(no Name)'}, not ${PYTHON_MODULE}`);
+  const version = one('version');
+  if (!version || !PEP440_VERSION.test(version))
+    throw new ArtifactError(`${info}/METADATA gives the version ${version ? quote(version) : '(no Version)'}, which is not a PEP 440 version in its normal form (3.71.0, 3.72.0rc1, 3.72.0.dev0)`);
+  const folder = info.slice(0, -'.dist-info'.length);
+  const [folderName, folderVersion] = [folder.slice(0, folder.lastIndexOf('-')), folder.slice(folder.lastIndexOf('-') + 1)];
+  if (normalName(folderName) !== PYTHON_MODULE || folderVersion !== version) throw new ArtifactError(`the folder ${quote(info)} does not match METADATA's ${PYTHON_MODULE} ${version}`);
+  for (const [key, requirement] of meta) {
+    // PEP 508: a direct reference is `name [extras] @ url`; a marker follows a semicolon.
+    if (key === 'requires-dist' && requirement.split(';')[0]!.includes('@')) {
+      throw new ArtifactError(`${info}/METADATA requires ${quote(requirement)}, a direct reference; a candidate installs its dependencies from PyPI only`);
+    }
+  }
+  const wheel = fileAt(entries, `${info}/WHEEL`);
+  if (!wheel) throw new ArtifactError(`the wheel has no ${info}/WHEEL`);
+  const tags = headers(wheel.data.toString('utf8'))
+    .filter(([k]) => k === 'tag')
+    .map(([, v]) => v);
+  const tag = tags[0];
+  if (!tag || !tags.every((t) => WHEEL_TAG.test(t))) throw new ArtifactError(`${info}/WHEEL gives ${tag ? `the tags ${list(tags)}` : 'no Tag'}; a wheel names its python-abi-platform tags there`);
+  if (!fileAt(entries, `${info}/RECORD`)) throw new ArtifactError(`the wheel has no ${info}/RECORD`);
+  if (!fileAt(entries, 'google/cloud/spanner_v1/__init__.py')) throw new ArtifactError('the wheel has no google/cloud/spanner_v1/__init__.py: it does not hold the Spanner client');
+  // One tag in the name, the others compressed into it as pip reads them (py2.py3-none-any).
+  const [py, abi, platform] = [0, 1, 2].map((i) => [...new Set(tags.map((t) => t.split('-')[i]!))].join('.'));
+  return { module: PYTHON_MODULE, version, format: 'python-wheel', root: '', wheelName: `${folderName.replace(/[-.]+/g, '_')}-${version}-${py}-${abi}-${platform}.whl` };
 }

@@ -12,6 +12,8 @@ import { SEMVER } from '@scb/shared/job';
 import { NODE_PACKAGE, NPM } from '../node/registry';
 import { ArtifactError, DEFAULT_ARTIFACT_LIMITS, gunzipBounded } from './archive';
 import { readTar, tarGz, type TarInput } from './tar';
+import { PYTHON_MODULE } from './builds';
+import { rewriteWheel } from './wheel';
 import { readZip, zipOf, type ZipInput } from './zip';
 
 const run = promisify(execFile);
@@ -154,4 +156,85 @@ export function slowedGoBuild(zip: Buffer, delayMs: number): SlowedBuild {
   const missing = Object.keys(GO_SLOWED_FUNCTIONS).filter((f) => !patched.includes(f));
   if (missing.length) throw new ArtifactError(`the module zip has no ${missing.join(', ')}: this release's layout differs from what the slowed build patches`);
   return { bytes: zipOf(out), patched };
+}
+
+// ---- Python: the wheel PyPI serves, with a sleep before each query method ----------------------
+
+/** The wheel PyPI serves for google-cloud-spanner at `version` (pip download, wheels only, no dependencies; nothing runs). */
+export async function publishedPythonWheel(version: string): Promise<Buffer> {
+  if (!SEMVER.test(version)) throw new ArtifactError(`"${version}" is not a plain semver version`);
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'scb-wheel-'));
+  try {
+    await run('python3', ['-m', 'pip', 'download', '--only-binary=:all:', '--no-deps', '--no-input', '--disable-pip-version-check', '-q', '-d', dir, `${PYTHON_MODULE}==${version}`], {
+      cwd: dir,
+      timeout: 5 * 60_000,
+    });
+    const file = readdirSync(dir).find((f) => f.endsWith('.whl'));
+    if (!file) throw new ArtifactError(`pip downloaded no wheel of ${PYTHON_MODULE} ${version}`);
+    return readFileSync(path.join(dir, file));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Where the Python client's query methods live, per module of its wheel: the read and the query of a
+ * snapshot (select1, scans, the leaderboard and point reads, and, inherited, a transaction's query) and
+ * a transaction's DML (readWriteTxn).
+ */
+export const PYTHON_SLOWED_METHODS: Record<string, Record<string, string[]>> = {
+  'google/cloud/spanner_v1/snapshot.py': { _SnapshotBase: ['read', 'execute_sql'] },
+  'google/cloud/spanner_v1/transaction.py': { Transaction: ['execute_update'] },
+};
+
+/** The code appended to a module of the Python client: each named method sleeps `delayMs` (time.sleep: the wait alone, the GIL released), then runs. */
+export function pythonDelaySnippet(classes: Record<string, string[]>, delayMs: number): string {
+  if (!(delayMs >= 0 && delayMs <= 60_000)) throw new RangeError(`the delay must be 0 to 60,000 ms, not ${delayMs}`);
+  const targets = Object.entries(classes).flatMap(([cls, methods]) => methods.map((m) => [cls, m] as const));
+  for (const [cls, m] of targets) if (!/^[A-Za-z_]\w*$/.test(cls) || !/^[A-Za-z_]\w*$/.test(m)) throw new RangeError(`${cls}.${m} is not a class and method name`);
+  return [
+    '',
+    `# spanner-client-bench calibration: every call below sleeps ${delayMs} ms first (an injected regression).`,
+    'import functools as _scb_functools',
+    'import time as _scb_time',
+    '',
+    '',
+    'def _scb_slow(orig):',
+    '    @_scb_functools.wraps(orig)',
+    '    def slowed(*args, **kwargs):',
+    `        _scb_time.sleep(${JSON.stringify(delayMs / 1000)})`,
+    '        return orig(*args, **kwargs)',
+    '',
+    '    return slowed',
+    '',
+    '',
+    ...targets.map(([cls, m]) => `${cls}.${m} = _scb_slow(${cls}.${m})`),
+    '',
+  ].join('\n');
+}
+
+/**
+ * A published wheel of the Python client with PYTHON_SLOWED_METHODS sleeping `delayMs` first; the same
+ * files, version and dependencies otherwise, RECORD made again. Throws ArtifactError when a module or a
+ * class the patch needs is not in the wheel (another layout of the package).
+ */
+export function slowedPythonBuild(whl: Buffer, delayMs: number): SlowedBuild {
+  const patched: string[] = [];
+  const bytes = rewriteWheel(whl, {
+    change: (name, data) => {
+      const methods = PYTHON_SLOWED_METHODS[name];
+      if (!methods) return undefined;
+      const source = data.toString('utf8');
+      for (const [cls, names] of Object.entries(methods)) {
+        if (!new RegExp(`^class ${cls}\\b`, 'm').test(source)) throw new ArtifactError(`${name} defines no class ${cls}: this release's layout differs from what the slowed build patches`);
+        for (const m of names)
+          if (!new RegExp(`^    def ${m}\\(`, 'm').test(source)) throw new ArtifactError(`${name} has no ${cls}.${m}: this release's layout differs from what the slowed build patches`);
+      }
+      patched.push(name);
+      return Buffer.from(source + pythonDelaySnippet(methods, delayMs));
+    },
+  });
+  const missing = Object.keys(PYTHON_SLOWED_METHODS).filter((f) => !patched.includes(f));
+  if (missing.length) throw new ArtifactError(`the wheel has no ${missing.join(', ')}: this release's layout differs from what the slowed build patches`);
+  return { bytes, patched };
 }

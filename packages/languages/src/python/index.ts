@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DriverLaunch, LanguagePlugin } from '../plugin';
-import { basePrefixOf, ensurePythonClient, PIP_CACHE, pythonToolchain, type PythonInstall } from './install';
+import { basePrefixOf, ensurePythonBuild, ensurePythonClient, PIP_CACHE, pythonToolchain, type PythonInstall } from './install';
 import { PYTHON_PACKAGE, pypiPublishDates, pypiVersions } from './registry';
 
 /** The driver's sources: main.py and its modules, run by the installed version's venv. */
@@ -19,6 +19,7 @@ export const python: LanguagePlugin = {
   listVersions: pypiVersions,
   publishDates: pypiPublishDates,
   install: async (client, ctx) => launchOf(await ensurePythonClient(client.version, ctx)),
+  installBuild: async (_client, build, ctx) => launchOf(await ensurePythonBuild(build, ctx)),
   buildCaches: [PIP_CACHE],
   toolchain: pythonToolchain,
   // The venv, the driver's sources, and the Python installation the venv's interpreter links to.

@@ -3,7 +3,8 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { SEMVER } from '@scb/shared/job';
-import { ClientInstallError, lastLines, oneAtATime, RegistryError, toolVersion, type InstallContext } from '../plugin';
+import { inspectArtifact } from '../artifacts/index';
+import { buildFolderName, ClientInstallError, lastLines, oneAtATime, RegistryError, takeBuild, toolVersion, type BuildToInstall, type InstallContext } from '../plugin';
 import { PYTHON_PACKAGE } from './registry';
 
 const run = promisify(execFile);
@@ -62,20 +63,58 @@ export function basePrefixOf(dir: string): string | null {
   }
 }
 
+const missingPython = () =>
+  new ClientInstallError(`Python clients need ${PYTHON} (${PYTHON_MINIMUM.join('.')} or newer, with its venv module) on the PATH: install it (the python3 and python3-venv Debian packages)`);
+
 async function install(version: string, dir: string, ctx: InstallContext): Promise<PythonInstall> {
   if (existsSync(path.join(dir, '.installed'))) return installed(dir);
   const toolchain = await pythonToolchain();
-  if (!toolchain)
-    throw new ClientInstallError(`Python clients need ${PYTHON} (${PYTHON_MINIMUM.join('.')} or newer, with its venv module) on the PATH: install it (the python3 and python3-venv Debian packages)`);
+  if (!toolchain) throw missingPython();
   const listed = await ctx.published().catch((e: Error) => {
     throw new ClientInstallError(e instanceof RegistryError ? e.message : String(e));
   });
   if (!listed.includes(version)) throw new ClientInstallError(`${PYTHON_PACKAGE} ${version} is not published on PyPI (newest: ${listed.at(-1) ?? 'unknown'})`);
-
   const what = `${PYTHON_PACKAGE} ${version}`;
   ctx.log(`installing ${what} into ${dir} (Python ${toolchain}, wheels only)`);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
+  return intoVenv(dir, what, `${PYTHON_PACKAGE}==${version}`, toolchain, ctx, '');
+}
+
+/**
+ * An uploaded wheel of the client (inspected again first), installed as a published version is: a
+ * virtual environment of its own under <cacheDir>/clients/python/build-<id>, its dependencies from PyPI
+ * as wheels only. pip runs nothing of a wheel when it installs one.
+ */
+export function ensurePythonBuild(build: BuildToInstall, ctx: InstallContext): Promise<PythonInstall> {
+  const dir = path.join(ctx.cacheDir, 'clients', 'python', buildFolderName(build.id));
+  return oneAtATime(dir, async () => {
+    const marker = path.join(dir, '.installed');
+    if (existsSync(marker) && readFileSync(marker, 'utf8').split('\n')[2]?.trim() === build.id) return installed(dir);
+    const info = takeBuild(build.id, () => inspectArtifact('python', build.bytes));
+    const toolchain = await pythonToolchain();
+    if (!toolchain) throw missingPython();
+    const what = `the uploaded build ${build.id.slice(0, 19)} (${info.module} ${info.version})`;
+    ctx.log(`installing ${what} into ${dir} (Python ${toolchain}, wheels only)`);
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    // pip takes a wheel by its file name's distribution, version and tags.
+    const wheel = path.join(dir, info.wheelName!);
+    writeFileSync(wheel, build.bytes);
+    try {
+      return await intoVenv(dir, what, wheel, toolchain, ctx, build.id);
+    } catch (e) {
+      rmSync(dir, { recursive: true, force: true });
+      throw e;
+    }
+  });
+}
+
+/**
+ * Makes dir/venv and installs `requirement` (a pinned name or a wheel's path) into it, wheels only; then
+ * checks the client imports, and notes the install (when, the base Python, the build's id if any).
+ */
+async function intoVenv(dir: string, what: string, requirement: string, toolchain: string, ctx: InstallContext, buildId: string): Promise<PythonInstall> {
   const venv = path.join(dir, 'venv');
   const python = path.join(venv, 'bin', 'python');
   // No user site-packages and no PYTHON* variables of the runner: the venv holds everything the driver imports.
@@ -89,7 +128,7 @@ async function install(version: string, dir: string, ctx: InstallContext): Promi
     throw new ClientInstallError(`${PYTHON} could not make a virtual environment for ${what} (is its venv module installed?): ${lastLines(err.stderr ?? err.message)}`);
   }
   try {
-    await run(python, ['-m', 'pip', 'install', '--only-binary=:all:', '--no-input', `${PYTHON_PACKAGE}==${version}`], { env, cwd: dir, maxBuffer: 16 * 1024 * 1024, timeout: 10 * 60_000 });
+    await run(python, ['-m', 'pip', 'install', '--only-binary=:all:', '--no-input', requirement], { env, cwd: dir, maxBuffer: 16 * 1024 * 1024, timeout: 10 * 60_000 });
   } catch (e) {
     const err = e as { stderr?: string; stdout?: string; message: string };
     throw new ClientInstallError(pipRefusal(what, toolchain, err.stderr ?? err.message));
@@ -103,7 +142,7 @@ async function install(version: string, dir: string, ctx: InstallContext): Promi
     const err = e as { stderr?: string; message: string };
     throw new ClientInstallError(`${what} installed but does not import on Python ${toolchain}: ${lastLines(err.stderr ?? err.message, 1)}`);
   }
-  writeFileSync(path.join(dir, '.installed'), `${new Date().toISOString()}\n${basePrefix}\n`);
+  writeFileSync(path.join(dir, '.installed'), `${new Date().toISOString()}\n${basePrefix}\n${buildId}\n`);
   return installed(dir);
 }
 

@@ -6,13 +6,27 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { CACHE_DIR } from '../../../../apps/runner/src/paths';
-import { ArtifactError, artifactId, DEFAULT_ARTIFACT_LIMITS, inspectArtifact, makeMavenFragment, tarGz, unpackArtifact, zipOf, type ArtifactLimits } from '../../src/index';
+import {
+  ArtifactError,
+  artifactId,
+  DEFAULT_ARTIFACT_LIMITS,
+  inspectArtifact,
+  makeMavenFragment,
+  publishedPythonWheel,
+  rewriteWheel,
+  slowedPythonBuild,
+  tarGz,
+  unpackArtifact,
+  zipOf,
+  type ArtifactLimits,
+} from '../../src/index';
+import { readZip } from '../../src/artifacts/zip';
 import { tarOf, type TarInput } from '../../src/artifacts/tar';
 
 const TMP = mkdtempSync(path.join(os.tmpdir(), 'scb-artifacts-'));
@@ -87,6 +101,18 @@ const goMod = (module = 'cloud.google.com/go/spanner') => `module ${module}\n\ng
 const goZip = (extra: Parameters<typeof zipOf>[0] = [], prefix = GO_PREFIX, module?: string) =>
   zipOf([{ path: `${prefix}go.mod`, data: goMod(module) }, { path: `${prefix}client.go`, data: 'package spanner\n' }, ...extra]);
 
+const DIST_INFO = 'google_cloud_spanner-3.72.0.dev0.dist-info';
+const metadata = (name = 'google-cloud-spanner', version = '3.72.0.dev0', requires: string[] = []) =>
+  [`Metadata-Version: 2.1`, `Name: ${name}`, `Version: ${version}`, ...requires.map((r) => `Requires-Dist: ${r}`), '', 'The body, which is not read.', 'Name: not-a-header'].join('\n');
+const wheel = (extra: Parameters<typeof zipOf>[0] = [], meta = metadata(), info = DIST_INFO, tags = ['py2-none-any', 'py3-none-any']) =>
+  zipOf([
+    { path: 'google/cloud/spanner_v1/__init__.py', data: '' },
+    { path: `${info}/METADATA`, data: meta },
+    { path: `${info}/WHEEL`, data: ['Wheel-Version: 1.0', 'Root-Is-Purelib: true', ...tags.map((t) => `Tag: ${t}`), ''].join('\n') },
+    { path: `${info}/RECORD`, data: '' },
+    ...extra,
+  ]);
+
 // ---- what each language accepts ---------------------------------------------------------------
 
 test('a small build of each language is read with its version and unpacked at its root', () => {
@@ -106,6 +132,9 @@ test('a small build of each language is read with its version and unpacked at it
   const goDir = freshDir();
   unpackArtifact('go', goZip(), goDir);
   assert.deepEqual(readdirSync(goDir).sort(), ['client.go', 'go.mod']);
+
+  const py = inspectArtifact('python', wheel());
+  assert.deepEqual([py.module, py.version, py.format, py.files, py.wheelName], ['google-cloud-spanner', '3.72.0.dev0', 'python-wheel', 4, 'google_cloud_spanner-3.72.0.dev0-py2.py3-none-any.whl']);
 });
 
 test('the id is the sha256 of the bytes: the same upload, the same id', () => {
@@ -237,6 +266,7 @@ test('an archive of the wrong kind for its language is refused, naming what it i
   refused('node', goZip(), /npm pack writes.*this upload is a zip file/);
   refused('java', goZip(), /Maven repository fragment as a \.tar\.gz.*a zip file/);
   refused('go', Buffer.from('hello'), /neither gzip nor zip/);
+  refused('python', node(), /a wheel \(\.whl, a zip file\).*this upload is a gzip file/);
   refused('node', gzipSync(Buffer.from('not a tar at all, just text that is long enough to fill a header block'.repeat(10))), /wrong checksum/);
   refused('ruby', node(), /builds of "ruby" clients cannot be uploaded/);
 });
@@ -303,6 +333,34 @@ test('Java: the fragment must hold google-cloud-spanner with its jar and pom, an
   assert.equal(inspectArtifact('java', deployed).version, v);
 });
 
+test('Python: a wheel of google-cloud-spanner, its version from METADATA; no .data folder, no dependency by URL', () => {
+  refused('python', goZip(), /no <name>-<version>\.dist-info folder at its root/);
+  refused('python', wheel([], metadata('google-cloud-storage')), /names the distribution "google-cloud-storage", not google-cloud-spanner/);
+  // PEP 503: another spelling of the same name is the same distribution.
+  assert.equal(inspectArtifact('python', wheel([], metadata('Google_Cloud.Spanner'))).module, 'google-cloud-spanner');
+  refused('python', wheel([], metadata(undefined, 'latest')), /the version "latest", which is not a PEP 440 version/);
+  refused('python', wheel([], metadata(undefined, '3.71.0')), /does not match METADATA's google-cloud-spanner 3\.71\.0/);
+  refused('python', wheel([{ path: 'google_cloud_spanner-3.72.0.dev0.data/scripts/run', data: '#!/bin/sh\n' }]), /a \.data folder installs scripts or files outside site-packages/);
+  refused(
+    'python',
+    wheel([], metadata(undefined, undefined, ['grpcio @ https://example.com/grpcio.whl'])),
+    /requires "grpcio @ https:\/\/example.com\/grpcio.whl", a direct reference; .*from PyPI only/,
+  );
+  // A marker may hold an @ of its own: only the requirement before the semicolon is a reference.
+  assert.equal(inspectArtifact('python', wheel([], metadata(undefined, undefined, ['proto-plus >=1.22.0; extra == "x@y"']))).version, '3.72.0.dev0');
+  refused('python', wheel([{ path: 'other-1.0.dist-info/METADATA', data: '' }]), /2 \.dist-info folders/);
+  refused('python', wheel([], undefined, undefined, ['py3 none any']), /gives the tags "py3 none any"/);
+  refused(
+    'python',
+    zipOf([
+      { path: `${DIST_INFO}/METADATA`, data: metadata() },
+      { path: `${DIST_INFO}/WHEEL`, data: 'Tag: py3-none-any\n' },
+      { path: `${DIST_INFO}/RECORD`, data: '' },
+    ]),
+    /no google\/cloud\/spanner_v1\/__init__\.py/,
+  );
+});
+
 test('Go: the module path must be cloud.google.com/go/spanner; a zip’s paths carry the version, a tar’s folder has none', () => {
   assert.match(refused('go', goZip([], 'example.com/evil@v1.0.0/', 'example.com/evil'), /declares the module "example.com\/evil", not cloud.google.com\/go\/spanner/), /go.mod/);
   refused('go', goZip([], 'cloud.google.com/go@v0.40.0/', 'cloud.google.com/go'), /cloud.google.com\/go \(the repository's root module/);
@@ -344,6 +402,62 @@ test('a tar without end-of-archive blocks is read; one cut short inside an entry
 });
 
 // ---- real builds ------------------------------------------------------------------------------
+
+/** Every file of a wheel against its RECORD: the hash and size of each, every file listed once. */
+function assertRecordHolds(whl: Buffer): Map<string, Buffer> {
+  const files = new Map(
+    readZip(whl, DEFAULT_ARTIFACT_LIMITS)
+      .filter((e) => e.kind === 'file')
+      .map((e) => [e.name, e.data]),
+  );
+  const record = [...files.keys()].find((n) => n.endsWith('.dist-info/RECORD'))!;
+  const listed = new Set<string>();
+  for (const line of files.get(record)!.toString('utf8').trim().split('\n')) {
+    const [name, hash, size] = line.split(',') as [string, string, string];
+    listed.add(name);
+    if (name === record) continue;
+    const data = files.get(name);
+    assert.ok(data, `RECORD lists ${name}, which the wheel lacks`);
+    assert.equal(hash, `sha256=${createHash('sha256').update(data).digest('base64url')}`, name);
+    assert.equal(Number(size), data.length, name);
+  }
+  assert.deepEqual([...listed].sort(), [...files.keys()].sort(), 'every file listed');
+  return files;
+}
+
+test('Python: PyPI’s wheel of 3.71.0 reads as 3.71.0; relabelled 3.72.0.dev0 and slowed by 7 ms, every RECORD line holds', async (t) => {
+  let published: Buffer;
+  try {
+    published = await publishedPythonWheel('3.71.0');
+  } catch (e) {
+    return t.skip(`PyPI's wheel of google-cloud-spanner 3.71.0 could not be downloaded: ${(e as Error).message.split('\n')[0]}`);
+  }
+  const info = inspectArtifact('python', published);
+  assert.deepEqual([info.version, info.format, info.wheelName], ['3.71.0', 'python-wheel', 'google_cloud_spanner-3.71.0-py3-none-any.whl']);
+
+  const relabelled = rewriteWheel(published, { version: '3.72.0.dev0' });
+  assert.equal(inspectArtifact('python', relabelled).wheelName, 'google_cloud_spanner-3.72.0.dev0-py3-none-any.whl');
+  const files = assertRecordHolds(relabelled);
+  assert.ok(files.has('google_cloud_spanner-3.72.0.dev0.dist-info/METADATA') && ![...files.keys()].some((n) => n.includes('3.71.0.dist-info')), 'the .dist-info renamed');
+  assert.deepEqual(rewriteWheel(published, { version: '3.72.0.dev0' }), relabelled, 'the same wheel each time: one artifact id, one install');
+
+  const slowed = slowedPythonBuild(published, 7);
+  assert.deepEqual(slowed.patched, ['google/cloud/spanner_v1/snapshot.py', 'google/cloud/spanner_v1/transaction.py']);
+  assert.equal(inspectArtifact('python', slowed.bytes).version, '3.71.0', 'the same version');
+  const snapshot = assertRecordHolds(slowed.bytes).get('google/cloud/spanner_v1/snapshot.py')!.toString('utf8');
+  assert.match(snapshot, /_SnapshotBase\.execute_sql = _scb_slow\(_SnapshotBase\.execute_sql\)/);
+  // The patched modules still compile.
+  const dir = path.join(TMP, 'slowed-py');
+  mkdirSync(dir, { recursive: true });
+  for (const name of slowed.patched) {
+    const file = path.join(dir, path.basename(name));
+    writeFileSync(file, assertRecordHolds(slowed.bytes).get(name)!);
+    execFileSync('python3', ['-c', 'import ast, sys; ast.parse(open(sys.argv[1]).read())', file]);
+  }
+  // Another layout is refused by name.
+  const bare = zipOf([...readZip(published, DEFAULT_ARTIFACT_LIMITS)].filter((e) => e.kind === 'file' && !e.name.endsWith('transaction.py')).map((e) => ({ path: e.name, data: e.data })));
+  assert.throws(() => slowedPythonBuild(bare, 7), /the wheel has no google\/cloud\/spanner_v1\/transaction\.py/);
+});
 
 test('Node: npm pack @google-cloud/spanner@9.0.0 is read as 9.0.0 and unpacked as tar unpacks it', (t) => {
   const dest = path.join(TMP, 'npm');

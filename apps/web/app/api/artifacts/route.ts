@@ -17,7 +17,7 @@ const refuse = (status: number, error: string, issues?: { path: string; message:
 
 /**
  * Uploads a client build: the body is the file a client's own build makes (npm pack's tarball, a Maven
- * repository fragment as .tar.gz, a Go module .zip or .tar.gz), `?language=` and optional `&label=`.
+ * repository fragment as .tar.gz, a Go module .zip or .tar.gz, a Python wheel), `?language=` and optional `&label=`.
  * 201 {id, language, module, version, label, bytes, url} (200 with the stored record when the same
  * bytes were uploaded before); 400 naming why the file is not taken. Nothing in it runs here.
  */
@@ -29,7 +29,7 @@ async function handlePOST(req: Request, _ctx: unknown, who: Identity) {
   const labelText = params.get('label');
   const label = labelText === null ? undefined : ArtifactLabelSchema.safeParse(labelText);
   const issues = [
-    ...(language.success ? [] : [{ path: 'language', message: params.has('language') ? language.error.issues[0]!.message : 'is required (?language=node, java or go)' }]),
+    ...(language.success ? [] : [{ path: 'language', message: params.has('language') ? language.error.issues[0]!.message : 'is required (?language=node, java, go or python)' }]),
     ...(label && !label.success ? [{ path: 'label', message: label.error.issues[0]!.message }] : []),
   ];
   if (issues.length) return refuse(400, 'invalid upload', issues);
