@@ -196,7 +196,9 @@ async function runTiers(byTier: [Tier, string[]][], env: NodeJS.ProcessEnv, lane
   const yieldingEnded = yieldingGroup
     ? runYielding(
         [...yielding],
-        quietPhase,
+        // A web build in the idle group has it to itself first (beside the type check): the e2e files
+        // that must run alone wait for it at the end of the alone phase.
+        Promise.all([quietPhase, built]).then(() => {}),
         packedPhase,
         (f) => whenBuilt(tierOf.get(f)!, () => runOne([f], tierOf.get(f)!, yieldingGroup)).finally(() => yielded.add(f)),
         () => yieldingGroup.cgroup.release(),
@@ -256,11 +258,10 @@ const MAX_LANES = 4;
 /**
  * The least a file counts for, in cores: a file's CPU comes in bursts (a JVM's start, a stack's), which
  * its average hides, and a run on a busy machine stretches its wall time and so understates its cores.
- * At 0.5 two cores take four such files at once. (At 0.45, before the idle cgroup yielded beside the
- * packed files, the schedule was no shorter and a Python open loop fell behind its arrivals; at 0.6,
- * three at a time, the machine was 1.84-1.87 cores busy beside them once the yielding files ran out.)
+ * At 0.6 two cores take three such files at once (at 0.45, four: the schedule was no shorter, the
+ * packed files having become CPU-bound, and a Python open loop beside them fell behind its arrivals).
  */
-const MIN_DEMAND = 0.5;
+const MIN_DEMAND = 0.6;
 
 /** What the yielding files run in: an idle cgroup, and their environment (a PostgreSQL cluster of their own in that group, so that their queries yield too). */
 interface YieldingGroup {

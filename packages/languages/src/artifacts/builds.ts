@@ -302,5 +302,17 @@ export function pythonWheelBuild(entries: Entry[]): Build {
   if (!fileAt(entries, 'google/cloud/spanner_v1/__init__.py')) throw new ArtifactError('the wheel has no google/cloud/spanner_v1/__init__.py: it does not hold the Spanner client');
   // One tag in the name, the others compressed into it as pip reads them (py2.py3-none-any).
   const [py, abi, platform] = [0, 1, 2].map((i) => [...new Set(tags.map((t) => t.split('-')[i]!))].join('.'));
-  return { module: PYTHON_MODULE, version, format: 'python-wheel', root: '', wheelName: `${folderName.replace(/[-.]+/g, '_')}-${version}-${py}-${abi}-${platform}.whl` };
+  return { module: PYTHON_MODULE, version: semverOfPep440(version, info), format: 'python-wheel', root: '', wheelName: `${folderName.replace(/[-.]+/g, '_')}-${version}-${py}-${abi}-${platform}.whl` };
+}
+
+/**
+ * A PEP 440 version as a spec writes a client's version (semver): X.Y.Z stays, what follows it becomes
+ * the pre-release part (3.72.0.dev0 is 3.72.0-dev0, 3.72.0rc1 3.72.0-rc1, 3.71.0+pr12 3.71.0-pr12). Its
+ * release must have three numbers, as every google-cloud-spanner release has.
+ */
+function semverOfPep440(version: string, info: string): string {
+  const release = /^\d+\.\d+\.\d+(?=$|[^.\d]|\.[a-z])/.exec(version)?.[0];
+  if (!release) throw new ArtifactError(`${info}/METADATA gives the version ${quote(version)}, whose release is not three numbers (X.Y.Z) as google-cloud-spanner's are`);
+  const rest = version.slice(release.length).replace(/^[.+]/, '').replace(/\+/g, '.');
+  return rest ? `${release}-${rest}` : release;
 }

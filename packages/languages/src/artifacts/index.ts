@@ -46,7 +46,8 @@ export interface ArtifactInfo {
   /**
    * Read from the build: package.json's version; the pom's <version> (e.g. 6.104.1-SNAPSHOT); the Go
    * zip's <module>@<version> prefix, or GO_LOCAL_VERSION ('v0.0.0-local') for a Go .tar.gz, whose
-   * folder carries no version (its label says which build it is); a wheel's METADATA Version.
+   * folder carries no version (its label says which build it is); a wheel's METADATA Version in semver
+   * form (3.72.0.dev0 is 3.72.0-dev0).
    */
   version: string;
   format: ArtifactFormat;

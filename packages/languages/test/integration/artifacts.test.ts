@@ -134,7 +134,7 @@ test('a small build of each language is read with its version and unpacked at it
   assert.deepEqual(readdirSync(goDir).sort(), ['client.go', 'go.mod']);
 
   const py = inspectArtifact('python', wheel());
-  assert.deepEqual([py.module, py.version, py.format, py.files, py.wheelName], ['google-cloud-spanner', '3.72.0.dev0', 'python-wheel', 4, 'google_cloud_spanner-3.72.0.dev0-py2.py3-none-any.whl']);
+  assert.deepEqual([py.module, py.version, py.format, py.files, py.wheelName], ['google-cloud-spanner', '3.72.0-dev0', 'python-wheel', 4, 'google_cloud_spanner-3.72.0.dev0-py2.py3-none-any.whl']);
 });
 
 test('the id is the sha256 of the bytes: the same upload, the same id', () => {
@@ -339,6 +339,8 @@ test('Python: a wheel of google-cloud-spanner, its version from METADATA; no .da
   // PEP 503: another spelling of the same name is the same distribution.
   assert.equal(inspectArtifact('python', wheel([], metadata('Google_Cloud.Spanner'))).module, 'google-cloud-spanner');
   refused('python', wheel([], metadata(undefined, 'latest')), /the version "latest", which is not a PEP 440 version/);
+  refused('python', wheel([], metadata(undefined, '3.72'), 'google_cloud_spanner-3.72.dist-info'), /the version "3\.72", whose release is not three numbers/);
+  assert.equal(inspectArtifact('python', wheel([], metadata(undefined, '3.72.0rc1'), 'google_cloud_spanner-3.72.0rc1.dist-info')).version, '3.72.0-rc1');
   refused('python', wheel([], metadata(undefined, '3.71.0')), /does not match METADATA's google-cloud-spanner 3\.71\.0/);
   refused('python', wheel([{ path: 'google_cloud_spanner-3.72.0.dev0.data/scripts/run', data: '#!/bin/sh\n' }]), /a \.data folder installs scripts or files outside site-packages/);
   refused(
@@ -347,7 +349,7 @@ test('Python: a wheel of google-cloud-spanner, its version from METADATA; no .da
     /requires "grpcio @ https:\/\/example.com\/grpcio.whl", a direct reference; .*from PyPI only/,
   );
   // A marker may hold an @ of its own: only the requirement before the semicolon is a reference.
-  assert.equal(inspectArtifact('python', wheel([], metadata(undefined, undefined, ['proto-plus >=1.22.0; extra == "x@y"']))).version, '3.72.0.dev0');
+  assert.equal(inspectArtifact('python', wheel([], metadata(undefined, undefined, ['proto-plus >=1.22.0; extra == "x@y"']))).version, '3.72.0-dev0');
   refused('python', wheel([{ path: 'other-1.0.dist-info/METADATA', data: '' }]), /2 \.dist-info folders/);
   refused('python', wheel([], undefined, undefined, ['py3 none any']), /gives the tags "py3 none any"/);
   refused(
