@@ -158,13 +158,16 @@ for (const language of languagePlugins().map((p) => p.language)) {
     // Well under capacity (50 ms operations, 100/s, up to 50 at once): corrected and uncorrected agree.
     // A driver the machine starved (npm test keeps both cores busy) falls behind even a calm load: its
     // arrivals wait for the cap, or start late enough to move the corrected p50 past a tenth above the
-    // uncorrected one. Such a run is set aside once, as a gate sets aside a harness-bound cell.
+    // uncorrected one. Such a run is set aside, at most twice, as a gate sets aside a harness-bound cell
+    // (Java's was starved twice in a row once, 14 arrivals waiting the second time).
     const p50Of = (h: string) => decodeHistogram(h).getValueAtPercentile(50) / 1000;
-    let calm = await conformingRun(language, { warmupOps: 20, durationSeconds: 3, arrivals: { distribution: 'poisson', maxOutstanding: 50 } }, 100, 50);
-    const c0 = calm.result;
-    if (c0.outstandingCapWaits || (c0.uncorrected && p50Of(c0.histogram) > 1.1 * p50Of(c0.uncorrected.histogram))) {
+    const calmRun = () => conformingRun(language, { warmupOps: 20, durationSeconds: 3, arrivals: { distribution: 'poisson', maxOutstanding: 50 } }, 100, 50);
+    let calm = await calmRun();
+    for (let setAside = 0; setAside < 2; setAside++) {
+      const c0 = calm.result;
+      if (!(c0.outstandingCapWaits || (c0.uncorrected && p50Of(c0.histogram) > 1.1 * p50Of(c0.uncorrected.histogram)))) break;
       console.log(`# ${language}: a calm open loop set aside: ${c0.outstandingCapWaits} arrivals waited for the cap, p50 ${p50Of(c0.histogram)} ms corrected`);
-      calm = await conformingRun(language, { warmupOps: 20, durationSeconds: 3, arrivals: { distribution: 'poisson', maxOutstanding: 50 } }, 100, 50);
+      calm = await calmRun();
     }
     const r = calm.result;
     assert.deepEqual(r.errors, {});

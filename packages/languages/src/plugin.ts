@@ -79,7 +79,8 @@ const run = promisify(execFile);
 /** A tool's version from what `command args` prints (stdout, else stderr); null where it is missing or says nothing. */
 export async function toolVersion(command: string, args: string[], read: (output: string) => string | null | undefined, env?: NodeJS.ProcessEnv): Promise<string | null> {
   try {
-    const { stdout, stderr } = await run(command, args, { timeout: 10_000, ...(env ? { env } : {}) });
+    // 30 s, not 10: on a starved machine a test once took python3 (pyenv's shim, a shell script) for missing while it was there.
+    const { stdout, stderr } = await run(command, args, { timeout: 30_000, ...(env ? { env } : {}) });
     return read(stdout.trim() || stderr) || null;
   } catch {
     return null;
