@@ -2,7 +2,7 @@
 // [--sizes 1,2,5,10] [--server URL]`: a gate scenario's calibration (issue 38). Runs the scenario's gate
 // as A/A (the release on both arms) N times, and as A/B against candidate builds of the same release
 // with a regression injected (a delay per operation of x% of the A/A baseline's p50, made by patching
-// the release itself: @scb/languages slowedNodeBuild, slowedGoBuild, slowedPythonBuild) M times per size, through the queue of an
+// the release itself: @scb/languages slowedNodeBuild, slowedJavaBuild, slowedGoBuild, slowedPythonBuild) M times per size, through the queue of an
 // embedded stack with uploads on (or --server URL, which must take uploads: SCB_ARTIFACTS=on). Stores
 // the counts (POST /api/gate-calibrations) and appends their table to docs/findings/gate-calibration.md
 // (--findings FILE, or - for none). A benchmark, not a test: one steady-select1 gate takes minutes here.
@@ -19,7 +19,7 @@ import { median } from '@scb/shared/stats';
 import { CliError, healthy, startEmbeddedStack, submitGate, uploadBuild, useToken, waitForVerdict, type GateCell, type StartedStack } from '../scripts/gate-client';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const LANGUAGES_DONE = ['node', 'go', 'python'];
+const LANGUAGES_DONE = ['node', 'java', 'go', 'python'];
 const CACHE_DIR = path.resolve(process.env.SCB_CACHE_DIR ?? path.join(ROOT, '.cache'));
 
 const { values } = parseArgs({
@@ -49,7 +49,7 @@ function options() {
   if (!gateScenario(scenario)) fail('scenario', `must be one of ${GATE_SCENARIO_IDS.filter((s) => gateScenario(s)).join(', ')}, not "${scenario}"`);
   const language = values.language ?? fail('language', `is required (${LANGUAGES_DONE.join(', ')})`);
   if (!LANGUAGES_DONE.includes(language))
-    fail('language', `must be ${LANGUAGES_DONE.slice(0, -1).join(', ')} or ${LANGUAGES_DONE.at(-1)}: candidate builds with an injected regression are made for those only so far, not "${language}"`);
+    fail('language', `must be ${LANGUAGES_DONE.slice(0, -1).join(', ')} or ${LANGUAGES_DONE.at(-1)}: candidate builds with an injected regression are made for those only, not "${language}"`);
   const version = values.version ?? fail('version', 'is required: the release to calibrate with, e.g. 9.0.0');
   if (!SEMVER.test(version)) fail('version', `must be a plain semver such as 9.0.0 (1.96.1 for Go), not "${version}"`);
   const count = (field: string, v: string, min: number) => {
@@ -129,11 +129,11 @@ function onGrid(ms: number): number {
 /**
  * How to make the release with a delay per query, from the release itself: Node's published tarball
  * (npm pack), Go's module zip as the proxy serves it (installing the release puts it in the cache),
- * Python's wheel as PyPI serves it (pip download).
+ * Python's wheel as PyPI serves it (pip download), Java's jar as Maven resolved it (a fragment).
  */
-async function slowedBuilds(language: string, version: string): Promise<(delayMs: number) => { bytes: Buffer }> {
+async function slowedBuilds(language: string, version: string): Promise<(delayMs: number) => { bytes: Buffer } | Promise<{ bytes: Buffer }>> {
   // Loaded once the options are known to be good: a refusal answers at once.
-  const { prepareDriver, publishedNodeTarball, publishedPythonWheel, slowedGoBuild, slowedNodeBuild, slowedPythonBuild } = await import('@scb/languages');
+  const { prepareDriver, publishedNodeTarball, publishedPythonWheel, slowedGoBuild, slowedJavaBuild, slowedNodeBuild, slowedPythonBuild } = await import('@scb/languages');
   if (language === 'node') {
     const published = await publishedNodeTarball(version);
     return (delayMs) => slowedNodeBuild(published, delayMs);
@@ -141,6 +141,11 @@ async function slowedBuilds(language: string, version: string): Promise<(delayMs
   if (language === 'python') {
     const published = await publishedPythonWheel(version);
     return (delayMs) => slowedPythonBuild(published, delayMs);
+  }
+  if (language === 'java') {
+    // The release's jars in the local Maven repository, as a cell of it resolves them.
+    await prepareDriver({ language: 'java', version }, { cacheDir: CACHE_DIR, log: say });
+    return (delayMs) => slowedJavaBuild(version, delayMs, CACHE_DIR);
   }
   await prepareDriver({ language: 'go', version }, { cacheDir: CACHE_DIR, log: say });
   const zip = readFileSync(path.join(CACHE_DIR, 'go/mod/cache/download/cloud.google.com/go/spanner/@v', `v${version}.zip`));
@@ -218,7 +223,7 @@ async function main(): Promise<void> {
     if (o.sizeRuns > 0)
       for (const pct of o.sizes) {
         const delayMs = onGrid((baselineP50 * pct) / 100);
-        const build = slowed(delayMs);
+        const build = await slowed(delayMs);
         const label = `${o.version} +${pct}% (${delayMs} ms per query)`;
         const uploaded = await uploadBuild(server, build.bytes, o.language, label);
         bySize.set(pct, { delayMs, label, artifact: uploaded.id, outcomes: [] });

@@ -3,8 +3,9 @@
 // uploads to `npm start`'s stack (uploads on) are content-addressed, read their version from the build,
 // and are refused naming why; a job naming a build it does not have is refused naming the field; and a
 // Java Maven fragment of 6.104.0 relabelled 6.104.1-SNAPSHOT resolves from the fragment and runs, its
-// record listing the job; so does PyPI's wheel of google-cloud-spanner 3.71.0 relabelled 3.72.0.dev0. The gates that judge a build against its release (Node, Go) are in
-// artifacts.test.ts, alone. This file's Java fragment runs as a job, not a gate: its A/A gate against
+// record listing the job, beside the calibration's build of 6.104.0 that waits 30 ms per query; so does
+// PyPI's wheel of google-cloud-spanner 3.71.0 relabelled 3.72.0.dev0. The gates that judge a build
+// against its release (Node, Go) are in artifacts.test.ts, alone. This file's Java fragment runs as a job, not a gate: its A/A gate against
 // 6.104.0 in full (affinity-burst, the scenario's repeats) is `npm run bench:candidate-builds -- --from 6.104.0`.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -14,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, test } from 'node:test';
-import { makeMavenFragment, prepareDriver, publishedPythonWheel, rewriteWheel } from '@scb/languages';
+import { makeMavenFragment, prepareDriver, publishedPythonWheel, rewriteWheel, slowedJavaBuild } from '@scb/languages';
 import { startStack, type Stack } from '../helpers/stack';
 
 const run = promisify(execFile);
@@ -79,20 +80,19 @@ test('uploads: content-addressed, the version read from the build, refused namin
   assert.match(wrong.issues[0]!.message, /is a node build, not a go one/);
 });
 
-type Job = {
+type Cell = {
+  client: { version: string; artifact?: string; label?: string };
   status: string;
   error: string | null;
-  cells: { client: { version: string; artifact?: string; label?: string }; status: string; error: string | null; result: { count: number; errorCount: number } | null }[];
+  result: { count: number; errorCount: number; p50Ms: number } | null;
 };
+type Job = { status: string; error: string | null; cells: Cell[] };
 
-/** A job of the release and the uploaded build, one short cell each on the fake; both succeed, the build's cell with its own version. */
-async function runBesideRelease(language: string, release: string, build: string, label: string, buildVersion: string): Promise<{ id: string }> {
+/** A job of the release and uploaded builds, one short cell each on the fake; every cell succeeds, each build's with its own version. */
+async function runBesideRelease(language: string, release: string, builds: { id: string; label: string; version: string }[]): Promise<{ id: string; cells: Cell[] }> {
   const created = await postJob({
-    name: `test: ${label} beside its release`,
-    clients: [
-      { language, version: release },
-      { language, artifact: build, label },
-    ],
+    name: `test: ${builds.map((b) => b.label).join(', ')} beside the release`,
+    clients: [{ language, version: release }, ...builds.map((b) => ({ language, artifact: b.id, label: b.label }))],
     configurations: [{ label: 'client default' }],
     concurrency: [4],
     target: { kind: 'fake', latencyMs: 5 },
@@ -109,17 +109,14 @@ async function runBesideRelease(language: string, release: string, build: string
   assert.equal(job.status, 'succeeded', JSON.stringify(job));
   assert.deepEqual(
     job.cells.map((c) => [c.client.version, c.client.artifact ?? null, c.status]),
-    [
-      [release, null, 'succeeded'],
-      [buildVersion, build, 'succeeded'],
-    ],
+    [[release, null, 'succeeded'], ...builds.map((b) => [b.version, b.id, 'succeeded'])],
     JSON.stringify(job.cells.map((c) => c.error)),
   );
   for (const c of job.cells) assert.ok(c.result && c.result.count >= 200 && c.result.errorCount === 0, JSON.stringify(c.result));
-  return { id };
+  return { id, cells: job.cells };
 }
 
-test('java: a fragment of 6.104.0 relabelled 6.104.1-SNAPSHOT (spanner and its sibling modules) resolves from the fragment and runs beside 6.104.0', { timeout: 600_000 }, async () => {
+test('java: a fragment of 6.104.0 relabelled 6.104.1-SNAPSHOT (spanner and its sibling modules) resolves from the fragment and runs beside 6.104.0, and so does the calibration build that waits 30 ms per query', { timeout: 600_000 }, async () => {
   // The release's jars in the local Maven repository, as any Java cell of it puts them there.
   await prepareDriver({ language: 'java', version: '6.104.0' }, { cacheDir: CACHE_DIR, log: () => {} });
   const up = await upload(makeMavenFragment({ from: '6.104.0', to: '6.104.1-SNAPSHOT' }), 'language=java&label=java%206.104.0%20relabelled');
@@ -127,9 +124,25 @@ test('java: a fragment of 6.104.0 relabelled 6.104.1-SNAPSHOT (spanner and its s
   const build = (await up.json()) as { id: string; version: string; label: string };
   assert.equal(build.version, '6.104.1-SNAPSHOT', 'the version the fragment says');
 
-  // The release and the fragment in one job, one short cell each: 6.104.1-SNAPSHOT is on no public
-  // repository, so its cell runs only if the driver resolved it from the fragment.
-  const { id } = await runBesideRelease('java', '6.104.0', build.id, 'java 6.104.0 relabelled', '6.104.1-SNAPSHOT');
+  // The calibration's build of the release that waits 30 ms before each query (bench:calibrate).
+  const slowed = await slowedJavaBuild('6.104.0', 30, CACHE_DIR);
+  const slowUp = await upload(slowed.bytes, 'language=java&label=java%206.104.0%20%2B30%20ms');
+  assert.ok(slowUp.status === 201 || slowUp.status === 200, await slowUp.clone().text());
+  const slow = (await slowUp.json()) as { id: string; version: string };
+  assert.equal(slow.version, '6.104.0-slowed.30000us');
+
+  // The release and the fragments in one job, one short cell each: neither 6.104.1-SNAPSHOT nor
+  // 6.104.0-slowed.30000us is on a public repository, so their cells run only from the fragments.
+  const { id, cells } = await runBesideRelease('java', '6.104.0', [
+    { id: build.id, label: 'java 6.104.0 relabelled', version: '6.104.1-SNAPSHOT' },
+    { id: slow.id, label: 'java 6.104.0 +30 ms', version: slow.version },
+  ]);
+  // The slowed build's queries wait the 30 ms (parkNanos at the start of executeQuery) before their 5 ms
+  // RPC: no operation of it can take less than 35 ms, however the machine runs (this file yields), so
+  // its p50 is at least that; the release's is logged beside it.
+  const [releaseP50, relabelledP50, slowedP50] = cells.map((c) => c.result!.p50Ms);
+  console.log(`# java p50: 6.104.0 ${releaseP50!.toFixed(1)} ms, relabelled ${relabelledP50!.toFixed(1)} ms, +30 ms build ${slowedP50!.toFixed(1)} ms`);
+  assert.ok(slowedP50! >= 35, `the +30 ms build's p50 ${slowedP50} ms (the release's ${releaseP50} ms)`);
   // The build's record lists the job that ran it.
   const record = (await (await fetch(`${stack.baseUrl}/api/artifacts/${build.id}`)).json()) as { jobs: { url: string }[]; contents?: unknown };
   assert.deepEqual(
@@ -145,5 +158,5 @@ test('python: PyPI’s wheel of 3.71.0 relabelled 3.72.0.dev0 installs from the 
   // The wheel's 3.72.0.dev0 as a spec writes a version.
   assert.deepEqual([build.module, build.version], ['google-cloud-spanner', '3.72.0-dev0']);
   // 3.72.0.dev0 is on no index: its cell runs only from the uploaded wheel.
-  await runBesideRelease('python', '3.71.0', build.id, 'python 3.71.0 relabelled', '3.72.0-dev0');
+  await runBesideRelease('python', '3.71.0', [{ id: build.id, label: 'python 3.71.0 relabelled', version: '3.72.0-dev0' }]);
 });

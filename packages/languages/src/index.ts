@@ -33,6 +33,7 @@ export {
   type ArtifactLimits,
   type MavenFragmentOptions,
 } from './artifacts/index';
+export { JAVA_SLOWED_METHODS, slowedJavaBuild, slowedJavaVersion } from './java/slowed';
 export { CellError } from './launch/cell-error';
 export { driverEnvironment, redactEnvironment } from './launch/environment';
 export { DEADLINE_GRACE_MS, driverDeadlineMs, runDriver, type CellHooks } from './launch/run-driver';

@@ -12,7 +12,7 @@ import { archiveClasses, classSharingArgs } from './class-sharing';
 import { JAVA_ARTIFACT as ARTIFACT } from './registry';
 
 const run = promisify(execFile);
-const MVN = process.platform === 'win32' ? 'mvn.cmd' : 'mvn';
+export const MVN = process.platform === 'win32' ? 'mvn.cmd' : 'mvn';
 /** The driver's Maven project: pom.xml (dependencies) and src/main/java (the driver). */
 export const JAVA_DRIVER_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'driver');
 const POM = path.join(JAVA_DRIVER_DIR, 'pom.xml');
