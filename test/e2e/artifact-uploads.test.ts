@@ -116,7 +116,9 @@ async function runBesideRelease(language: string, release: string, builds: { id:
   return { id, cells: job.cells };
 }
 
-test('java: a fragment of 6.104.0 relabelled 6.104.1-SNAPSHOT (spanner and its sibling modules) resolves from the fragment and runs beside 6.104.0, and so does the calibration build that waits 30 ms per query', { timeout: 600_000 }, async () => {
+test('java: a fragment of 6.104.0 relabelled 6.104.1-SNAPSHOT (spanner and its sibling modules) resolves from the fragment and runs beside 6.104.0, and so does the calibration build that waits 30 ms per query', {
+  timeout: 600_000,
+}, async () => {
   // The release's jars in the local Maven repository, as any Java cell of it puts them there.
   await prepareDriver({ language: 'java', version: '6.104.0' }, { cacheDir: CACHE_DIR, log: () => {} });
   const up = await upload(makeMavenFragment({ from: '6.104.0', to: '6.104.1-SNAPSHOT' }), 'language=java&label=java%206.104.0%20relabelled');
