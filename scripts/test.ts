@@ -135,14 +135,13 @@ function saveTimes(runs: TierRun[]): void {
 
 /**
  * Runs the tiers' files as one schedule, so that no tier waits for the slowest file of the one before:
- * first the files that must run alone, one at a time (the e2e ones too when the web app of these sources
- * is already built), with only the files that mostly wait on timers (`// test: waits`: they leave the
- * machine nearly idle) and, in an idle cgroup, those that yield (`// test: yields`) beside them, on
+ * first the files that must run alone, one at a time (the e2e ones last, once `web` is ready), with only
+ * the files that mostly wait on timers (`// test: waits`: they leave the machine nearly idle) and, in an
+ * idle cgroup, those that yield (`// test: yields`; once a web build there has ended) beside them, on
  * through the next step. Then every other file of every tier, packed by the CPU it used in the last run here (most wait on latencies, drivers or the browser, not on the cores): at least `lanes` at a
  * time, and more while the running files' CPU (cores on average: CPU time over wall time) leaves a core's
- * worth free, echoing the runner's output; e2e files only once the web app is built (`web`, which `beside`
- * starts while the packed files run); last, when the web app had to be built, the e2e files that must run
- * alone. A tier's seconds run from its first file's start to its last one's end.
+ * worth free, echoing the runner's output; e2e files only once the web app is built. A tier's seconds
+ * run from its first file's start to its last one's end.
  */
 async function runTiers(byTier: [Tier, string[]][], env: NodeJS.ProcessEnv, lanes: number, web: Web, yieldingGroup?: YieldingGroup): Promise<TierRun[]> {
   const tierOf = new Map<string, Tier>(byTier.flatMap(([tier, files]) => files.map((f) => [f, tier] as const)));
