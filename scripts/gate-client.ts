@@ -22,9 +22,10 @@ const JSON_HEADERS = () => ({ 'content-type': 'application/json', ...auth() });
 /** A failure to show as one line, without a stack trace. */
 export class CliError extends Error {}
 
-export async function healthy(base: string): Promise<boolean> {
+/** Whether a spanner-client-bench answers /api/health at `base` within `timeoutMs` (a refused connection answers at once). */
+export async function healthy(base: string, timeoutMs = 2000): Promise<boolean> {
   try {
-    return (await fetch(new URL('/api/health', base), { signal: AbortSignal.timeout(2000) })).ok;
+    return (await fetch(new URL('/api/health', base), { signal: AbortSignal.timeout(timeoutMs) })).ok;
   } catch {
     return false;
   }

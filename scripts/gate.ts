@@ -183,13 +183,16 @@ async function runGate(base: string, gate: Record<string, unknown>, timeoutMs: n
   return EXIT[verdict as keyof typeof EXIT] ?? EXIT.error;
 }
 
+const SERVER_HEALTH_MS = 15_000;
+
 async function main(): Promise<number> {
   const { gates, build, server, token, timeoutMs } = gateFromArgs(process.argv.slice(2));
   pollMs(); // a bad SCB_GATE_POLL_MS is refused before anything is queued
   useToken(token);
   const nothing = async () => {};
   if (server) {
-    if (!(await healthy(server))) throw new CliError(`--server ${server}: no spanner-client-bench answers at ${new URL('/api/health', server)}`);
+    // A named server may be a busy shared one: it gets longer to answer than the local probe below.
+    if (!(await healthy(server, SERVER_HEALTH_MS))) throw new CliError(`--server ${server}: no spanner-client-bench answers at ${new URL('/api/health', server)} within ${SERVER_HEALTH_MS / 1000} s`);
     return runGates(server, gates, build, timeoutMs, nothing);
   }
   const local = `http://127.0.0.1:${env.PORT}`;

@@ -67,6 +67,10 @@ function sh(script: string, args: string[], env: Record<string, string>): Promis
 // C=8 keeps the 133 queries a second of 30 ms at C=4. The Node driver is one prebuilt bundle (nothing
 // compiles in the sandbox): 80 warm-up operations keep the client's first calls out. Node's repeats of one
 // build differ by up to 4% on p50 here, so it is allowed +10%; the 20 ms wait on a timer adds a third.
+// A 1 s cell has about 100 queries, so its p99 is nearly its slowest query and one stall moves a repeat's
+// qps: a CI run's A/A had one candidate repeat at p99 125 ms against 83-93 ms (90% interval to +51%) and
+// one at 100 qps against 107-112 (to −11%), inconclusive at +30% and −10%. The slowed builds are judged on
+// p50, so p99 and qps are allowed what a stall does here.
 const LATENCY_MS = 60;
 const WAIT_MS = 20;
 const GATE = {
@@ -76,7 +80,7 @@ const GATE = {
   concurrency: [8],
   repeats: 3,
   timeScale: 1,
-  criteria: { p50RisePct: 10, p99RisePct: 30 },
+  criteria: { qpsDropPct: 20, p50RisePct: 10, p99RisePct: 60 },
 };
 /** The slowed builds' gates: two cells of an arm left out as harness-bound still leave 3 repeats to judge. */
 const SLOWED = { repeats: 5 };
