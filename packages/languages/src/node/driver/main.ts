@@ -4,6 +4,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { DriverCellSchema, type OperationKind } from '@scb/shared';
+import { enableCompileCache } from '../compile-cache.cjs';
 import { countChannels } from './channels';
 import { runPhases } from './load';
 import { OPERATIONS, type Operation } from './operations';
@@ -39,7 +40,10 @@ async function main(): Promise<void> {
   const clientDir = process.argv[2];
   if (!clientDir) fail('driver: the folder of the installed @google-cloud/spanner is required as the first argument');
 
-  // Load the client, and the grpc-js and grpc-gcp its google-gax uses, from the version's own folder.
+  // Load the client, and the grpc-js and grpc-gcp its google-gax uses, from the version's own folder,
+  // compiled from the code caches kept beside it (made by the first driver of the version; an uploaded
+  // build's folder is read-only in its sandbox, so its drivers compile it each time).
+  enableCompileCache(path.join(clientDir, '.compile-cache'), 'driver');
   const req = createRequire(path.join(clientDir, 'package.json'));
   const { Spanner } = req('@google-cloud/spanner');
   const clientReq = createRequire(req.resolve('@google-cloud/spanner'));

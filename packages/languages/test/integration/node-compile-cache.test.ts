@@ -1,0 +1,103 @@
+// test: yields
+// The Node driver's compile cache (src/node/compile-cache.cjs), in processes of its own: a second process
+// takes every module's code from the first one's cache, a module changed to a source of the same length
+// is compiled again (V8 checks only a source's length), a module that calls import() is left to Node and
+// its import works, and a cache that cannot be written costs nothing but the attempt. Then a Node driver's
+// cell leaves its cache beside the client it loaded.
+import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, test } from 'node:test';
+import { startFakeSpanner } from '@scb/fake-spanner';
+import type { DriverCell } from '@scb/shared';
+import { CACHE_DIR } from '../../../../apps/runner/src/paths';
+import { prepareDriver } from '../../src/index';
+
+const MODULE = path.resolve(import.meta.dirname, '../../src/node/compile-cache.cjs');
+const dir = mkdtempSync(path.join(os.tmpdir(), 'scb-compile-cache-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+interface Run {
+  stats: { fromCache: number; compiled: number; byNode: number };
+  value: string;
+  imported: string;
+}
+
+/** A process that enables the cache in `cache`, loads a.cjs (which loads b.cjs) and dyn.cjs, and says what it got. */
+function load(cache: string): Run {
+  const main = path.join(dir, 'main.cjs');
+  writeFileSync(
+    main,
+    `const cc = require(${JSON.stringify(MODULE)});
+cc.enableCompileCache(${JSON.stringify(cache)}, 'test');
+const value = require('./a.cjs')();
+require('./dyn.cjs')().then((imported) => console.log(JSON.stringify({ stats: cc.compileCacheStats(), value, imported })));`,
+  );
+  return JSON.parse(execFileSync(process.execPath, [main], { cwd: dir, encoding: 'utf8' })) as Run;
+}
+
+test('a second process compiles nothing the first compiled; a changed source is compiled again; import() still works', () => {
+  writeFileSync(path.join(dir, 'a.cjs'), "const b = require('./b.cjs');\nmodule.exports = () => `a+${b()}`;\n");
+  writeFileSync(path.join(dir, 'b.cjs'), "module.exports = () => 'one';\n");
+  writeFileSync(path.join(dir, 'dyn.cjs'), "module.exports = () => import('node:os').then((os) => typeof os.cpus);\n");
+  const cache = path.join(dir, 'cache');
+
+  const first = load(cache);
+  assert.deepEqual(first.stats, { fromCache: 0, compiled: 2, byNode: 1 }, 'a.cjs and b.cjs compiled (main.cjs was, before the cache); dyn.cjs left to Node');
+  assert.equal(first.value, 'a+one');
+  assert.equal(first.imported, 'function', 'import() from a module Node compiled');
+  assert.deepEqual(readdirSync(cache), [`test-node-${process.version}.bin`]);
+
+  const second = load(cache);
+  assert.deepEqual(second.stats, { fromCache: 2, compiled: 0, byNode: 1 });
+  assert.equal(second.value, 'a+one');
+  assert.equal(second.imported, 'function');
+
+  // The same length, another source: the cache of the old one must not be taken.
+  writeFileSync(path.join(dir, 'b.cjs'), "module.exports = () => 'two';\n");
+  const third = load(cache);
+  assert.deepEqual(third.stats, { fromCache: 1, compiled: 1, byNode: 1 });
+  assert.equal(third.value, 'a+two');
+  assert.deepEqual(load(cache).stats, { fromCache: 2, compiled: 0, byNode: 1 }, 'the new source cached in turn');
+});
+
+test('a cache folder that cannot be made: the modules load, nothing is thrown', () => {
+  writeFileSync(path.join(dir, 'b.cjs'), "module.exports = () => 'two';\n");
+  const blocked = path.join(dir, 'a-file');
+  writeFileSync(blocked, 'not a folder');
+  const run = load(path.join(blocked, 'cache'));
+  assert.equal(run.value, 'a+two');
+  assert.equal(run.stats.fromCache, 0);
+  assert.equal(load(path.join(blocked, 'cache')).stats.fromCache, 0, 'nothing was written');
+});
+
+test("a Node driver's cell leaves the client's compile cache beside it", async () => {
+  const fake = await startFakeSpanner({ latencyMs: 1 });
+  try {
+    const cell = {
+      endpoint: { host: '127.0.0.1', port: fake.port, security: 'plaintext' },
+      database: { projectId: 'p', instanceId: 'i', databaseId: 'd' },
+      client: { language: 'node', version: '9.0.0' },
+      configuration: { label: 'default', grpcGcp: 'default' },
+      load: { shape: 'closed', concurrency: 2, warmupOps: 5, measuredOps: 20 },
+      operations: [{ kind: 'select1', weight: 1 }],
+      deadlineMs: 60_000,
+    } as DriverCell;
+    const launch = await prepareDriver(cell.client, { cacheDir: CACHE_DIR, log: () => {} });
+    const cache = path.join(launch.dir, '.compile-cache', `driver-node-${process.version}.bin`);
+    rmSync(cache, { force: true });
+    const out = await new Promise<string>((resolve) => {
+      const p = spawn(launch.command, launch.args, { env: { ...process.env, METADATA_SERVER_DETECTION: 'none', SPANNER_DISABLE_BUILTIN_METRICS: 'true' } });
+      let s = '';
+      p.stdout.on('data', (d) => (s += d));
+      p.on('close', () => resolve(s));
+      p.stdin.end(JSON.stringify(cell));
+    });
+    assert.match(out, /"type":"result"/);
+    assert.ok(existsSync(cache), `the cache in ${launch.dir}`);
+  } finally {
+    await fake.stop();
+  }
+});
