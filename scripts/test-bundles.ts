@@ -77,7 +77,11 @@ export async function bundleTestFiles(files: string[]): Promise<Map<string, stri
       plugins: [dependenciesOutside, sourceImportMeta],
     });
   } catch (e) {
-    console.log(`# test files run from their sources: bundling them failed (${(e as Error).message.split('\n')[0]})`);
+    // esbuild's message names only the count: each error with where it is.
+    const errors = ((e as { errors?: { text: string; location?: { file: string; line: number } | null }[] }).errors ?? []).map(
+      (x) => `${x.location ? `${x.location.file}:${x.location.line}: ` : ''}${x.text}`,
+    );
+    console.log(`# test files run from their sources: bundling them failed (${errors.length ? errors.join('; ') : (e as Error).message.split('\n')[0]})`);
     return new Map();
   }
   return new Map(files.map((f) => [f, bundleOf(path.resolve(f))]));

@@ -2,6 +2,7 @@ import { CellError, driverDeadlineMs, runDriver, type CellHooks, type DriverLaun
 import { driverWorkload, isOpenLoop, targetCap, type CellEvent, type CellPlan, type CellTokens, type DriverCell, type JobSpec, type ResultMessage } from '@scb/shared';
 import { isolateBuild } from './builds';
 import { targetCredentials } from './driver-env';
+import { env } from './env';
 import { watchMachine, type MachineLoad } from './machine';
 import { startTarget, type AddedLatency, type ChannelStats, type ServerTime, type TargetLoad } from './targets/index';
 
@@ -44,7 +45,7 @@ export async function runCell(spec: JobSpec, plan: CellPlan, launch: DriverLaunc
       configuration: plan.configuration,
       ...driverWorkload(spec.workload, plan.concurrency, spec.timeScale, isOpenLoop(spec)),
       ...(cap ? { cap } : {}),
-      deadlineMs: driverDeadlineMs(spec, plan.concurrency),
+      deadlineMs: driverDeadlineMs(spec, plan.concurrency, env.SCB_DRIVER_START_MS),
     };
     // An uploaded build's driver runs in the sandbox, reaching only this target; so does every other
     // driver of a job that runs one, so that what it is compared with runs under the same conditions.

@@ -1,6 +1,7 @@
 // The runner's environment variables, read and validated once (docs/configuration.md); those of the
 // built-in target kinds (SCB_EMULATOR_BIN, SCB_ALLOW_SPANNER, SCB_TEST_TLS_ROOTS) are theirs: @scb/targets' env.ts.
 import { commaList, isPublicUrl, policyFromEnv, PUBLIC_URL_ERROR, type Policy } from '@scb/shared/policy';
+import { DRIVER_START_MS } from '@scb/languages';
 import { z } from 'zod';
 
 /** Unset and empty are the same: the variable is not given. */
@@ -29,6 +30,12 @@ const RunnerEnvSchema = z.object({
   SCB_MACHINE: optional,
   /** Milliseconds between heartbeats; a runner silent for 4 of them is taken for dead and its job resumed. */
   SCB_HEARTBEAT_MS: z.coerce.number().int().min(200).max(60_000).default(5000),
+  /**
+   * Milliseconds a driver may take to start and connect beyond its operations' allowance: a cell past its
+   * deadline fails. Raise it where drivers share the machine with heavier work (npm test gives the files
+   * that run in its idle cgroup 300 s). Bounds a Cloud Spanner cell's cost cap by the same.
+   */
+  SCB_DRIVER_START_MS: z.coerce.number().int().min(10_000).max(3_600_000).default(DRIVER_START_MS),
   /** Plug-in modules (client languages, target kinds) to load at start: comma-separated absolute paths (@scb/languages/plugins). */
   SCB_PLUGINS: optional,
   /**

@@ -36,7 +36,7 @@ export {
 export { JAVA_SLOWED_METHODS, slowedJavaBuild, slowedJavaVersion } from './java/slowed';
 export { CellError } from './launch/cell-error';
 export { driverEnvironment, redactEnvironment } from './launch/environment';
-export { DEADLINE_GRACE_MS, driverDeadlineMs, runDriver, type CellHooks } from './launch/run-driver';
+export { DEADLINE_GRACE_MS, DRIVER_START_MS, driverDeadlineMs, runDriver, type CellHooks } from './launch/run-driver';
 export { bytesUnder, enforceCacheCap, type CacheEntry, type Eviction } from './cache';
 export { REGISTRY_ANSWER_TTL_MS, REGISTRY_FAILURE_TTL_MS } from './lookups';
 export { ClientInstallError, RegistryError, type BuildToInstall, type DriverLaunch, type InstallContext, type LanguagePlugin } from './plugin';

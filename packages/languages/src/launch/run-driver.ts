@@ -15,17 +15,23 @@ export interface CellHooks {
   signal?: AbortSignal;
 }
 
-/** Generous upper bound on a cell's run time: start-up, warm-up and measurement at a tenth of ideal speed. */
-export function driverDeadlineMs(spec: JobSpec, level: number): number {
+/** How long a driver may take to start and connect, beyond its operations' allowance, unless the runner says otherwise (SCB_DRIVER_START_MS). */
+export const DRIVER_START_MS = 60_000;
+
+/**
+ * Generous upper bound on a cell's run time: start-up (`startMs`), warm-up and measurement at a tenth of
+ * ideal speed.
+ */
+export function driverDeadlineMs(spec: JobSpec, level: number, startMs = DRIVER_START_MS): number {
   // Where the target models no latency, allow a second per operation and loop; a think time adds its mean.
   const perOpMs = Math.max(modeledLatencyMs(spec) ?? 1000, 1) + (spec.workload.thinkTime?.ms ?? 0) * spec.timeScale;
   // An open loop's operations arrive at `level` per second, whatever they take.
   const opsMs = (ops: number) => (isOpenLoop(spec) ? ((ops / level) * 1000 + perOpMs) * 10 : Math.ceil(ops / level) * perOpMs * 10);
   const measureMs = spec.workload.durationSeconds !== undefined ? spec.workload.durationSeconds * 1000 * 1.5 : opsMs(opsAt(spec.workload.measuredOps!, level));
-  const bound = 60_000 + opsMs(opsAt(spec.workload.warmupOps, level)) + measureMs;
-  // A target that costs money caps a cell's traffic: start-up gets a minute beyond that, no more.
+  const bound = startMs + opsMs(opsAt(spec.workload.warmupOps, level)) + measureMs;
+  // A target that costs money caps a cell's traffic: start-up gets its allowance beyond that, no more.
   const cap = targetCap(spec.target);
-  return Math.round(cap ? Math.min(bound, cap.ms + 60_000) : bound);
+  return Math.round(cap ? Math.min(bound, cap.ms + startMs) : bound);
 }
 
 /** How long past its deadline a driver may take to exit by itself before the runner kills it. */

@@ -25,10 +25,7 @@ export function nodeDriverBundle(entry: string, cacheDir: string): Promise<strin
 }
 
 async function bundle(entry: string, cacheDir: string): Promise<string> {
-  // A CommonJS module in the bundle (compile-cache.cjs) requires Node's own modules: an ES module has
-  // no `require` of its own, so the bundle makes one.
-  const banner = "import { createRequire as __scbCreateRequire } from 'node:module'; const require = __scbCreateRequire(import.meta.url);";
-  const out = await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', target: 'node20', write: false, logLevel: 'silent', legalComments: 'none', banner: { js: banner } });
+  const out = await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', target: 'node20', write: false, logLevel: 'silent', legalComments: 'none' });
   const code = out.outputFiles[0]!.contents;
   const dir = path.join(cacheDir, 'drivers', 'node');
   const file = path.join(dir, `driver-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`);

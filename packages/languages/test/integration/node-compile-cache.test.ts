@@ -1,5 +1,5 @@
 // test: yields
-// The Node driver's compile cache (src/node/compile-cache.cjs), in processes of its own: a second process
+// The Node driver's compile cache (src/node/compile-cache.mjs), in processes of its own: a second process
 // takes every module's code from the first one's cache, a module changed to a source of the same length
 // is compiled again (V8 checks only a source's length), a module that calls import() is left to Node and
 // its import works, and a cache that cannot be written costs nothing but the attempt. Then a Node driver's
@@ -15,7 +15,7 @@ import type { DriverCell } from '@scb/shared';
 import { CACHE_DIR } from '../../../../apps/runner/src/paths';
 import { prepareDriver } from '../../src/index';
 
-const MODULE = path.resolve(import.meta.dirname, '../../src/node/compile-cache.cjs');
+const MODULE = path.resolve(import.meta.dirname, '../../src/node/compile-cache.mjs');
 const dir = mkdtempSync(path.join(os.tmpdir(), 'scb-compile-cache-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -30,10 +30,12 @@ function load(cache: string): Run {
   const main = path.join(dir, 'main.cjs');
   writeFileSync(
     main,
-    `const cc = require(${JSON.stringify(MODULE)});
-cc.enableCompileCache(${JSON.stringify(cache)}, 'test');
-const value = require('./a.cjs')();
-require('./dyn.cjs')().then((imported) => console.log(JSON.stringify({ stats: cc.compileCacheStats(), value, imported })));`,
+    `import(${JSON.stringify(MODULE)}).then(async (cc) => {
+  cc.enableCompileCache(${JSON.stringify(cache)}, 'test');
+  const value = require('./a.cjs')();
+  const imported = await require('./dyn.cjs')();
+  console.log(JSON.stringify({ stats: cc.compileCacheStats(), value, imported }));
+});`,
   );
   return JSON.parse(execFileSync(process.execPath, [main], { cwd: dir, encoding: 'utf8' })) as Run;
 }

@@ -4,7 +4,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { DriverCellSchema, type OperationKind } from '@scb/shared';
-import { enableCompileCache } from '../compile-cache.cjs';
+import { enableCompileCache } from '../compile-cache.mjs';
 import { countChannels } from './channels';
 import { runPhases } from './load';
 import { OPERATIONS, type Operation } from './operations';

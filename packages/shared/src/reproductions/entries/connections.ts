@@ -102,7 +102,9 @@ export const SILENT_CONNECTIONS: Reproduction[] = [
           metric: 'maxMs',
           of: { grpcVersion: '1.8.2' },
           to: { grpcVersion: '1.8.3' },
-          atLeast: 1.6,
+          // About 2× on a quiet machine (2,014-2,043 ms against 1,024-1,030); a busy one adds to both
+          // (1,924 against 1,249 ms in a CI run: 1.54×), where the fixed releases stay near 1×.
+          atLeast: 1.4,
           says: 'on 1.8.2 the calls in flight at the GOAWAY are ended and the client retries them: they wait for the trailers twice',
         },
         { kind: 'bound', metric: 'maxMs', cells: { grpcVersion: '1.8.3' }, atMost: 1500, says: 'on 1.8.3 they finish on the connection told to go away' },

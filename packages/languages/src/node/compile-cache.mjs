@@ -1,4 +1,3 @@
-'use strict';
 // A compile cache for CommonJS modules on Node 20, which lacks Node 22's module.enableCompileCache: the
 // V8 code cache of each module a process loads (its bytecode, the functions run so far included) is kept
 // in one file per cache and scope, under the module's path and a checksum of its source, and handed to
@@ -7,11 +6,12 @@
 // code runs, V8 rejects a cache made by another V8 or with other flags (it is made again), and a driver's
 // measured phase counts only its own CPU. ES modules, modules that may call import() and anything vm
 // cannot compile go through Node's own loader unchanged.
-const Module = require('node:module');
-const vm = require('node:vm');
-const fs = require('node:fs');
-const path = require('node:path');
-const zlib = require('node:zlib');
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import Module from 'node:module';
+import path from 'node:path';
+import vm from 'node:vm';
+import zlib from 'node:zlib';
 
 const ENABLED = Symbol.for('scb.compileCache');
 /** What this process compiled so far: from a code cache, by vm without one (its cache written later), or by Node itself. */
@@ -20,7 +20,7 @@ const stats = { fromCache: 0, compiled: 0, byNode: 0 };
 // whatever importModuleDynamically says): a module that may call one is Node's to compile.
 const DYNAMIC_IMPORT = /\bimport\s*\(/;
 /** A checksum of a module's source (zlib.crc32 came in Node 20.15). */
-const checksum = zlib.crc32 ?? ((source) => require('node:crypto').createHash('sha1').update(source).digest('hex'));
+const checksum = zlib.crc32 ?? ((source) => createHash('sha1').update(source).digest('hex'));
 
 /** The cache file: a JSON index ([path, checksum, length] per module) after its byte length, then the caches. */
 function readCache(file) {
@@ -62,7 +62,7 @@ function writeCache(file, entries) {
  * than exits; a driver passes none: nothing is written while it measures). Once per process; a folder
  * that cannot be written only costs the attempt (nothing is thrown).
  */
-function enableCompileCache(dir, scope, writeAfterMs) {
+export function enableCompileCache(dir, scope, writeAfterMs) {
   if (!dir || globalThis[ENABLED]) return false;
   globalThis[ENABLED] = true;
   const file = path.join(dir, `${scope}-node-${process.version}.bin`);
@@ -126,6 +126,4 @@ function enableCompileCache(dir, scope, writeAfterMs) {
 }
 
 /** This process's counts so far (all 0 until enableCompileCache). */
-const compileCacheStats = () => ({ ...stats });
-
-module.exports = { enableCompileCache, compileCacheStats };
+export const compileCacheStats = () => ({ ...stats });
