@@ -4,8 +4,13 @@
 // by side, alternating, and for the Node, Go and Python drivers as they start today. CPU is user + system of
 // the driver process and its children (/usr/bin/time), so other load on the machine does not count.
 // BENCH_STARTS (5) starts per side; BENCH_JAVA (6.123.0), BENCH_NODE (9.0.0), BENCH_GO (1.96.1),
-// BENCH_PYTHON (3.71.0); BENCH_OTHERS=0 leaves Node, Go and Python out. Prints figures; nothing is asserted.
+// BENCH_PYTHON (3.71.0); BENCH_OTHERS=0 leaves Node, Go and Python out. Node's start is also measured with
+// and without its compile cache, alternating (BENCH_NODE_CACHE=0 leaves that out; BENCH_CLASS_SHARING=0 leaves
+// Java's two sides out). Prints figures; nothing is asserted.
 import { execSync, spawn } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { startFakeSpanner } from '@scb/fake-spanner';
 import { installContext, prepareDriver } from '@scb/languages';
 import type { DriverLaunch } from '@scb/languages';
@@ -55,28 +60,57 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const fmt = (xs: number[]) => `median ${median(xs).toFixed(2)} s (${xs.map((x) => x.toFixed(2)).join(', ')})`;
 
 try {
-  const ctx = installContext('java', { cacheDir: CACHE_DIR, log: (l) => console.log(`  ${l}`) });
-  let java = await ensureJavaClient(JAVA, ctx);
-  // The first start writes the class list, the next preparation turns it into the archive.
-  if (!java.args.some((a) => a.startsWith('-XX:SharedArchiveFile='))) {
-    console.log(`java ${JAVA}: no archive yet; one start to list the classes, then the dump`);
-    await cpuOfStart(java, cellOf({ language: 'java', version: JAVA }));
-    java = await ensureJavaClient(JAVA, ctx);
+  if (process.env.BENCH_CLASS_SHARING !== '0') {
+    const ctx = installContext('java', { cacheDir: CACHE_DIR, log: (l) => console.log(`  ${l}`) });
+    let java = await ensureJavaClient(JAVA, ctx);
+    // The first start writes the class list, the next preparation turns it into the archive.
+    if (!java.args.some((a) => a.startsWith('-XX:SharedArchiveFile='))) {
+      console.log(`java ${JAVA}: no archive yet; one start to list the classes, then the dump`);
+      await cpuOfStart(java, cellOf({ language: 'java', version: JAVA }));
+      java = await ensureJavaClient(JAVA, ctx);
+    }
+    const archive = java.args.find((a) => a.startsWith('-XX:SharedArchiveFile='));
+    if (!archive) throw new Error(`java ${JAVA}: the archive was not made (a .refused note in ${java.dir}/class-sharing says why)`);
+    const without: DriverLaunch = { ...java, args: java.args.filter((a) => a !== archive) };
+    const cell = cellOf({ language: 'java', version: JAVA });
+    const off: number[] = [];
+    const on: number[] = [];
+    for (let i = 0; i < STARTS; i++) {
+      off.push(await cpuOfStart(without, cell));
+      on.push(await cpuOfStart(java, cell));
+    }
+    console.log(`java ${JAVA} ${execSync('java -version 2>&1').toString().split('\n')[0]}`);
+    console.log(`  without the archive: ${fmt(off)}`);
+    console.log(`  with the archive:    ${fmt(on)}`);
+    console.log(`  ratio with/without:  ${(median(on) / median(off)).toFixed(2)}`);
   }
-  const archive = java.args.find((a) => a.startsWith('-XX:SharedArchiveFile='));
-  if (!archive) throw new Error(`java ${JAVA}: the archive was not made (a .refused note in ${java.dir}/class-sharing says why)`);
-  const without: DriverLaunch = { ...java, args: java.args.filter((a) => a !== archive) };
-  const cell = cellOf({ language: 'java', version: JAVA });
-  const off: number[] = [];
-  const on: number[] = [];
-  for (let i = 0; i < STARTS; i++) {
-    off.push(await cpuOfStart(without, cell));
-    on.push(await cpuOfStart(java, cell));
+
+  // Node with and without its compile cache (src/node/compile-cache.mjs), alternating: "without" runs the
+  // driver on a copy of the client's folder whose .compile-cache is a file, so no cache is read or made.
+  if (process.env.BENCH_NODE_CACHE !== '0') {
+    const client = OTHERS[0]!;
+    const launch = await prepareDriver(client, { cacheDir: CACHE_DIR, log: () => {} });
+    const copy = mkdtempSync(path.join(os.tmpdir(), 'scb-driver-start-'));
+    try {
+      cpSync(launch.dir, copy, { recursive: true, filter: (src) => !src.includes(`${path.sep}.compile-cache`) });
+      writeFileSync(path.join(copy, '.compile-cache'), 'not a folder: no compile cache');
+      const uncached: DriverLaunch = { ...launch, args: launch.args.map((a) => (a === launch.dir ? copy : a)), dir: copy };
+      const cell = cellOf(client);
+      await cpuOfStart(launch, cell); // the cache made, if it was not
+      const off: number[] = [];
+      const on: number[] = [];
+      for (let i = 0; i < STARTS; i++) {
+        off.push(await cpuOfStart(uncached, cell));
+        on.push(await cpuOfStart(launch, cell));
+      }
+      console.log(`node ${client.version}`);
+      console.log(`  without the compile cache: ${fmt(off)}`);
+      console.log(`  with the compile cache:    ${fmt(on)}`);
+      console.log(`  ratio with/without:        ${(median(on) / median(off)).toFixed(2)}`);
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
   }
-  console.log(`java ${JAVA} ${execSync('java -version 2>&1').toString().split('\n')[0]}`);
-  console.log(`  without the archive: ${fmt(off)}`);
-  console.log(`  with the archive:    ${fmt(on)}`);
-  console.log(`  ratio with/without:  ${(median(on) / median(off)).toFixed(2)}`);
 
   if (process.env.BENCH_OTHERS !== '0') {
     for (const client of OTHERS) {

@@ -110,6 +110,7 @@ let harnessBound: CellResultInput;
  * on its other repeats; so does this test.
  */
 const onlyFakeP99 = (v: CellVerdict) => v.kind === 'harness-bound' && v.limits.every((l) => l.name === 'targetAddedP99Share');
+const onlyMachineOther = (v: CellVerdict) => v.kind === 'harness-bound' && v.limits.every((l) => l.name === 'machineOther');
 
 test('a quiet cell is clean, and every process in its loop was measured while it measured', { timeout: 300_000 }, async () => {
   // Up to 3 quiet cells, as a gate's repeats: the first clean one decides; one set aside before it may be
@@ -168,7 +169,8 @@ test('the same processes in an idle cgroup leave the cell clean: they took only 
   skip: !idle && 'no idle cgroup can be made here (not Linux, or not root)',
 }, async () => {
   try {
-    // As the quiet cell: up to 3 cells, the first clean one decides, one set aside only by the fake's p99.
+    // As the quiet cell: up to 3 cells, the first clean one decides, those before it set aside only by the
+    // fake's p99 or by other processes.
     const seen: string[] = [];
     for (let attempt = 1; ; attempt++) {
       const before = idleCgroupsCpuMs();
@@ -183,7 +185,10 @@ test('the same processes in an idle cgroup leave the cell clean: they took only 
       seen.push(`cell ${attempt}: ${v.kind}: ${verdictReasons(v)} ${figures(r)}; idle group ${hogsMs} ms`);
       if (v.kind === 'clean') break;
       console.log(`# cell beside the idle group set aside: ${verdictReasons(v)} ${figures(r)}`);
-      assert.ok(onlyFakeP99(v) && attempt < 3, seen.join('\n'));
+      // Set aside as well: a cell that other processes outside any idle group made harness-bound (a CI run's
+      // first cell: 67% of the cores, with no file beside it but those that mostly wait). Were the idle
+      // group counted, its hogs (about a core in every cell) would make each of the three so.
+      assert.ok((onlyFakeP99(v) || onlyMachineOther(v)) && attempt < 3, seen.join('\n'));
     }
     console.log(`# ${seen.at(-1)}`);
   } finally {
