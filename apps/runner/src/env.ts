@@ -35,7 +35,7 @@ const RunnerEnvSchema = z.object({
    * deadline fails. Raise it where drivers share the machine with heavier work (npm test gives the files
    * that run in its idle cgroup 300 s). Bounds a Cloud Spanner cell's cost cap by the same.
    */
-  SCB_DRIVER_START_MS: z.coerce.number().int().min(10_000).max(3_600_000).default(DRIVER_START_MS),
+  SCB_DRIVER_START_MS: z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.coerce.number().int().min(10_000).max(3_600_000).default(DRIVER_START_MS)),
   /** Plug-in modules (client languages, target kinds) to load at start: comma-separated absolute paths (@scb/languages/plugins). */
   SCB_PLUGINS: optional,
   /**

@@ -51,8 +51,13 @@ function writeCache(file, entries) {
   length.writeUInt32LE(head.length);
   // Written whole under a name of this process's, then renamed: a process beside it never reads half a file.
   const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  fs.writeFileSync(tmp, Buffer.concat([length, head, ...data]));
-  fs.renameSync(tmp, file);
+  try {
+    fs.writeFileSync(tmp, Buffer.concat([length, head, ...data]));
+    fs.renameSync(tmp, file);
+  } catch (e) {
+    fs.rmSync(tmp, { force: true }); // a full disk leaves no half file behind
+    throw e;
+  }
 }
 
 /**
