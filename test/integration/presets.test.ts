@@ -52,6 +52,19 @@ test('session-pool-exhaustion: past what 100 sessions serve, qps stops growing a
   // The preset's two transactions an agent at C=400 (the pool full and the client steady, so that the
   // measured qps reaches the pool's ceiling), 40 at C=20 (the preset's 200 there take 9 s).
   spec.workload.warmupOps = { min: 40, perConcurrency: 2 };
+  // Whether the pool was held full is judged per second (at least 90 in use for half the seconds): a
+  // busy machine can slow the client below that for a second or two (a CI run: 93, 94, 91, 87, 87, 62 in
+  // use). Such a job is run once more; the next one must hold it.
+  let held = await poolExhaustion(spec);
+  if (held === null) {
+    console.log('# C=400: the pool was not held full for half the seconds; run again');
+    held = await poolExhaustion(spec);
+  }
+  assert.match(held ?? '', /^session pool at or near its maximum 100 /);
+});
+
+/** One session-pool-exhaustion job at C=20 and 400, its figures checked: the sentence that says the C=400 cell's pool held it, or null. */
+async function poolExhaustion(spec: JobSpecInput): Promise<string | null> {
   const job = await run(spec);
   const [low, high] = job.cells.map((c) => ({ c: c.concurrency, qps: c.result!.qps, ro: summary(c, 'readOnlyTxn'), addedP99Ms: c.result!.targetAddedP99Ms! }));
   const lowSplit = latencySplit(low!.ro)!;
@@ -91,8 +104,8 @@ test('session-pool-exhaustion: past what 100 sessions serve, qps stops growing a
   const held = configurationLimit(ceiling, { ...figures, qps: cell.result!.qps });
   console.log(`# C=400: ceiling ${ceiling.qps.toFixed(0)} ops/s (${ceiling.limit}), no limits ${ceiling.noLimitsQps.toFixed(0)}; ${held}`);
   assert.equal(ceiling.limit, 'pool');
-  assert.match(held ?? '', /^session pool at or near its maximum 100 /);
-});
+  return held ?? null;
+}
 
 test('session-pool-exhaustion on Node 9.0.0 and Java 6.104.0 with their pools: 100 sessions in use, callers waiting for one', { timeout: 900_000 }, async () => {
   const spec = only(preset('session-pool-exhaustion'), 1, 2);
