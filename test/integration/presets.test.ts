@@ -52,12 +52,13 @@ test('session-pool-exhaustion: past what 100 sessions serve, qps stops growing a
   // The preset's two transactions an agent at C=400 (the pool full and the client steady, so that the
   // measured qps reaches the pool's ceiling), 40 at C=20 (the preset's 200 there take 9 s).
   spec.workload.warmupOps = { min: 40, perConcurrency: 2 };
-  // Whether the pool was held full is judged per second (at least 90 in use for half the seconds): a
-  // busy machine can slow the client below that for a second or two (a CI run: 93, 94, 91, 87, 87, 62 in
-  // use). Such a job is run once more; the next one must hold it.
+  // The pool held the cell only if it reached 70% of the pool's ceiling (HELD_SHARE) with 80 or more
+  // sessions in use for half its seconds: this small form reaches about 70% (a CI run: 199 of 284 ops/s,
+  // just under, with 93, 94, 91, 87, 87 in use; the next run 70% of 289). Such a job is run once more;
+  // the next one must be held.
   let held = await poolExhaustion(spec);
   if (held === null) {
-    console.log('# C=400: the pool was not held full for half the seconds; run again');
+    console.log('# C=400: not held by the pool (under 70% of its ceiling, or not full for half the seconds); run again');
     held = await poolExhaustion(spec);
   }
   assert.match(held ?? '', /^session pool at or near its maximum 100 /);
