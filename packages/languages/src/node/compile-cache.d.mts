@@ -1,3 +1,3 @@
 /** See compile-cache.mjs. */
-export function enableCompileCache(dir: string | undefined, scope: string, writeAfterMs?: number): boolean;
+export function enableCompileCache(dir: string | undefined, scope: string): boolean;
 export function compileCacheStats(): { fromCache: number; compiled: number; byNode: number };

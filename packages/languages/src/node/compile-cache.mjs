@@ -63,11 +63,10 @@ function writeCache(file, entries) {
 /**
  * From now on, CommonJS modules this process loads are compiled with the code caches in `dir` (the file of
  * `scope` and this Node version; made if missing). The caches of modules compiled without one are added
- * at exit, and also `writeAfterMs` after the first such compile if given (a server that is killed rather
- * than exits; a driver passes none: nothing is written while it measures). Once per process; a folder
- * that cannot be written only costs the attempt (nothing is thrown).
+ * at exit, never while the process measures. Once per process; a folder that cannot be written only costs
+ * the attempt (nothing is thrown).
  */
-export function enableCompileCache(dir, scope, writeAfterMs) {
+export function enableCompileCache(dir, scope) {
   if (!dir || globalThis[ENABLED]) return false;
   globalThis[ENABLED] = true;
   const file = path.join(dir, `${scope}-node-${process.version}.bin`);
@@ -75,12 +74,10 @@ export function enableCompileCache(dir, scope, writeAfterMs) {
   const original = Module.prototype._compile;
   /** Modules compiled here without a usable cache: [path, checksum, script]. */
   let fresh = [];
-  let timer;
 
   const write = () => {
     const made = fresh;
     fresh = [];
-    timer = undefined;
     if (!made.length) return;
     try {
       // A folder this process cannot write (an uploaded build's, read-only in its sandbox) is known before the caches are made.
@@ -112,10 +109,6 @@ export function enableCompileCache(dir, scope, writeAfterMs) {
     else {
       stats.compiled++;
       fresh.push([filename, sum, script]);
-      if (!timer && writeAfterMs !== undefined) {
-        timer = setTimeout(write, writeAfterMs);
-        timer.unref?.();
-      }
     }
     const require = (id) => this.require(id);
     require.resolve = (request, options) => Module._resolveFilename(request, this, false, options);
