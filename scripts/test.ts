@@ -262,6 +262,18 @@ const MAX_LANES = 4;
  */
 const MIN_DEMAND = 0.6;
 
+/**
+ * The tests check what drivers do, not how fast their runtimes' JITs make them: their drivers run with
+ * the runtime options an operator may give (SCB_JAVA_DRIVER_OPTIONS, SCB_NODE_DRIVER_OPTIONS) set to
+ * the ones that cost a short cell the least CPU — C1 only and the serial collector for a JVM (about half
+ * of a 3,000-operation cell's CPU), V8's collector on its main thread for Node. The benches and the
+ * calibration run the runtimes' defaults (docs/findings/product.md). One given to `npm test` stays.
+ */
+const TEST_DRIVER_OPTIONS: NodeJS.ProcessEnv = {
+  SCB_JAVA_DRIVER_OPTIONS: process.env.SCB_JAVA_DRIVER_OPTIONS ?? '-XX:TieredStopAtLevel=1 -XX:+UseSerialGC',
+  SCB_NODE_DRIVER_OPTIONS: process.env.SCB_NODE_DRIVER_OPTIONS ?? '--single-threaded-gc',
+};
+
 /** What the yielding files run in: an idle cgroup, and their environment (a PostgreSQL cluster of their own in that group, so that their queries yield too). */
 interface YieldingGroup {
   cgroup: IdleCgroup;
@@ -546,7 +558,7 @@ async function main(): Promise<void> {
   // One after the other: the queue's schema is installed through one shared pool (releaseQueue).
   const yieldingCluster = cgroup && (await startCluster(cgroup));
   console.log(`# one PostgreSQL cluster for the run${yieldingCluster ? ' and one in an idle cgroup for the yielding files' : ''}, ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-  const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', [TEST_CLUSTER_ENV]: cluster.adminUrl };
+  const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', [TEST_CLUSTER_ENV]: cluster.adminUrl, ...TEST_DRIVER_OPTIONS };
   // The commands the files start run from their bundles too (nodeArgs).
   if (BUNDLES.size) env[BUNDLED_ENV] = TEST_BUNDLES;
   // A yielding file's drivers get what the others leave, a tenth of a core at times: a Java cell's start

@@ -34,6 +34,9 @@ test('a Node 9.0.0 job runs through the queue against the fake and stores every 
   assert.equal(job.cells.length, 4);
   const env = job.environment as { cores: number; toolchains: { node: string } };
   assert.ok(env.cores >= 1 && env.toolchains.node.startsWith('v'), 'the job records where it ran');
+  // And the runtime options its drivers ran with, where the operator gave any (npm test does).
+  const given = Object.fromEntries(Object.entries({ java: process.env.SCB_JAVA_DRIVER_OPTIONS, node: process.env.SCB_NODE_DRIVER_OPTIONS }).filter(([, v]) => v?.trim()));
+  assert.deepEqual((job.environment as { driverOptions?: object }).driverOptions ?? {}, given);
   for (const cell of job.cells) {
     assert.equal(cell.status, 'succeeded', `cell ${cell.index}: ${cell.error}`);
     const r = cell.result!;

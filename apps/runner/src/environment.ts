@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import os from 'node:os';
 import { promisify } from 'node:util';
-import { detectToolchains } from '@scb/languages';
+import { detectToolchains, driverRuntimeOptions } from '@scb/languages';
 import type { Language } from '@scb/shared';
 import { buildIsolation } from './builds';
 import { env } from './env';
@@ -23,11 +23,14 @@ export type Environment = {
   commit: string | null;
   /** How uploaded builds' drivers run here (builds.ts), recorded for jobs that run one. */
   builds?: string;
+  /** The runtime options the operator gave each language's drivers (SCB_JAVA_DRIVER_OPTIONS, …), where any: not the runtimes' defaults. */
+  driverOptions?: Record<string, string>;
 };
 
 /** Where a job ran: numbers without their machine are not comparable. */
 export async function describeEnvironment(withBuilds = false): Promise<Environment> {
   const [toolchains, commit, builds] = await Promise.all([detectToolchains(), gitCommit(), withBuilds ? buildIsolation() : undefined]);
+  const driverOptions = driverRuntimeOptions();
   return {
     host: os.hostname(),
     cores: os.availableParallelism(),
@@ -38,6 +41,7 @@ export async function describeEnvironment(withBuilds = false): Promise<Environme
     targets: targetVersions(),
     commit,
     ...(builds && { builds: builds.text }),
+    ...(Object.keys(driverOptions).length && { driverOptions }),
   };
 }
 

@@ -2,6 +2,7 @@
 // --recover (the embedded start, where this is the only runner): runners registered earlier are gone,
 // and their jobs are resumed at once from their first unfinished cell.
 import { createDb, failOrphanedJobs, markAllRunnersStopped } from '@scb/db';
+import { driverRuntimeOptions } from '@scb/languages';
 import { loadPlugins } from '@scb/languages/plugins';
 import { env, EnvError, policy, required } from './env';
 import { logLine } from './log';
@@ -19,8 +20,10 @@ try {
 try {
   // A plug-in registers its languages and target kinds on import; the runner's side of its kinds is `targetPlugins`.
   for (const m of await loadPlugins(env.SCB_PLUGINS)) for (const p of (m.targetPlugins as TargetPlugin[] | undefined) ?? []) registerTargetPlugin(p);
-  // Read now, with the plug-ins' target kinds: a malformed policy stops the runner before it takes a job.
+  // Read now, with the plug-ins' target kinds: a malformed policy stops the runner before it takes a job;
+  // so does a driver runtime option a language refuses (SCB_JAVA_DRIVER_OPTIONS, …).
   policy();
+  driverRuntimeOptions();
 } catch (e) {
   process.stderr.write(`runner: ${(e as Error).message}\n`);
   process.exit(2);

@@ -9,6 +9,7 @@ import { enforceCacheCap, markUsed, type Eviction } from './cache';
 import { lookUpDates, lookUpVersions } from './lookups';
 import { ClientInstallError, type DriverLaunch, type InstallContext, type LanguagePlugin } from './plugin';
 import { artifactId } from './artifacts/index';
+import { runtimeOptionsByLanguage } from './launch/runtime-options';
 
 export {
   ArtifactError,
@@ -36,6 +37,7 @@ export {
 export { JAVA_SLOWED_METHODS, slowedJavaBuild, slowedJavaVersion } from './java/slowed';
 export { CellError } from './launch/cell-error';
 export { driverEnvironment, redactEnvironment } from './launch/environment';
+export { RuntimeOptionsError, runtimeOptionsOf, type RuntimeOptionsRule } from './launch/runtime-options';
 export { DEADLINE_GRACE_MS, DRIVER_START_MS, driverDeadlineMs, runDriver, type CellHooks } from './launch/run-driver';
 export { bytesUnder, enforceCacheCap, type CacheEntry, type Eviction } from './cache';
 export { REGISTRY_ANSWER_TTL_MS, REGISTRY_FAILURE_TTL_MS } from './lookups';
@@ -73,6 +75,11 @@ export async function detectToolchains(): Promise<Record<Language, string | null
   const plugins = languagePlugins();
   const versions = await Promise.all(plugins.map((p) => p.toolchain()));
   return Object.fromEntries(plugins.map((p, i) => [p.language, versions[i]!])) as Record<Language, string | null>;
+}
+
+/** The runtime options the operator set for each language's drivers (launch/runtime-options.ts), as a job records them; throws RuntimeOptionsError for one a language refuses. */
+export function driverRuntimeOptions(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  return runtimeOptionsByLanguage(languagePlugins(), env);
 }
 
 /**

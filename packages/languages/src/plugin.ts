@@ -4,6 +4,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Client, Language } from '@scb/shared';
 import { ArtifactError } from './artifacts/archive';
+import type { RuntimeOptionsRule } from './launch/runtime-options';
 
 /** How to start a driver process for one installed client version: spawn(command, args), cell on stdin. */
 export interface DriverLaunch {
@@ -72,6 +73,8 @@ export interface LanguagePlugin {
    * runtime's files outside /usr. Without it, the launch's own folder.
    */
   sandboxReadOnly?(launch: DriverLaunch): string[];
+  /** Options of the driver's runtime an operator may give every driver of the language (launch/runtime-options.ts). */
+  runtimeOptions?: RuntimeOptionsRule;
 }
 
 const run = promisify(execFile);

@@ -22,6 +22,8 @@ export const JobEnvironmentSchema = z.looseObject({
   commit: z.string().nullable().optional(),
   /** How the runner ran uploaded builds' drivers (sandboxed, unsandboxed by its operator's choice, refused): recorded for jobs that run one. */
   builds: z.string().optional(),
+  /** The runtime options the runner's operator gave each language's drivers (SCB_JAVA_DRIVER_OPTIONS, …), where any were given. */
+  driverOptions: z.record(z.string(), z.string()).optional(),
 });
 export type JobEnvironment = z.output<typeof JobEnvironmentSchema>;
 

@@ -1,5 +1,6 @@
 import { toolVersion, type LanguagePlugin } from '../plugin';
 import { ensureJavaBuild, ensureJavaClient, javaReadOnly } from './install';
+import { JAVA_RUNTIME_OPTIONS } from './runtime-options';
 import { JAVA_ARTIFACT, mavenVersions, mavenPublishDates } from './registry';
 
 export const java: LanguagePlugin = {
@@ -12,4 +13,5 @@ export const java: LanguagePlugin = {
   // `java -version` writes to stderr: `openjdk version "17.0.12" 2024-07-16`.
   toolchain: () => toolVersion('java', ['-version'], (out) => out.match(/version "([^"]+)"/)?.[1]),
   sandboxReadOnly: javaReadOnly,
+  runtimeOptions: JAVA_RUNTIME_OPTIONS,
 };

@@ -8,7 +8,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { SEMVER } from '@scb/shared/job';
 import { inspectArtifact, unpackArtifact, type ArtifactInfo } from '../artifacts/index';
 import { buildFolderName, ClientInstallError, oneAtATime, takeBuild, type BuildToInstall, type DriverLaunch, type InstallContext } from '../plugin';
+import { runtimeOptionsOf } from '../launch/runtime-options';
 import { archiveClasses, classSharingArgs } from './class-sharing';
+import { JAVA_RUNTIME_OPTIONS } from './runtime-options';
 import { JAVA_ARTIFACT as ARTIFACT } from './registry';
 
 const run = promisify(execFile);
@@ -120,7 +122,7 @@ async function install(version: string, ctx: InstallContext, local?: LocalReposi
   const java = local ? null : javaBinary('java');
   const client = (): JavaClient => {
     const classpath = classpathOf();
-    return { version, classpath, command: 'java', args: [...classSharingArgs(dir, classpath, java), '-cp', classpath, 'bench.JavaDriver'], dir };
+    return { version, classpath, command: 'java', args: [...runtimeOptionsOf(JAVA_RUNTIME_OPTIONS), ...classSharingArgs(dir, classpath, java), '-cp', classpath, 'bench.JavaDriver'], dir };
   };
   // Reuse the cache unless the driver changed or a jar it lists is gone (e.g. ~/.m2 was cleared).
   if (existsSync(marker) && readFileSync(marker, 'utf8').trim() === key && jarsPresent(classpathFile) && existsSync(driverJar)) {

@@ -99,6 +99,13 @@ for (const version of ['6.104.0', '6.123.0']) {
     t.diagnostic(`ensureJavaClient(${version}): ${firstMs} ms, then ${cachedMs} ms from the cache`);
     assert.deepEqual(again, client);
     assert.equal(client.version, version);
+    // The JVM options the operator gave every Java driver (npm test gives some) come first, and only they.
+    const given = (process.env.SCB_JAVA_DRIVER_OPTIONS ?? '').trim().split(/\s+/).filter(Boolean);
+    assert.deepEqual(client.args.slice(0, given.length), given);
+    assert.ok(
+      client.args[given.length]?.startsWith('-XX:SharedArchiveFile=') || client.args[given.length]?.startsWith('-XX:DumpLoadedClassList=') || client.args[given.length] === '-cp',
+      client.args.join(' '),
+    );
 
     const fake = await startFakeSpanner({ latencyMs: LATENCY_MS });
     try {

@@ -30,7 +30,10 @@ function EnvironmentList({ env }: { env: JobEnvironment }) {
       {languageInfos().map((l) => (
         <Fragment key={l.name}>
           <dt>{l.title}</dt>
-          <dd>{toolchains[l.name] ?? 'not found'}</dd>
+          <dd>
+            {toolchains[l.name] ?? 'not found'}
+            {env.driverOptions?.[l.name] && <span data-testid={`driver-options-${l.name}`}>, drivers run with {env.driverOptions[l.name]} (not the runtime's defaults)</span>}
+          </dd>
         </Fragment>
       ))}
       {Object.entries(targetVersionsOf(env)).map(([kind, version]) => (

@@ -1,0 +1,39 @@
+// The options an operator gives every driver of a language's runtime (its JVM, its Node), from the
+// runner's environment only (never a spec): SCB_JAVA_DRIVER_OPTIONS, SCB_NODE_DRIVER_OPTIONS. Each option
+// must be one the language's plug-in allows (a collector, the JIT's tiers, heap sizes: nothing that runs,
+// loads, opens or writes anything), so the variable cannot make a driver do more than measure another
+// way. Each language's launch puts them before the driver's own arguments, and a job records them with its environment: a
+// result measured with them is not one of the runtime's defaults (docs/configuration.md).
+import type { LanguagePlugin } from '../plugin';
+
+/** A language's runtime options: the variable that holds them and the shapes an option may have. */
+export interface RuntimeOptionsRule {
+  variable: string;
+  /** Each whitespace-separated option must match one of these, whole. */
+  allowed: RegExp[];
+  /** What the allowed options are, for the sentence that refuses one. */
+  allowedText: string;
+}
+
+/** A variable holding an option its language does not allow: the runner refuses to start with this sentence. */
+export class RuntimeOptionsError extends Error {}
+
+/** The options `rule`'s variable holds in `env`, checked; [] when it is unset or empty. Throws RuntimeOptionsError. */
+export function runtimeOptionsOf(rule: RuntimeOptionsRule, env: NodeJS.ProcessEnv = process.env): string[] {
+  const options = (env[rule.variable] ?? '').trim().split(/\s+/).filter(Boolean);
+  for (const option of options) {
+    if (!rule.allowed.some((r) => new RegExp(`^(?:${r.source})$`).test(option)))
+      throw new RuntimeOptionsError(`${rule.variable}: ${JSON.stringify(option.slice(0, 80))} is not an option drivers take here (allowed: ${rule.allowedText})`);
+  }
+  return options;
+}
+
+/** The runtime options set for each language that has any, as a job records them; throws RuntimeOptionsError for a refused one. */
+export function runtimeOptionsByLanguage(plugins: readonly LanguagePlugin[], env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const set: Record<string, string> = {};
+  for (const p of plugins) {
+    const options = p.runtimeOptions ? runtimeOptionsOf(p.runtimeOptions, env) : [];
+    if (options.length) set[p.language] = options.join(' ');
+  }
+  return set;
+}
