@@ -6,17 +6,25 @@
 // BENCH_STARTS (5) starts per side; BENCH_JAVA (6.123.0), BENCH_NODE (9.0.0), BENCH_GO (1.96.1),
 // BENCH_PYTHON (3.71.0); BENCH_OTHERS=0 leaves Node, Go and Python out. Node's start is also measured with
 // and without its compile cache, alternating (BENCH_NODE_CACHE=0 leaves that out; BENCH_CLASS_SHARING=0 leaves
-// Java's two sides out). Prints figures; nothing is asserted.
+// Java's two sides out). Then Java's and Node's drivers with and without the runtime options `npm test`
+// gives its drivers (SHORT_CELL_OPTIONS), alternating, on the small cell and on one of BENCH_LONG_OPS (3,000)
+// measured operations (BENCH_DRIVER_OPTIONS=0 leaves that out). Every other start runs the runtimes'
+// defaults: SCB_JAVA_DRIVER_OPTIONS and SCB_NODE_DRIVER_OPTIONS are ignored here. Prints figures; nothing
+// is asserted.
 import { execSync, spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startFakeSpanner } from '@scb/fake-spanner';
-import { installContext, prepareDriver } from '@scb/languages';
+import { installContext, prepareDriver, SHORT_CELL_OPTIONS } from '@scb/languages';
 import type { DriverLaunch } from '@scb/languages';
 import type { DriverCell } from '@scb/shared';
 import { CACHE_DIR } from '../apps/runner/src/paths';
 import { ensureJavaClient } from '../packages/languages/src/java/install';
+
+// The defaults: options given to this process are not the drivers' here (the section below adds them).
+delete process.env.SCB_JAVA_DRIVER_OPTIONS;
+delete process.env.SCB_NODE_DRIVER_OPTIONS;
 
 const STARTS = Number(process.env.BENCH_STARTS ?? 5);
 const JAVA = process.env.BENCH_JAVA ?? '6.123.0';
@@ -27,12 +35,12 @@ const OTHERS = [
 ];
 
 const fake = await startFakeSpanner({ latencyMs: 5 });
-const cellOf = (client: { language: string; version: string }): DriverCell => ({
+const cellOf = (client: { language: string; version: string }, measuredOps = 200): DriverCell => ({
   endpoint: { host: '127.0.0.1', port: fake.port, security: 'plaintext' },
   database: { projectId: 'p', instanceId: 'i', databaseId: 'd' },
   client,
   configuration: { label: 'default', grpcGcp: 'default' },
-  load: { shape: 'closed', concurrency: 10, warmupOps: 50, measuredOps: 200 },
+  load: { shape: 'closed', concurrency: 10, warmupOps: 50, measuredOps },
   operations: [{ kind: 'select1', weight: 1 }],
   deadlineMs: 120_000,
 });
@@ -109,6 +117,33 @@ try {
       console.log(`  ratio with/without:        ${(median(on) / median(off)).toFixed(2)}`);
     } finally {
       rmSync(copy, { recursive: true, force: true });
+    }
+  }
+
+  // The options npm test gives its drivers, before the driver's arguments as the languages' launches put them.
+  if (process.env.BENCH_DRIVER_OPTIONS !== '0') {
+    const longOps = Number(process.env.BENCH_LONG_OPS ?? 3000);
+    const sides = [
+      { client: { language: 'java', version: JAVA }, options: SHORT_CELL_OPTIONS.SCB_JAVA_DRIVER_OPTIONS },
+      { client: OTHERS[0]!, options: SHORT_CELL_OPTIONS.SCB_NODE_DRIVER_OPTIONS },
+    ];
+    for (const { client, options } of sides) {
+      const launch = await prepareDriver(client, { cacheDir: CACHE_DIR, log: () => {} });
+      const given: DriverLaunch = { ...launch, args: [...options.split(' '), ...launch.args] };
+      for (const ops of [200, longOps]) {
+        const cell = cellOf(client, ops);
+        await cpuOfStart(given, cell); // Node's compile cache of these flags made, if it was not
+        const off: number[] = [];
+        const on: number[] = [];
+        for (let i = 0; i < STARTS; i++) {
+          off.push(await cpuOfStart(launch, cell));
+          on.push(await cpuOfStart(given, cell));
+        }
+        console.log(`${client.language} ${client.version}, ${ops} measured operations`);
+        console.log(`  defaults:           ${fmt(off)}`);
+        console.log(`  ${options}: ${fmt(on)}`);
+        console.log(`  ratio with/without: ${(median(on) / median(off)).toFixed(2)}`);
+      }
     }
   }
 

@@ -17,7 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ensureQueue, releaseQueue } from '@scb/db';
 import { migrate, startEmbeddedPostgres } from '@scb/db/setup';
-import { CACHE_DIR, createIdleCgroup, freePort, idleCgroupsCpuMs, type IdleCgroup } from '@scb/languages/local';
+import { CACHE_DIR, createIdleCgroup, freePort, idleCgroupsCpuMs, SHORT_CELL_OPTIONS, type IdleCgroup } from '@scb/languages/local';
 import { TEST_CLUSTER_ENV, TEST_TEMPLATE } from '../test/helpers/postgres';
 import { bundleTestFiles } from './test-bundles';
 import { BUNDLED_ENV, TEST_BUNDLES } from './test-sources.mjs';
@@ -82,15 +82,15 @@ interface TierRun {
 const ALONE = /^\/\/ test: alone\b/m;
 /**
  * An alone file that judges how much of the machine other processes used (`// test: alone, quiet`) runs
- * before the yielding files start: the kernel's work for an idle group (its I/O, its network) is done
+ * before the yielding files and the waiting ones start: the kernel's work for an idle group (its I/O, its network) is done
  * outside the group and counted as other processes' (verdict.test.ts's C=300 cell saw 33% beside them,
  * its limit 25%).
  */
 const QUIET = /^\/\/ test: alone, quiet\b/m;
 /**
  * A file whose time is mostly waiting on timers (a cell held to its deadline, a keepalive's 40 s) says
- * `// test: waits`: such files start first, beside the files that must run alone, which they leave a
- * nearly idle machine (reproductions-waits.test.ts: 18 s of CPU in 186 s).
+ * `// test: waits`: such files start first (after the quiet ones, below), beside the files that must run
+ * alone, which they leave a nearly idle machine (reproductions-waits.test.ts: 18 s of CPU in 186 s).
  */
 const WAITS = /^\/\/ test: waits\b/m;
 
@@ -163,7 +163,6 @@ async function runTiers(byTier: [Tier, string[]][], env: NodeJS.ProcessEnv, lane
     run.end = Date.now();
   };
   const waits = longestFirst.filter((f) => !isAlone(f) && WAITS.test(readFileSync(f, 'utf8')));
-  const waiting = waits.map((f) => ({ f, done: runOne([f], tierOf.get(f)!) }));
   // The e2e files wait for the web app; a build that fails fails them, saying why once.
   let webReady = false;
   let webFailed = false;
@@ -184,6 +183,10 @@ async function runTiers(byTier: [Tier, string[]][], env: NodeJS.ProcessEnv, lane
     }
   };
   const quietPhase = runAlone(isQuiet);
+  // After the files that judge how much of the machine others use: a waiting file's bursts (deadline.test.ts
+  // starts a driver that runs past its deadline) made verdict.test.ts's quiet cell harness-bound, other
+  // processes at 74% of the machine.
+  const waiting = waits.map((f) => ({ f, done: quietPhase.then(() => runOne([f], tierOf.get(f)!)) }));
   const alonePhase = quietPhase.then(() => runAlone((f) => !isQuiet(f)));
   const mayYield = (f: string) => !isAlone(f) && !waits.includes(f) && (tierOf.get(f) === 'unit' || YIELDS.test(readFileSync(f, 'utf8')));
   // The group yields until the packed files are done too: they judge timing beside each other, and a
@@ -263,16 +266,12 @@ const MAX_LANES = 4;
 const MIN_DEMAND = 0.6;
 
 /**
- * The tests check what drivers do, not how fast their runtimes' JITs make them: their drivers run with
- * the runtime options an operator may give (SCB_JAVA_DRIVER_OPTIONS, SCB_NODE_DRIVER_OPTIONS) set to
- * the ones that cost a short cell the least CPU — C1 only and the serial collector for a JVM (about half
- * of a 3,000-operation cell's CPU), V8's collector on its main thread for Node. The benches and the
- * calibration run the runtimes' defaults (docs/findings/product.md). One given to `npm test` stays.
+ * The tests check what drivers do, not how fast their runtimes' optimizing compilers make them: their
+ * drivers run with the runtime options an operator may give (SCB_JAVA_DRIVER_OPTIONS,
+ * SCB_NODE_DRIVER_OPTIONS) set to those that cost a short cell the least CPU (a 3,000-operation Java cell's
+ * about halves). One given to `npm test` stays; an empty one runs the runtime's defaults.
  */
-const TEST_DRIVER_OPTIONS: NodeJS.ProcessEnv = {
-  SCB_JAVA_DRIVER_OPTIONS: process.env.SCB_JAVA_DRIVER_OPTIONS ?? '-XX:TieredStopAtLevel=1 -XX:+UseSerialGC',
-  SCB_NODE_DRIVER_OPTIONS: process.env.SCB_NODE_DRIVER_OPTIONS ?? '--single-threaded-gc',
-};
+const TEST_DRIVER_OPTIONS: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(SHORT_CELL_OPTIONS).map(([name, value]) => [name, process.env[name] ?? value]));
 
 /** What the yielding files run in: an idle cgroup, and their environment (a PostgreSQL cluster of their own in that group, so that their queries yield too). */
 interface YieldingGroup {

@@ -37,7 +37,7 @@ export {
 export { JAVA_SLOWED_METHODS, slowedJavaBuild, slowedJavaVersion } from './java/slowed';
 export { CellError } from './launch/cell-error';
 export { driverEnvironment, redactEnvironment } from './launch/environment';
-export { RuntimeOptionsError, runtimeOptionsOf, type RuntimeOptionsRule } from './launch/runtime-options';
+export { RuntimeOptionsError, runtimeOptionsOf, SHORT_CELL_OPTIONS, type RuntimeOptionsRule } from './launch/runtime-options';
 export { DEADLINE_GRACE_MS, DRIVER_START_MS, driverDeadlineMs, runDriver, type CellHooks } from './launch/run-driver';
 export { bytesUnder, enforceCacheCap, type CacheEntry, type Eviction } from './cache';
 export { REGISTRY_ANSWER_TTL_MS, REGISTRY_FAILURE_TTL_MS } from './lookups';

@@ -22,3 +22,5 @@ export function freePort(): Promise<number> {
 }
 
 export { CGROUP_ROOT, createIdleCgroup, idleCgroupsCpuMs, type IdleCgroup } from './idle-cgroups';
+
+export { SHORT_CELL_OPTIONS } from './launch/runtime-options';

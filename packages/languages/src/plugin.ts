@@ -4,7 +4,6 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Client, Language } from '@scb/shared';
 import { ArtifactError } from './artifacts/archive';
-import type { RuntimeOptionsRule } from './launch/runtime-options';
 
 /** How to start a driver process for one installed client version: spawn(command, args), cell on stdin. */
 export interface DriverLaunch {
@@ -75,6 +74,15 @@ export interface LanguagePlugin {
   sandboxReadOnly?(launch: DriverLaunch): string[];
   /** Options of the driver's runtime an operator may give every driver of the language (launch/runtime-options.ts). */
   runtimeOptions?: RuntimeOptionsRule;
+}
+
+/** A language's runtime options (launch/runtime-options.ts): the variable that holds them and the shapes an option may have. */
+export interface RuntimeOptionsRule {
+  variable: string;
+  /** Each whitespace-separated option must match one of these, whole. */
+  allowed: RegExp[];
+  /** What the allowed options are, for the sentence that refuses one. */
+  allowedText: string;
 }
 
 const run = promisify(execFile);

@@ -1,6 +1,6 @@
 // The JVM options an operator may give every Java driver (SCB_JAVA_DRIVER_OPTIONS, launch/runtime-options.ts):
 // the collector, the JIT's tiers and threads, heap and stack sizes; nothing that names a file or a command.
-import type { RuntimeOptionsRule } from '../launch/runtime-options';
+import type { RuntimeOptionsRule } from '../plugin';
 
 export const JAVA_RUNTIME_OPTIONS: RuntimeOptionsRule = {
   variable: 'SCB_JAVA_DRIVER_OPTIONS',

@@ -4,16 +4,9 @@
 // loads, opens or writes anything), so the variable cannot make a driver do more than measure another
 // way. Each language's launch puts them before the driver's own arguments, and a job records them with its environment: a
 // result measured with them is not one of the runtime's defaults (docs/configuration.md).
-import type { LanguagePlugin } from '../plugin';
+import type { LanguagePlugin, RuntimeOptionsRule } from '../plugin';
 
-/** A language's runtime options: the variable that holds them and the shapes an option may have. */
-export interface RuntimeOptionsRule {
-  variable: string;
-  /** Each whitespace-separated option must match one of these, whole. */
-  allowed: RegExp[];
-  /** What the allowed options are, for the sentence that refuses one. */
-  allowedText: string;
-}
+export type { RuntimeOptionsRule };
 
 /** A variable holding an option its language does not allow: the runner refuses to start with this sentence. */
 export class RuntimeOptionsError extends Error {}
@@ -37,3 +30,13 @@ export function runtimeOptionsByLanguage(plugins: readonly LanguagePlugin[], env
   }
   return set;
 }
+
+/**
+ * The options that cost a short cell the least CPU (`npm run bench:driver-start` measures them beside the
+ * defaults): C1 only and the serial collector for a JVM, V8's collector on Node's main thread. `npm test`
+ * gives them to its drivers; the benches and calibrations run the defaults.
+ */
+export const SHORT_CELL_OPTIONS = {
+  SCB_JAVA_DRIVER_OPTIONS: '-XX:TieredStopAtLevel=1 -XX:+UseSerialGC',
+  SCB_NODE_DRIVER_OPTIONS: '--single-threaded-gc',
+} as const;

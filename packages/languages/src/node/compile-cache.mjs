@@ -61,6 +61,14 @@ function writeCache(file, entries) {
 }
 
 /**
+ * The scope of a process named `name` started with Node options `execArgv`: V8 rejects a cache made under
+ * other flags, so processes given other options (a driver's SCB_NODE_DRIVER_OPTIONS) keep caches apart.
+ */
+export function cacheScope(name, execArgv) {
+  return [name, ...execArgv].join(' ').replace(/[^A-Za-z0-9=]+/g, '-');
+}
+
+/**
  * From now on, CommonJS modules this process loads are compiled with the code caches in `dir` (the file of
  * `scope` and this Node version; made if missing). The caches of modules compiled without one are added
  * at exit, never while the process measures. Once per process; a folder that cannot be written only costs

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runtimeOptionsOf, type RuntimeOptionsRule } from '../launch/runtime-options';
-import type { DriverLaunch, LanguagePlugin } from '../plugin';
+import { runtimeOptionsOf } from '../launch/runtime-options';
+import type { DriverLaunch, LanguagePlugin, RuntimeOptionsRule } from '../plugin';
 import { nodeDriverBundle } from './bundle';
 import { ensureNodeBuild, ensureNodeClient } from './install';
 import { NODE_PACKAGE, npmVersions, npmPublishDates } from './registry';

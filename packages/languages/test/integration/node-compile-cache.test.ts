@@ -14,6 +14,7 @@ import { startFakeSpanner } from '@scb/fake-spanner';
 import type { DriverCell } from '@scb/shared';
 import { CACHE_DIR } from '../../../../apps/runner/src/paths';
 import { prepareDriver } from '../../src/index';
+import { cacheScope } from '../../src/node/compile-cache.mjs';
 
 const MODULE = path.resolve(import.meta.dirname, '../../src/node/compile-cache.mjs');
 const dir = mkdtempSync(path.join(os.tmpdir(), 'scb-compile-cache-'));
@@ -107,7 +108,8 @@ test("a Node driver's cell leaves the client's compile cache beside it", async (
       deadlineMs: 300_000, // a yielding file's driver may get a tenth of a core (SCB_DRIVER_START_MS)
     } as DriverCell;
     const launch = await prepareDriver(cell.client, { cacheDir: CACHE_DIR, log: () => {} });
-    const cache = path.join(launch.dir, '.compile-cache', `driver-node-${process.version}.bin`);
+    // Its scope names the runtime options before the driver's bundle and folder (SCB_NODE_DRIVER_OPTIONS; npm test gives some).
+    const cache = path.join(launch.dir, '.compile-cache', `${cacheScope('driver', launch.args.slice(0, -2))}-node-${process.version}.bin`);
     rmSync(cache, { force: true });
     const out = await new Promise<string>((resolve) => {
       const p = spawn(launch.command, launch.args, { env: { ...process.env, METADATA_SERVER_DETECTION: 'none', SPANNER_DISABLE_BUILTIN_METRICS: 'true' } });

@@ -4,7 +4,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { DriverCellSchema, type OperationKind } from '@scb/shared';
-import { enableCompileCache } from '../compile-cache.mjs';
+import { cacheScope, enableCompileCache } from '../compile-cache.mjs';
 import { countChannels } from './channels';
 import { runPhases } from './load';
 import { OPERATIONS, type Operation } from './operations';
@@ -43,8 +43,7 @@ async function main(): Promise<void> {
   // Load the client, and the grpc-js and grpc-gcp its google-gax uses, from the version's own folder,
   // compiled from the code caches kept beside it (made by the first driver of the version; an uploaded
   // build's folder is read-only in its sandbox, so its drivers compile it each time).
-  // V8 rejects a cache made under other flags: drivers given runtime options (SCB_NODE_DRIVER_OPTIONS) keep theirs apart.
-  enableCompileCache(path.join(clientDir, '.compile-cache'), ['driver', ...process.execArgv].join(' ').replace(/[^A-Za-z0-9=]+/g, '-'));
+  enableCompileCache(path.join(clientDir, '.compile-cache'), cacheScope('driver', process.execArgv));
   const req = createRequire(path.join(clientDir, 'package.json'));
   const { Spanner } = req('@google-cloud/spanner');
   const clientReq = createRequire(req.resolve('@google-cloud/spanner'));
