@@ -6,8 +6,8 @@
 // BENCH_STARTS (5) starts per side; BENCH_JAVA (6.123.0), BENCH_NODE (9.0.0), BENCH_GO (1.96.1),
 // BENCH_PYTHON (3.71.0); BENCH_OTHERS=0 leaves Node, Go and Python out. Node's start is also measured with
 // and without its compile cache, alternating (BENCH_NODE_CACHE=0 leaves that out; BENCH_CLASS_SHARING=0 leaves
-// Java's two sides out). Then Java's and Node's drivers with and without the runtime options `npm test`
-// gives its drivers (SHORT_CELL_OPTIONS), alternating, on the small cell and on one of BENCH_LONG_OPS (3,000)
+// Java's two sides out). Then Java's drivers with and without the runtime options `npm test` gives them
+// (SHORT_CELL_OPTIONS), and Node's with and without BENCH_NODE_OPTIONS (--single-threaded-gc), alternating, on the small cell and on one of BENCH_LONG_OPS (3,000)
 // measured operations (BENCH_DRIVER_OPTIONS=0 leaves that out). Every other start runs the runtimes'
 // defaults: SCB_JAVA_DRIVER_OPTIONS and SCB_NODE_DRIVER_OPTIONS are ignored here. Prints figures; nothing
 // is asserted.
@@ -123,9 +123,10 @@ try {
   // The options npm test gives its drivers, before the driver's arguments as the languages' launches put them.
   if (process.env.BENCH_DRIVER_OPTIONS !== '0') {
     const longOps = Number(process.env.BENCH_LONG_OPS ?? 3000);
+    // Node's side: the option npm test tried for it (its collector on the main thread), measured here too.
     const sides = [
       { client: { language: 'java', version: JAVA }, options: SHORT_CELL_OPTIONS.SCB_JAVA_DRIVER_OPTIONS },
-      { client: OTHERS[0]!, options: SHORT_CELL_OPTIONS.SCB_NODE_DRIVER_OPTIONS },
+      { client: OTHERS[0]!, options: process.env.BENCH_NODE_OPTIONS ?? '--single-threaded-gc' },
     ];
     for (const { client, options } of sides) {
       const launch = await prepareDriver(client, { cacheDir: CACHE_DIR, log: () => {} });

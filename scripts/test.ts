@@ -266,10 +266,10 @@ const MAX_LANES = 4;
 const MIN_DEMAND = 0.6;
 
 /**
- * The tests check what drivers do, not how fast their runtimes' optimizing compilers make them: their
- * drivers run with the runtime options an operator may give (SCB_JAVA_DRIVER_OPTIONS,
- * SCB_NODE_DRIVER_OPTIONS) set to those that cost a short cell the least CPU (a 3,000-operation Java cell's
- * about halves). One given to `npm test` stays; an empty one runs the runtime's defaults.
+ * The tests check what drivers do, not how fast their runtimes' optimizing compilers make them: their Java
+ * drivers run with the JVM options an operator may give (SCB_JAVA_DRIVER_OPTIONS) set to those that cost a
+ * short cell the least CPU (SHORT_CELL_OPTIONS: a 3,000-operation cell's about halves). One given to
+ * `npm test` stays; an empty one runs the runtime's defaults.
  */
 const TEST_DRIVER_OPTIONS: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(SHORT_CELL_OPTIONS).map(([name, value]) => [name, process.env[name] ?? value]));
 

@@ -14,7 +14,7 @@ import { freePort } from '../helpers/postgres';
 import { launchChromium } from '../helpers/browser';
 import { request as httpRequest } from '../helpers/http';
 import { startOidcProvider, type OidcProvider } from '../helpers/oidc';
-import { QUEUED_JOB, REFUSED_GATE, REFUSED_GATE_DATABASE, startStack, type Stack } from '../helpers/stack';
+import { QUEUED_JOB, REFUSED_GATE, REFUSED_GATE_DATABASE, stackToken, startStack, type Stack } from '../helpers/stack';
 import { nodeArgs } from '../../scripts/test-sources.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -163,7 +163,7 @@ test('the auth matrix: every write route refuses anonymous, revoked-token and un
 });
 
 test('cross-site writes are refused before anything is stored, whoever the caller', async () => {
-  const token = tokenCli('create', 'cross-site-bot').stdout;
+  const token = await stackToken(stack, 'cross-site-bot');
   const before = await jobCount();
   const auth = { authorization: `Bearer ${token}` };
   const textPlain = await request('POST', '/api/jobs', { 'content-type': 'text/plain', ...auth }, JSON.stringify(JOB));
@@ -181,8 +181,8 @@ test('cross-site writes are refused before anything is stored, whoever the calle
 });
 
 test('one identity may have SCB_MAX_QUEUED_JOBS jobs queued or running; the next is refused with 429 until one ends', async () => {
-  const busy: Caller = { name: 'busy-bot', headers: { authorization: `Bearer ${tokenCli('create', 'busy-bot').stdout}` } };
-  const other: Caller = { name: 'other-bot', headers: { authorization: `Bearer ${tokenCli('create', 'other-bot').stdout}` } };
+  const busy: Caller = { name: 'busy-bot', headers: { authorization: `Bearer ${await stackToken(stack, 'busy-bot')}` } };
+  const other: Caller = { name: 'other-bot', headers: { authorization: `Bearer ${await stackToken(stack, 'other-bot')}` } };
   const ids: string[] = [];
   for (let i = 0; i < 3; i++) {
     const r = await post(busy, '/api/jobs', JOB);
@@ -212,7 +212,7 @@ test('one identity may have SCB_MAX_QUEUED_JOBS jobs queued or running; the next
 });
 
 test('links come from SCB_PUBLIC_URL, never from forwarded headers', async () => {
-  const token = tokenCli('create', 'links-bot').stdout;
+  const token = await stackToken(stack, 'links-bot');
   const forged = { authorization: `Bearer ${token}`, 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'javascript', host: 'evil.example' };
   const created = await request('POST', '/api/jobs', { 'content-type': 'application/json', ...forged }, JSON.stringify({ ...JOB, name: 'links' }));
   assert.equal(created.status, 201);

@@ -517,7 +517,7 @@ test("the per-second chart marks the fake's schedule changes and draws the fault
   const page = await browser.newPage({ viewport: { width: 1280, height: 1200 } });
   await page.goto(`${stack.baseUrl}/jobs/${id}`);
   assert.equal(await page.locator('h1 .status').textContent(), 'succeeded');
-  // The drivers' runtime options its runner's operator gave (npm test gives Node's) are on the page beside the toolchain.
+  // The drivers' runtime options its runner's operator gave are on the page beside the toolchain (npm test gives Node's none).
   const nodeOptions = process.env.SCB_NODE_DRIVER_OPTIONS?.trim();
   if (nodeOptions) assert.equal(await page.getByTestId('driver-options-node').innerText(), `, drivers run with ${nodeOptions} (not the runtime's defaults)`);
   else assert.equal(await page.getByTestId('driver-options-node').count(), 0);

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { createDb, createToken } from '@scb/db';
 import { embeddedDatabaseUrl } from '@scb/db/setup';
 import { freePort, startTestDatabase, TEST_CLUSTER_ENV, type TestDatabase } from './postgres';
 import { nodeArgs } from '../../scripts/test-sources.mjs';
@@ -123,3 +124,16 @@ export const REFUSED_GATE = {
   concurrency: [1],
   target: { kind: 'spanner', projectId: 'my-project', instanceId: 'my-instance', databaseId: 'my-db', maxOpsPerCell: 1000, maxSecondsPerCell: 60 },
 };
+
+/**
+ * An API token made in the stack's database as `npm run token -- create <name> [--admin]` makes it, for a
+ * file whose subject is not that command (auth-browser.test.ts runs it; each run of it costs a second of CPU).
+ */
+export async function stackToken(stack: Stack, name: string, admin = false): Promise<string> {
+  const db = createDb(stack.databaseUrl);
+  try {
+    return await createToken(db, name, admin);
+  } finally {
+    await db.$disconnect();
+  }
+}

@@ -8,7 +8,7 @@
 // - malformed forwarded headers never make a 500, and a session does not depend on X-Forwarded-Proto;
 // - the peer address the auth proxy's header is checked against cannot be forged on any start path.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,8 +18,7 @@ import { launchChromium } from '../../helpers/browser';
 import { type Answer, request } from '../../helpers/http';
 import { signInThroughProvider, startOidcProvider, type OidcProvider } from '../../helpers/oidc';
 import { freePort } from '../../helpers/postgres';
-import { QUEUED_JOB, REFUSED_GATE, REFUSED_GATE_DATABASE, startStack, type Stack } from '../../helpers/stack';
-import { nodeArgs } from '../../../scripts/test-sources.mjs';
+import { QUEUED_JOB, REFUSED_GATE, REFUSED_GATE_DATABASE, stackToken, startStack, type Stack } from '../../helpers/stack';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const APP_DIR = path.join(ROOT, 'apps/web/app');
@@ -75,12 +74,6 @@ after(async () => {
 const call = (method: string, p: string, headers: Record<string, string> = {}, body?: unknown, from = '127.0.0.1') =>
   request(direct, method, p, { ...(body !== undefined && { 'content-type': 'application/json' }), ...headers }, body === undefined ? undefined : JSON.stringify(body), { localAddress: from });
 
-function tokenCli(...args: string[]): string {
-  const r = spawnSync(process.execPath, [...nodeArgs('scripts/token.ts'), ...args], { cwd: ROOT, env: stack.env, encoding: 'utf8' });
-  assert.equal(r.status, 0, r.stderr);
-  return r.stdout.trim();
-}
-
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 const JOB = { ...QUEUED_JOB, name: SECRET_NAME };
 const GATE = REFUSED_GATE;
@@ -101,7 +94,7 @@ function appRoutes(): { template: string; kind: 'page' | 'route' }[] {
 }
 
 test('private means private: every page and route of the app answers an anonymous request with a sign-in redirect or 401 and no data', { timeout: 180_000 }, async () => {
-  const token = tokenCli('create', 'reader');
+  const token = await stackToken(stack, 'reader');
   const job = await call('POST', '/api/jobs', bearer(token), JOB);
   assert.equal(job.status, 201, JSON.stringify(job.body));
   const gate = await call('POST', '/api/gates', bearer(token), GATE);
@@ -167,7 +160,7 @@ async function signIn(login: string): Promise<{ context: BrowserContext; landed:
 }
 
 test('identities nobody can borrow: no verified e-mail, no sign-in; no display name, token or proxy user stands for an admin or another identity', { timeout: 240_000 }, async () => {
-  const bobToken = tokenCli('create', 'bob');
+  const bobToken = await stackToken(stack, 'bob');
   const victim = async () => {
     const r = await call('POST', '/api/jobs', bearer(bobToken), JOB);
     assert.equal(r.status, 201, JSON.stringify(r.body));

@@ -4,17 +4,11 @@
 // headers on every kind of response, and the operator's policy on emulator ports, Cloud Spanner cost
 // ceilings and webhook names. Prints each probe's status (`# ` lines).
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { createDb, createWatch } from '@scb/db';
 import { parseWatchSpec } from '@scb/shared/watch';
 import { launchChromium } from '../../helpers/browser';
-import { startStack, type Stack } from '../../helpers/stack';
-import { nodeArgs } from '../../../scripts/test-sources.mjs';
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+import { stackToken, startStack, type Stack } from '../../helpers/stack';
 
 let stack: Stack;
 let auth: Record<string, string>;
@@ -34,9 +28,7 @@ before(async () => {
       SCB_WATCH_POLL: 'off',
     },
   });
-  const token = spawnSync(process.execPath, [...nodeArgs('scripts/token.ts'), 'create', 'inputs-bot'], { cwd: ROOT, env: stack.env, encoding: 'utf8' });
-  assert.equal(token.status, 0, token.stderr);
-  auth = { authorization: `Bearer ${token.stdout.trim()}` };
+  auth = { authorization: `Bearer ${await stackToken(stack, 'inputs-bot')}` };
 });
 
 after(async () => {

@@ -6,15 +6,10 @@
 // queued: each takes one of its creator's slots until cancelled. Polls are off here: what a poll does
 // at the limit, and that polls skip a deleted watch, is test/integration/watch-limits.test.ts.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import http from 'node:http';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { startStack, type Stack } from '../../helpers/stack';
-import { nodeArgs } from '../../../scripts/test-sources.mjs';
+import { stackToken, startStack, type Stack } from '../../helpers/stack';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const LISTED = ['1.94.0', '1.95.0', '1.96.0', '1.97.0'];
 
 const registry = http.createServer((req, res) => {
@@ -44,12 +39,6 @@ after(() => {
   for (const [probe, result] of probes) console.log(`# ${probe.padEnd(76)} ${result}`);
 });
 
-function tokenCli(...args: string[]): string {
-  const r = spawnSync(process.execPath, [...nodeArgs('scripts/token.ts'), ...args], { cwd: ROOT, env: stack.env, encoding: 'utf8' });
-  assert.equal(r.status, 0, r.stderr);
-  return r.stdout.trim();
-}
-
 type Answer = { status: number; body: Record<string, unknown> };
 
 async function call(method: string, p: string, headers: Record<string, string> = {}, body?: unknown): Promise<Answer> {
@@ -76,9 +65,9 @@ const unfinished = async (who: string) =>
   ((await call('GET', '/api/jobs')).body.jobs as { createdBy: string; status: string }[]).filter((j) => j.createdBy === who && ['queued', 'running'].includes(j.status)).length;
 
 test('a watch counts against SCB_MAX_QUEUED_JOBS and SCB_MAX_WATCHES; only its creator or an admin deletes it, which cancels its queued gates', { timeout: 120_000 }, async () => {
-  const alice = as(tokenCli('create', 'alice'));
-  const bob = as(tokenCli('create', 'bob'));
-  const ops = as(tokenCli('create', 'ops', '--admin'));
+  const alice = as(await stackToken(stack, 'alice'));
+  const bob = as(await stackToken(stack, 'bob'));
+  const ops = as(await stackToken(stack, 'ops', true));
 
   // 1.95.0, 1.96.0, 1.97.0 on two scenarios: 6 gates, with a limit of 3. Nothing stored.
   const big = await call('POST', '/api/watches', alice, watch({ since: '1.95.0' }));
