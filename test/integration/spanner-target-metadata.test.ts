@@ -1,4 +1,3 @@
-// test: yields
 // The Cloud Spanner target's code (endpoint policy, credentials, table check) against the fake in
 // credentials mode: TLS with a CA made for the run, and a GCE metadata server as the runner's only
 // credentials, found through the runner's GCE_METADATA_HOST as on a Google Cloud VM. The fake refuses and
