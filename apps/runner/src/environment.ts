@@ -27,9 +27,22 @@ export type Environment = {
   driverOptions?: Record<string, string>;
 };
 
+/**
+ * How long the toolchains and the commit found are taken as they were: finding them starts a process per
+ * language and two git commands (about 0.2 s of CPU), which every job would pay again within seconds of
+ * the last (`npm test` runs some hundred jobs).
+ */
+const FOUND_FOR_MS = 60_000;
+let found: { at: number; value: Promise<[Record<Language, string | null>, string | null]> } | undefined;
+
 /** Where a job ran: numbers without their machine are not comparable. */
 export async function describeEnvironment(withBuilds = false): Promise<Environment> {
-  const [toolchains, commit, builds] = await Promise.all([detectToolchains(), gitCommit(), withBuilds ? buildIsolation() : undefined]);
+  if (!found || Date.now() - found.at > FOUND_FOR_MS) {
+    const value = Promise.all([detectToolchains(), gitCommit()]);
+    found = { at: Date.now(), value };
+    value.catch(() => (found = undefined));
+  }
+  const [[toolchains, commit], builds] = await Promise.all([found.value, withBuilds ? buildIsolation() : undefined]);
   const driverOptions = driverRuntimeOptions();
   return {
     host: os.hostname(),

@@ -35,7 +35,7 @@ export function runtimeOptionsByLanguage(plugins: readonly LanguagePlugin[], env
  * The options that cost a short cell the least CPU (`npm run bench:driver-start` measures them beside the
  * defaults): C1 only and the serial collector for a JVM (0.68 of a 200-operation cell's CPU, 0.51 of a
  * 3,000-operation one's). Node's drivers keep V8's defaults: its collector on the main thread saved 4%.
- * `npm test` gives them to its drivers; the benches and calibrations run the defaults.
+ * `npm test` gives them to its drivers; nothing else sets them.
  */
 export const SHORT_CELL_OPTIONS = {
   SCB_JAVA_DRIVER_OPTIONS: '-XX:TieredStopAtLevel=1 -XX:+UseSerialGC',
