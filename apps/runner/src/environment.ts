@@ -29,7 +29,7 @@ export type Environment = {
 
 /**
  * How long the toolchains and the commit found are taken as they were: finding them starts a process per
- * language and two git commands (about 0.2 s of CPU), which every job would pay again within seconds of
+ * language and two git commands (about 0.15 s of CPU), which every job would pay again within seconds of
  * the last (`npm test` runs some hundred jobs).
  */
 const FOUND_FOR_MS = 60_000;
