@@ -108,7 +108,7 @@ test("a Node driver's cell leaves the client's compile cache beside it", async (
       deadlineMs: 300_000, // a yielding file's driver may get a tenth of a core (SCB_DRIVER_START_MS)
     } as DriverCell;
     const launch = await prepareDriver(cell.client, { cacheDir: CACHE_DIR, log: () => {} });
-    // Its scope names the runtime options before the driver's bundle and folder (SCB_NODE_DRIVER_OPTIONS; npm test gives some).
+    // Its scope names the runtime options before the driver's bundle and folder (SCB_NODE_DRIVER_OPTIONS, where the operator gives any).
     const cache = path.join(launch.dir, '.compile-cache', `${cacheScope('driver', launch.args.slice(0, -2))}-node-${process.version}.bin`);
     rmSync(cache, { force: true });
     const out = await new Promise<string>((resolve) => {
