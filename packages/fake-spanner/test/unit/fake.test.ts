@@ -394,3 +394,42 @@ test('on its own worker thread the fake does not wait for a stall of the thread 
   const onThread = await addedMaxMs(thread).finally(() => thread.stop());
   assert.ok(onThread < inThread / 2, `the fake on its own thread added at most ${onThread} ms, the one in the stalled thread ${inThread} ms`);
 });
+
+test('a stopped fake leaves its thread to the next: same thread, its own options, counts from zero, the old port closed', async () => {
+  const rpcsOn = async (f: { host: string; port: number }, n: number) => {
+    const c = new Client(`${f.host}:${f.port}`, grpc.credentials.createInsecure(), { 'grpc.use_local_subchannel_pool': 1 });
+    const t0 = Date.now();
+    for (let i = 0; i < n; i++) await unary(c, 'ExecuteSql', { session: `${DB}/sessions/s`, sql: 'SELECT 1' });
+    c.close();
+    return (Date.now() - t0) / n;
+  };
+  const first = await startFakeSpannerThread({ latencyMs: 40 });
+  const slowMs = await rpcsOn(first, 3);
+  assert.equal((await first.stats()).totalRpcs, 3);
+  await first.stop();
+  const second = await startFakeSpannerThread({ latencyMs: 0 });
+  // Two at once never share a thread.
+  const beside = await startFakeSpannerThread({ latencyMs: 0 });
+  try {
+    assert.equal(second.threadId, first.threadId, 'the kept thread serves the next fake');
+    assert.notEqual(beside.threadId, second.threadId);
+    assert.equal((await second.stats()).totalRpcs, 0, 'the first fake’s RPCs are not counted again');
+    const fastMs = await rpcsOn(second, 3);
+    assert.ok(slowMs >= 39 && fastMs < 20, `the first fake's 40 ms took ${slowMs} ms a call, the second's 0 ms ${fastMs} ms`);
+    assert.equal((await second.stats()).totalRpcs, 3);
+    // The first fake's port is closed: a call there fails.
+    await assert.rejects(rpcsOn(first, 1), (e: any) => e.code === grpc.status.UNAVAILABLE);
+  } finally {
+    await Promise.all([second.stop(), beside.stop()]);
+  }
+  const fresh = await startFakeSpannerThread({ latencyMs: 0 }, { reuse: false });
+  await fresh.stop();
+  assert.ok(![first.threadId, beside.threadId].includes(fresh.threadId), 'reuse: false starts a new thread');
+  // A start that fails (its port taken) says why, and its thread is not kept.
+  const taken = await startFakeSpannerThread({ latencyMs: 0 });
+  try {
+    await assert.rejects(startFakeSpannerThread({ port: taken.port }), /No address added|EADDRINUSE|address/i);
+  } finally {
+    await taken.stop();
+  }
+});
