@@ -10,7 +10,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -23,9 +23,10 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const CACHE_DIR = path.resolve(process.env.SCB_CACHE_DIR ?? path.join(ROOT, '.cache'));
 let stack: Stack;
 let published: string;
+let dir: string | undefined;
 
 before(async () => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'scb-artifact-uploads-'));
+  dir = mkdtempSync(path.join(os.tmpdir(), 'scb-artifact-uploads-'));
   // The published tarball, as npm serves it (from npm's cache after the first run).
   await run('npm', ['pack', '@google-cloud/spanner@9.0.0', '--silent', '--pack-destination', dir], { cwd: dir, maxBuffer: 1 << 24 });
   published = path.join(dir, readdirSync(dir).find((f) => f.endsWith('.tgz'))!);
@@ -34,6 +35,7 @@ before(async () => {
 
 after(async () => {
   if (stack) await stack.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 const upload = (bytes: Buffer, query: string, headers: Record<string, string> = {}) =>

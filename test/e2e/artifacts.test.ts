@@ -11,7 +11,7 @@
 // `npm run bench:candidate-builds -- --from 6.104.0`.
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -37,6 +37,7 @@ before(async () => {
 
 after(async () => {
   if (stack) await stack.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 /** The client's "checkout": the published package unpacked, as a built checkout of the Node client is. */

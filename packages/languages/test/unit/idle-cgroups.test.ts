@@ -2,14 +2,20 @@
 // hierarchies; v2: one), in a temporary folder: which groups count as idle, their CPU time, the group a
 // process is in left out, and the group `npm test` makes.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import { createIdleCgroup, idleCgroupsCpuMs } from '../../src/idle-cgroups';
+
+const roots: string[] = [];
+after(() => {
+  for (const r of roots) rmSync(r, { recursive: true, force: true });
+});
 
 function tree(files: Record<string, string>): string {
   const root = mkdtempSync(path.join(os.tmpdir(), 'scb-cgroups-'));
+  roots.push(root);
   for (const [f, text] of Object.entries(files)) {
     mkdirSync(path.dirname(path.join(root, f)), { recursive: true });
     writeFileSync(path.join(root, f), text);

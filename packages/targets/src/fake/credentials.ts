@@ -8,7 +8,7 @@ import { newTokenSecret } from '@scb/fake-spanner';
 import { formatMs, type CellEvent, type FakeTarget } from '@scb/shared';
 
 import { freePort } from '@scb/languages/local';
-import { makeCellCa, type CellCa } from './ca';
+import type { CellCa } from './ca';
 import { startMetadataServer, type MetadataServer } from './metadata';
 
 export interface CellCredentials {
@@ -24,6 +24,8 @@ export interface CellCredentials {
 }
 
 export async function startCredentials(c: NonNullable<FakeTarget['credentials']>, timeScale: number, projectId: string): Promise<CellCredentials> {
+  // Loaded with the first cell that asks for credentials: @peculiar/x509 costs a runner's start 0.4 s of CPU.
+  const { makeCellCa } = await import('./ca');
   const ca = await makeCellCa();
   const tokenSecret = newTokenSecret();
   let metadata: MetadataServer | null = null;
