@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { estimateJobSeconds, parseJobSpec, PRESETS } from '@scb/shared';
 import { launchChromium } from '../helpers/browser';
-import { startStack, type Stack } from '../helpers/stack';
+import { QUEUED_JOB, startStack, type Stack } from '../helpers/stack';
 
 const ARTIFACTS = path.resolve(process.env.SCB_TEST_ARTIFACTS ?? 'test-artifacts');
 let stack: Stack;
@@ -683,4 +683,30 @@ test('a job states expectations: its page, Markdown and API say which were met; 
   const row = page.locator('[data-testid=reproduction][data-id=go-abort-backoff]');
   assert.equal(await row.locator(`a[href="/jobs/${runId}"]`).count(), 1, 'its last run is the one just queued');
   await page.close();
+});
+
+test('links do not prefetch: a page view asks the server for that page alone, and a link followed renders its page', async () => {
+  // Six job links on the list whatever ran before (jobs no runner takes, cancelled after).
+  const queued: string[] = [];
+  for (let i = 0; i < 6; i++) queued.push(((await (await post(JSON.stringify(QUEUED_JOB))).json()) as { id: string }).id);
+  const page = await browser.newPage();
+  try {
+    // What the page asks the server for beside its own HTML and static files: React Server Component payloads.
+    const fetched: string[] = [];
+    page.on('request', (r) => {
+      if (r.headers()['next-router-prefetch'] || r.url().includes('_rsc=')) fetched.push(new URL(r.url()).pathname);
+    });
+    // The jobs list: the navigation's eight links and a page of job links in view.
+    await page.goto(`${stack.baseUrl}/`, { waitUntil: 'networkidle' });
+    assert.ok((await page.locator('a[href^="/jobs/"]').count()) > 5, 'job links in view');
+    await page.waitForTimeout(1000);
+    assert.deepEqual(fetched, [], 'no page is fetched before its link is followed');
+    await page.getByRole('link', { name: 'Gates', exact: true }).click();
+    await page.waitForURL(`${stack.baseUrl}/gates`);
+    await page.getByRole('heading', { name: /gates/i }).first().waitFor();
+    assert.deepEqual(fetched, ['/gates'], 'following the link fetched its page, once');
+  } finally {
+    await page.close();
+    for (const id of queued) await (await postJson(`/api/jobs/${id}/cancel`)).text();
+  }
 });

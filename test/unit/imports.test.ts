@@ -141,3 +141,10 @@ test('the cycle finder finds a cycle and a self-import', () => {
   ]);
   assert.deepEqual(cycles(g), [['a', 'b', 'c'], ['e']]);
 });
+
+test('the web app links through PageLink: no page or component imports next/link, whose links prefetch on sight', () => {
+  const direct = sources(WEB)
+    .filter((f) => imports(f).includes('next/link'))
+    .map((f) => path.relative(ROOT, f));
+  assert.deepEqual(direct, ['apps/web/components/PageLink.tsx'], `files importing next/link themselves: ${direct.join(', ')}`);
+});

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { headers } from 'next/headers';
-import Link from 'next/link';
+import Link from '@/components/PageLink';
 import { identify } from '@/lib/auth/identity';
 import { webEnv } from '@/lib/env';
 import './globals.css';

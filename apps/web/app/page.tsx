@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import Link from '@/components/PageLink';
 import { Pager } from '@/components/Pager';
 import { SpecColumns } from '@/components/SpecColumns';
 import { StatusBadge } from '@/components/StatusBadge';

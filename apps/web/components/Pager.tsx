@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import Link from '@/components/PageLink';
 
 /** "Jobs 101–200 of 2000. Newer Older" under a list that shows `size` rows a page. */
 export function Pager({ noun, page, size, total, href }: { noun: string; page: number; size: number; total: number; href: (page: number) => string }) {

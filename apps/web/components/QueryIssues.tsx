@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import Link from '@/components/PageLink';
 import type { FieldIssue } from '@scb/shared/job';
 
 /** A list page that shows nothing but why: its title, its address's parameters each named with what it must be, and the way back. */

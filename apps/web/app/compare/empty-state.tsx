@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import Link from '@/components/PageLink';
 import { compareHref } from '@scb/shared/compare';
 import { StatusBadge } from '@/components/StatusBadge';
 import { TableHead } from '@/components/TableHead';

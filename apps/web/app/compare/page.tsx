@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { pageMetadata } from '@/lib/metadata';
-import Link from 'next/link';
+import Link from '@/components/PageLink';
 import { compareHref, comparisonDescription, comparisonTitle } from '@scb/shared/compare';
 import { scenarioLabel } from '@scb/shared/scenario';
 import { compareLoadFor, loadComparePage, selectionOf, type SearchParams } from '@/lib/compare';

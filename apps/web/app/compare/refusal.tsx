@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import Link from '@/components/PageLink';
 import { compareHref, compareRefusalText, formatCompareValue, type CompareSelection, type Comparison } from '@scb/shared/compare';
 
 /** Why the comparison was refused; for differing scenarios, the fields that differ and a link to compare anyway. */

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import Link from '@/components/PageLink';
 import type { CompareSeries, Comparison } from '@scb/shared/compare';
 import { clientText, describeConfiguration } from '@scb/shared/job';
 import { scenarioLabel } from '@scb/shared/scenario';

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import Link from '@/components/PageLink';
 import { GATE_SCENARIOS, gateScenarioKinds } from '@scb/shared/gate';
 import { GATE_REPRODUCTIONS } from '@scb/shared/reproduction-gate';
 import { Pager } from '@/components/Pager';

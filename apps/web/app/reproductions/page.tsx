@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import Link from '@/components/PageLink';
 import { Filters } from '@/components/Filters';
 import { languageNames } from '@scb/shared/job';
 import { expectationWord } from '@scb/shared/markdown';

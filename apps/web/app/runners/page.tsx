@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import Link from '@/components/PageLink';
 import { formatUtc } from '@scb/shared/table';
 import { targetTitle } from '@scb/shared/targets';
 import { AutoRefresh } from '@/components/AutoRefresh';

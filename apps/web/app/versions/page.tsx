@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { pageMetadata } from '@/lib/metadata';
-import Link from 'next/link';
+import Link from '@/components/PageLink';
 import { METRICS, changeFromPrevious, chartData, formatValue, scenarioOptionText, versionsHref, type MetricUnit, type TrendPoint } from '@scb/shared/trend';
 import { VersionsChart } from '@/components/VersionsChart';
 import { VERDICT_MARK, VERDICT_MEANING } from '@scb/shared/verdict';

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import Link from '@/components/PageLink';
 import { Filters } from '@/components/Filters';
 import { GATE_SCENARIOS } from '@scb/shared/gate';
 import { GATE_REPRODUCTIONS } from '@scb/shared/reproduction-gate';

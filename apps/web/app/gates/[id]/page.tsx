@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
+import Link from '@/components/PageLink';
 import { notFound } from 'next/navigation';
 import { gateScenarioText } from '@scb/shared/gate';
 import { calibrationText } from '@scb/shared/calibration';

@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
+import Link from '@/components/PageLink';
 import { notFound } from 'next/navigation';
 import { budgetWords, NOTHING_SPENT } from '@scb/shared/budget';
 import { describeOperations, levelName } from '@scb/shared/job';
