@@ -15,6 +15,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { ensureQueue, releaseQueue } from '@scb/db';
 import { migrate, startEmbeddedPostgres } from '@scb/db/setup';
 import { CACHE_DIR, createIdleCgroup, freePort, idleCgroupsCpuMs, SHORT_CELL_OPTIONS, type IdleCgroup } from '@scb/languages/local';
@@ -154,7 +155,7 @@ async function runTiers(byTier: [Tier, string[]][], env: NodeJS.ProcessEnv, lane
     const run = runs.get(tier)!;
     run.start ??= Date.now();
     const started = Date.now();
-    const r = await runFiles(files, 1, { ...(group?.env ?? env), SCB_TEST_TIER: tier }, group?.cgroup);
+    const r = await runFiles(files, 1, { ...(group?.env ?? env), SCB_TEST_TIER: tier }, group?.cgroup, tier === 'unit' && files.length > 1);
     TIMELINE.push({ files: files.map((f) => path.relative(process.cwd(), f)), startS: (started - T0) / 1000, endS: (Date.now() - T0) / 1000, idle: Boolean(group) });
     for (const k of ['pass', 'fail', 'skipped'] as const) run[k] += r[k];
     run.status ||= r.status;
@@ -195,14 +196,21 @@ async function runTiers(byTier: [Tier, string[]][], env: NodeJS.ProcessEnv, lane
   const packedPhase = new Promise<void>((r) => (packedDone = r));
   const yielding = new Set(yieldingGroup ? longestFirst.filter(mayYield) : []);
   const yielded = new Set<string>();
+  // The unit files from their bundles go as one batch, in one process (unitTogether); any other, on its
+  // own, as does a unit file that registers a language or target kind (the registries are the process's).
+  const unitBatch = [...yielding].filter((f) => tierOf.get(f) === 'unit' && BUNDLES.has(f) && !REGISTERS.test(readFileSync(f, 'utf8')));
+  const batches = [...(unitBatch.length > 1 ? [unitBatch] : []), ...[...yielding].filter((f) => unitBatch.length < 2 || !unitBatch.includes(f)).map((f) => [f])];
   const yieldingEnded = yieldingGroup
     ? runYielding(
-        [...yielding],
+        batches,
         // A web build in the idle group has it to itself first (beside the type check): the e2e files
         // that must run alone wait for it at the end of the alone phase.
         Promise.all([quietPhase, built]).then(() => {}),
         packedPhase,
-        (f) => whenBuilt(tierOf.get(f)!, () => runOne([f], tierOf.get(f)!, yieldingGroup)).finally(() => yielded.add(f)),
+        (batch) =>
+          whenBuilt(tierOf.get(batch[0]!)!, () => runOne(batch, tierOf.get(batch[0]!)!, yieldingGroup)).finally(() => {
+            for (const f of batch) yielded.add(f);
+          }),
         () => yieldingGroup.cgroup.release(),
       )
     : Promise.resolve();
@@ -280,10 +288,10 @@ interface YieldingGroup {
 }
 
 /**
- * Runs `files` (longest first) from when `after` settles, YIELDING_LANES at a time; when `phase` settles,
+ * Runs the batches of files (longest first, each batch one run) from when `after` settles, YIELDING_LANES at a time; when `phase` settles,
  * calls `over` (the group stops yielding) and runs the rest MAX_LANES at a time. Settles when all ended.
  */
-function runYielding(files: string[], after: Promise<void>, phase: Promise<void>, run: (f: string) => Promise<void>, over: () => void): Promise<void> {
+function runYielding(files: string[][], after: Promise<void>, phase: Promise<void>, run: (batch: string[]) => Promise<void>, over: () => void): Promise<void> {
   let lanes = YIELDING_LANES;
   let running = 0;
   const queue = [...files];
@@ -387,8 +395,34 @@ function runPacked(
   return done;
 }
 
-/** One run of node's test runner over `files`, `concurrency` files at a time: its counts and each file's time. */
-function runFiles(files: string[], concurrency: number, env: NodeJS.ProcessEnv, cgroup?: IdleCgroup): Promise<Pick<TierRun, 'pass' | 'fail' | 'skipped' | 'status' | 'fileMs' | 'fileCpuMs'>> {
+/** A call that adds to a process-wide registry (packages/shared/src/registry.ts, the runner's plug-ins). */
+const REGISTERS = /\bregister(Language|TargetKind|LanguagePlugin|TargetPlugin)\(/;
+
+/** What the unit tier's files run as together: named as a unit file of its own (scripts/cpu-probe.mjs applies the tier's rule to it). */
+const UNIT_TOGETHER = path.join(TEST_BUNDLES, 'test', 'unit', 'unit-tier.test.mjs');
+
+/**
+ * Writes UNIT_TOGETHER, a module that imports the unit files' `bundles`, and returns its path: their tests
+ * run one file after another in one process. Each file's own process cost about 0.5 s of CPU beside its
+ * tests (38 files: about 20 s a run), and a unit file starts no process, so none needs one of its own.
+ */
+function unitTogether(bundles: string[]): string {
+  writeFileSync(UNIT_TOGETHER, `${bundles.map((b) => `import ${JSON.stringify(pathToFileURL(b).href)};`).join('\n')}\n`);
+  return UNIT_TOGETHER;
+}
+
+/**
+ * One run of node's test runner over `files`, `concurrency` files at a time: its counts and each file's
+ * time. `together` (unit files from their bundles): in one process, from one module that imports them all
+ * (unitTogether), its time and CPU under UNIT_TOGETHER's name.
+ */
+function runFiles(
+  files: string[],
+  concurrency: number,
+  env: NodeJS.ProcessEnv,
+  cgroup?: IdleCgroup,
+  together = false,
+): Promise<Pick<TierRun, 'pass' | 'fail' | 'skipped' | 'status' | 'fileMs' | 'fileCpuMs'>> {
   const counts = { pass: 0, fail: 0, skipped: 0 };
   const timesFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'scb-test-times-')), 'times.json');
   const cpuFile = path.join(path.dirname(timesFile), 'cpu.jsonl');
@@ -404,7 +438,7 @@ function runFiles(files: string[], concurrency: number, env: NodeJS.ProcessEnv, 
     '--test-reporter-destination=stdout',
     `--test-reporter=${path.resolve('scripts/file-times.mjs')}`,
     `--test-reporter-destination=${timesFile}`,
-    ...(bundled ? files.map((f) => BUNDLES.get(f)!) : files),
+    ...(bundled ? (together ? [unitTogether(files.map((f) => BUNDLES.get(f)!))] : files.map((f) => BUNDLES.get(f)!)) : files),
   ];
   const [command, commandArgs] = cgroup ? cgroup.wrap([process.execPath, ...args]) : [process.execPath, args];
   const child = spawn(command, commandArgs, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...env, SCB_TEST_CPU_FILE: cpuFile } });
