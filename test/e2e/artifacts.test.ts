@@ -67,7 +67,9 @@ function sh(script: string, args: string[], env: Record<string, string>): Promis
 // bridges) are half the share of the client's p99 they were at 30 ms, where such cells were left out;
 // C=8 keeps the 133 queries a second of 30 ms at C=4. The Node driver is one prebuilt bundle (nothing
 // compiles in the sandbox): 80 warm-up operations keep the client's first calls out. Node's repeats of one
-// build differ by up to 4% on p50 here, so it is allowed +10%; the 20 ms wait on a timer adds a third.
+// build differ by up to 4% on p50 on a quiet machine, but beside npm test's idle cgroup two of five
+// repeats of the unchanged build reached 76-79 ms against 68-73 (+3.0%, its 90% interval to +14%): it is
+// allowed +15%; the 20 ms wait on a timer adds a third.
 // A 1 s cell has about 100 queries, so its p99 is nearly its slowest query and one stall moves a repeat's
 // qps: a CI run's A/A had one candidate repeat at p99 125 ms against 83-93 ms (90% interval to +51%) and
 // one at 100 qps against 107-112 (to −11%), inconclusive at +30% and −10%. The slowed builds are judged on
@@ -81,14 +83,14 @@ const GATE = {
   concurrency: [8],
   repeats: 3,
   timeScale: 1,
-  criteria: { qpsDropPct: 20, p50RisePct: 10, p99RisePct: 60 },
+  criteria: { qpsDropPct: 20, p50RisePct: 15, p99RisePct: 60 },
 };
 /** The slowed builds' gates: two cells of an arm left out as harness-bound still leave 3 repeats to judge. */
 const SLOWED = { repeats: 5 };
 /**
  * Node's A/A gate: with 3 repeats a side, a CI run's unchanged build measured p50 71.2-76.4 ms against the
  * release's 68.5-72.1 (+4.6%, its 90% interval to +12%): inconclusive against +10% on chance alone.
- * Five narrow the interval of a median as for the slowed gate.
+ * Five narrow the interval of a median, as for the slowed gate.
  */
 const NODE_AA = { repeats: 5 };
 
