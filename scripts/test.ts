@@ -198,8 +198,9 @@ async function runTiers(byTier: [Tier, string[]][], env: NodeJS.ProcessEnv, lane
   const yielded = new Set<string>();
   // The unit files from their bundles go as one batch, in one process (unitTogether); any other, on its
   // own, as does a unit file that registers a language or target kind (the registries are the process's).
-  const unitBatch = [...yielding].filter((f) => tierOf.get(f) === 'unit' && BUNDLES.has(f) && !REGISTERS.test(readFileSync(f, 'utf8')));
-  const batches = [...(unitBatch.length > 1 ? [unitBatch] : []), ...[...yielding].filter((f) => unitBatch.length < 2 || !unitBatch.includes(f)).map((f) => [f])];
+  const unitFiles = [...yielding].filter((f) => tierOf.get(f) === 'unit' && BUNDLES.has(f) && !REGISTERS.test(readFileSync(f, 'utf8')));
+  const together = unitFiles.length > 1 ? unitFiles : [];
+  const batches = [...(together.length ? [together] : []), ...[...yielding].filter((f) => !together.includes(f)).map((f) => [f])];
   const yieldingEnded = yieldingGroup
     ? runYielding(
         batches,
