@@ -1,48 +1,55 @@
 // The fake server as a product, against the real google-cloud-spanner Java client (the Java twin of
 // test/integration/fake-node-client.test.ts): bench.FakeConformance (test/harness/java) runs every transaction
 // kind, or a read-write transaction whose first commit the fake aborts, and prints what it observed.
-// The harness is compiled here against the classpath ensureJavaClient resolved for the version.
+// The harness is compiled against the classpath ensureJavaClient resolved for the version (once: the classes
+// are kept in the client cache) and runs with the JVM options npm test gives its Java drivers.
 // Needs mvn, a JDK 17+ and Maven Central (or a warm ~/.m2), like packages/languages/test/integration/java-driver.test.ts.
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { startFakeSpanner, type FakeSpanner } from '@scb/fake-spanner';
-import { installContext } from '@scb/languages';
+import { installContext, runtimeOptionsOf } from '@scb/languages';
 import { CACHE_DIR } from '../../apps/runner/src/paths';
 import { ensureJavaClient } from '../../packages/languages/src/java/install';
+import { JAVA_RUNTIME_OPTIONS } from '../../packages/languages/src/java/runtime-options';
 
 const TIMEOUT = { timeout: 10 * 60_000 };
 /** The child's own deadline; the test kills it a little later should it not exit by itself. */
 const CHILD_DEADLINE_MS = 60_000;
 const HARNESS = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'harness', 'java', 'FakeConformance.java');
 
-const tmpDirs: string[] = [];
-after(() => {
-  for (const d of tmpDirs) rmSync(d, { recursive: true, force: true });
-});
-
-/** The classpath to run bench.FakeConformance with for `version`: the harness compiled into a temp dir, then the client's. */
+/**
+ * The classpath to run bench.FakeConformance with for `version`: the harness's classes, then the client's.
+ * Compiled once per harness source and classpath, kept in the client cache (javac costs seconds of CPU).
+ */
 const harnesses = new Map<string, Promise<string>>();
 function harnessClasspath(version: string, log: (l: string) => void): Promise<string> {
   let p = harnesses.get(version);
   if (!p) {
     p = (async () => {
       const client = await ensureJavaClient(version, installContext('java', { cacheDir: CACHE_DIR, log }));
-      const classes = mkdtempSync(path.join(os.tmpdir(), `scb-fake-conformance-${version}-`));
-      tmpDirs.push(classes);
+      const key = createHash('sha256').update(readFileSync(HARNESS)).update(client.classpath).digest('hex').slice(0, 16);
+      const classes = path.join(CACHE_DIR, 'test-harness', `fake-conformance-${version}-${key}`);
+      if (existsSync(classes)) return [classes, client.classpath].join(path.delimiter);
+      mkdirSync(path.dirname(classes), { recursive: true });
+      const tmp = mkdtempSync(`${classes}.tmp-`);
       try {
-        await promisify(execFile)('javac', ['--release', '17', '-nowarn', '-encoding', 'UTF-8', '-cp', client.classpath, '-d', classes, HARNESS], {
+        await promisify(execFile)('javac', ['--release', '17', '-nowarn', '-encoding', 'UTF-8', '-cp', client.classpath, '-d', tmp, HARNESS], {
           maxBuffer: 16 * 1024 * 1024,
           timeout: 5 * 60_000,
         });
+        // Whole or not at all: another run may have put it there meanwhile (then its copy is kept).
+        if (!existsSync(classes)) renameSync(tmp, classes);
       } catch (e) {
         const err = e as { stderr?: string; message: string };
         throw new Error(`FakeConformance.java does not compile against java ${version}: ${(err.stderr ?? err.message).slice(0, 3000)}`);
+      } finally {
+        rmSync(tmp, { recursive: true, force: true });
       }
       return [classes, client.classpath].join(path.delimiter);
     })();
@@ -78,7 +85,8 @@ interface ConformanceRun {
 async function startConformance(version: string, fake: FakeSpanner, scenario: 'transactions' | 'abort', log: (l: string) => void) {
   const classpath = await harnessClasspath(version, log);
   const t0 = performance.now();
-  const p = spawn('java', ['-cp', classpath, 'bench.FakeConformance'], { env: { ...process.env, SPANNER_DISABLE_BUILTIN_METRICS: 'true' } });
+  // The JVM options npm test gives its Java drivers (SHORT_CELL_OPTIONS: C1 only, the serial collector).
+  const p = spawn('java', [...runtimeOptionsOf(JAVA_RUNTIME_OPTIONS), '-cp', classpath, 'bench.FakeConformance'], { env: { ...process.env, SPANNER_DISABLE_BUILTIN_METRICS: 'true' } });
   let stdout = '';
   let stderr = '';
   p.stdout.on('data', (d) => (stdout += d));
