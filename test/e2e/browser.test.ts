@@ -336,6 +336,7 @@ test('a Go job from the form: Go has no grpc-gcp, the versions come from the Go 
   await page.click('button[type=submit]');
   await page.waitForURL(/\/jobs\/(?!new$)[0-9a-z]+$/, { timeout: 30_000 });
   const id = page.url().split('/').pop()!;
+  await page.goto('about:blank'); // read once the job has ended: its page would refresh itself meanwhile
   let job: {
     status: string;
     spec: { workload: { mix?: unknown; thinkTime?: unknown } };
@@ -359,7 +360,7 @@ test('a Go job from the form: Go has no grpc-gcp, the versions come from the Go 
     ['go 1.33.0 succeeded'],
   );
   assert.ok(job.cells[0].result!.qps > 0);
-  await page.reload();
+  await page.goto(`${stack.baseUrl}/jobs/${id}`);
   assert.equal(await page.locator('h1 .status').textContent(), 'succeeded');
   assert.match(await page.locator('[data-testid=cells-table]').innerText(), /go 1\.33\.0/);
   assert.match(await page.getByTestId('operations-table').innerText(), /readOnlyTxn[\s\S]*readWriteTxn/);
@@ -382,6 +383,7 @@ test('an emulator job from the form: the target is picked, Node runs with regula
   await page.click('button[type=submit]');
   await page.waitForURL(/\/jobs\/(?!new$)[0-9a-z]+$/, { timeout: 30_000 });
   const id = page.url().split('/').pop()!;
+  await page.goto('about:blank'); // read once the job has ended: its page would refresh itself meanwhile
   let job: { status: string; spec: { target: { kind: string } }; cells: { status: string; error: string | null; configuration: { multiplexedSessions?: boolean } }[] };
   for (const t0 = Date.now(); ; await page.waitForTimeout(1000)) {
     job = await (await api(`/api/jobs/${id}`)).json();
@@ -390,7 +392,7 @@ test('an emulator job from the form: the target is picked, Node runs with regula
   assert.equal(job.status, 'succeeded', JSON.stringify(job.cells.map((c) => c.error)));
   assert.equal(job.spec.target.kind, 'emulator');
   assert.equal(job.cells[0]!.configuration.multiplexedSessions, false);
-  await page.reload();
+  await page.goto(`${stack.baseUrl}/jobs/${id}`);
   assert.match(await page.locator('body').innerText(), /Cloud Spanner emulator, fresh per cell/);
   assert.match(await page.locator('[data-testid=cells-table]').innerText(), /multiplexedSessions=false/);
   assert.match(await page.locator('[data-testid=cells-table]').innerText(), /\d+ \/ \d+ tap/, 'the connections say the tap counted them');
@@ -477,6 +479,7 @@ test('a field scenario preset runs from the form as its JSON; its page shows the
   await page.click('button[type=submit]');
   await page.waitForURL(/\/jobs\/(?!new$)[0-9a-z]+$/, { timeout: 30_000 });
   const id = page.url().split('/').pop()!;
+  await page.goto('about:blank'); // read once the job has ended: its page would refresh itself meanwhile
   let job: { status: string; spec: { workload: { durationSeconds: number } }; cells: { status: string; error: string | null; result: { timeline: { p99Ms: number }[] } | null }[] };
   for (const t0 = Date.now(); ; await page.waitForTimeout(1000)) {
     job = await (await api(`/api/jobs/${id}`)).json();
@@ -485,7 +488,7 @@ test('a field scenario preset runs from the form as its JSON; its page shows the
   assert.equal(job.status, 'succeeded', JSON.stringify(job.cells.map((c) => c.error)));
   assert.deepEqual([job.spec.workload.durationSeconds, job.cells.length], [1, 1], 'the edited JSON ran');
   for (const c of job.cells) assert.ok(c.result!.timeline[0]!.p99Ms >= 550, `first second p99 ${c.result!.timeline[0]!.p99Ms}`);
-  await page.reload();
+  await page.goto(`${stack.baseUrl}/jobs/${id}`);
   await page.getByRole('heading', { name: 'Per operation kind: client vs server' }).waitFor();
   assert.ok((await page.getByTestId('client-server-chart').count()) >= 1, 'a client vs server chart');
   assert.match(await page.getByTestId('operations-table').innerText(), /select1/);
@@ -618,8 +621,14 @@ test('500 concurrent POST /api/jobs (50 at a time on loopback): every answer is 
   for (const t1 = Date.now(); Date.now() - t1 < 360_000; await new Promise((r) => setTimeout(r, 1000))) {
     if (!['queued', 'running'].includes((await stateOf(ids.at(-1)!)).status)) break;
   }
-  const states: { status: string; error: string | null }[] = [];
-  for (const id of ids) states.push(await stateOf(id));
+  // Every job as the list gives it (100 a page, newest first), with its status and error.
+  const listed = new Map<string, { status: string; error: string | null }>();
+  for (let page = 1; ids.some((id) => !listed.has(id)); page++) {
+    const { jobs } = (await (await api(`/api/jobs?page=${page}`)).json()) as { jobs: { id: string; status: string; error: string | null }[] };
+    assert.ok(jobs.length, `page ${page} of the jobs list is empty, ${ids.filter((id) => !listed.has(id)).length} posted jobs not listed`);
+    for (const j of jobs) listed.set(j.id, j);
+  }
+  const states = ids.map((id) => listed.get(id)!);
   const byState = tally(states.map((s) => s.status));
   assert.equal(byState.failed, 500, JSON.stringify(byState));
   assert.ok(states.every((s) => /does not run jobs against Cloud Spanner/.test(s.error ?? '')));

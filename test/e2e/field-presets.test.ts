@@ -40,6 +40,8 @@ async function runPreset(
   await page.click('button[type=submit]');
   await page.waitForURL(/\/jobs\/(?!new$)[0-9a-z]+$/, { timeout: 30_000 });
   const jobId = page.url().split('/').pop()!;
+  // The running job's page refreshes itself; the tests read it once the job has ended (they load it then).
+  await page.goto('about:blank');
   let job: { status: string; cells: StoredCell[] };
   for (const t0 = Date.now(); ; await page.waitForTimeout(1000)) {
     job = await (await fetch(`${started.stack.baseUrl}/api/jobs/${jobId}`)).json();

@@ -39,7 +39,7 @@ export default async function JobsPage({ searchParams }: { searchParams: Promise
                 <td>
                   <Link href={`/jobs/${j.id}`}>{j.name || j.id}</Link>
                 </td>
-                <td>
+                <td title={j.error ?? undefined}>
                   <StatusBadge status={j.status} />
                 </td>
                 <td className="num">{formatUtc(j.createdAt)}</td>

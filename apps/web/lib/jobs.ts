@@ -249,6 +249,8 @@ export interface JobListItem {
   id: string;
   name: string | null;
   status: string;
+  /** Why a failed job failed (null otherwise). */
+  error: string | null;
   createdAt: string;
   finishedAt: string | null;
   cellsTotal: number;
@@ -267,6 +269,7 @@ export async function listJobs(limit = 100, offset = 0, createdBy?: string): Pro
     createdBy: j.createdBy,
     name: j.name,
     status: j.status,
+    error: j.error,
     createdAt: j.createdAt.toISOString(),
     finishedAt: iso(j.finishedAt),
     cellsTotal: j.cellsTotal,
