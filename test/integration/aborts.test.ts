@@ -22,7 +22,7 @@ async function p99s(clients: typeof CLIENTS, fault: Partial<Fault>): Promise<Map
       clients,
       configurations: [{ label: 'client default' }],
       concurrency: [4],
-      target: { kind: 'fake', latencyMs: 2, server: { faults: [{ kind: 'query', code: 'ABORTED', ratio: 0.1, ...fault }] } },
+      target: { kind: 'fake', latencyMs: 5, server: { faults: [{ kind: 'query', code: 'ABORTED', ratio: 0.1, ...fault }] } },
       workload: { operation: 'readWriteTxn', warmupOps: 20, durationSeconds: 2 },
     },
     600_000,

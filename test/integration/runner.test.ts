@@ -21,7 +21,7 @@ test('a Node 9.0.0 job runs through the queue against the fake and stores every 
         { label: 'grpc-gcp on', grpcGcp: 'on' },
         { label: 'grpc-gcp off', grpcGcp: 'off' },
       ],
-      concurrency: [10, 50],
+      concurrency: [10, 20],
       target: { kind: 'fake', latencyMs: 65 },
       // Enough to run the measured phase warm for the checks below: max(200, 20 × C). A verdict of
       // "clean" asks more of Node (docs/verdicts.md, "Warm start"); this test reads no verdict.

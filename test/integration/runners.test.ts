@@ -84,15 +84,16 @@ after(async () => {
   if (pair) await Promise.all(pair.map(stopRunner));
 });
 
-// What these jobs run is not under test, only who runs them: the fake at 50 ms keeps each Node
-// driver's operations (and so the suite's CPU) few.
-const nodeJob = (name: string, cells: number, seconds: number) => {
+// What these jobs run is not under test, only who runs them: the fake at 50 ms and a few operations a
+// cell keep each Node driver's work (and so the suite's CPU) small. `seconds`: a measured phase that long
+// instead (a test that must catch a cell while it measures).
+const nodeJob = (name: string, cells: number, seconds?: number) => {
   const p = parseJobSpec({
     name,
     clients: [{ language: 'node', version: '9.0.0' }],
     configurations: [{ label: 'default' }],
     concurrency: Array.from({ length: cells }, (_, i) => 5 + i),
-    workload: { warmupOps: 20, durationSeconds: seconds },
+    workload: seconds === undefined ? { warmupOps: 5, measuredOps: 10 } : { warmupOps: 20, durationSeconds: seconds },
     target: { kind: 'fake', latencyMs: 50 },
   });
   assert.ok(p.ok);
@@ -102,7 +103,7 @@ const nodeJob = (name: string, cells: number, seconds: number) => {
 test('two runners on one database share the queued jobs: none runs twice, none is lost, and they never measure at once on one host', { timeout: 600_000 }, async () => {
   const [a, b] = await runnerPair();
   const ids = [];
-  for (let i = 0; i < 4; i++) ids.push(await createJob(t.db, t.url, nodeJob(`shared ${i}`, 1, 1)));
+  for (let i = 0; i < 4; i++) ids.push(await createJob(t.db, t.url, nodeJob(`shared ${i}`, 1)));
   const jobs = [];
   for (const id of ids) jobs.push(await waitForJob(t.db, id, 300_000, [...a.lines, ...b.lines]));
   for (const j of jobs) {
@@ -130,7 +131,7 @@ test('placement: a job requiring a label goes to the runner that has it, even on
   let lab: RunnerProcess | undefined;
   try {
     const spec = (requirements: object) => {
-      const p = parseJobSpec({ ...nodeJob('placed', 1, 1), requirements });
+      const p = parseJobSpec({ ...nodeJob('placed', 1), requirements });
       assert.ok(p.ok, JSON.stringify(!p.ok && p.issues));
       return p.value;
     };
@@ -243,7 +244,7 @@ test('an uploaded build on two machines: runners with their own SCB_MACHINE and 
   try {
     await Promise.all([a.waitFor(/waiting for jobs/, 60_000), b.waitFor(/waiting for jobs/, 60_000)]);
     const spec = (n: number) => {
-      const p = parseJobSpec({ ...nodeJob(`build ${n}`, 1, 1), clients: [{ language: 'node', version: '9.0.0', artifact: id, label: 'two machines' }] });
+      const p = parseJobSpec({ ...nodeJob(`build ${n}`, 1), clients: [{ language: 'node', version: '9.0.0', artifact: id, label: 'two machines' }] });
       assert.ok(p.ok, JSON.stringify(!p.ok && p.issues));
       return p.value;
     };

@@ -189,7 +189,7 @@ test('bridged addresses: 127.0.0.1, ::1 and localhost, many connections at once 
   const v6 = net.createServer((c) => c.end('v6'));
   await new Promise<void>((r) => v6.listen(0, '::1', r));
   const v6Port = (v6.address() as net.AddressInfo).port;
-  const payload = randomBytes(3 << 20);
+  const payload = randomBytes(1 << 20); // 48 MiB each way through the relay, past any socket buffer
   const code = folder('payload');
   writeFileSync(path.join(code, 'payload.bin'), payload);
   try {
@@ -229,7 +229,7 @@ console.log(JSON.stringify({ hashes, v6: await connect('::1', +v6Port), low: pro
     const want = createHash('sha256').update(payload).digest('hex');
     const hashes = out.hashes as string[];
     assert.equal(hashes.length, 48);
-    assert.deepEqual(new Set(hashes), new Set([want]), 'every connection echoed 3 MiB unchanged');
+    assert.deepEqual(new Set(hashes), new Set([want]), 'every connection echoed 1 MiB unchanged');
     assert.equal(peers.size, 48, 'the server saw each connection as its own peer');
     assert.equal(out.v6, 'v6', 'an IPv6 target');
     if (root) assert.notEqual(out.low, 'ECONNREFUSED', 'the sandbox listens on port 80 for its bridge');

@@ -219,17 +219,24 @@ for (const language of languagePlugins().map((p) => p.language)) {
   test(`${language} driver: DATEs of years 0001-9999 agree; JSON integers beyond 2^53 ${WIDE_VALUES_FAIL[language] ? 'fail the cell naming the column' : 'agree'}`, {
     timeout: 10 * 60_000,
   }, async () => {
-    const dates = { ...WIDE_VALUES, columns: WIDE_VALUES.columns.slice(0, 2) };
-    const ok = await scanRun(language, dates, {}, {}, 5);
-    assert.ok(!(ok.result instanceof Error), `DATE: ${(ok.result as Error).message}`);
-    assert.equal(ok.result.operations.scan?.count, 5);
-    const { result } = await scanRun(language, WIDE_VALUES, {}, {}, 5);
     const fails = WIDE_VALUES_FAIL[language];
+    // Where the JSON columns fail the cell, the DATE columns are read by themselves first; elsewhere the
+    // whole shape, DATEs included, must agree (one driver process fewer).
+    if (fails) {
+      const dates = { ...WIDE_VALUES, columns: WIDE_VALUES.columns.slice(0, 2) };
+      const ok = await scanRun(language, dates, {}, {}, 5);
+      assert.ok(!(ok.result instanceof Error), `DATE: ${(ok.result as Error).message}`);
+      assert.equal(ok.result.operations.scan?.count, 5);
+    }
+    const { result } = await scanRun(language, WIDE_VALUES, {}, {}, 5);
     if (fails) {
       assert.ok(result instanceof Error, 'the cell fails');
       assert.match(result.message, /driver exited \(code 5\)/);
       assert.match(result.message, fails);
-    } else assert.ok(!(result instanceof Error), `JSON: ${(result as Error).message}`);
+    } else {
+      assert.ok(!(result instanceof Error), `DATE and JSON: ${(result as Error).message}`);
+      assert.equal(result.operations.scan?.count, 5);
+    }
   });
 }
 

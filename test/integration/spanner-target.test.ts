@@ -4,7 +4,6 @@
 // enforced by the driver, and no credential in the runner's output, the database or the API's answers.
 // Only DNS and real authentication are left out.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { createServer as createTlsServer } from 'node:tls';
 import { after, test } from 'node:test';
 import { startFakeSpanner, type FakeSpanner } from '@scb/fake-spanner';
@@ -17,8 +16,8 @@ import { makeTestCa } from '../helpers/tls';
 // TLS fake standing in for Cloud Spanner, and one database.
 const ca = makeTestCa();
 const creds: TestCredentials = await makeTestCredentials(ca.dir);
-// At 20 ms: no assertion here is about speed, and fewer operations a second keep the drivers' CPU low.
-const fake: FakeSpanner = await startFakeSpanner({ host: '127.0.0.1', latencyMs: 20, tls: ca });
+// At 50 ms: no assertion here is about speed, and fewer operations a second keep the drivers' CPU low.
+const fake: FakeSpanner = await startFakeSpanner({ host: '127.0.0.1', latencyMs: 50, tls: ca });
 process.env.SCB_ALLOW_SPANNER = '1';
 process.env.SCB_SPANNER_ENDPOINTS = `localhost:${fake.port}`;
 process.env.SCB_SPANNER_DATABASES = 'bench-project/bench-instance/bench-db';
@@ -73,13 +72,24 @@ test('bad Cloud Spanner targets are refused field by field, the cost caps are re
   assert.equal(long.issues[0]!.path, 'target.maxSecondsPerCell');
 });
 
-test('a runner not enabled for Cloud Spanner refuses the job at once, saying how to enable it', () => {
-  const { SCB_ALLOW_SPANNER: _, ...without } = process.env;
-  const r = spawnSync(process.execPath, ['--import', 'tsx', '-e', "import('./apps/runner/src/targets/index.ts').then((m) => console.log(m.refuseJobOnTarget({ target: { kind: 'spanner' } })))"], {
-    env: without,
-    encoding: 'utf8',
-  });
-  assert.match(r.stdout, /does not run jobs against Cloud Spanner: its operator enables them by starting it with SCB_ALLOW_SPANNER=1/);
+test('a runner not enabled for Cloud Spanner refuses the job at once, saying how to enable it', async () => {
+  // The targets read SCB_ALLOW_SPANNER when asked (packages/targets/src/env.ts): without it, for this call.
+  const { refuseJobOnTarget } = await import('../../apps/runner/src/targets/index');
+  const allowed = process.env.SCB_ALLOW_SPANNER;
+  delete process.env.SCB_ALLOW_SPANNER;
+  try {
+    const spec = parseJobSpec({
+      clients: [{ language: 'node', version: '9.0.0' }],
+      configurations: [{ label: 'a' }],
+      concurrency: [1],
+      workload: { warmupOps: 1, measuredOps: 5 },
+      target: { kind: 'spanner', projectId: 'bench-project', instanceId: 'bench-instance', databaseId: 'bench-db', maxOpsPerCell: 10, maxSecondsPerCell: 5 },
+    });
+    assert.ok(spec.ok, JSON.stringify(!spec.ok && spec.issues));
+    assert.match(refuseJobOnTarget(spec.value) ?? '', /does not run jobs against Cloud Spanner: its operator enables them by starting it with SCB_ALLOW_SPANNER=1/);
+  } finally {
+    process.env.SCB_ALLOW_SPANNER = allowed;
+  }
 });
 
 test("targets outside the operator's policy are refused before any connection is made, whoever stored the job", { timeout: 120_000 }, async () => {
