@@ -40,11 +40,13 @@ export async function startCredentials(c: NonNullable<FakeTarget['credentials']>
     const environment = {
       GCE_METADATA_HOST: host,
       GCE_METADATA_IP: host,
-      // Node's gcp-metadata: a Google Cloud VM, as the cell's metadata server says (no BIOS check, no ping).
-      // Its ping times out after 3 s off Google Cloud, and the client then takes itself to be elsewhere for
+      // Node's gcp-metadata: on a Google Cloud VM when the cell has a metadata server (no BIOS check, no
+      // ping), else ask it (a ping, refused at once: not on Google Cloud, no token, every operation fails).
+      // The ping times out after 3 s off Google Cloud, and the client then takes itself to be elsewhere for
       // the rest of its life: a driver starved for 3 s (an idle cgroup beside busy files) failed every
-      // operation without a token.
-      METADATA_SERVER_DETECTION: 'assume-present',
+      // operation without a token. Assumed present but unreachable, the client retries each token request
+      // for seconds: the unreachable cell took 43 s, not 1.
+      METADATA_SERVER_DETECTION: metadata ? 'assume-present' : 'ping-only',
       HOME: home,
       CLOUDSDK_CONFIG: path.join(home, 'gcloud'),
     };
