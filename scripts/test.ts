@@ -3,7 +3,7 @@
 // alone` in its source) runs with nothing beside it but the files that mostly wait and, in an idle
 // cgroup, those that judge no timing (`// test: yields`, every unit file); the others, longest first by
 // the times of the last run on this machine (kept in the client cache, SCB_CACHE_DIR), run SCB_TEST_LANES (default 2) at a
-// time, and more while the CPU they used in that run (or the cores measured busy) leaves cores free: most files wait on latencies,
+// time, and more while the CPU they used in that run leaves cores free: most files wait on latencies,
 // timers, drivers or the browser (`// test: waits` marks one that mostly waits before it has been
 // measured). The tiers overlap: an e2e file starts once the web app is built, not after the last
 // integration file.
@@ -329,36 +329,6 @@ function demandOf(f: string): number {
   if (ms && cpuMs !== undefined) return Math.min(cores, Math.max(MIN_DEMAND, cpuMs / ms));
   return WAITS.test(readFileSync(f, 'utf8')) ? MIN_DEMAND : 1;
 }
-/**
- * A file beyond what the modeled demands allow may start when the cores busy, measured over the last
- * SPARE_WINDOW_MS, leave room for its demand (and no file started within that window): the last files of
- * a run mostly wait on drivers and timers, and three of them kept about 1.3 of 2 cores busy for the last
- * 150 s of a run (the yielding files had ended) while the model held a fourth back. The idle group's CPU
- * counts as busy here: while it has work the cores are used, and a packed file more would only be noise
- * for the others.
- */
-const SPARE_WINDOW_MS = 10_000;
-const SPARE_TICK_MS = 2_000;
-
-/** The cores busy (the kernel's counters), averaged over the samples of the last SPARE_WINDOW_MS. */
-function spareMeter(): { sample(): void; busyCores(): number } {
-  const samples: { at: number; busyMs: number }[] = [];
-  const sample = () => {
-    const at = Date.now();
-    samples.push({ at, busyMs: busyCpuMs() });
-    while (samples.length > 2 && samples[1]!.at <= at - SPARE_WINDOW_MS) samples.shift();
-  };
-  sample();
-  return {
-    sample,
-    // Not yet a window's worth: as if every core were busy.
-    busyCores: () => {
-      const [first, last] = [samples[0]!, samples.at(-1)!];
-      return last.at - first.at < SPARE_WINDOW_MS - SPARE_TICK_MS ? Number.POSITIVE_INFINITY : (last.busyMs - first.busyMs) / (last.at - first.at);
-    },
-  };
-}
-
 /** When each run of test files started and ended (seconds from T0), kept in the cache after a run to see how the schedule packed. */
 const TIMELINE: { files: string[]; startS: number; endS: number; idle: boolean }[] = [];
 const T0 = Date.now();
@@ -374,8 +344,7 @@ const LAST_CPU = lastTimes(CPU_FILE);
  * that mostly waits on timers, `// test: waits`, counts that least until measured, any other unmeasured
  * one a whole core) plus its own stay within the machine's cores; a shorter file goes before a longer
  * one that does not fit only if it should end first (java-driver.test.ts, passed over so, ended a run
- * alone for its last 40 s). Beyond that model, one more may start while the cores measured busy leave room
- * for it (spareMeter, checked every SPARE_TICK_MS). A file waits until `ready` says so
+ * alone for its last 40 s). A file waits until `ready` says so
  * (checked again when `readyLater` settles); one that `dropped` says may not run is left out.
  */
 function runPacked(
@@ -401,22 +370,12 @@ function runPacked(
   const lastWall = (f: string) => LAST_WALL[path.relative(process.cwd(), f)] ?? 0;
   let finish: () => void;
   const done = new Promise<void>((r) => (finish = r));
-  const meter = spareMeter();
-  let lastStart = 0;
-  const tick = setInterval(() => {
-    meter.sample();
-    next();
-  }, SPARE_TICK_MS);
   function next() {
     queue = queue.filter((f) => !dropped(f));
-    if (!queue.length && !running.size) {
-      clearInterval(tick);
-      return finish();
-    }
+    if (!queue.length && !running.size) return finish();
     while (queue.length && running.size < MAX_LANES) {
       const busy = besideCores + [...running.values()].reduce((a, b) => a + b.cores, 0);
-      const measured = Date.now() - lastStart >= SPARE_WINDOW_MS ? meter.busyCores() : Number.POSITIVE_INFINITY;
-      const fits = (f: string) => running.size < lanes || busy + demandOf(f) <= cores || measured + demandOf(f) <= cores;
+      const fits = (f: string) => running.size < lanes || busy + demandOf(f) <= cores;
       // The longest ready one if it fits (below `lanes` files, regardless). If not, a shorter one only
       // where it should end before the first running file does: a long file that needs more cores than
       // are left waits for them, instead of being passed over until it ends the schedule alone.
@@ -426,9 +385,6 @@ function runPacked(
       const i = fits(queue[head]!) ? head : queue.findIndex((f) => ready(f) && fits(f) && lastWall(f) <= slack);
       if (i < 0) break;
       const [f] = queue.splice(i, 1) as [string];
-      if (running.size >= lanes && busy + demandOf(f) > cores)
-        console.log(`\n# ${path.relative(process.cwd(), f)} starts beside ${running.size} files on spare cores: ${measured.toFixed(2)} of ${cores} busy over ${SPARE_WINDOW_MS / 1000} s`);
-      lastStart = Date.now();
       running.set(f, { cores: demandOf(f), endsAt: Date.now() + lastWall(f) });
       void run(f).then(() => {
         running.delete(f);
