@@ -5,17 +5,15 @@
 // are kept in the client cache) and runs with the JVM options npm test gives its Java drivers.
 // Needs mvn, a JDK 17+ and Maven Central (or a warm ~/.m2), like packages/languages/test/integration/java-driver.test.ts.
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { startFakeSpanner, type FakeSpanner } from '@scb/fake-spanner';
 import { installContext, runtimeOptionsOf } from '@scb/languages';
 import { CACHE_DIR } from '../../apps/runner/src/paths';
 import { ensureJavaClient } from '../../packages/languages/src/java/install';
+import { compiledOnce } from '../../packages/languages/src/java/javac';
 import { JAVA_RUNTIME_OPTIONS } from '../../packages/languages/src/java/runtime-options';
 
 const TIMEOUT = { timeout: 10 * 60_000 };
@@ -33,25 +31,12 @@ function harnessClasspath(version: string, log: (l: string) => void): Promise<st
   if (!p) {
     p = (async () => {
       const client = await ensureJavaClient(version, installContext('java', { cacheDir: CACHE_DIR, log }));
-      const key = createHash('sha256').update(readFileSync(HARNESS)).update(client.classpath).digest('hex').slice(0, 16);
-      const classes = path.join(CACHE_DIR, 'test-harness', `fake-conformance-${version}-${key}`);
-      if (existsSync(classes)) return [classes, client.classpath].join(path.delimiter);
-      mkdirSync(path.dirname(classes), { recursive: true });
-      const tmp = mkdtempSync(`${classes}.tmp-`);
       try {
-        await promisify(execFile)('javac', ['--release', '17', '-nowarn', '-encoding', 'UTF-8', '-cp', client.classpath, '-d', tmp, HARNESS], {
-          maxBuffer: 16 * 1024 * 1024,
-          timeout: 5 * 60_000,
-        });
-        // Whole or not at all: another run may have put it there meanwhile (then its copy is kept).
-        if (!existsSync(classes)) renameSync(tmp, classes);
+        return [await compiledOnce(HARNESS, client.classpath, path.join(CACHE_DIR, 'test-harness', 'fake-conformance')), client.classpath].join(path.delimiter);
       } catch (e) {
         const err = e as { stderr?: string; message: string };
         throw new Error(`FakeConformance.java does not compile against java ${version}: ${(err.stderr ?? err.message).slice(0, 3000)}`);
-      } finally {
-        rmSync(tmp, { recursive: true, force: true });
       }
-      return [classes, client.classpath].join(path.delimiter);
     })();
     harnesses.set(version, p);
   }

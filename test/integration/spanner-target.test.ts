@@ -75,7 +75,6 @@ test('bad Cloud Spanner targets are refused field by field, the cost caps are re
 test('a runner not enabled for Cloud Spanner refuses the job at once, saying how to enable it', async () => {
   // The targets read SCB_ALLOW_SPANNER when asked (packages/targets/src/env.ts): without it, for this call.
   const { refuseJobOnTarget } = await import('../../apps/runner/src/targets/index');
-  const allowed = process.env.SCB_ALLOW_SPANNER;
   delete process.env.SCB_ALLOW_SPANNER;
   try {
     const spec = parseJobSpec({
@@ -88,7 +87,7 @@ test('a runner not enabled for Cloud Spanner refuses the job at once, saying how
     assert.ok(spec.ok, JSON.stringify(!spec.ok && spec.issues));
     assert.match(refuseJobOnTarget(spec.value) ?? '', /does not run jobs against Cloud Spanner: its operator enables them by starting it with SCB_ALLOW_SPANNER=1/);
   } finally {
-    process.env.SCB_ALLOW_SPANNER = allowed;
+    process.env.SCB_ALLOW_SPANNER = '1'; // as this file set it above
   }
 });
 

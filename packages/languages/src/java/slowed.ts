@@ -5,8 +5,7 @@
 // repository's jar). The wait is LockSupport.parkNanos, inserted into the bytecode by SlowedJar.java
 // with ASM: no sources needed, any release whose classes have these methods.
 import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +15,7 @@ import { ArtifactError } from '../artifacts/archive';
 import { makeMavenFragment } from '../artifacts/relabel';
 import type { SlowedBuild } from '../artifacts/slowed';
 import { MVN } from './install';
+import { compiledOnce } from './javac';
 
 const run = promisify(execFile);
 const SOURCE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'slowed', 'SlowedJar.java');
@@ -44,17 +44,7 @@ async function tool(cacheDir: string): Promise<string> {
   if (!existsSync(asm)) {
     await run(MVN, ['-B', '-q', 'dependency:get', `-Dartifact=${ASM.group}:${ASM.artifact}:${ASM.version}`, '-Dtransitive=false'], { timeout: 5 * 60_000, maxBuffer: 1 << 24 });
   }
-  const key = createHash('sha256').update(readFileSync(SOURCE)).update(ASM.version).digest('hex').slice(0, 16);
-  const classes = path.join(cacheDir, 'drivers', 'java-slowed', key);
-  if (!existsSync(path.join(classes, 'SlowedJar.class'))) {
-    const tmp = `${classes}.${process.pid}.tmp`;
-    rmSync(tmp, { recursive: true, force: true });
-    mkdirSync(tmp, { recursive: true });
-    await run('javac', ['--release', '17', '-nowarn', '-cp', asm, '-d', tmp, SOURCE], { timeout: 5 * 60_000, maxBuffer: 1 << 24 });
-    rmSync(classes, { recursive: true, force: true });
-    renameSync(tmp, classes);
-  }
-  return [asm, classes].join(path.delimiter);
+  return [asm, await compiledOnce(SOURCE, asm, path.join(cacheDir, 'drivers', 'java-slowed'))].join(path.delimiter);
 }
 
 /**
