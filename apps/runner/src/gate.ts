@@ -21,7 +21,9 @@ import {
   type Arm,
   type CellVerdict,
   type ExpectationCell,
+  type GateEvaluation,
   type GateSample,
+  type GateSpec,
   type Verdict,
 } from '@scb/shared';
 import { clientExtras, findPendingGateJobIds, getGateToEvaluate, knownClientVersions, storeGateVerdict, type Db, type GateCell, type GateToEvaluate } from '@scb/db';
@@ -33,8 +35,7 @@ import { clientExtras, findPendingGateJobIds, getGateToEvaluate, knownClientVers
 export async function evaluateGateOfJob(db: Db, jobId: string, log: (line: string) => void): Promise<void> {
   const gate = await getGateToEvaluate(db, jobId);
   if (!gate || gate.verdict !== null) return;
-  const job = gate.job;
-  if (isUnfinishedJob(job.status)) return;
+  if (isUnfinishedJob(gate.job.status)) return;
   const spec = gate.spec;
   if (!spec.ok) {
     await storeGateVerdict(db, gate.id, { verdict: 'inconclusive', reasons: [invalidText('stored gate', spec.issues)], metrics: [], errors: [], method: '' });
@@ -46,6 +47,18 @@ export async function evaluateGateOfJob(db: Db, jobId: string, log: (line: strin
     log(`gate ${gate.id} (job ${jobId}, reproduction ${repro.id}): done`);
     return;
   }
+  const judgement = judgeGate({ ...gate, spec: spec.value });
+  await storeGateVerdict(db, gate.id, judgement);
+  log(`gate ${gate.id} (job ${jobId}): ${judgement.verdict}`);
+}
+
+/**
+ * A finished gate's verdict from its cells, under its own criteria or others (`criteria`: a calibration
+ * re-judging stored gates under the criteria it weighs, bench/rejudge.ts). Reads nothing, stores nothing.
+ */
+export function judgeGate(gate: Omit<GateToEvaluate, 'spec'> & { spec: GateSpec }, criteria: GateSpec['criteria'] = gate.spec.criteria): GateEvaluation {
+  const job = gate.job;
+  const spec = { ok: true as const, value: { ...gate.spec, criteria } };
   const cells = gate.cells.flatMap((c) => (isArm(c.arm) ? [{ ...c, arm: c.arm }] : []));
   const jobSpec = parseJobSpec(gateJobSpec(spec.value));
   /** The cell's verdict as its job page shows it: with its ceiling where the job's spec parses. */
@@ -154,8 +167,7 @@ export async function evaluateGateOfJob(db: Db, jobId: string, log: (line: strin
   // pass; cells left out as no evidence (harness-bound) only where too few repeats remain.
   if (verdict === 'pass' && (base.length || cand.length || !remaining.enough || job.status !== 'succeeded')) verdict = 'inconclusive';
   const reasons = verdict === 'fail' && evaluation.verdict !== 'fail' ? notes : [...evaluation.reasons, ...notes];
-  await storeGateVerdict(db, gate.id, { ...evaluation, verdict, reasons, ...(evaluation.persisting !== undefined && { persisting: verdict === 'pass' && evaluation.persisting }) });
-  log(`gate ${gate.id} (job ${jobId}): ${verdict}`);
+  return { ...evaluation, verdict, reasons, ...(evaluation.persisting !== undefined && { persisting: verdict === 'pass' && evaluation.persisting }) };
 }
 
 /**

@@ -47,7 +47,16 @@ export function allowedText(c: GateSpec['criteria']): string {
     c.cpuPer1kRowsRisePct !== undefined ? `CPU per 1,000 rows +${c.cpuPer1kRowsRisePct}%` : null,
     c.firstRowP50RisePct !== undefined ? `first-row p50 +${c.firstRowP50RisePct}%` : null,
   ].filter((t) => t !== null);
-  return [`qps −${c.qpsDropPct}%`, `p50 +${c.p50RisePct}%`, `p99 +${c.p99RisePct}%`, ...scan].join(', ');
+  return [`qps −${c.qpsDropPct}%`, `p50 +${c.p50RisePct}%`, `p99 +${c.p99RisePct}%`, ...scan].join(', ') + levelsText(c.levels);
+}
+
+/** " (at C=50: p50 +5%)": the limits a load level sets apart from the gate's. */
+function levelsText(levels: GateSpec['criteria']['levels']): string {
+  const parts = Object.entries(levels ?? {}).map(([level, l]) => {
+    const set = [l.qpsDropPct !== undefined ? `qps −${l.qpsDropPct}%` : null, l.p50RisePct !== undefined ? `p50 +${l.p50RisePct}%` : null, l.p99RisePct !== undefined ? `p99 +${l.p99RisePct}%` : null];
+    return `at C=${level}: ${set.filter((t) => t !== null).join(', ')}`;
+  });
+  return parts.length ? ` (${parts.join('; ')})` : '';
 }
 
 export function formatInterval(m: Pick<MetricJudgement, 'ciPct'>): string {

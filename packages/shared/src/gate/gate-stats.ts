@@ -1,7 +1,7 @@
 import { median } from '../results/stats';
 import type { Arm } from '../job/spec';
 import { z } from 'zod';
-import { boschlooOneSided, judgeMode, type GateMode, type ModeJudgement } from './gate-modes';
+import { boschlooOneSided, judgeMode, repeatsForMedianPower, type GateMode, type ModeJudgement } from './gate-modes';
 import type { Verdict } from './gate-verdict';
 
 /**
@@ -41,12 +41,32 @@ export const MIN_GATE_REPEATS = 3;
 const pct = z.number().min(0, 'must be at least 0').max(1000, 'must be at most 1000');
 
 /** What a gate allows a candidate (its spec's `criteria`, gate.ts): each judged here. */
+/** The allowed changes where neither the gate nor its scenario sets them (gate.ts fills them in). */
+export const DEFAULT_GATE_LIMITS = { qpsDropPct: 10, p50RisePct: 20, p99RisePct: 20 } as const;
+/** The criteria a load level may set apart from the gate's own (`criteria.levels`). */
+export const LEVEL_CRITERIA = ['qpsDropPct', 'p50RisePct', 'p99RisePct'] as const;
+export type LevelCriteria = Partial<Record<(typeof LEVEL_CRITERIA)[number], number>>;
+
+const LevelCriteriaSchema = z.strictObject({ qpsDropPct: pct.optional(), p50RisePct: pct.optional(), p99RisePct: pct.optional() });
+
 export const CriteriaSchema = z.strictObject({
-  /** qps may not fall by more than this many percent. */
-  qpsDropPct: pct.default(10),
-  /** p50 and p99 may not rise by more than this many percent. */
-  p50RisePct: pct.default(20),
-  p99RisePct: pct.default(20),
+  /** qps may not fall by more than this many percent; default: the scenario's, else DEFAULT_GATE_LIMITS. */
+  qpsDropPct: pct.optional(),
+  /** p50 and p99 may not rise by more than this many percent; default: the scenario's, else DEFAULT_GATE_LIMITS. */
+  p50RisePct: pct.optional(),
+  p99RisePct: pct.optional(),
+  /**
+   * Allowed changes of one load level (a concurrency, or an open loop's rate) in place of the gate's,
+   * e.g. {"50": {"p50RisePct": 5}}: where the noise at one level cannot support the limit that holds at
+   * another (steady-select1's p50 at C=50 in Java, findings/gate-calibration.md).
+   */
+  levels: z
+    .record(z.string(), LevelCriteriaSchema)
+    .superRefine((l, ctx) => {
+      for (const k of Object.keys(l)) if (!/^[1-9][0-9]{0,5}$/.test(k)) ctx.addIssue({ code: 'custom', path: [k], message: 'must be a load level (a whole number such as 50)' });
+      if (Object.keys(l).length > 10) ctx.addIssue({ code: 'custom', path: [], message: 'may set at most 10 levels' });
+    })
+    .optional(),
   /** Also judge each candidate repeat against the baseline's worst repeat; default: on for burst scenarios without a mode (GateScenario.mode). */
   worstRepeat: z.boolean().optional(),
   /** Candidate repeats beyond the baseline's worst (by more than the allowed change) that fail the metric. */
@@ -147,6 +167,9 @@ export interface MetricJudgement {
   level?: number;
   /** Repeats of the bad mode left out of the medians (a scenario with a mode), per arm. */
   leftOut?: { baseline: number; candidate: number };
+  /** An inconclusive median test: the repeats per arm its noise needs (more than it had), and that noise (withRepeatsNeeded). */
+  repeatsNeeded?: number;
+  baselineCvPct?: number;
   /** The median test's verdict; `verdict` also counts the worst-repeat test. */
   medianVerdict: Verdict;
   worst: WorstRepeatJudgement | null;
@@ -386,7 +409,7 @@ const pValueText = (p: number) => (p < 0.001 ? p.toExponential(1) : p.toFixed(p 
 
 export interface EvaluateOptions {
   criteria: Required<Pick<Criteria, 'qpsDropPct' | 'p50RisePct' | 'p99RisePct' | 'confidence' | 'worstRepeatCount' | 'errorRisePts'>> &
-    Pick<Criteria, 'rowsPerSecondDropPct' | 'cpuPer1kRowsRisePct' | 'firstRowP50RisePct' | 'badModeRate'> & { worstRepeat: boolean };
+    Pick<Criteria, 'rowsPerSecondDropPct' | 'cpuPer1kRowsRisePct' | 'firstRowP50RisePct' | 'badModeRate' | 'levels'> & { worstRepeat: boolean };
   /** Every load level of the gate (concurrency, or an open loop's rate), so that one with no successful repeat is still judged. */
   concurrency: number[];
   /** A level in words; "C=50" by default. */
@@ -395,6 +418,14 @@ export interface EvaluateOptions {
   mode?: Pick<GateMode, 'bad' | 'repeatNoun' | 'detect' | 'reproduction'>;
   /** The arms in words for the mode's reason ("6.106.0"); "candidate" and "baseline" by default. */
   names?: { baseline: string; candidate: string };
+}
+
+const LEVEL_CRITERION: Partial<Record<GateMetric, (typeof LEVEL_CRITERIA)[number]>> = { qps: 'qpsDropPct', p50Ms: 'p50RisePct', p99Ms: 'p99RisePct' };
+
+/** The allowed change of a metric that a load level sets apart from the gate's (`criteria.levels`), if any. */
+export function allowedAt(c: Pick<Criteria, 'levels'>, level: number, metric: GateMetric): number | undefined {
+  const k = LEVEL_CRITERION[metric];
+  return k && c.levels?.[String(level)]?.[k];
 }
 
 /** Judges every metric at every concurrency, and the mode where the scenario has one, and combines the verdicts. */
@@ -440,7 +471,7 @@ export function evaluateGate(samples: GateSample[], o: EvaluateOptions): GateEva
     // A repeat without the figure (a cell stored before it was measured) is no repeat of that metric.
     const values = (arm: Arm, metric: GateMetric) => judged(arm).flatMap((s) => (s[metric] !== undefined && Number.isFinite(s[metric]) ? [s[metric]] : []));
     for (const metric of GATE_METRICS) {
-      const allowedPct = allowed[metric];
+      const allowedPct = allowedAt(c, concurrency, metric) ?? allowed[metric];
       if (allowedPct === undefined) continue;
       medianInputs.push({
         metric,
@@ -468,7 +499,7 @@ export function evaluateGate(samples: GateSample[], o: EvaluateOptions): GateEva
     ...modeInputs.map((m) => ({ p: m.p, weight: modeShare / modeInputs.length })),
   ];
   const holm = weightedHolm(family, alpha);
-  const metrics = medianInputs.map((m, i) => judgeMetric({ ...m, failLevel: holm[i].level, realChange: holm[i].rejected }));
+  const metrics = medianInputs.map((m, i) => withRepeatsNeeded(judgeMetric({ ...m, failLevel: holm[i].level, realChange: holm[i].rejected }), alpha));
   const modes = modeInputs.map((m, i) => {
     const h = holm[medianInputs.length + i];
     const detect = o.mode!.detect;
@@ -502,7 +533,9 @@ export function evaluateGate(samples: GateSample[], o: EvaluateOptions): GateEva
   // The mode's reason always leads (it is the scenario's question), then its power note where the repeats were too few.
   const modeReasons = [...modes.map((m) => m.reason), ...modes.flatMap((m) => (m.powerNote ? [m.powerNote] : [])), ...mixed];
   const chosen = failing.length ? failing : unsure.length ? unsure : metrics;
-  const reasons = [...new Set([...modeReasons, ...chosen.map((m) => m.reason)])];
+  // Where a median test was too noisy to tell, how many repeats it would have needed.
+  const repeatNotes = failing.length ? [] : metrics.flatMap((m) => (m.repeatsNeeded ? [repeatsNote(m, level(m.concurrency))] : []));
+  const reasons = [...new Set([...modeReasons, ...chosen.map((m) => m.reason), ...repeatNotes])];
   const persisting = verdict === 'pass' && modes.some((m) => m.persisting);
   return {
     verdict,
@@ -513,6 +546,37 @@ export function evaluateGate(samples: GateSample[], o: EvaluateOptions): GateEva
     method: o.mode ? `${GATE_METHOD}; ${MODE_METHOD}` : GATE_METHOD,
   };
 }
+
+/** The power a median test's repeats are weighed against (repeatsNeeded). */
+export const MEDIAN_POWER = 0.8;
+
+/**
+ * An inconclusive median test's repeats against its noise: the repeats per arm at which a test of this
+ * metric, varying as its baseline repeats did (their coefficient of variation), tells a change of the
+ * allowed size from none MEDIAN_POWER of the time at the gate's one-sided level (repeatsForMedianPower,
+ * a normal approximation); set only where that is more than the gate ran. The same count serves both
+ * sides: an unchanged candidate passes (its interval's worse end within the limit) and a change of twice
+ * the limit fails about that often.
+ */
+function withRepeatsNeeded(m: MetricJudgement, alpha: number): MetricJudgement {
+  const n = Math.min(m.baseline.length, m.candidate.length);
+  if (m.medianVerdict !== 'inconclusive' || n < MIN_GATE_REPEATS || m.limitPct === 0) return m;
+  const cvPct = coefficientOfVariationPct(m.baseline);
+  if (!Number.isFinite(cvPct)) return m;
+  const needed = repeatsForMedianPower({ cvPct, changePct: Math.abs(m.limitPct), alpha, power: MEDIAN_POWER });
+  return needed > n ? { ...m, baselineCvPct: cvPct, repeatsNeeded: needed } : m;
+}
+
+/** The sample standard deviation over the mean, in percent (NaN for fewer than 2 values or a mean of 0). */
+export function coefficientOfVariationPct(xs: number[]): number {
+  if (xs.length < 2) return Number.NaN;
+  const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
+  const variance = xs.reduce((a, x) => a + (x - mean) ** 2, 0) / (xs.length - 1);
+  return mean === 0 ? Number.NaN : (100 * Math.sqrt(variance)) / Math.abs(mean);
+}
+
+const repeatsNote = (m: MetricJudgement, level: string) =>
+  `with ${Math.min(m.baseline.length, m.candidate.length)} repeats per arm, ${METRIC_NAMES[m.metric]} at ${level} (its baseline repeats varied by ${m.baselineCvPct!.toFixed(1)}%) cannot tell a ${Math.abs(m.limitPct)}% change from none ${MEDIAN_POWER * 100}% of the time: that takes about ${m.repeatsNeeded} per arm`;
 
 /** Fails when a candidate repeat's failed calls exceed the baseline's worst repeat by more than allowed. */
 export function judgeErrors(concurrency: number, baseline: number[], candidate: number[], allowedPts: number, levelText = `C=${concurrency}`): ErrorJudgement {

@@ -43,6 +43,8 @@ export const WatchSpecSchema = z
   .superRefine((w, ctx) => {
     if (w.since && w.until && SEMVER.test(w.since) && SEMVER.test(w.until) && compareSemver(w.since, w.until) > 0)
       ctx.addIssue({ code: 'custom', path: ['until'], message: `must not be before since (${w.since})` });
+    // Its scenarios run different load levels: a level's own limits are a scenario's to set.
+    if (w.criteria?.levels) ctx.addIssue({ code: 'custom', path: ['criteria', 'levels'], message: "sets limits of load levels, which differ by scenario: give them in a scenario's own criteria" });
     // A scenario of the watch's own is checked as the gate it becomes, on a placeholder pair of versions.
     w.scenarios.forEach((s, i) => {
       if (typeof s === 'string') {

@@ -335,3 +335,91 @@ test('scan criteria are refused by name for a gate whose workload runs no scan, 
   const bad = parseGateSpec({ ...base, scenario: 'result-set-decode', criteria: { cpuPer1kRowsRisePct: -1 } });
   assert.ok(!bad.ok && bad.issues[0]!.path === 'criteria.cpuPer1kRowsRisePct');
 });
+
+test("a gate's limits: its own, else its scenario's, else the defaults; a load level's over the gate's, named where it is no level of the gate", () => {
+  const base = { language: 'go', baseline: '1.96.1', candidate: '1.96.1' };
+  const scenario = gateScenario('steady-select1')!;
+  const own = scenario.criteria!;
+  const plain = parseGateSpec({ ...base, scenario: 'steady-select1' });
+  assert.ok(plain.ok);
+  assert.equal(plain.value.criteria.p50RisePct, own.p50RisePct);
+  assert.deepEqual(plain.value.criteria.levels, own.levels);
+  // A scenario without limits of its own gets the defaults, and no levels.
+  const burst = parseGateSpec({ ...base, language: 'java', scenario: 'affinity-burst' });
+  assert.ok(burst.ok);
+  assert.deepEqual([burst.value.criteria.qpsDropPct, burst.value.criteria.p50RisePct, burst.value.criteria.p99RisePct, burst.value.criteria.levels], [10, 20, 20, undefined]);
+  // A gate that sets p50 sets it everywhere: the scenario's level limits of p50 give way, its other ones stay.
+  const [level, set] = Object.entries(own.levels!)[0]!;
+  const p50 = parseGateSpec({ ...base, scenario: 'steady-select1', criteria: { p50RisePct: 7 } });
+  assert.ok(p50.ok);
+  assert.equal(p50.value.criteria.p50RisePct, 7);
+  assert.equal(p50.value.criteria.levels?.[level]?.p50RisePct, undefined);
+  const others = Object.keys(set).filter((k) => k !== 'p50RisePct');
+  for (const k of others) assert.equal(p50.value.criteria.levels?.[level]?.[k as keyof typeof set], set[k as keyof typeof set]);
+  // The gate's own level limits over the scenario's; one at a level the gate does not run is refused by name.
+  const mine = parseGateSpec({ ...base, scenario: 'steady-select1', criteria: { levels: { [level]: { p99RisePct: 33 } } } });
+  assert.ok(mine.ok);
+  assert.deepEqual(mine.value.criteria.levels?.[level], { ...set, p99RisePct: 33 });
+  const elsewhere = parseGateSpec({ ...base, scenario: 'steady-select1', criteria: { levels: { '30': { p50RisePct: 5 } } } });
+  assert.ok(!elsewhere.ok);
+  assert.deepEqual(elsewhere.issues, [{ path: 'criteria.levels.30', message: `is not a load level of the gate (${scenario.concurrency!.join(', ')})` }]);
+  const word = parseGateSpec({ ...base, scenario: 'steady-select1', criteria: { levels: { high: { p50RisePct: 5 } } } });
+  assert.deepEqual(word.ok ? [] : word.issues, [{ path: 'criteria.levels.high', message: 'must be a load level (a whole number such as 50)' }]);
+  // A gate that runs other levels keeps none of the scenario's.
+  const moved = parseGateSpec({ ...base, scenario: 'steady-select1', concurrency: [5] });
+  assert.ok(moved.ok && moved.value.criteria.levels === undefined);
+  assert.match(gateSetupLine(plain.value), new RegExp(`allowed: qps −\\d+%, p50 \\+${own.p50RisePct}%, p99 \\+\\d+% \\(at C=${level}: `));
+});
+
+test("a level's own limit judges that level's metric: the same +4% p50 at C=50 fails against 2% and passes against 6%", () => {
+  const samples: GateSample[] = [];
+  for (let repeat = 1; repeat <= 5; repeat++)
+    for (const concurrency of [10, 50]) {
+      const noise = 1 + (repeat - 3) / 1000;
+      const rise = concurrency === 50 ? 1.04 : 1;
+      samples.push({ arm: 'baseline', concurrency, repeat, qps: 100 * noise, p50Ms: 65 * noise, p99Ms: 90 * noise, errorPct: 0 });
+      samples.push({ arm: 'candidate', concurrency, repeat, qps: 100 * noise, p50Ms: 65 * rise * noise, p99Ms: 90 * noise, errorPct: 0 });
+    }
+  const criteria = { qpsDropPct: 10, p50RisePct: 2, p99RisePct: 20, confidence: 0.9, worstRepeat: false, worstRepeatCount: 1, errorRisePts: 1 };
+  const strict = evaluateGate(samples, { criteria, concurrency: [10, 50] });
+  assert.equal(strict.verdict, 'fail');
+  assert.match(strict.reasons[0]!, /^p50 at C=50 rose 4\.0% .*more than the allowed 2%/);
+  const loose = evaluateGate(samples, { criteria: { ...criteria, levels: { '50': { p50RisePct: 6 } } }, concurrency: [10, 50] });
+  assert.equal(loose.verdict, 'pass');
+  assert.deepEqual(
+    loose.metrics.filter((m) => m.metric === 'p50Ms').map((m) => [m.concurrency, m.limitPct]),
+    [
+      [10, 2],
+      [50, 6],
+    ],
+  );
+});
+
+test('an inconclusive median test says how many repeats its noise would need; a decided one says nothing of it', () => {
+  // p50 repeats varying by about 4% in both arms, no change: too noisy for a 2% limit with 5 repeats.
+  const wobble = [0.95, 1.03, 0.99, 1.05, 0.98];
+  const samples: GateSample[] = wobble.flatMap((w, i) => [
+    { arm: 'baseline' as const, concurrency: 50, repeat: i + 1, qps: 700, p50Ms: 70 * w, p99Ms: 95, errorPct: 0 },
+    { arm: 'candidate' as const, concurrency: 50, repeat: i + 1, qps: 700, p50Ms: 70 * wobble[(i + 2) % 5]!, p99Ms: 95, errorPct: 0 },
+  ]);
+  const criteria = { qpsDropPct: 10, p50RisePct: 2, p99RisePct: 20, confidence: 0.9, worstRepeat: false, worstRepeatCount: 1, errorRisePts: 1 };
+  const noisy = evaluateGate(samples, { criteria, concurrency: [50] });
+  assert.equal(noisy.verdict, 'inconclusive');
+  const p50 = noisy.metrics.find((m) => m.metric === 'p50Ms')!;
+  assert.ok(p50.repeatsNeeded! > 5, `needs ${p50.repeatsNeeded}`);
+  assert.ok(p50.baselineCvPct! > 3 && p50.baselineCvPct! < 5, `cv ${p50.baselineCvPct}`);
+  const note = noisy.reasons.find((r) => r.startsWith('with 5 repeats per arm, p50 at C=50'));
+  assert.ok(note, noisy.reasons.join('\n'));
+  assert.match(note, new RegExp(`varied by ${p50.baselineCvPct!.toFixed(1)}%\\) cannot tell a 2% change from none 80% of the time: that takes about ${p50.repeatsNeeded} per arm$`));
+  // Twice the noise needs about four times the repeats.
+  const wider = evaluateGate(
+    samples.map((s) => ({ ...s, p50Ms: 70 + (s.p50Ms - 70) * 2 })),
+    { criteria, concurrency: [50] },
+  ).metrics.find((m) => m.metric === 'p50Ms')!;
+  assert.ok(wider.repeatsNeeded! > 3 * p50.repeatsNeeded! && wider.repeatsNeeded! < 5 * p50.repeatsNeeded!, `${wider.repeatsNeeded} against ${p50.repeatsNeeded}`);
+  // The same repeats against a 20% limit pass, and say nothing of repeats.
+  const loose = evaluateGate(samples, { criteria: { ...criteria, p50RisePct: 20 }, concurrency: [50] });
+  assert.equal(loose.verdict, 'pass');
+  assert.ok(loose.metrics.every((m) => m.repeatsNeeded === undefined));
+  assert.ok(!loose.reasons.some((r) => /repeats per arm/.test(r)));
+});

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { GATE_SCENARIO_IDS, newReleasePairs, parseWatchSpec, releasePairs, watchGateSpec, type WatchSpec } from '../../src/index';
+import { GATE_SCENARIO_IDS, gateScenario, newReleasePairs, parseWatchSpec, releasePairs, watchGateSpec, type WatchSpec } from '../../src/index';
 
 // Maven Central's order is not semver order: a patch on an older line comes after a newer minor.
 const LISTED = ['6.103.0', '6.104.0', '6.105.0', '6.104.1', '6.106.0-rc1', '6.106.0', 'not-a-version', '6.105.0'];
@@ -70,4 +70,16 @@ test('bad watches are refused field by field, a scenario of their own as the gat
     'scenarios.0.repeats: must be at least 3: fewer repeats can never decide',
   ]);
   assert.equal(issues({ language: 'go', scenarios: [{ scenario: 'steady-select1', configuration: { grpcGcp: 'on' } }] }).length, 1, "a scenario the watch's language cannot run");
+});
+
+test("a watch's criteria set no load level's limits (its scenarios run different levels); a scenario's own may, and its gates keep the scenario's", () => {
+  const levels = parseWatchSpec({ language: 'go', scenarios: ['steady-select1'], criteria: { levels: { '50': { p50RisePct: 5 } } } });
+  assert.ok(!levels.ok);
+  assert.deepEqual(levels.issues, [{ path: 'criteria.levels', message: "sets limits of load levels, which differ by scenario: give them in a scenario's own criteria" }]);
+  const own = watch({ scenarios: [{ scenario: 'steady-select1', criteria: { levels: { '50': { p99RisePct: 30 } } } }, 'steady-select1'], criteria: { qpsDropPct: 15 } });
+  const [mine, scenarios] = own.scenarios.map((s) => watchGateSpec(own, s, { version: '9.1.0', predecessor: '9.0.0' }));
+  assert.equal(mine!.criteria.levels?.['50']?.p99RisePct, 30);
+  // The watch's qps limit over the scenario's default; the scenario's level limits kept.
+  assert.equal(scenarios!.criteria.qpsDropPct, 15);
+  assert.deepEqual(scenarios!.criteria.levels, gateScenario('steady-select1')!.criteria!.levels);
 });
