@@ -94,7 +94,8 @@ async function main(): Promise<void> {
       const kind = kindOf(spec.value.name);
       if (!kind) continue;
       const gate = await getGateToEvaluate(db, g.jobId);
-      if (!gate) continue;
+      // A gate whose calibration was stopped (its job cancelled) is no run of it.
+      if (!gate || gate.job.status === 'cancelled') continue;
       const own = judgeGate({ ...gate, spec: spec.value });
       // The method as it is now against the verdict stored then: they differ where the method changed since.
       if (own.verdict !== g.verdict) mismatches++;
