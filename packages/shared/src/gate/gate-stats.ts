@@ -167,9 +167,9 @@ export interface MetricJudgement {
   level?: number;
   /** Repeats of the bad mode left out of the medians (a scenario with a mode), per arm. */
   leftOut?: { baseline: number; candidate: number };
-  /** An inconclusive median test: the repeats per arm its noise needs (more than it had), and that noise (withRepeatsNeeded). */
+  /** An inconclusive median test: the repeats per arm its noise needs (more than it had), and that noise, each arm's coefficient of variation pooled (withRepeatsNeeded). */
   repeatsNeeded?: number;
-  baselineCvPct?: number;
+  repeatsCvPct?: number;
   /** The median test's verdict; `verdict` also counts the worst-repeat test. */
   medianVerdict: Verdict;
   worst: WorstRepeatJudgement | null;
@@ -552,7 +552,7 @@ export const MEDIAN_POWER = 0.8;
 
 /**
  * An inconclusive median test's repeats against its noise: the repeats per arm at which a test of this
- * metric, varying as its baseline repeats did (their coefficient of variation), tells a change of the
+ * metric, varying as its repeats did (each arm's coefficient of variation, pooled), tells a change of the
  * allowed size from none MEDIAN_POWER of the time at the gate's one-sided level (repeatsForMedianPower,
  * a normal approximation); set only where that is more than the gate ran. The same count serves both
  * sides: an unchanged candidate passes (its interval's worse end within the limit) and a change of twice
@@ -561,10 +561,11 @@ export const MEDIAN_POWER = 0.8;
 function withRepeatsNeeded(m: MetricJudgement, alpha: number): MetricJudgement {
   const n = Math.min(m.baseline.length, m.candidate.length);
   if (m.medianVerdict !== 'inconclusive' || n < MIN_GATE_REPEATS || m.limitPct === 0) return m;
-  const cvPct = coefficientOfVariationPct(m.baseline);
+  // Within each arm, pooled: a shift between the arms is no noise, and either arm's outliers are.
+  const cvPct = Math.sqrt((coefficientOfVariationPct(m.baseline) ** 2 + coefficientOfVariationPct(m.candidate) ** 2) / 2);
   if (!Number.isFinite(cvPct)) return m;
   const needed = repeatsForMedianPower({ cvPct, changePct: Math.abs(m.limitPct), alpha, power: MEDIAN_POWER });
-  return needed > n ? { ...m, baselineCvPct: cvPct, repeatsNeeded: needed } : m;
+  return needed > n ? { ...m, repeatsCvPct: cvPct, repeatsNeeded: needed } : m;
 }
 
 /** The sample standard deviation over the mean, in percent (NaN for fewer than 2 values or a mean of 0). */
@@ -576,7 +577,7 @@ export function coefficientOfVariationPct(xs: number[]): number {
 }
 
 const repeatsNote = (m: MetricJudgement, level: string) =>
-  `with ${Math.min(m.baseline.length, m.candidate.length)} repeats per arm, ${METRIC_NAMES[m.metric]} at ${level} (its baseline repeats varied by ${m.baselineCvPct!.toFixed(1)}%) cannot tell a ${Math.abs(m.limitPct)}% change from none ${MEDIAN_POWER * 100}% of the time: that takes about ${m.repeatsNeeded} per arm`;
+  `with ${Math.min(m.baseline.length, m.candidate.length)} repeats per arm, ${METRIC_NAMES[m.metric]} at ${level} (its repeats varied by ${m.repeatsCvPct!.toFixed(1)}%) cannot tell a ${Math.abs(m.limitPct)}% change from none ${MEDIAN_POWER * 100}% of the time: that takes about ${m.repeatsNeeded} per arm`;
 
 /** Fails when a candidate repeat's failed calls exceed the baseline's worst repeat by more than allowed. */
 export function judgeErrors(concurrency: number, baseline: number[], candidate: number[], allowedPts: number, levelText = `C=${concurrency}`): ErrorJudgement {

@@ -407,10 +407,10 @@ test('an inconclusive median test says how many repeats its noise would need; a 
   assert.equal(noisy.verdict, 'inconclusive');
   const p50 = noisy.metrics.find((m) => m.metric === 'p50Ms')!;
   assert.ok(p50.repeatsNeeded! > 5, `needs ${p50.repeatsNeeded}`);
-  assert.ok(p50.baselineCvPct! > 3 && p50.baselineCvPct! < 5, `cv ${p50.baselineCvPct}`);
+  assert.ok(p50.repeatsCvPct! > 3 && p50.repeatsCvPct! < 5, `cv ${p50.repeatsCvPct}`);
   const note = noisy.reasons.find((r) => r.startsWith('with 5 repeats per arm, p50 at C=50'));
   assert.ok(note, noisy.reasons.join('\n'));
-  assert.match(note, new RegExp(`varied by ${p50.baselineCvPct!.toFixed(1)}%\\) cannot tell a 2% change from none 80% of the time: that takes about ${p50.repeatsNeeded} per arm$`));
+  assert.match(note, new RegExp(`varied by ${p50.repeatsCvPct!.toFixed(1)}%\\) cannot tell a 2% change from none 80% of the time: that takes about ${p50.repeatsNeeded} per arm$`));
   // Twice the noise needs about four times the repeats.
   const wider = evaluateGate(
     samples.map((s) => ({ ...s, p50Ms: 70 + (s.p50Ms - 70) * 2 })),
