@@ -4,7 +4,7 @@ import type { GateSpec } from './gate';
 import { candidateText, gateScenario } from './gate';
 import { gateReproduction } from './reproduction-gate';
 import { calibrationText, type GateCalibration } from './calibration';
-import { METRIC_NAMES, confidenceText, pctText, type GateEvaluation, type MetricJudgement } from './gate-stats';
+import { METRIC_NAMES, confidenceText, pctText, type GateEvaluation, type LevelCriteria, type MetricJudgement } from './gate-stats';
 import type { ModeJudgement } from './gate-modes';
 
 export interface MarkdownGate {
@@ -47,16 +47,15 @@ export function allowedText(c: GateSpec['criteria']): string {
     c.cpuPer1kRowsRisePct !== undefined ? `CPU per 1,000 rows +${c.cpuPer1kRowsRisePct}%` : null,
     c.firstRowP50RisePct !== undefined ? `first-row p50 +${c.firstRowP50RisePct}%` : null,
   ].filter((t) => t !== null);
-  return [`qps −${c.qpsDropPct}%`, `p50 +${c.p50RisePct}%`, `p99 +${c.p99RisePct}%`, ...scan].join(', ') + levelsText(c.levels);
+  const levels = Object.entries(c.levels ?? {}).map(([level, l]) => `at C=${level}: ${limitsText(l)}`);
+  return [limitsText(c), ...scan].join(', ') + (levels.length ? ` (${levels.join('; ')})` : '');
 }
 
-/** " (at C=50: p50 +5%)": the limits a load level sets apart from the gate's. */
-function levelsText(levels: GateSpec['criteria']['levels']): string {
-  const parts = Object.entries(levels ?? {}).map(([level, l]) => {
-    const set = [l.qpsDropPct !== undefined ? `qps −${l.qpsDropPct}%` : null, l.p50RisePct !== undefined ? `p50 +${l.p50RisePct}%` : null, l.p99RisePct !== undefined ? `p99 +${l.p99RisePct}%` : null];
-    return `at C=${level}: ${set.filter((t) => t !== null).join(', ')}`;
-  });
-  return parts.length ? ` (${parts.join('; ')})` : '';
+/** "qps −10%, p50 +20%, p99 +20%": the qps and latency limits set (a gate's, or one load level's). */
+function limitsText(l: LevelCriteria): string {
+  return [l.qpsDropPct !== undefined ? `qps −${l.qpsDropPct}%` : null, l.p50RisePct !== undefined ? `p50 +${l.p50RisePct}%` : null, l.p99RisePct !== undefined ? `p99 +${l.p99RisePct}%` : null]
+    .filter((t) => t !== null)
+    .join(', ');
 }
 
 export function formatInterval(m: Pick<MetricJudgement, 'ciPct'>): string {

@@ -40,7 +40,6 @@ export const MIN_GATE_REPEATS = 3;
 
 const pct = z.number().min(0, 'must be at least 0').max(1000, 'must be at most 1000');
 
-/** What a gate allows a candidate (its spec's `criteria`, gate.ts): each judged here. */
 /** The allowed changes where neither the gate nor its scenario sets them (gate.ts fills them in). */
 export const DEFAULT_GATE_LIMITS = { qpsDropPct: 10, p50RisePct: 20, p99RisePct: 20 } as const;
 /** The criteria a load level may set apart from the gate's own (`criteria.levels`). */
@@ -49,6 +48,7 @@ export type LevelCriteria = Partial<Record<(typeof LEVEL_CRITERIA)[number], numb
 
 const LevelCriteriaSchema = z.strictObject({ qpsDropPct: pct.optional(), p50RisePct: pct.optional(), p99RisePct: pct.optional() });
 
+/** What a gate allows a candidate (its spec's `criteria`, gate.ts): each judged here. */
 export const CriteriaSchema = z.strictObject({
   /** qps may not fall by more than this many percent; default: the scenario's, else DEFAULT_GATE_LIMITS. */
   qpsDropPct: pct.optional(),
