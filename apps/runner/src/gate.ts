@@ -14,6 +14,7 @@ import {
   isUnfinishedJob,
   judgeCell,
   judgeCellWithCeiling,
+  judgeUnfinished,
   levelText,
   parseJobSpec,
   scanFigures,
@@ -137,11 +138,15 @@ export function judgeGate(gate: Omit<GateToEvaluate, 'spec'> & { spec: GateSpec 
   const notes: string[] = [];
   let verdict: Verdict = evaluation.verdict;
   const first = (cs: typeof cells) => `${cs[0].arm} ${cs[0].clientVersion} ${levelOf(cs[0].concurrency)} repeat ${cs[0].repeat}: ${cs[0].error ?? cs[0].status}`;
-  if (job.status === 'succeeded' && cand.length > base.length && cand.length < candidateCells) {
-    verdict = 'fail';
-    notes.unshift(`${cand.length} of ${candidateCells} candidate repeats failed against ${base.length} baseline repeats (first: ${first(cand)})`);
-  } else if (base.length || cand.length) {
-    notes.push(`${base.length + cand.length} of ${cells.length} cells did not succeed (first: ${first([...base, ...cand].sort((a, b) => a.index - b.index))})`);
+  if (base.length || cand.length) {
+    // Compared as counts: a candidate whose cells fail more often than chance allows fails the gate (unless
+    // none finished: nothing then measured it); fewer, and the gate cannot pass either (below).
+    const unfinishedTest = judgeUnfinished({ bad: base.length, of: cells.length - candidateCells }, { bad: cand.length, of: candidateCells }, (1 - criteria.confidence) / 2);
+    const note = `${unfinishedTest.reason} (first: ${first(unfinishedTest.fail ? cand : [...base, ...cand].sort((a, b) => a.index - b.index))})`;
+    if (job.status === 'succeeded' && unfinishedTest.fail && cand.length < candidateCells) {
+      verdict = 'fail';
+      notes.unshift(note);
+    } else notes.push(note);
   }
   if (job.status !== 'succeeded') notes.push(`the gate's job ${job.status}${job.error ? `: ${job.error}` : ''}`);
   // Cells left out (harness-bound, or without the judged kind's figures): the gate is judged on the

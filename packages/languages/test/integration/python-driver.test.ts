@@ -63,3 +63,23 @@ test('options a Python version lacks are refused by name before anything connect
     assert.equal(stats.totalRpcs, 0, 'refused before connecting');
   }
 });
+
+test('a Python cell that hangs until its deadline says where its threads wait (exit 3)', { skip, timeout: 5 * 60_000 }, async () => {
+  const client = { language: 'python', version: OLD };
+  const launch = await prepareDriver(client, { cacheDir: CACHE_DIR, log: () => {} });
+  // Queries of 15 s: the two agents are still in their first call when the deadline fires.
+  const fake = await startFakeSpanner({ latencyMs: 15_000 });
+  try {
+    const cell = { ...defaultCellOn(fake, client, { warmupOps: 0, measuredOps: 10 }, 2), deadlineMs: 8000 };
+    const result = await runDriver(cell, launch).catch((e: Error) => e);
+    assert.ok(result instanceof Error, 'the cell cannot finish');
+    assert.match(result.message, /driver exited \(code 3\)/);
+    const waiting = /deadline of 8000 ms reached before the cell finished \(threads waiting: (.*)\)/.exec(result.message);
+    assert.ok(waiting, result.message);
+    // Each agent waits inside the client or gRPC, named by file, line and function.
+    assert.match(waiting[1]!, /^\d+× \S+\.py:\d+ \w+/);
+    assert.match(waiting[1]!, /(grpc|google)\//);
+  } finally {
+    await fake.stop();
+  }
+});

@@ -325,3 +325,17 @@ export function judgeMode(o: JudgeModeOptions): ModeJudgement {
   const reason = `${counts}: no difference (${test} > ${pText(o.level)})${what}`;
   return { ...base, pValue: o.pValue, level: o.level, verdict: 'pass', persisting, power: powerInfo, reason, powerNote };
 }
+
+/**
+ * A gate's cells that did not finish (a crash, or a hang until the deadline), compared between its arms:
+ * the candidate's failing significantly more often (Boschloo's exact one-sided test at `alpha`) is a
+ * regression; one unlucky cell more is not, where the release itself hangs now and then (Python 3.71.0's
+ * driver reached its deadline in 2 of about 280 C=50 cells of its calibrations here: findings/gate-calibration.md).
+ */
+export function judgeUnfinished(baseline: ModeCount, candidate: ModeCount, alpha: number): { fail: boolean; pValue: number; reason: string } {
+  const pValue = boschlooOneSided(baseline, candidate);
+  const fail = candidate.bad > baseline.bad && pValue <= alpha;
+  const counts = `${candidate.bad} of ${candidate.of} candidate cells did not finish, ${baseline.bad} of ${baseline.of} baseline cells`;
+  const test = `Boschloo's exact test, one-sided p = ${pText(pValue)} ${fail ? '≤' : '>'} ${pText(alpha)}`;
+  return { fail, pValue, reason: `${counts}: ${fail ? 'more often' : 'no more often than chance'} (${test})` };
+}

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { affinityCollapsed, AFFINITY_COLLAPSE_DETECTION, evaluateGate, gateMarkdown, gateScenario, parseGateSpec, weightedHolm, type GateSample } from '../../src/index';
-import { boschlooOneSided, fisherOneSided, normalQuantile, rejectionRate, repeatsForMedianPower, repeatsForModePower, worstFalseAlarmRate } from '../../src/gate/gate-modes';
+import { boschlooOneSided, fisherOneSided, judgeUnfinished, normalQuantile, rejectionRate, repeatsForMedianPower, repeatsForModePower, worstFalseAlarmRate } from '../../src/gate/gate-modes';
 
 // scipy.stats 1.18.1: fisher_exact(t, alternative='greater').pvalue and boschloo_exact(t, alternative='greater', n=64).pvalue
 // of t = [[candidate bad, baseline bad], [candidate good, baseline good]].
@@ -202,4 +202,22 @@ test('badModeRate is refused on a scenario without a mode, and at or below the a
   assert.ok(!r.ok && r.issues.some((i) => i.path === 'criteria.badModeRate' && /has no bimodal outcome/.test(i.message)));
   const zero = parseGateSpec({ scenario: 'affinity-burst', language: 'java', baseline: '6.105.0', candidate: '6.106.0', criteria: { badModeRate: 0 } });
   assert.ok(!zero.ok && zero.issues.some((i) => i.path === 'criteria.badModeRate'));
+});
+
+test("a gate's unfinished cells are compared as counts: one hang more than the baseline's is chance, most of the candidate's is a regression", () => {
+  const of = 10;
+  const one = judgeUnfinished({ bad: 0, of }, { bad: 1, of }, 0.05);
+  assert.equal(one.fail, false);
+  assert.equal(one.pValue, boschlooOneSided({ bad: 0, of }, { bad: 1, of }));
+  assert.ok(one.pValue > 0.05, `one cell in ten is no evidence (p = ${one.pValue})`);
+  assert.match(one.reason, /^1 of 10 candidate cells did not finish, 0 of 10 baseline cells: no more often than chance \(Boschloo's exact test, one-sided p = [0-9.]+ > 0\.050\)$/);
+  const most = judgeUnfinished({ bad: 0, of }, { bad: 6, of }, 0.05);
+  assert.ok(most.fail && most.pValue <= 0.05);
+  assert.match(most.reason, /: more often \(Boschloo's exact test, one-sided p = .* ≤ 0\.050\)$/);
+  // The same counts on both sides, or more in the baseline, never fail, whatever the level.
+  assert.equal(judgeUnfinished({ bad: 4, of }, { bad: 4, of }, 0.5).fail, false);
+  assert.equal(judgeUnfinished({ bad: 6, of }, { bad: 2, of }, 0.99).fail, false);
+  // The smallest count that fails at 5% with ten cells a side lies between the two.
+  const smallest = [2, 3, 4, 5, 6].find((bad) => judgeUnfinished({ bad: 0, of }, { bad, of }, 0.05).fail);
+  assert.ok(smallest !== undefined && smallest > 1 && smallest <= 6);
 });

@@ -10,6 +10,7 @@ import {
   parseGateSpec,
   parseJobSpec,
   planCells,
+  scenarioFor,
   type GateSample,
   type JudgeOptions,
 } from '../../src/index';
@@ -369,6 +370,31 @@ test("a gate's limits: its own, else its scenario's, else the defaults; a load l
   const moved = parseGateSpec({ ...base, scenario: 'steady-select1', concurrency: [5] });
   assert.ok(moved.ok && moved.value.criteria.levels === undefined);
   assert.match(gateSetupLine(plain.value), new RegExp(`allowed: qps −\\d+%, p50 \\+${own.p50RisePct}%, p99 \\+\\d+% \\(at C=${level}: `));
+});
+
+test("a language's own repeats and limits: over its scenario's, a level's merged; another language keeps the scenario's", () => {
+  const steady = gateScenario('steady-select1')!;
+  const tuned = { ...steady, languages: { node: { repeats: 9, criteria: { p50RisePct: 6, levels: { '50': { p99RisePct: 55 } } }, why: 'a test' } } };
+  const node = scenarioFor(tuned, 'node');
+  assert.equal(node.repeats, 9);
+  assert.equal(node.criteria?.p50RisePct, 6);
+  // The scenario's own level limits stay where the language sets none of that metric.
+  assert.deepEqual(node.criteria?.levels?.['50'], { ...steady.criteria!.levels!['50'], p99RisePct: 55 });
+  assert.deepEqual(scenarioFor(tuned, 'go'), { repeats: steady.repeats, criteria: steady.criteria });
+  // A gate of a tuned language gets the tuning through the real scenario list, and its own fields still win.
+  for (const [language, version] of [
+    ['node', '9.0.0'],
+    ['go', '1.96.1'],
+  ] as const) {
+    const own = scenarioFor(steady, language);
+    const g = parseGateSpec({ scenario: 'steady-select1', language, baseline: version, candidate: version });
+    assert.ok(g.ok);
+    assert.equal(g.value.repeats, own.repeats);
+    assert.equal(g.value.criteria.p50RisePct, own.criteria?.p50RisePct);
+    const mine = parseGateSpec({ scenario: 'steady-select1', language, baseline: version, candidate: version, repeats: 4, criteria: { p50RisePct: 3 } });
+    assert.ok(mine.ok && mine.value.repeats === 4 && mine.value.criteria.p50RisePct === 3);
+  }
+  assert.notDeepEqual(scenarioFor(steady, 'node'), scenarioFor(steady, 'go'), "steady-select1's Node gates run on their own limits (findings/gate-calibration.md)");
 });
 
 test("a level's own limit judges that level's metric: the same +4% p50 at C=50 fails against 2% and passes against 6%", () => {

@@ -90,6 +90,31 @@ def run(cell: DriverCell, out: Output) -> None:
     out.emit(runner.run())
 
 
+def threads_at_deadline(limit: int = 3) -> str:
+    """Where the other threads wait when the deadline fires, most common first: each thread's innermost frame
+    in the client or gRPC (else its innermost), as file:line function. A hang then names its place."""
+    places: dict = {}
+    me = threading.get_ident()
+    for ident, frame in sys._current_frames().items():
+        if ident == me:
+            continue
+        chosen, f = frame, frame
+        while f is not None:
+            name = f.f_code.co_filename.replace(os.sep, "/")
+            if "/google/" in name or "/grpc/" in name:
+                chosen = f
+                break
+            f = f.f_back
+        name = chosen.f_code.co_filename.replace(os.sep, "/")
+        short = name.split("site-packages/")[-1] if "site-packages/" in name else "/".join(name.split("/")[-3:])
+        place = f"{short}:{chosen.f_lineno} {chosen.f_code.co_name}"
+        places[place] = places.get(place, 0) + 1
+    top = sorted(places.items(), key=lambda kv: -kv[1])
+    text = "; ".join(f"{n}× {place}" for place, n in top[:limit])
+    more = sum(n for _, n in top[limit:])
+    return f"threads waiting: {text}{f'; {more} elsewhere' if more else ''}" if top else "no other threads"
+
+
 def main() -> None:
     out = Output()
     try:
@@ -97,7 +122,7 @@ def main() -> None:
     except (ProtocolError, ValueError) as e:
         fail(f"driver: bad cell spec: {e}", EXIT_FAILED)
     left = max(cell.deadline_ms / 1000 - (time.perf_counter() - PROCESS_START), 0)
-    timer = threading.Timer(left, lambda: fail(f"driver: deadline of {int(cell.deadline_ms)} ms reached before the cell finished", EXIT_DEADLINE))
+    timer = threading.Timer(left, lambda: fail(f"driver: deadline of {int(cell.deadline_ms)} ms reached before the cell finished ({threads_at_deadline()})", EXIT_DEADLINE))
     timer.daemon = True
     timer.start()
     from client import UnsupportedOption
