@@ -1,5 +1,5 @@
 // `npm run bench:calibrate -- --scenario <id> --language <l> --version <v> [--runs N] [--size-runs M]
-// [--sizes 1,2,5,10] [--server URL]`: a gate scenario's calibration (issue 38). Runs the scenario's gate
+// [--sizes 1,2,5,10] [--injection wait|busy] [--server URL]`: a gate scenario's calibration (issue 38). Runs the scenario's gate
 // as A/A (the release on both arms) N times, and as A/B against candidate builds of the same release
 // with a regression injected (a delay per operation of x% of the A/A baseline's p50, made by patching
 // the release itself: @scb/languages slowedNodeBuild, slowedJavaBuild, slowedGoBuild, slowedPythonBuild) M times per size, through the queue of an
@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { calibrationMarkdown, parseGateCalibration, type CalibrationSize, type GateCalibrationInput } from '@scb/shared/calibration';
+import { calibrationMarkdown, INJECTIONS, parseGateCalibration, type CalibrationSize, type GateCalibrationInput, type Injection } from '@scb/shared/calibration';
 import { GATE_SCENARIO_IDS, gateScenario } from '@scb/shared/gate';
 import { SEMVER } from '@scb/shared/job';
 import { median } from '@scb/shared/stats';
@@ -34,6 +34,8 @@ const { values } = parseArgs({
     /** Gate fields over the scenario's, as JSON (repeats, criteria, concurrency, workload, timeScale...): the CI form's shorter gates. */
     gate: { type: 'string' },
     findings: { type: 'string', default: path.join(ROOT, 'docs/findings/gate-calibration.md') },
+    /** How the candidate builds spend their delay: wait (a timer or sleep; the default) or busy (the CPU kept busy that long, as a slower decoder). */
+    injection: { type: 'string', default: 'wait' },
     /** Starts no new gate after this many minutes: the counts so far are stored (every size keeps at least what it has). */
     'budget-minutes': { type: 'string' },
   },
@@ -75,9 +77,10 @@ function options() {
     if (!overrides || typeof overrides !== 'object' || Array.isArray(overrides)) fail('gate', 'must be a JSON object of gate fields');
     for (const k of ['scenario', 'language', 'baseline', 'candidate', 'candidateArtifact', 'candidateLabel', 'name']) if (k in overrides) fail('gate', `may not set ${k}: the calibration sets it`);
   }
+  const injection = INJECTIONS.find((i) => i === values.injection) ?? fail('injection', `must be ${INJECTIONS.join(' or ')}, not "${values.injection}"`);
   const budget = values['budget-minutes'] === undefined ? Number.POSITIVE_INFINITY : Number(values['budget-minutes']);
   if (!(budget > 0)) fail('budget-minutes', `must be a number of minutes above 0, not "${values['budget-minutes']}"`);
-  return { budgetMs: budget * 60_000, scenario, language, version, runs, sizeRuns, sizes: [...sizes].sort((a, b) => a - b), overrides };
+  return { budgetMs: budget * 60_000, scenario, language, version, runs, sizeRuns, sizes: [...sizes].sort((a, b) => a - b), overrides, injection };
 }
 
 /** The items at the lowest concurrency among them. */
@@ -131,25 +134,25 @@ function onGrid(ms: number): number {
  * (npm pack), Go's module zip as the proxy serves it (installing the release puts it in the cache),
  * Python's wheel as PyPI serves it (pip download), Java's jar as Maven resolved it (a fragment).
  */
-async function slowedBuilds(language: string, version: string): Promise<(delayMs: number) => { bytes: Buffer } | Promise<{ bytes: Buffer }>> {
+async function slowedBuilds(language: string, version: string, injection: Injection): Promise<(delayMs: number) => { bytes: Buffer } | Promise<{ bytes: Buffer }>> {
   // Loaded once the options are known to be good: a refusal answers at once.
   const { prepareDriver, publishedNodeTarball, publishedPythonWheel, slowedGoBuild, slowedJavaBuild, slowedNodeBuild, slowedPythonBuild } = await import('@scb/languages');
   if (language === 'node') {
     const published = await publishedNodeTarball(version);
-    return (delayMs) => slowedNodeBuild(published, delayMs);
+    return (delayMs) => slowedNodeBuild(published, delayMs, injection);
   }
   if (language === 'python') {
     const published = await publishedPythonWheel(version);
-    return (delayMs) => slowedPythonBuild(published, delayMs);
+    return (delayMs) => slowedPythonBuild(published, delayMs, injection);
   }
   if (language === 'java') {
     // The release's jars in the local Maven repository, as a cell of it resolves them.
     await prepareDriver({ language: 'java', version }, { cacheDir: CACHE_DIR, log: say });
-    return (delayMs) => slowedJavaBuild(version, delayMs, CACHE_DIR);
+    return (delayMs) => slowedJavaBuild(version, delayMs, CACHE_DIR, injection);
   }
   await prepareDriver({ language: 'go', version }, { cacheDir: CACHE_DIR, log: say });
   const zip = readFileSync(path.join(CACHE_DIR, 'go/mod/cache/download/cloud.google.com/go/spanner/@v', `v${version}.zip`));
-  return (delayMs) => slowedGoBuild(zip, delayMs);
+  return (delayMs) => slowedGoBuild(zip, delayMs, injection);
 }
 
 async function main(): Promise<void> {
@@ -171,7 +174,7 @@ async function main(): Promise<void> {
   const started = Date.now();
   // The commit measured, as it is when the gates start.
   const commit = commitOf();
-  const slowed = await slowedBuilds(o.language, o.version);
+  const slowed = await slowedBuilds(o.language, o.version, o.injection);
 
   async function oneGate(kind: string, candidate: { candidate: string } | { candidateArtifact: string; candidateLabel: string }): Promise<GateOutcome> {
     const t0 = Date.now();
@@ -224,7 +227,7 @@ async function main(): Promise<void> {
       for (const pct of o.sizes) {
         const delayMs = onGrid((baselineP50 * pct) / 100);
         const build = await slowed(delayMs);
-        const label = `${o.version} +${pct}% (${delayMs} ms per query)`;
+        const label = `${o.version} +${pct}% (${delayMs} ms ${o.injection === 'busy' ? 'of CPU ' : ''}per query)`;
         const uploaded = await uploadBuild(server, build.bytes, o.language, label);
         bySize.set(pct, { delayMs, label, artifact: uploaded.id, outcomes: [] });
         say(`build ${uploaded.id.slice(0, 19)}: ${label}`);
@@ -275,6 +278,7 @@ async function main(): Promise<void> {
       aaP50ChangesPct: aa.map((x) => x.p50ChangePct).filter(Number.isFinite),
       sizes,
       gateMinutes: median(all.map((x) => x.minutes)),
+      injection: o.injection,
       command: `npm run bench:calibrate -- ${process.argv.slice(2).join(' ')}`,
       ...(Object.keys(o.overrides).length && { overrides: o.overrides }),
     };

@@ -20,6 +20,7 @@ export {
   JAVA_SPANNER_MODULES,
   makeMavenFragment,
   nodeDelaySnippet,
+  pythonDelaySnippet,
   publishedNodeTarball,
   publishedPythonWheel,
   rewriteWheel,

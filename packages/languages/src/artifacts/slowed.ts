@@ -1,13 +1,16 @@
 // Candidate builds with a known regression (issue 38's calibration): a published release, patched so
-// that every query it runs waits a fixed delay first, uploaded as a candidate build (POST
-// /api/artifacts). The delay is a timer, not busy CPU: it adds the same wait to each operation's
-// latency whatever the load, as an extra round trip or a lock wait would, while a busy loop on the
-// driver's one event loop would queue the other agents behind it and grow with concurrency.
+// that every query it runs spends a fixed delay first, uploaded as a candidate build (POST
+// /api/artifacts). By default the delay is a wait (a timer or sleep): it adds the same time to each
+// operation's latency whatever the load, as an extra round trip or a lock wait would. `busy` keeps the
+// calling thread's CPU busy instead, as a slower client's own work (a decoder's) would: on Node's one
+// event loop it also holds up the other agents, so it grows with concurrency, and it is what a scan
+// scenario's CPU per row measures.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import type { Injection } from '@scb/shared/calibration';
 import { SEMVER } from '@scb/shared/job';
 import { NODE_PACKAGE, NPM } from '../node/registry';
 import { ArtifactError, DEFAULT_ARTIFACT_LIMITS, gunzipBounded } from './archive';
@@ -34,25 +37,38 @@ export async function publishedNodeTarball(version: string): Promise<Buffer> {
 
 /**
  * The code appended to a module of the Node client: wraps each named method of each class so that a
- * call waits `delayMs` on a timer, then runs the original (a callback as the last argument, or a
- * promise). Appended after the module's promisifyAll, so the wrapper is what the application calls.
+ * call waits `delayMs` on a timer (with `busy`: keeps the event loop busy that long), then runs the
+ * original (a callback as the last argument, or a promise). Appended after the module's promisifyAll, so the wrapper is what the application calls.
  */
-export function nodeDelaySnippet(classes: Record<string, string[]>, delayMs: number): string {
+export function nodeDelaySnippet(classes: Record<string, string[]>, delayMs: number, injection: Injection = 'wait'): string {
   if (!(delayMs >= 0 && delayMs <= 60_000)) throw new RangeError(`the delay must be 0 to 60,000 ms, not ${delayMs}`);
   const targets = Object.entries(classes).flatMap(([cls, methods]) => methods.map((m) => [cls, m] as const));
   for (const [cls, m] of targets) if (!/^[A-Za-z_$][\w$]*$/.test(cls) || !/^[A-Za-z_$][\w$]*$/.test(m)) throw new RangeError(`${cls}.${m} is not a class and method name`);
+  const slow =
+    injection === 'busy'
+      ? [
+          // The event loop itself kept busy, then the call as it was (either call style).
+          '  const __scbSlow = (orig) => function (...args) {',
+          '    const end = performance.now() + __scbDelayMs;',
+          '    while (performance.now() < end);',
+          '    return orig.apply(this, args);',
+          '  };',
+        ]
+      : [
+          '  const __scbSlow = (orig) => function (...args) {',
+          "    if (typeof args[args.length - 1] === 'function') {",
+          '      setTimeout(() => orig.apply(this, args), __scbDelayMs);',
+          '      return undefined;',
+          '    }',
+          '    return new Promise((resolve) => setTimeout(resolve, __scbDelayMs)).then(() => orig.apply(this, args));',
+          '  };',
+        ];
   return [
     '',
-    `// spanner-client-bench calibration: every call below waits ${delayMs} ms on a timer first (an injected regression).`,
+    `// spanner-client-bench calibration: every call below ${injection === 'busy' ? 'keeps the CPU busy' : 'waits on a timer'} for ${delayMs} ms first (an injected regression).`,
     '{',
     `  const __scbDelayMs = ${JSON.stringify(delayMs)};`,
-    '  const __scbSlow = (orig) => function (...args) {',
-    "    if (typeof args[args.length - 1] === 'function') {",
-    '      setTimeout(() => orig.apply(this, args), __scbDelayMs);',
-    '      return undefined;',
-    '    }',
-    '    return new Promise((resolve) => setTimeout(resolve, __scbDelayMs)).then(() => orig.apply(this, args));',
-    '  };',
+    ...slow,
     ...targets.map(([cls, m]) => `  ${cls}.prototype.${m} = __scbSlow(${cls}.prototype.${m});`),
     '}',
     '',
@@ -78,7 +94,7 @@ export interface SlowedBuild {
  * `delayMs` first; otherwise the same files, version and dependencies. Throws ArtifactError when the
  * tarball lacks a file or a class the patch needs (another layout of the package).
  */
-export function slowedNodeBuild(tgz: Buffer, delayMs: number): SlowedBuild {
+export function slowedNodeBuild(tgz: Buffer, delayMs: number, injection: Injection = 'wait'): SlowedBuild {
   const entries = readTar(gunzipBounded(tgz, DEFAULT_ARTIFACT_LIMITS), DEFAULT_ARTIFACT_LIMITS);
   const out: TarInput[] = [];
   const patched: string[] = [];
@@ -95,7 +111,7 @@ export function slowedNodeBuild(tgz: Buffer, delayMs: number): SlowedBuild {
       const source = data.toString('utf8');
       for (const cls of Object.keys(methods))
         if (!new RegExp(`\\bclass ${cls}\\b`).test(source)) throw new ArtifactError(`${rel} defines no class ${cls}: this release's layout differs from what the slowed build patches`);
-      data = Buffer.from(source + nodeDelaySnippet(methods, delayMs));
+      data = Buffer.from(source + nodeDelaySnippet(methods, delayMs, injection));
       patched.push(rel);
     }
     out.push({ path: e.name, data, mode: e.mode || 0o644 });
@@ -123,15 +139,20 @@ export const GO_SLOWED_FUNCTIONS: Record<string, string[]> = {
 /**
  * A Go module zip (golang.org/x/mod/zip: every path under <module>@<version>/) with the first statement
  * of each of GO_SLOWED_FUNCTIONS a `time.Sleep` of `delayMs` (a goroutine's sleep: the wait alone, no
- * CPU, as Node's timer). The same module path and version; throws ArtifactError when a function is not
+ * CPU, as Node's timer), or with `busy` a loop on the clock that long. The same module path and version;
+ * throws ArtifactError when a function is not
  * where this patch looks for it (another layout of the module).
  */
-export function slowedGoBuild(zip: Buffer, delayMs: number): SlowedBuild {
+export function slowedGoBuild(zip: Buffer, delayMs: number, injection: Injection = 'wait'): SlowedBuild {
   if (!(delayMs >= 0 && delayMs <= 60_000)) throw new RangeError(`the delay must be 0 to 60,000 ms, not ${delayMs}`);
   const entries = readZip(zip, DEFAULT_ARTIFACT_LIMITS);
   const out: ZipInput[] = [];
   const patched: string[] = [];
-  const sleep = `\ttime.Sleep(time.Duration(${Math.round(delayMs * 1e6)})) // spanner-client-bench calibration: an injected regression\n`;
+  const ns = Math.round(delayMs * 1e6);
+  const sleep =
+    injection === 'busy'
+      ? `\tfor scbStart := time.Now(); time.Since(scbStart) < time.Duration(${ns}); { // spanner-client-bench calibration: an injected regression, the CPU kept busy\n\t}\n`
+      : `\ttime.Sleep(time.Duration(${ns})) // spanner-client-bench calibration: an injected regression\n`;
   for (const e of entries) {
     if (e.kind === 'dir') {
       out.push({ path: e.name.endsWith('/') ? e.name : `${e.name}/` });
@@ -187,14 +208,14 @@ export const PYTHON_SLOWED_METHODS: Record<string, Record<string, string[]>> = {
   'google/cloud/spanner_v1/transaction.py': { Transaction: ['execute_update'] },
 };
 
-/** The code appended to a module of the Python client: each named method sleeps `delayMs` (time.sleep: the wait alone, the GIL released), then runs. */
-export function pythonDelaySnippet(classes: Record<string, string[]>, delayMs: number): string {
+/** The code appended to a module of the Python client: each named method sleeps `delayMs` (time.sleep: the wait alone, the GIL released), or with `busy` loops on the clock that long (the GIL held), then runs. */
+export function pythonDelaySnippet(classes: Record<string, string[]>, delayMs: number, injection: Injection = 'wait'): string {
   if (!(delayMs >= 0 && delayMs <= 60_000)) throw new RangeError(`the delay must be 0 to 60,000 ms, not ${delayMs}`);
   const targets = Object.entries(classes).flatMap(([cls, methods]) => methods.map((m) => [cls, m] as const));
   for (const [cls, m] of targets) if (!/^[A-Za-z_]\w*$/.test(cls) || !/^[A-Za-z_]\w*$/.test(m)) throw new RangeError(`${cls}.${m} is not a class and method name`);
   return [
     '',
-    `# spanner-client-bench calibration: every call below sleeps ${delayMs} ms first (an injected regression).`,
+    `# spanner-client-bench calibration: every call below ${injection === 'busy' ? 'keeps the CPU busy (the GIL held) for' : 'sleeps'} ${delayMs} ms first (an injected regression).`,
     'import functools as _scb_functools',
     'import time as _scb_time',
     '',
@@ -202,7 +223,9 @@ export function pythonDelaySnippet(classes: Record<string, string[]>, delayMs: n
     'def _scb_slow(orig):',
     '    @_scb_functools.wraps(orig)',
     '    def slowed(*args, **kwargs):',
-    `        _scb_time.sleep(${JSON.stringify(delayMs / 1000)})`,
+    ...(injection === 'busy'
+      ? [`        _scb_end = _scb_time.perf_counter() + ${JSON.stringify(delayMs / 1000)}`, '        while _scb_time.perf_counter() < _scb_end:', '            pass']
+      : [`        _scb_time.sleep(${JSON.stringify(delayMs / 1000)})`]),
     '        return orig(*args, **kwargs)',
     '',
     '    return slowed',
@@ -218,7 +241,7 @@ export function pythonDelaySnippet(classes: Record<string, string[]>, delayMs: n
  * files, version and dependencies otherwise, RECORD made again. Throws ArtifactError when a module or a
  * class the patch needs is not in the wheel (another layout of the package).
  */
-export function slowedPythonBuild(whl: Buffer, delayMs: number): SlowedBuild {
+export function slowedPythonBuild(whl: Buffer, delayMs: number, injection: Injection = 'wait'): SlowedBuild {
   const patched: string[] = [];
   const bytes = rewriteWheel(whl, {
     change: (name, data) => {
@@ -231,7 +254,7 @@ export function slowedPythonBuild(whl: Buffer, delayMs: number): SlowedBuild {
           if (!new RegExp(`^    def ${m}\\(`, 'm').test(source)) throw new ArtifactError(`${name} has no ${cls}.${m}: this release's layout differs from what the slowed build patches`);
       }
       patched.push(name);
-      return Buffer.from(source + pythonDelaySnippet(methods, delayMs));
+      return Buffer.from(source + pythonDelaySnippet(methods, delayMs, injection));
     },
   });
   const missing = Object.keys(PYTHON_SLOWED_METHODS).filter((f) => !patched.includes(f));

@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import type { Injection } from '@scb/shared/calibration';
 import { SEMVER } from '@scb/shared/job';
 import { ArtifactError } from '../artifacts/archive';
 import { makeMavenFragment } from '../artifacts/relabel';
@@ -35,8 +36,8 @@ export const JAVA_SLOWED_METHODS: Record<string, string[]> = {
   'com/google/cloud/spanner/TransactionRunnerImpl$TransactionContextImpl': ['executeUpdate(Lcom/google/cloud/spanner/Statement;[Lcom/google/cloud/spanner/Options$UpdateOption;)J'],
 };
 
-/** The version a slowed build of `version` carries: 6.123.0-slowed.6413us for 6.413 ms. */
-export const slowedJavaVersion = (version: string, delayMs: number): string => `${version}-slowed.${Math.round(delayMs * 1000)}us`;
+/** The version a slowed build of `version` carries: 6.123.0-slowed.6413us for a wait of 6.413 ms, 6.123.0-busy.6413us for that much CPU. */
+export const slowedJavaVersion = (version: string, delayMs: number, injection: Injection = 'wait'): string => `${version}-${injection === 'busy' ? 'busy' : 'slowed'}.${Math.round(delayMs * 1000)}us`;
 
 /** SlowedJar compiled against ASM once per source, under the cache; its classpath. */
 async function tool(cacheDir: string): Promise<string> {
@@ -53,7 +54,7 @@ async function tool(cacheDir: string): Promise<string> {
  * sibling modules relabelled with it. Throws ArtifactError when the release is not in the local
  * repository or lacks a method the patch needs.
  */
-export async function slowedJavaBuild(version: string, delayMs: number, cacheDir: string): Promise<SlowedBuild & { version: string }> {
+export async function slowedJavaBuild(version: string, delayMs: number, cacheDir: string, injection: Injection = 'wait'): Promise<SlowedBuild & { version: string }> {
   if (!SEMVER.test(version)) throw new ArtifactError(`"${version}" is not a plain semver version`);
   if (!(delayMs >= 0 && delayMs <= 60_000)) throw new RangeError(`the delay must be 0 to 60,000 ms, not ${delayMs}`);
   const jar = path.join(M2(), 'com', 'google', 'cloud', 'google-cloud-spanner', version, `google-cloud-spanner-${version}.jar`);
@@ -63,12 +64,15 @@ export async function slowedJavaBuild(version: string, delayMs: number, cacheDir
     const out = path.join(dir, 'slowed.jar');
     const targets = Object.entries(JAVA_SLOWED_METHODS).flatMap(([cls, methods]) => methods.map((m) => `${cls}#${m}`));
     try {
-      await run('java', ['-cp', await tool(cacheDir), 'SlowedJar', jar, out, String(Math.round(delayMs * 1e6)), ...targets], { timeout: 5 * 60_000, maxBuffer: 1 << 24 });
+      await run('java', ['-cp', await tool(cacheDir), 'SlowedJar', jar, out, `${injection === 'busy' ? 'busy:' : ''}${Math.round(delayMs * 1e6)}`, ...targets], {
+        timeout: 5 * 60_000,
+        maxBuffer: 1 << 24,
+      });
     } catch (e) {
       const err = e as { code?: unknown; stderr?: string; message: string };
       throw new ArtifactError(err.code === 2 ? (err.stderr ?? '').trim() : `SlowedJar failed: ${(err.stderr || err.message).trim().split('\n')[0]}`);
     }
-    const to = slowedJavaVersion(version, delayMs);
+    const to = slowedJavaVersion(version, delayMs, injection);
     const bytes = makeMavenFragment({ from: version, to, jars: { 'com.google.cloud:google-cloud-spanner': readFileSync(out) } });
     return { bytes, patched: Object.keys(JAVA_SLOWED_METHODS), version: to };
   } finally {

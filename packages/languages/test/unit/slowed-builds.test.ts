@@ -2,12 +2,13 @@
 // delay and still answer as before, in both of Node's call styles; Go's functions start with the sleep;
 // a release laid out otherwise is refused, naming what is missing.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { ArtifactError, inspectArtifact, slowedGoBuild, slowedNodeBuild, tarGz, unpackArtifact, zipOf } from '../../src/index';
+import { execFileSync } from 'node:child_process';
+import { ArtifactError, inspectArtifact, pythonDelaySnippet, slowedGoBuild, slowedNodeBuild, tarGz, unpackArtifact, zipOf } from '../../src/index';
 
 const TMP = mkdtempSync(path.join(os.tmpdir(), 'scb-slowed-'));
 after(() => rmSync(TMP, { recursive: true, force: true }));
@@ -73,6 +74,35 @@ test('node: Database.run, Snapshot.run and a transaction run and runUpdate wait 
   assert.ok(viaCallback.ms >= 29, `the callback came after ${viaCallback.ms} ms`);
 });
 
+test('node: a busy build keeps the CPU busy for the delay (a wait build does not), then answers as before in both call styles', () => {
+  const packageOf = (injection: 'wait' | 'busy') => {
+    const dir = path.join(TMP, `node-${injection}`);
+    if (!existsSync(dir)) unpackArtifact('node', slowedNodeBuild(nodePackage({ 'build/src/database.js': DATABASE, 'build/src/transaction.js': TRANSACTION }), 40, injection).bytes, dir);
+    return createRequire(path.join(dir, 'package.json'))('./build/src/database.js') as { Database: new () => { run: (q: { sql: string }, cb?: (e: Error | null, rows: unknown) => void) => unknown } };
+  };
+  // The CPU the call itself takes before it returns: the busy loop runs inside it, the timer after it.
+  const cpuOfCall = (db: InstanceType<ReturnType<typeof packageOf>['Database']>) => {
+    const before = process.cpuUsage();
+    const answer = db.run({ sql: 'SELECT 1' });
+    const used = process.cpuUsage(before);
+    return { ms: (used.user + used.system) / 1000, answer };
+  };
+  const busy = cpuOfCall(new (packageOf('busy').Database)());
+  const wait = cpuOfCall(new (packageOf('wait').Database)());
+  assert.ok(busy.ms > wait.ms && busy.ms >= 5, `the busy call used ${busy.ms} ms of CPU, the waiting one ${wait.ms} ms`);
+  assert.ok(busy.answer instanceof Promise);
+  return (busy.answer as Promise<unknown>).then((rows) => {
+    assert.deepEqual(rows, [['row of SELECT 1']]);
+    return new Promise<void>((resolve, reject) =>
+      new (packageOf('busy').Database)().run({ sql: 'SELECT 2' }, (err, rows) => {
+        if (err) return reject(err);
+        assert.deepEqual(rows, ['row of SELECT 2']);
+        resolve();
+      }),
+    );
+  });
+});
+
 test('node: a release without the files or classes the patch wraps is refused, naming them', () => {
   assert.throws(
     () => slowedNodeBuild(nodePackage({ 'build/src/database.js': DATABASE }), 5),
@@ -127,6 +157,51 @@ test('go: Query, ReadRow and Update start with a sleep of the delay in nanosecon
   assert.match(source, /Query\(ctx context\.Context, statement Statement\) \*RowIterator \{\n\ttime\.Sleep/);
   assert.match(source, /return t\.QueryWithOptions/, 'the original body follows');
 });
+
+test('go: a busy build starts Query, ReadRow and Update with a loop on the clock for the delay, in place of the sleep', () => {
+  const build = slowedGoBuild(goZip(GO_TRANSACTION), 1.5, 'busy');
+  const dir = path.join(TMP, 'go-busy');
+  unpackArtifact('go', build.bytes, dir);
+  const source = readFileSync(path.join(dir, 'transaction.go'), 'utf8');
+  const loops = source.match(/^\tfor scbStart := time\.Now\(\); time\.Since\(scbStart\) < time\.Duration\(1500000\); \{ \/\/ .*\n\t\}$/gm) ?? [];
+  assert.equal(loops.length, 3, source);
+  assert.doesNotMatch(source, /time\.Sleep/);
+  assert.match(source, /\n\t\}\n\treturn t\.QueryWithOptions/, 'the original body follows the loop');
+});
+
+test("python: a busy build's methods spend the delay on the CPU, a waiting one's asleep; both answer as before", { skip: !hasPython() && 'no python3' }, () => {
+  const classes = { Snapshot: ['execute_sql'] };
+  const script = (injection: 'wait' | 'busy') =>
+    [
+      'import time',
+      'class Snapshot:',
+      '    def execute_sql(self, sql):',
+      '        return "rows of " + sql',
+      pythonDelaySnippet(classes, 40, injection),
+      'c0, t0 = time.process_time(), time.perf_counter()',
+      'answer = Snapshot().execute_sql("SELECT 1")',
+      'print(answer, round((time.process_time() - c0) * 1000, 3), round((time.perf_counter() - t0) * 1000, 3))',
+    ].join('\n');
+  const run = (injection: 'wait' | 'busy') => {
+    const out = execFileSync('python3', ['-c', script(injection)], { encoding: 'utf8' }).trim();
+    const [, cpu, wall] = /^rows of SELECT 1 ([0-9.]+) ([0-9.]+)$/.exec(out) ?? assert.fail(`${injection}: ${out}`);
+    return { cpu: Number(cpu), wall: Number(wall) };
+  };
+  const busy = run('busy');
+  const wait = run('wait');
+  // Both take the delay; only the busy one spends it on the CPU.
+  assert.ok(busy.wall >= 39 && wait.wall >= 39, `busy ${busy.wall} ms, wait ${wait.wall} ms`);
+  assert.ok(busy.cpu > wait.cpu && busy.cpu >= 5, `busy used ${busy.cpu} ms of CPU, wait ${wait.cpu} ms`);
+});
+
+function hasPython(): boolean {
+  try {
+    execFileSync('python3', ['-c', 'pass']);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 test('go: a module whose functions are laid out otherwise is refused, naming the function', () => {
   assert.throws(

@@ -15,6 +15,14 @@ export const CALIBRATION_CONFIDENCE = 0.95;
 const count = z.number().int().min(0).max(100_000);
 const change = z.number().min(-1000).max(100_000);
 
+/**
+ * How a candidate build spends its injected delay: `wait` (a timer or sleep, the time alone, as an extra
+ * round trip or a lock wait would) or `busy` (the calling thread's CPU kept busy that long, as a slower
+ * client's own work would: a decoder's, which a scan scenario's CPU per row is there to catch).
+ */
+export const INJECTIONS = ['wait', 'busy'] as const;
+export type Injection = (typeof INJECTIONS)[number];
+
 /** The A/B gates of one injected regression. */
 export const CalibrationSizeSchema = z
   .strictObject({
@@ -61,6 +69,8 @@ export const GateCalibrationInputSchema = z
     aaInconclusive: count,
     aaP50ChangesPct: z.array(change).max(10_000),
     sizes: z.array(CalibrationSizeSchema).max(20),
+    /** How the candidate builds spent their delay (INJECTIONS); calibrations stored before it waited. */
+    injection: z.enum(INJECTIONS, { message: `must be one of ${INJECTIONS.join(', ')}` }).default('wait'),
     /** The median time one gate took, in minutes. */
     gateMinutes: z.number().min(0).max(100_000),
     /** The command that measured it. */
@@ -181,7 +191,8 @@ export function calibrationText(c: GateCalibration | null, gate: CalibratedGate,
   const detects = sizes.map((s, i) => {
     const r = detectionRate(s);
     const ci = `(${intervalText(r)}${undecided(s.inconclusive)})`;
-    return i === 0 ? `detects a ${sizeText(s.pct)} p50 regression ${r.k} of ${r.n} times ${ci}` : `a ${sizeText(s.pct)} one ${r.k} of ${r.n} ${ci}`;
+    const busy = c.injection === 'busy' ? ' spent on the CPU' : '';
+    return i === 0 ? `detects a ${sizeText(s.pct)} p50 regression${busy} ${r.k} of ${r.n} times ${ci}` : `a ${sizeText(s.pct)} one ${r.k} of ${r.n} ${ci}`;
   });
   const differs = [
     c.version !== gate.baseline ? `version ${text(c.version)}` : null,
@@ -229,7 +240,7 @@ export function calibrationMarkdown(c: GateCalibration, text: (s: string) => str
     '',
     `Machine ${text(c.machine)} (${c.cores} cores), commit ${text(c.commit)}; ${c.repeats} repeats per arm; criteria ${text(JSON.stringify(c.criteria))}` +
       `${c.operation ? `; judged on ${c.operation}` : ''}${c.overrides ? `; gate fields over the scenario's: ${text(JSON.stringify(c.overrides))}` : ''}. ` +
-      `A/A baseline p50 ${c.baselineP50Ms.toFixed(2)} ms sizes the injected delays; one gate took ${c.gateMinutes.toFixed(1)} min (median). Command: \`${text(c.command)}\`.`,
+      `A/A baseline p50 ${c.baselineP50Ms.toFixed(2)} ms sizes the injected delays${c.injection === 'busy' ? ', which keep the CPU busy (`--injection busy`)' : ''}; one gate took ${c.gateMinutes.toFixed(1)} min (median). Command: \`${text(c.command)}\`.`,
     '',
     row(head),
     row(head.map(() => '---')),
@@ -244,7 +255,7 @@ export function calibrationMarkdown(c: GateCalibration, text: (s: string) => str
     ...sized.map((s) => {
       const r = detectionRate(s);
       return row([
-        `+${sizeText(s.pct)} (${s.delayMs} ms per query): detections`,
+        `+${sizeText(s.pct)} (${s.delayMs} ms ${c.injection === 'busy' ? 'of CPU ' : ''}per query): detections`,
         String(s.runs),
         String(s.detections),
         String(s.inconclusive),

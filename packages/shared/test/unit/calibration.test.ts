@@ -161,3 +161,16 @@ test('a calibration that does not add up is refused, naming the field', () => {
   const v = parseGateCalibration({ ...input, commit: '$(rm -rf /)' });
   assert.ok(!v.ok && v.issues.some((i) => i.path === 'commit'));
 });
+
+test("a calibration's injection: stored ones without it waited; a busy one says its delays were spent on the CPU", () => {
+  assert.ok(gate.ok);
+  assert.equal(calibration().injection, 'wait');
+  const busy = calibration({ injection: 'busy' });
+  assert.match(calibrationText(busy, gate.value), /detects a 2% p50 regression spent on the CPU 3 of 10 times/);
+  assert.doesNotMatch(calibrationText(calibration(), gate.value), /CPU/);
+  const md = calibrationMarkdown(busy);
+  assert.match(md, /\| \+5% \(3\.62 ms of CPU per query\): detections \|/);
+  assert.match(md, /sizes the injected delays, which keep the CPU busy \(`--injection busy`\)/);
+  const bad = parseGateCalibration({ ...calibration(), injection: 'spin' });
+  assert.ok(!bad.ok && bad.issues.some((i) => i.path === 'injection' && /must be one of wait, busy/.test(i.message)));
+});

@@ -1,8 +1,10 @@
 // A jar of the Java client with a wait at the start of named methods (issue 38's calibration builds):
-//   java -cp <asm.jar>:<classes> SlowedJar <in.jar> <out.jar> <delay nanoseconds> <class>#<method><descriptor>...
+//   java -cp <asm.jar>:<classes> SlowedJar <in.jar> <out.jar> [busy:]<delay nanoseconds> <class>#<method><descriptor>...
 // Each named method's first instruction becomes LockSupport.parkNanos(delay): the wait alone, no CPU, as
-// the Node and Go builds' timers (Java 17's Thread.sleep(ms, ns) would round the delay to whole ms). Every other entry is copied as it is. Exits 2 naming a class or method the
-// jar lacks (another layout of the client), after writing nothing.
+// the Node and Go builds' timers (Java 17's Thread.sleep(ms, ns) would round the delay to whole ms). With
+// busy: it calls a class the jar gains, BUSY_CLASS, whose spin(nanos) loops on System.nanoTime() that long:
+// the calling thread's CPU kept busy, as a slower client's own work. Every other entry is copied as it is.
+// Exits 2 naming a class or method the jar lacks (another layout of the client), after writing nothing.
 import java.io.ByteArrayOutputStream;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
@@ -20,16 +22,20 @@ import java.util.zip.ZipOutputStream;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassVisitor;
 import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 
 public final class SlowedJar {
+  static final String BUSY_CLASS = "com/google/cloud/spanner/ScbCalibrationBusy";
+
   public static void main(String[] args) throws IOException {
     if (args.length < 4) {
       System.err.println("usage: SlowedJar <in.jar> <out.jar> <delay nanoseconds> <class>#<method><descriptor>...");
       System.exit(64);
     }
-    long nanos = Long.parseLong(args[2]);
+    boolean busy = args[2].startsWith("busy:");
+    long nanos = Long.parseLong(busy ? args[2].substring(5) : args[2]);
     // class (internal name) -> method name + descriptor
     Map<String, Set<String>> targets = new LinkedHashMap<>();
     for (int i = 3; i < args.length; i++) {
@@ -44,7 +50,7 @@ public final class SlowedJar {
         byte[] data = readAll(in);
         String name = e.getName();
         if (name.endsWith(".class") && targets.containsKey(name.substring(0, name.length() - 6))) {
-          data = slowed(data, targets.get(name.substring(0, name.length() - 6)), nanos, patched);
+          data = slowed(data, targets.get(name.substring(0, name.length() - 6)), nanos, busy, patched);
         }
         names.add(name);
         datas.add(data);
@@ -58,6 +64,10 @@ public final class SlowedJar {
       System.err.println("the jar has no " + String.join(", ", missing) + ": this release's layout differs from what the slowed build patches");
       System.exit(2);
     }
+    if (busy) {
+      names.add(BUSY_CLASS + ".class");
+      datas.add(busyClass());
+    }
     try (ZipOutputStream out = new ZipOutputStream(new FileOutputStream(args[1]))) {
       for (int i = 0; i < names.size(); i++) {
         ZipEntry e = new ZipEntry(names.get(i));
@@ -69,7 +79,31 @@ public final class SlowedJar {
     }
   }
 
-  private static byte[] slowed(byte[] data, Set<String> methods, long nanos, Set<String> patched) {
+  /** public final class ScbCalibrationBusy { public static void spin(long nanos) { long end = System.nanoTime() + nanos; while (System.nanoTime() < end); } } */
+  private static byte[] busyClass() {
+    // COMPUTE_FRAMES: the loop's one frame holds a long and the end, no class types to merge.
+    ClassWriter w = new ClassWriter(ClassWriter.COMPUTE_FRAMES);
+    w.visit(Opcodes.V1_8, Opcodes.ACC_PUBLIC | Opcodes.ACC_FINAL | Opcodes.ACC_SUPER, BUSY_CLASS, null, "java/lang/Object", null);
+    MethodVisitor m = w.visitMethod(Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC, "spin", "(J)V", null, null);
+    m.visitCode();
+    m.visitMethodInsn(Opcodes.INVOKESTATIC, "java/lang/System", "nanoTime", "()J", false);
+    m.visitVarInsn(Opcodes.LLOAD, 0);
+    m.visitInsn(Opcodes.LADD);
+    m.visitVarInsn(Opcodes.LSTORE, 2);
+    Label loop = new Label();
+    m.visitLabel(loop);
+    m.visitMethodInsn(Opcodes.INVOKESTATIC, "java/lang/System", "nanoTime", "()J", false);
+    m.visitVarInsn(Opcodes.LLOAD, 2);
+    m.visitInsn(Opcodes.LCMP);
+    m.visitJumpInsn(Opcodes.IFLT, loop);
+    m.visitInsn(Opcodes.RETURN);
+    m.visitMaxs(0, 0);
+    m.visitEnd();
+    w.visitEnd();
+    return w.toByteArray();
+  }
+
+  private static byte[] slowed(byte[] data, Set<String> methods, long nanos, boolean busy, Set<String> patched) {
     ClassReader reader = new ClassReader(data);
     // COMPUTE_MAXS: the two words the delay takes on the stack. The frames stay as they are: the wait
     // ends with the stack and locals as the method found them.
@@ -87,7 +121,8 @@ public final class SlowedJar {
               public void visitCode() {
                 super.visitCode();
                 super.visitLdcInsn(nanos);
-                super.visitMethodInsn(Opcodes.INVOKESTATIC, "java/util/concurrent/locks/LockSupport", "parkNanos", "(J)V", false);
+                if (busy) super.visitMethodInsn(Opcodes.INVOKESTATIC, BUSY_CLASS, "spin", "(J)V", false);
+                else super.visitMethodInsn(Opcodes.INVOKESTATIC, "java/util/concurrent/locks/LockSupport", "parkNanos", "(J)V", false);
               }
             };
           }
