@@ -218,3 +218,41 @@ test('a gate whose cells were harness-bound is inconclusive, whatever its number
     JSON.stringify(g.evaluation.reasons),
   );
 });
+
+test("a gate's cells harness-bound by the fake's share of p99 alone are left out of p99 only: their qps and p50 are judged", { timeout: 60_000 }, async () => {
+  assert.ok(harnessBound, 'the harness-bound cell of the test before');
+  // The same measured cell with nothing of the machine past its limit, and the fake adding half its p99.
+  const tail: CellResultInput = {
+    ...harnessBound,
+    machineBusyShare: null,
+    machineRunnerShare: null,
+    targetLoopUtilization: null,
+    targetCpuShare: null,
+    targetWireAddedP50Ms: null,
+    targetWireAddedP99Ms: null,
+    targetAddedP50Ms: 0,
+    targetAddedP99Ms: harnessBound.p99Ms / 2,
+  };
+  const v = judgeCell(tail, cores);
+  assert.ok(v.kind === 'harness-bound' && v.limits.filter((l) => l.process !== 'driver').every((l) => l.name === 'targetAddedP99Share'), verdictReasons(v));
+  const spec = parseGateSpec({ scenario: 'steady-select1', language: 'node', baseline: '9.0.0', candidate: '9.0.0', repeats: 3, concurrency: [10] });
+  assert.ok(spec.ok);
+  const { id, jobId } = await createGate(t.db, t.url, spec.value);
+  await markJobRunning(t.db, jobId, { host: os.hostname(), cores });
+  for (const c of await t.db.cell.findMany({ where: { jobId }, orderBy: { index: 'asc' } })) {
+    await markCellRunning(t.db, c.id);
+    await storeCellResult(t.db, c.id, { ...tail, channels: [] });
+  }
+  await finishJob(t.db, jobId, { status: 'succeeded', error: null });
+  await evaluateGateOfJob(t.db, jobId, () => {});
+  const g = await getGate(t.db, id);
+  assert.ok(g?.ok && g.evaluation);
+  const reasons = JSON.stringify(g.evaluation.reasons);
+  // Equal arms: qps and p50 judged and within their limits; p99 had no repeat of the client's, so no pass.
+  assert.equal(g.verdict, 'inconclusive', reasons);
+  assert.match(reasons, /6 of 6 cells were harness-bound at p99 only and left out of p99, their other figures judged \(first: baseline 9\.0\.0 C=10 repeat 1: fake added 50% of the client's p99/);
+  const verdictOf = (metric: string) => g.evaluation!.metrics.find((m) => m.metric === metric && m.concurrency === 10)?.verdict;
+  assert.deepEqual([verdictOf('qps'), verdictOf('p50Ms'), verdictOf('p99Ms')], ['pass', 'pass', 'inconclusive'], JSON.stringify(g.evaluation.metrics));
+  assert.match(reasons, /p99 at C=10: too few repeats to judge \(0 baseline, 0 candidate/);
+  assert.doesNotMatch(reasons, /harness-bound and left out \(first/);
+});

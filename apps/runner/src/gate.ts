@@ -76,9 +76,12 @@ export function judgeGate(gate: Omit<GateToEvaluate, 'spec'> & { spec: GateSpec 
     ).verdict;
   };
   const judged = cells.flatMap((c) => (c.status === 'succeeded' && c.result ? [{ cell: c, verdict: verdictOf(c, c.result) }] : []));
-  const bound = (kind: CellVerdict['kind']) => judged.filter((j) => j.verdict.kind === kind).map((j) => ({ cell: j.cell, reasons: verdictReasons(j.verdict) }));
-  // A harness-bound cell measured the fake or the machine, not the client: it is no evidence either way.
-  const harnessBound = bound('harness-bound');
+  const bound = (kind: CellVerdict['kind'], keep: (v: CellVerdict) => boolean = () => true) =>
+    judged.filter((j) => j.verdict.kind === kind && keep(j.verdict)).map((j) => ({ cell: j.cell, reasons: verdictReasons(j.verdict) }));
+  // A harness-bound cell measured the fake or the machine, not the client: it is no evidence either way;
+  // unless the fake's added time was past its share at p99 alone, when only its p99 is not the client's.
+  const harnessBound = bound('harness-bound', (v) => !p99Only(v));
+  const p99Bound = bound('harness-bound', p99Only);
   // A configuration-bound one measured the client as configured: evidence like a clean one, and said.
   const configurationBound = bound('configuration-bound');
   // The figures judged: the gate's operation kind, or the cell's total.
@@ -101,6 +104,7 @@ export function judgeGate(gate: Omit<GateToEvaluate, 'spec'> & { spec: GateSpec 
   const samples: GateSample[] = cells.flatMap((c) => {
     const r = c.result;
     if (c.status !== 'succeeded' || !r || harnessBound.some((h) => h.cell === c)) return [];
+    const tailLeftOut = p99Bound.some((h) => h.cell === c);
     const f = figuresOf(r);
     if (!f) {
       withoutKind.push(c);
@@ -115,7 +119,8 @@ export function judgeGate(gate: Omit<GateToEvaluate, 'spec'> & { spec: GateSpec 
         repeat: c.repeat,
         qps: f.qps,
         p50Ms: f.p50Ms,
-        p99Ms: f.p99Ms,
+        // Not a value: evaluateGate judges p99 on the other repeats.
+        p99Ms: tailLeftOut ? Number.NaN : f.p99Ms,
         ...scanOf(r),
         errorPct: calls ? (100 * f.errorCount) / calls : 0,
         ...(bad !== null && { bad }),
@@ -161,6 +166,12 @@ export function judgeGate(gate: Omit<GateToEvaluate, 'spec'> & { spec: GateSpec 
       `${harnessBound.length} of ${cells.length} cells were harness-bound and left out (first: ${h.cell.arm} ${h.cell.clientVersion} ${levelOf(h.cell.concurrency)} repeat ${h.cell.repeat}: ${h.reasons}); ${judgedOn}`,
     );
   }
+  if (p99Bound.length) {
+    const h = p99Bound[0]!;
+    notes.push(
+      `${p99Bound.length} of ${cells.length} cells were harness-bound at p99 only and left out of p99, their other figures judged (first: ${h.cell.arm} ${h.cell.clientVersion} ${levelOf(h.cell.concurrency)} repeat ${h.cell.repeat}: ${h.reasons})`,
+    );
+  }
   if (withoutKind.length) notes.push(`${withoutKind.length} of ${cells.length} cells stored no ${kind} figures and were left out; ${judgedOn}`);
   if (configurationBound.length) {
     const h = configurationBound[0]!;
@@ -173,6 +184,13 @@ export function judgeGate(gate: Omit<GateToEvaluate, 'spec'> & { spec: GateSpec 
   if (verdict === 'pass' && (base.length || cand.length || !remaining.enough || job.status !== 'succeeded')) verdict = 'inconclusive';
   const reasons = verdict === 'fail' && evaluation.verdict !== 'fail' ? notes : [...evaluation.reasons, ...notes];
   return { ...evaluation, verdict, reasons, ...(evaluation.persisting !== undefined && { persisting: verdict === 'pass' && evaluation.persisting }) };
+}
+
+/** The fake's added time past its share of the client's p99, and nothing else of the harness: the cell's p99 is the fake's, its other figures the client's. */
+const TAIL_LIMITS: ReadonlySet<string> = new Set(['targetAddedP99Share', 'targetWireP99Share']);
+function p99Only(v: CellVerdict): boolean {
+  const harness = v.limits.filter((l) => l.process !== 'driver');
+  return harness.length > 0 && harness.every((l) => TAIL_LIMITS.has(l.name));
 }
 
 /**
