@@ -196,21 +196,25 @@ test('the same processes in an idle cgroup leave the cell clean: they took only 
   }
 });
 
-test('a gate whose cells were harness-bound is inconclusive, whatever its numbers say', { timeout: 60_000 }, async () => {
-  assert.ok(harnessBound, 'the harness-bound cell of the test before');
+/** A Node steady-select1 gate of 3 repeats at C=10 whose 6 cells all stored `result`, judged as the runner judges a finished gate. */
+async function gateOfEqualArms(result: CellResultInput) {
   const spec = parseGateSpec({ scenario: 'steady-select1', language: 'node', baseline: '9.0.0', candidate: '9.0.0', repeats: 3, concurrency: [10] });
   assert.ok(spec.ok);
   const { id, jobId } = await createGate(t.db, t.url, spec.value);
   await markJobRunning(t.db, jobId, { host: os.hostname(), cores });
-  const cells = await t.db.cell.findMany({ where: { jobId }, orderBy: { index: 'asc' } });
-  // Equal arms measured on a saturated machine: without the verdicts this gate would pass.
-  for (const c of cells) {
+  for (const c of await t.db.cell.findMany({ where: { jobId }, orderBy: { index: 'asc' } })) {
     await markCellRunning(t.db, c.id);
-    await storeCellResult(t.db, c.id, { ...harnessBound, channels: [] });
+    await storeCellResult(t.db, c.id, { ...result, channels: [] });
   }
   await finishJob(t.db, jobId, { status: 'succeeded', error: null });
   await evaluateGateOfJob(t.db, jobId, () => {});
-  const g = await getGate(t.db, id);
+  return getGate(t.db, id);
+}
+
+test('a gate whose cells were harness-bound is inconclusive, whatever its numbers say', { timeout: 60_000 }, async () => {
+  assert.ok(harnessBound, 'the harness-bound cell of the test before');
+  // Equal arms measured on a saturated machine: without the verdicts this gate would pass.
+  const g = await gateOfEqualArms(harnessBound);
   assert.ok(g?.ok && g.evaluation);
   assert.equal(g.verdict, 'inconclusive', JSON.stringify(g.evaluation.reasons));
   assert.ok(
@@ -235,17 +239,7 @@ test("a gate's cells harness-bound by the fake's share of p99 alone are left out
   };
   const v = judgeCell(tail, cores);
   assert.ok(v.kind === 'harness-bound' && v.limits.filter((l) => l.process !== 'driver').every((l) => l.name === 'targetAddedP99Share'), verdictReasons(v));
-  const spec = parseGateSpec({ scenario: 'steady-select1', language: 'node', baseline: '9.0.0', candidate: '9.0.0', repeats: 3, concurrency: [10] });
-  assert.ok(spec.ok);
-  const { id, jobId } = await createGate(t.db, t.url, spec.value);
-  await markJobRunning(t.db, jobId, { host: os.hostname(), cores });
-  for (const c of await t.db.cell.findMany({ where: { jobId }, orderBy: { index: 'asc' } })) {
-    await markCellRunning(t.db, c.id);
-    await storeCellResult(t.db, c.id, { ...tail, channels: [] });
-  }
-  await finishJob(t.db, jobId, { status: 'succeeded', error: null });
-  await evaluateGateOfJob(t.db, jobId, () => {});
-  const g = await getGate(t.db, id);
+  const g = await gateOfEqualArms(tail);
   assert.ok(g?.ok && g.evaluation);
   const reasons = JSON.stringify(g.evaluation.reasons);
   // Equal arms: qps and p50 judged and within their limits; p99 had no repeat of the client's, so no pass.
