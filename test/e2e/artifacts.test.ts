@@ -188,8 +188,10 @@ test('go: the v1.96.1 module zip unchanged passes against 1.96.1; built from its
   // beyond. Its p99 is so close to its p50 that the fake's own few ms can be a tenth of it: at 60 ms
   // queries a quiet CI run left 2 of the slowed gate's 4 baseline cells out so (inconclusive), hence 120 ms
   // at C=16 (the same queries a second) and 5 repeats for the slowed gate. One slow repeat moves its p99
-  // (61 ms beside 35-38 at 30 ms in a run by hand): the pair is about p50.
-  const tight = { criteria: { p50RisePct: 4, p99RisePct: 100 }, target: { kind: 'fake', latencyMs: 2 * LATENCY_MS }, concurrency: [16] };
+  // (61 ms beside 35-38 at 30 ms in a run by hand): the pair is about p50. So is qps: one candidate cell
+  // of a packed CI run (2026-11-28) measured 115 qps beside five at 128-129 in its second of 1 s, and 3
+  // repeats of that are too noisy to rule out 10%.
+  const tight = { criteria: { qpsDropPct: 30, p50RisePct: 4, p99RisePct: 100 }, target: { kind: 'fake', latencyMs: 2 * LATENCY_MS }, concurrency: [16] };
   const same = await gateWithBuild('go', '1.96.1', zip, 'go unchanged', tight);
   assertAaHolds(same.code, same.stdout, same.stderr);
   assert.match(same.stdout, /go unchanged \(build sha256:[0-9a-f]{12} of 1\.96\.1\)/);
