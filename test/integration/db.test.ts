@@ -644,7 +644,8 @@ test("a scan gate judges each repeat's CPU per 1,000 rows and first row from its
       lastRowP99Ms: 6.9,
       targetLoopUtilization: 0.2,
       targetAddedP50Ms: 0.05,
-      targetAddedP99Ms: 0.2,
+      // The fake's wake-up late at its p99 (29% of the client's): harness-bound at p99 only, which the scenario does not judge.
+      targetAddedP99Ms: 2,
       machineBusyShare: null,
       machineRunnerShare: null,
     });
@@ -668,7 +669,11 @@ test("a scan gate judges each repeat's CPU per 1,000 rows and first row from its
   assert.deepEqual(g.evaluation.metrics.find((m) => m.metric === 'firstRowP50Ms')!.candidate, [4.04, 4, 4.08]);
   assert.deepEqual(
     g.evaluation.reasons.map((r) => r.split(' (')[0]),
-    ['CPU per 1,000 rows at C=1 rose 40%'],
+    ['CPU per 1,000 rows at C=1 rose 40%', '6 of 6 cells were harness-bound at p99 only, which this gate does not judge, their other figures judged'],
+  );
+  assert.deepEqual(
+    g.evaluation.metrics.map((m) => m.metric),
+    ['qps', 'p50Ms', 'cpuMsPer1kRows', 'firstRowP50Ms'],
   );
 });
 

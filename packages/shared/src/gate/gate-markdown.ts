@@ -48,7 +48,8 @@ export function allowedText(c: GateSpec['criteria']): string {
     c.firstRowP50RisePct !== undefined ? `first-row p50 +${c.firstRowP50RisePct}%` : null,
   ].filter((t) => t !== null);
   const levels = Object.entries(c.levels ?? {}).map(([level, l]) => `at C=${level}: ${limitsText(l)}`);
-  return [limitsText(c), ...scan].join(', ') + (levels.length ? ` (${levels.join('; ')})` : '');
+  const p99 = c.p99RisePct === undefined && !Object.values(c.levels ?? {}).some((l) => l.p99RisePct !== undefined) ? ['p99 not judged'] : [];
+  return [limitsText(c), ...scan, ...p99].join(', ') + (levels.length ? ` (${levels.join('; ')})` : '');
 }
 
 /** "qps −10%, p50 +20%, p99 +20%": the qps and latency limits set (a gate's, or one load level's). */

@@ -408,8 +408,8 @@ export function judgeMetric(o: JudgeOptions): MetricJudgement {
 const pValueText = (p: number) => (p < 0.001 ? p.toExponential(1) : p.toFixed(p < 0.1 ? 4 : 2));
 
 export interface EvaluateOptions {
-  criteria: Required<Pick<Criteria, 'qpsDropPct' | 'p50RisePct' | 'p99RisePct' | 'confidence' | 'worstRepeatCount' | 'errorRisePts'>> &
-    Pick<Criteria, 'rowsPerSecondDropPct' | 'cpuPer1kRowsRisePct' | 'firstRowP50RisePct' | 'badModeRate' | 'levels'> & { worstRepeat: boolean };
+  criteria: Required<Pick<Criteria, 'qpsDropPct' | 'p50RisePct' | 'confidence' | 'worstRepeatCount' | 'errorRisePts'>> &
+    Pick<Criteria, 'p99RisePct' | 'rowsPerSecondDropPct' | 'cpuPer1kRowsRisePct' | 'firstRowP50RisePct' | 'badModeRate' | 'levels'> & { worstRepeat: boolean };
   /** Every load level of the gate (concurrency, or an open loop's rate), so that one with no successful repeat is still judged. */
   concurrency: number[];
   /** A level in words; "C=50" by default. */
