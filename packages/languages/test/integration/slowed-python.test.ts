@@ -31,4 +31,3 @@ test("python: a busy build's methods spend the delay on the CPU, a waiting one's
   assert.ok(busy.wall >= 39 && wait.wall >= 39, `busy ${busy.wall} ms, wait ${wait.wall} ms`);
   assert.ok(busy.cpu > wait.cpu && busy.cpu >= 5, `busy used ${busy.cpu} ms of CPU, wait ${wait.cpu} ms`);
 });
-
