@@ -1,4 +1,5 @@
 import {
+  judgesP99,
   ARMS,
   CellOperationsSchema,
   CellTimelineSchema,
@@ -169,9 +170,8 @@ export function judgeGate(gate: Omit<GateToEvaluate, 'spec'> & { spec: GateSpec 
   if (p99Bound.length) {
     const h = p99Bound[0]!;
     // A gate that judges no p99 (result-set-decode's) loses nothing by them.
-    const judgesP99 = criteria.p99RisePct !== undefined || Object.values(criteria.levels ?? {}).some((l) => l.p99RisePct !== undefined);
     notes.push(
-      `${p99Bound.length} of ${cells.length} cells were harness-bound at p99 only${judgesP99 ? ' and left out of p99' : ', which this gate does not judge'}, their other figures judged (first: ${h.cell.arm} ${h.cell.clientVersion} ${levelOf(h.cell.concurrency)} repeat ${h.cell.repeat}: ${h.reasons})`,
+      `${p99Bound.length} of ${cells.length} cells were harness-bound at p99 only${judgesP99(criteria) ? ' and left out of p99' : ', which this gate does not judge'}, their other figures judged (first: ${h.cell.arm} ${h.cell.clientVersion} ${levelOf(h.cell.concurrency)} repeat ${h.cell.repeat}: ${h.reasons})`,
     );
   }
   if (withoutKind.length) notes.push(`${withoutKind.length} of ${cells.length} cells stored no ${kind} figures and were left out; ${judgedOn}`);

@@ -4,7 +4,7 @@ import type { GateSpec } from './gate';
 import { candidateText, gateScenario } from './gate';
 import { gateReproduction } from './reproduction-gate';
 import { calibrationText, type GateCalibration } from './calibration';
-import { METRIC_NAMES, confidenceText, pctText, type GateEvaluation, type LevelCriteria, type MetricJudgement } from './gate-stats';
+import { METRIC_NAMES, confidenceText, judgesP99, pctText, type GateEvaluation, type LevelCriteria, type MetricJudgement } from './gate-stats';
 import type { ModeJudgement } from './gate-modes';
 
 export interface MarkdownGate {
@@ -48,7 +48,7 @@ export function allowedText(c: GateSpec['criteria']): string {
     c.firstRowP50RisePct !== undefined ? `first-row p50 +${c.firstRowP50RisePct}%` : null,
   ].filter((t) => t !== null);
   const levels = Object.entries(c.levels ?? {}).map(([level, l]) => `at C=${level}: ${limitsText(l)}`);
-  const p99 = c.p99RisePct === undefined && !Object.values(c.levels ?? {}).some((l) => l.p99RisePct !== undefined) ? ['p99 not judged'] : [];
+  const p99 = judgesP99(c) ? [] : ['p99 not judged'];
   return [limitsText(c), ...scan, ...p99].join(', ') + (levels.length ? ` (${levels.join('; ')})` : '');
 }
 

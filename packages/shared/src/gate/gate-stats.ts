@@ -422,6 +422,11 @@ export interface EvaluateOptions {
 
 const LEVEL_CRITERION: Partial<Record<GateMetric, (typeof LEVEL_CRITERIA)[number]>> = { qps: 'qpsDropPct', p50Ms: 'p50RisePct', p99Ms: 'p99RisePct' };
 
+/** Whether the criteria judge p99 anywhere: a limit of it for the gate or for one of its levels (result-set-decode's judge none). */
+export function judgesP99(c: Pick<Criteria, 'p99RisePct' | 'levels'>): boolean {
+  return c.p99RisePct !== undefined || Object.values(c.levels ?? {}).some((l) => l.p99RisePct !== undefined);
+}
+
 /** The allowed change of a metric that a load level sets apart from the gate's (`criteria.levels`), if any. */
 export function allowedAt(c: Pick<Criteria, 'levels'>, level: number, metric: GateMetric): number | undefined {
   const k = LEVEL_CRITERION[metric];
