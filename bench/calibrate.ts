@@ -5,14 +5,24 @@
 // the release itself: @scb/languages slowedNodeBuild, slowedJavaBuild, slowedGoBuild, slowedPythonBuild) M times per size, through the queue of an
 // embedded stack with uploads on (or --server URL, which must take uploads: SCB_ARTIFACTS=on). Stores
 // the counts (POST /api/gate-calibrations) and appends their table to docs/findings/gate-calibration.md
-// (--findings FILE, or - for none). A benchmark, not a test: one steady-select1 gate takes minutes here.
+// (--findings FILE, or - for none); `--adds-to <id>` counts its gates into a stored calibration (a top-up). A benchmark, not a test: one steady-select1 gate takes minutes here.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { calibrationMarkdown, INJECTIONS, parseGateCalibration, type CalibrationSize, type GateCalibrationInput, type Injection } from '@scb/shared/calibration';
+import {
+  addCalibration,
+  additionProblem,
+  calibrationMarkdown,
+  INJECTIONS,
+  parseGateCalibration,
+  type CalibrationSize,
+  type GateCalibration,
+  type GateCalibrationInput,
+  type Injection,
+} from '@scb/shared/calibration';
 import { GATE_SCENARIO_IDS, gateScenario } from '@scb/shared/gate';
 import { SEMVER } from '@scb/shared/job';
 import { median } from '@scb/shared/stats';
@@ -38,6 +48,8 @@ const { values } = parseArgs({
     injection: { type: 'string', default: 'wait' },
     /** Starts no new gate after this many minutes: the counts so far are stored (every size keeps at least what it has). */
     'budget-minutes': { type: 'string' },
+    /** A stored calibration (its id) whose counts these gates add to: its baseline p50 sizes the delays, and what is stored counts both. */
+    'adds-to': { type: 'string' },
   },
 });
 const say = (l: string) => process.stdout.write(`${new Date().toISOString().slice(11, 19)} ${l}\n`);
@@ -59,7 +71,7 @@ function options() {
     if (!Number.isInteger(n) || n < min || n > 1000) fail(field, `must be a whole number from ${min} to 1000, not "${v}"`);
     return n;
   };
-  const runs = count('runs', values.runs!, 1);
+  const runs = count('runs', values.runs!, values['adds-to'] === undefined ? 1 : 0);
   const sizeRuns = count('size-runs', values['size-runs'] ?? values.runs!, 0);
   const sizes = values.sizes!.split(',').map((s) => {
     const n = Number(s.trim());
@@ -80,7 +92,24 @@ function options() {
   const injection = INJECTIONS.find((i) => i === values.injection) ?? fail('injection', `must be ${INJECTIONS.join(' or ')}, not "${values.injection}"`);
   const budget = values['budget-minutes'] === undefined ? Number.POSITIVE_INFINITY : Number(values['budget-minutes']);
   if (!(budget > 0)) fail('budget-minutes', `must be a number of minutes above 0, not "${values['budget-minutes']}"`);
-  return { budgetMs: budget * 60_000, scenario, language, version, runs, sizeRuns, sizes: [...sizes].sort((a, b) => a - b), overrides, injection };
+  const addsTo = values['adds-to'];
+  if (addsTo !== undefined && !/^[a-z0-9]{1,40}$/.test(addsTo)) fail('adds-to', `must be a stored calibration's id (lower-case letters and digits), not "${addsTo}"`);
+  return { budgetMs: budget * 60_000, scenario, language, version, runs, sizeRuns, sizes: [...sizes].sort((a, b) => a - b), overrides, injection, addsTo };
+}
+
+/** A stored calibration as GET /api/gate-calibrations/<id> answers it. */
+async function storedCalibration(server: string, id: string): Promise<GateCalibration> {
+  const res = await fetch(new URL(`/api/gate-calibrations/${id}`, server));
+  const body = (await res.json().catch(() => ({}))) as GateCalibration & { error?: string };
+  if (!res.ok) throw new CliError(`--adds-to ${id}: ${body.error ?? `HTTP ${res.status}`}`);
+  return body;
+}
+
+/** The first gate that ran (an A/A one unless only A/B gates were asked for): what every gate's spec shares. */
+function firstGate(aa: GateOutcome[], bySize: Map<number, { outcomes: GateOutcome[] }>): GateOutcome {
+  const first = aa[0] ?? [...bySize.values()].flatMap((s) => s.outcomes)[0];
+  if (!first) throw new CliError('no gate ran: nothing to store');
+  return first;
 }
 
 /** The items at the lowest concurrency among them. */
@@ -171,6 +200,15 @@ async function main(): Promise<void> {
     say(`embedded stack at ${base}`);
   }
   const server = base;
+  const earlier = o.addsTo === undefined ? undefined : await storedCalibration(server, o.addsTo);
+  if (earlier)
+    for (const [k, v] of [
+      ['scenario', o.scenario],
+      ['language', o.language],
+      ['version', o.version],
+      ['injection', o.injection],
+    ] as const)
+      if (earlier[k] !== v) fail('adds-to', `names calibration ${earlier.id} of ${k} ${earlier[k]}, not ${v}: only the same gates' counts add up`);
   const started = Date.now();
   // The commit measured, as it is when the gates start.
   const commit = commitOf();
@@ -218,14 +256,15 @@ async function main(): Promise<void> {
   const aa: GateOutcome[] = [];
   const bySize = new Map<number, { delayMs: number; label: string; artifact: string; outcomes: GateOutcome[] }>();
   try {
-    // The first A/A gate measures the baseline p50 that sizes every injected delay.
-    aa.push(await oneGate('A/A 1', { candidate: o.version }));
-    const baselineP50 = median(aa[0]!.baselineP50s);
+    // The first A/A gate measures the baseline p50 that sizes every injected delay; gates added to a
+    // stored calibration keep its sizing (the same builds), so that their counts add up.
+    if (o.runs > 0 && !earlier) aa.push(await oneGate('A/A 1', { candidate: o.version }));
+    const baselineP50 = earlier?.baselineP50Ms ?? median(aa[0]!.baselineP50s);
     if (!(baselineP50 > 0)) throw new CliError(`the first A/A gate measured no baseline p50 (verdict ${aa[0]!.verdict}: ${aa[0]!.answer.reasons.join('; ')})`);
-    say(`baseline p50 ${baselineP50.toFixed(2)} ms: delays ${o.sizes.map((s) => `+${s}% = ${((baselineP50 * s) / 100).toFixed(2)} ms`).join(', ')}`);
+    say(`baseline p50 ${baselineP50.toFixed(2)} ms${earlier ? ` (calibration ${earlier.id}'s)` : ''}: delays ${o.sizes.map((s) => `+${s}% = ${((baselineP50 * s) / 100).toFixed(2)} ms`).join(', ')}`);
     if (o.sizeRuns > 0)
       for (const pct of o.sizes) {
-        const delayMs = onGrid((baselineP50 * pct) / 100);
+        const delayMs = earlier?.sizes.find((s) => s.pct === pct)?.delayMs ?? onGrid((baselineP50 * pct) / 100);
         const build = await slowed(delayMs);
         const label = `${o.version} +${pct}% (${delayMs} ms ${o.injection === 'busy' ? 'of CPU ' : ''}per query)`;
         const uploaded = await uploadBuild(server, build.bytes, o.language, label);
@@ -251,7 +290,7 @@ async function main(): Promise<void> {
         }
     }
 
-    const first = aa[0]!.answer.spec;
+    const first = firstGate(aa, bySize).answer.spec;
     const sizes: CalibrationSize[] = [...bySize].map(([pct, s]) => ({
       pct,
       delayMs: s.delayMs,
@@ -261,7 +300,7 @@ async function main(): Promise<void> {
       p50ChangesPct: s.outcomes.map((x) => x.p50ChangePct).filter(Number.isFinite),
     }));
     const all = [...aa, ...[...bySize.values()].flatMap((s) => s.outcomes)];
-    const input = {
+    const measured = {
       scenario: o.scenario,
       language: o.language,
       version: o.version,
@@ -282,8 +321,14 @@ async function main(): Promise<void> {
       command: `npm run bench:calibrate -- ${process.argv.slice(2).join(' ')}`,
       ...(Object.keys(o.overrides).length && { overrides: o.overrides }),
     };
-    const parsed = parseGateCalibration(input);
+    let parsed = parseGateCalibration(measured);
     if (!parsed.ok) throw new CliError(`the calibration does not validate: ${parsed.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`);
+    if (earlier) {
+      const problem = additionProblem(earlier, parsed.value);
+      if (problem) throw new CliError(`--adds-to ${earlier.id}: ${problem}; these gates' counts are not added (the gates are on the server)`);
+      parsed = parseGateCalibration(addCalibration(earlier, parsed.value));
+      if (!parsed.ok) throw new CliError(`the added calibration does not validate: ${parsed.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`);
+    }
     const saved = path.join(os.tmpdir(), `scb-calibration-${o.scenario}-${o.language}-${Date.now()}.json`);
     writeFileSync(saved, JSON.stringify(parsed.value, null, 2));
     const res = await fetch(new URL('/api/gate-calibrations', server), {

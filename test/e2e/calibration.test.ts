@@ -48,17 +48,20 @@ interface StoredCalibration {
 }
 
 test('bad options are refused naming the option, before anything runs', async () => {
-  const [r, s, j] = await Promise.all([
+  const [r, s, j, a] = await Promise.all([
     calibrate(['--server', stack.baseUrl, '--scenario', 'steady-select1', '--language', 'node', '--version', '9.0.0; rm -rf /']),
     calibrate(['--server', stack.baseUrl, '--scenario', 'steady-select1', '--language', 'node', '--version', '9.0.0', '--sizes', '5,x']),
     calibrate(['--server', stack.baseUrl, '--scenario', 'steady-select1', '--language', 'ruby', '--version', '6.105.0']),
+    calibrate(['--server', stack.baseUrl, '--scenario', 'steady-select1', '--language', 'node', '--version', '9.0.0', '--adds-to', '../gates']),
   ]);
+  assert.equal(a.code, 2);
+  assert.match(a.out, /--adds-to must be a stored calibration's id \(lower-case letters and digits\), not "\.\.\/gates"/);
   assert.equal(r.code, 2);
   assert.match(r.out, /--version must be a plain semver such as 9\.0\.0/);
   assert.equal(s.code, 2);
   assert.match(s.out, /--sizes must be percentages above 0/);
   assert.match(j.out, /--language must be node, java, go or python: candidate builds with an injected regression are made for those only, not "ruby"/);
-  assert.doesNotMatch(r.out + s.out + j.out, /\n\s+at /);
+  assert.doesNotMatch(r.out + s.out + j.out + a.out, /\n\s+at /);
 });
 
 test('a Node calibration: an A/A gate and a +50% build, stored and shown beside the verdict', async () => {
@@ -104,6 +107,21 @@ test('a Node calibration: an A/A gate and a +50% build, stored and shown beside 
   assert.ok(Math.abs(c.sizes[0]!.delayMs / (c.baselineP50Ms / 2) - 1) <= 0.0251, JSON.stringify(c));
   const injected = c.sizes[0]!.p50ChangesPct[0]!;
   assert.ok(injected > Math.max(...c.aaP50ChangesPct), `+50% build: p50 ${injected}%, A/A ${c.aaP50ChangesPct.join(', ')}%`);
+
+  // Read back by its id (what `--adds-to <id>` continues), and more gates unlike it are refused before any runs.
+  const id = /stored calibration (\w+)/.exec(r.out)![1]!;
+  const byId = (await (await fetch(`${stack.baseUrl}/api/gate-calibrations/${id}`)).json()) as StoredCalibration & { id: string };
+  assert.deepEqual([byId.id, byId.aaRuns, byId.sizes, byId.baselineP50Ms], [id, 1, c.sizes, c.baselineP50Ms]);
+  assert.equal((await fetch(`${stack.baseUrl}/api/gate-calibrations/nosuch0`)).status, 404);
+  const [other, unknown] = await Promise.all([
+    calibrate(['--server', stack.baseUrl, '--scenario', 'steady-select1', '--language', 'node', '--version', '8.0.0', '--adds-to', id, '--findings', '-']),
+    calibrate(['--server', stack.baseUrl, '--scenario', 'steady-select1', '--language', 'node', '--version', '9.0.0', '--adds-to', 'nosuch0', '--findings', '-']),
+  ]);
+  assert.equal(other.code, 2, other.out);
+  assert.match(other.out, new RegExp(`--adds-to names calibration ${id} of version 9\\.0\\.0, not 8\\.0\\.0: only the same gates' counts add up`));
+  assert.equal(unknown.code, 2, unknown.out);
+  assert.match(unknown.out, /--adds-to nosuch0: no calibration with id "nosuch0"/);
+  assert.doesNotMatch(other.out + unknown.out, /\/gates\//);
 
   // The Markdown and the page say it beside the verdict.
   const md = await (await fetch(`${stack.baseUrl}/api/gates/${gates[1]}/markdown`)).text();

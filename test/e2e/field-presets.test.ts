@@ -87,7 +87,7 @@ async function pageMarks(page: Page, jobId: string): Promise<{ text: string; lin
 }
 
 test('token-refresh from the form: Go 1.33.0 stalls for the token endpoint in the seconds its token requests are marked in', { timeout: 600_000 }, async () => {
-  const page = await started.browser.newPage({ viewport: { width: 1280, height: 1200 } });
+  const page = started.page;
   const job = await runPreset(page, 'token-refresh', (spec) => {
     spec.clients = [{ language: 'go', version: '1.33.0' }];
     // Tokens living 14 s, not 20: the client's refresh 10 s before expiry comes 4 s after its first token,
@@ -112,11 +112,10 @@ test('token-refresh from the form: Go 1.33.0 stalls for the token endpoint in th
   const shown = await pageMarks(page, job.id);
   assertShown(shown.text, marked, 1000);
   assert.equal(shown.lines, shown.text.match(/second \d+:/g)!.length, 'a line per marked second');
-  await page.close();
 });
 
 test('slow-dns from the form: the job page marks each DNS query of grpc-go 1.18.0 after the resets it follows', { timeout: 600_000 }, async () => {
-  const page = await started.browser.newPage({ viewport: { width: 1280, height: 1200 } });
+  const page = started.page;
   const job = await runPreset(page, 'slow-dns', (spec) => {
     spec.clients = [{ language: 'go', version: '0.37.0', grpcVersion: '1.18.0' }];
     spec.workload.durationSeconds = 10;
@@ -135,13 +134,12 @@ test('slow-dns from the form: the job page marks each DNS query of grpc-go 1.18.
   assertShown(shown.text, lookups, 1000);
   assert.match(shown.text, /second \d+: [^;]*\d+ closed/);
   assert.equal(shown.lines, shown.text.match(/second \d+:/g)!.length, 'a line per marked second');
-  await page.close();
 });
 
 // Node and Go, without the preset's Java (a JVM's start): each language's decoding of every type is
 // scan-conformance.test.ts; the page's scan table is the same for every language.
 test('result-set-every-type from the form: every type decoded and checked by Node and Go; the job page shows rows/s, CPU per 1,000 rows, row times', { timeout: 600_000 }, async () => {
-  const page = await started.browser.newPage({ viewport: { width: 1280, height: 1200 } });
+  const page = started.page;
   const job = await runPreset(page, 'result-set-every-type', (spec) => {
     spec.clients = spec.clients.filter((c) => (c as { language: string }).language !== 'java');
     // One second of scans decoding CPU-bound (queries of 1 ms): a hundred or more, enough for every figure.
@@ -175,5 +173,4 @@ test('result-set-every-type from the form: every type decoded and checked by Nod
   );
   const point = chart.chart.series[0].points.find((p: { median: number } | null) => p);
   assert.ok(point.median > 0 && chart.chart.unit === 'rows/s', JSON.stringify(chart.chart).slice(0, 400));
-  await page.close();
 });

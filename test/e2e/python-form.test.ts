@@ -72,7 +72,7 @@ async function submit(page: Page, target: 'fake' | 'emulator'): Promise<string> 
 
 for (const target of ['fake', 'emulator'] as const) {
   test(`a Python job from the form on the ${target}: two versions, FixedSizePool and BurstyPool, C = 10 and 100, every cell succeeds`, { timeout: 600_000 }, async () => {
-    const page = await started.browser.newPage({ viewport: { width: 1280, height: 1200 } });
+    const page = started.page;
     const id = await submit(page, target);
     // The job's page refreshes itself while the job runs (a render a second and a half, for a minute or
     // more): nothing here reads it until the job has ended, so it is left and loaded again then.
@@ -90,6 +90,5 @@ for (const target of ['fake', 'emulator'] as const) {
     assert.match(cells, /python 3\.71\.0/);
     assert.match(cells, /BurstyPool/);
     assert.match(cells, /FixedSizePool/);
-    await page.close();
   });
 }

@@ -87,7 +87,7 @@ export async function underQueueLimit<T>(who: { name: string; kind: string }, st
 }
 
 /** The 400 answer for a path id that is not an id's shape (none is stored so), or null for one that is. */
-export function idRefusal(id: string, what: 'job' | 'gate' | 'watch', json = true): Response | null {
+export function idRefusal(id: string, what: 'job' | 'gate' | 'watch' | 'calibration', json = true): Response | null {
   if (isStoredId(id)) return null;
   const message = `is not a ${what} id (1 to 40 lower-case letters and digits)`;
   return json ? NextResponse.json({ error: `invalid ${what} id`, issues: [{ path: 'id', message }] }, { status: 400 }) : plainText(`invalid ${what} id: id ${message}`, 400);

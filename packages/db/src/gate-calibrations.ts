@@ -67,6 +67,12 @@ export async function latestGateCalibration(db: Db, q: { scenario: string; langu
   return null;
 }
 
+/** One stored calibration by its id, or null when there is none (or it no longer parses). */
+export async function gateCalibrationById(db: Db, id: string): Promise<GateCalibration | null> {
+  const row = await db.gateCalibration.findUnique({ where: { id } });
+  return row ? fromRow(row) : null;
+}
+
 /** The calibration to show beside a gate's verdict: its scenario's for its language at the gate's baseline version, else at any version. */
 export async function gateCalibrationFor(db: Db, gate: { scenario: string; language: string; baseline: string }): Promise<GateCalibration | null> {
   return (

@@ -88,4 +88,4 @@ export {
   type WatchVerdict,
 } from './watches';
 export { artifactContent, getArtifact, getArtifacts, jobsRunningArtifact, storeArtifact, type ArtifactJob, type ArtifactMeta, type ArtifactUpload } from './artifacts';
-export { gateCalibrationFor, latestGateCalibration, storeGateCalibration } from './gate-calibrations';
+export { gateCalibrationById, gateCalibrationFor, latestGateCalibration, storeGateCalibration } from './gate-calibrations';

@@ -13,7 +13,7 @@ import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
-import type { Browser, BrowserContext } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../../helpers/browser';
 import { type Answer, request } from '../../helpers/http';
 import { signInThroughProvider, startOidcProvider, type OidcProvider } from '../../helpers/oidc';
@@ -26,6 +26,8 @@ const PROXY = '127.0.0.2';
 const SECRET_NAME = 'secret-release-candidate-job';
 let stack: Stack;
 let browser: Browser;
+/** The one page every sign-in of the file runs in (signIn). */
+let page: Page;
 let idp: OidcProvider;
 let appOrigin: string;
 let direct: string;
@@ -62,6 +64,7 @@ before(async () => {
     },
   });
   browser = await launchChromium();
+  page = await browser.newPage();
 });
 
 after(async () => {
@@ -148,15 +151,18 @@ test('private means private: every page and route of the app answers an anonymou
   await call('POST', `/api/jobs/${ids.jobs}/cancel`, bearer(token), {});
 });
 
-/** A browser context signed in (or refused) as the provider's `login`; where the provider sent it back to. */
-async function signIn(login: string): Promise<{ context: BrowserContext; landed: string; cookie: string }> {
-  const context = await browser.newContext();
-  const page = await context.newPage();
+/**
+ * The provider's `login` signed in (or refused) on the file's page, from no cookie at all: the app's and
+ * the provider's of an earlier sign-in are cleared first, as in a browser that never signed in. Where the
+ * provider sent it back to (the page stays there), and the app's cookies then. One page, not a context and
+ * page each: every page was a window of its own, and Chromium started a renderer for each window's
+ * top-chrome WebUI (0.55-0.75 s of CPU apiece in a CI run's samples) beside the page's own.
+ */
+async function signIn(login: string): Promise<{ landed: string; cookie: string }> {
+  await page.context().clearCookies();
   await signInThroughProvider(page, appOrigin, login, 'Test SSO');
-  const landed = page.url();
-  const cookie = (await context.cookies(appOrigin)).map((c) => `${c.name}=${c.value}`).join('; ');
-  await page.close();
-  return { context, landed, cookie };
+  const cookie = (await page.context().cookies(appOrigin)).map((c) => `${c.name}=${c.value}`).join('; ');
+  return { landed: page.url(), cookie };
 }
 
 test('identities nobody can borrow: no verified e-mail, no sign-in; no display name, token or proxy user stands for an admin or another identity', { timeout: 240_000 }, async () => {
@@ -173,19 +179,16 @@ test('identities nobody can borrow: no verified e-mail, no sign-in; no display n
     ['unverified', 'unverified', /has not verified the e-mail address/],
     ['bob', 'no-email', /sent no e-mail address/],
   ] as const) {
-    const { context, landed, cookie } = await signIn(login);
+    const { landed, cookie } = await signIn(login);
     assert.equal(landed, `${appOrigin}/signin-refused?reason=${reason}`, `${login}: ${landed}`);
-    const page = await context.newPage();
-    await page.goto(landed);
+    // The page it was sent back to says why.
     assert.match(await page.getByTestId('signin-refused').innerText(), sentence);
-    await page.close();
     const id = await victim();
     const r = await cancel(id, { cookie });
     assert.equal(r.status, 401, `${login} cancelling token:bob's job: ${JSON.stringify(r.body)}`);
     const who = await call('GET', '/', { cookie });
     assert.equal(who.status, 303, `${login} has no identity to read with`);
     table.push(`provider account "${login}" (${reason}) signs in: refused, lands on /signin-refused; cancels another's job: ${r.status}`);
-    await context.close();
   }
 
   // A verified person is named by the e-mail: alice is not bob and not an admin.
@@ -244,7 +247,6 @@ test('identities nobody can borrow: no verified e-mail, no sign-in; no display n
       `${label}: anonymous / ${answers[0]!.status}, signed-in /settings ${answers[1]!.status}, /api/jobs ${answers[2]!.status}, anonymous /api/jobs ${answers[3]!.status}, anonymous POST ${answers[4]!.status}`,
     );
   }
-  for (const c of [alice, admin]) await c.context.close();
 });
 
 test('the peer address cannot be forged: not through the start command, the web package start or server.mjs, and next start refuses team mode', { timeout: 180_000 }, async () => {

@@ -77,6 +77,11 @@ export const GateCalibrationInputSchema = z
     command: z.string().max(2000),
     /** Gate fields the calibration's gates set over the scenario's (e.g. a shorter workload in CI): then it calibrates that shape, not the scenario's own. */
     overrides: z.record(z.string(), z.unknown()).optional(),
+    /** The stored calibration this one continues (`bench:calibrate --adds-to <id>`): its gates are counted in this one's. */
+    addsTo: z
+      .string()
+      .regex(/^[a-z0-9]{1,40}$/, 'must be a stored calibration id (lower-case letters and digits)')
+      .optional(),
   })
   .superRefine((c, ctx) => {
     if (c.aaFalseAlarms + c.aaInconclusive > c.aaRuns) ctx.addIssue({ code: 'custom', path: ['aaFalseAlarms'], message: 'false alarms and inconclusive gates add up to more than the A/A runs' });
@@ -91,6 +96,61 @@ export function parseGateCalibration(input: unknown): ParseResult<GateCalibratio
 
 /** A stored calibration. */
 export type GateCalibration = GateCalibrationInput & { id: string; createdAt: string };
+
+/** What more gates of a calibration must share with the stored one they are added to, to be counted together. */
+const SAME_GATES = ['scenario', 'language', 'version', 'repeats', 'operation', 'injection'] as const;
+
+/**
+ * Why `more` (gates measured later) cannot be added to `earlier`, or null: they must be the same gates
+ * (scenario, language, release, repeats, criteria, judged operation, injection, overrides) and every size
+ * of `more` a size of `earlier` with the same delay (the later gates reuse the earlier baseline's sizing).
+ */
+export function additionProblem(earlier: GateCalibrationInput, more: GateCalibrationInput): string | null {
+  for (const k of SAME_GATES) if (earlier[k] !== more[k]) return `its ${k} is ${JSON.stringify(earlier[k] ?? null)}, these gates' ${JSON.stringify(more[k] ?? null)}`;
+  if (!sameCriteria(earlier.criteria, more.criteria)) return `its criteria are ${JSON.stringify(earlier.criteria)}, these gates' ${JSON.stringify(more.criteria)}`;
+  if (JSON.stringify(earlier.overrides ?? {}) !== JSON.stringify(more.overrides ?? {}))
+    return `its gates override ${JSON.stringify(earlier.overrides ?? {})}, these ${JSON.stringify(more.overrides ?? {})}`;
+  for (const s of more.sizes) {
+    const e = earlier.sizes.find((x) => x.pct === s.pct);
+    if (e && e.delayMs !== s.delayMs) return `its +${s.pct}% build added ${e.delayMs} ms, this one ${s.delayMs} ms`;
+  }
+  return null;
+}
+
+/**
+ * `earlier` (a stored calibration) with the gates of `more` counted in: runs, failures, inconclusive gates
+ * and measured changes added per arm and size; the machine, commit and command of the later gates, and
+ * `addsTo` naming the earlier. The caller checks additionProblem first.
+ */
+export function addCalibration(earlier: GateCalibration, more: GateCalibrationInput): GateCalibrationInput {
+  const sizes = [...earlier.sizes.map((s) => s.pct), ...more.sizes.map((s) => s.pct)]
+    .filter((pct, i, all) => all.indexOf(pct) === i)
+    .map((pct) => {
+      const [a, b] = [earlier.sizes.find((s) => s.pct === pct), more.sizes.find((s) => s.pct === pct)];
+      return {
+        pct,
+        delayMs: (a ?? b)!.delayMs,
+        runs: (a?.runs ?? 0) + (b?.runs ?? 0),
+        detections: (a?.detections ?? 0) + (b?.detections ?? 0),
+        inconclusive: (a?.inconclusive ?? 0) + (b?.inconclusive ?? 0),
+        p50ChangesPct: [...(a?.p50ChangesPct ?? []), ...(b?.p50ChangesPct ?? [])],
+      };
+    });
+  const gates = (c: GateCalibrationInput) => c.aaRuns + c.sizes.reduce((n, s) => n + s.runs, 0);
+  const [n1, n2] = [gates(earlier), gates(more)];
+  return {
+    ...more,
+    baselineP50Ms: earlier.baselineP50Ms,
+    aaRuns: earlier.aaRuns + more.aaRuns,
+    aaFalseAlarms: earlier.aaFalseAlarms + more.aaFalseAlarms,
+    aaInconclusive: earlier.aaInconclusive + more.aaInconclusive,
+    aaP50ChangesPct: [...earlier.aaP50ChangesPct, ...more.aaP50ChangesPct],
+    sizes,
+    // Each part's median minutes, weighted by its gates: the median of the whole is not kept.
+    gateMinutes: n1 + n2 > 0 ? (earlier.gateMinutes * n1 + more.gateMinutes * n2) / (n1 + n2) : more.gateMinutes,
+    addsTo: earlier.id,
+  };
+}
 
 // ---- Rates and their exact intervals ---------------------------------------------------------
 
@@ -240,7 +300,8 @@ export function calibrationMarkdown(c: GateCalibration, text: (s: string) => str
     '',
     `Machine ${text(c.machine)} (${c.cores} cores), commit ${text(c.commit)}; ${c.repeats} repeats per arm; criteria ${text(JSON.stringify(c.criteria))}` +
       `${c.operation ? `; judged on ${c.operation}` : ''}${c.overrides ? `; gate fields over the scenario's: ${text(JSON.stringify(c.overrides))}` : ''}. ` +
-      `A/A baseline p50 ${c.baselineP50Ms.toFixed(2)} ms sizes the injected delays${c.injection === 'busy' ? ', which keep the CPU busy (`--injection busy`)' : ''}; one gate took ${c.gateMinutes.toFixed(1)} min (median). Command: \`${text(c.command)}\`.`,
+      `A/A baseline p50 ${c.baselineP50Ms.toFixed(2)} ms sizes the injected delays${c.injection === 'busy' ? ', which keep the CPU busy (`--injection busy`)' : ''}; one gate took ${c.gateMinutes.toFixed(1)} min (${c.addsTo ? "the parts' medians, weighted" : 'median'}). Command: \`${text(c.command)}\`` +
+      `${c.addsTo ? `; the counts include calibration ${text(c.addsTo)}'s gates, which this command added to` : ''}.`,
     '',
     row(head),
     row(head.map(() => '---')),

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
+  addCalibration,
+  additionProblem,
   binomialCdf,
   calibrationMarkdown,
   calibrationText,
@@ -173,4 +175,59 @@ test("a calibration's injection: stored ones without it waited; a busy one says 
   assert.match(md, /sizes the injected delays, which keep the CPU busy \(`--injection busy`\)/);
   const bad = parseGateCalibration({ ...calibration(), injection: 'spin' });
   assert.ok(!bad.ok && bad.issues.some((i) => i.path === 'injection' && /must be one of wait, busy/.test(i.message)));
+});
+
+/** A calibration as bench:calibrate measures it, before it is stored (no id, no time). */
+const measured = (over: Partial<GateCalibrationInput>): GateCalibrationInput => {
+  const { id: _id, createdAt: _at, ...c } = calibration(over);
+  return c;
+};
+
+test('gates added to a stored calibration: counts and changes add per arm and size, the earlier sizing kept, minutes weighted', () => {
+  const earlier = calibration({
+    aaRuns: 10,
+    aaFalseAlarms: 0,
+    aaInconclusive: 1,
+    aaP50ChangesPct: [0.5, -0.3],
+    sizes: [{ pct: 10, delayMs: 7.24, runs: 2, detections: 2, inconclusive: 0, p50ChangesPct: [10.2, 9.8] }],
+    gateMinutes: 2,
+  });
+  const more = measured({
+    commit: 'def5678',
+    baselineP50Ms: 72.4,
+    aaRuns: 6,
+    aaFalseAlarms: 1,
+    aaInconclusive: 2,
+    aaP50ChangesPct: [1.1],
+    sizes: [
+      { pct: 10, delayMs: 7.24, runs: 2, detections: 1, inconclusive: 1, p50ChangesPct: [8.7] },
+      { pct: 20, delayMs: 14.48, runs: 1, detections: 1, inconclusive: 0, p50ChangesPct: [21] },
+    ],
+    gateMinutes: 4,
+  });
+  assert.equal(additionProblem(earlier, more), null);
+  const sum = addCalibration(earlier, more);
+  assert.deepEqual([sum.aaRuns, sum.aaFalseAlarms, sum.aaInconclusive, sum.aaP50ChangesPct, sum.commit, sum.addsTo], [16, 1, 3, [0.5, -0.3, 1.1], 'def5678', 'c1']);
+  assert.deepEqual(sum.sizes, [
+    { pct: 10, delayMs: 7.24, runs: 4, detections: 3, inconclusive: 1, p50ChangesPct: [10.2, 9.8, 8.7] },
+    { pct: 20, delayMs: 14.48, runs: 1, detections: 1, inconclusive: 0, p50ChangesPct: [21] },
+  ]);
+  // 12 gates at a median of 2 min and 9 at 4: (24 + 36) / 21.
+  close(sum.gateMinutes, 60 / 21);
+  const parsed = parseGateCalibration(sum);
+  assert.ok(parsed.ok);
+  const md = calibrationMarkdown({ ...parsed.value, id: 'c2', createdAt: '2026-11-28T08:00:00.000Z' });
+  assert.match(md, /the counts include calibration c1's gates/);
+  assert.match(md, /\| A\/A \(9\.0\.0 vs itself\): false alarms \| 16 \| 1 \| 3 \|/);
+});
+
+test('gates unlike the stored ones are not added to them, naming what differs', () => {
+  const earlier = calibration();
+  assert.match(additionProblem(earlier, calibration({ version: '8.13.0' })) ?? '', /its version is "9\.0\.0", these gates' "8\.13\.0"/);
+  assert.match(additionProblem(earlier, calibration({ repeats: 8 })) ?? '', /its repeats is/);
+  assert.match(additionProblem(earlier, calibration({ injection: 'busy' })) ?? '', /its injection is "wait", these gates' "busy"/);
+  assert.match(additionProblem(earlier, calibration({ criteria: { ...earlier.criteria, p50RisePct: (earlier.criteria.p50RisePct ?? 0) + 1 } })) ?? '', /its criteria are/);
+  assert.match(additionProblem(earlier, calibration({ overrides: { timeScale: 2 } })) ?? '', /its gates override \{\}, these \{"timeScale":2\}/);
+  const resized = calibration({ sizes: [{ pct: 10, delayMs: 8, runs: 1, detections: 1, inconclusive: 0, p50ChangesPct: [] }] });
+  assert.match(additionProblem(earlier, resized) ?? '', /its \+10% build added 7\.24 ms, this one 8 ms/);
 });
