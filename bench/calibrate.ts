@@ -16,6 +16,7 @@ import {
   addCalibration,
   additionProblem,
   calibrationMarkdown,
+  DEFAULT_CALIBRATION_SIZES,
   INJECTIONS,
   parseGateCalibration,
   type CalibrationSize,
@@ -23,10 +24,11 @@ import {
   type GateCalibrationInput,
   type Injection,
 } from '@scb/shared/calibration';
-import { GATE_SCENARIO_IDS, gateScenario } from '@scb/shared/gate';
+import { GATE_SCENARIO_IDS, gateScenario, parseGateSpec } from '@scb/shared/gate';
 import { SEMVER } from '@scb/shared/job';
+import { STORED_ID } from '@scb/shared/stored';
 import { median } from '@scb/shared/stats';
-import { CliError, healthy, startEmbeddedStack, submitGate, uploadBuild, useToken, waitForVerdict, type GateCell, type StartedStack } from '../scripts/gate-client';
+import { CliError, getJson, healthy, startEmbeddedStack, submitGate, uploadBuild, useToken, waitForVerdict, type GateCell, type StartedStack } from '../scripts/gate-client';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const LANGUAGES_DONE = ['node', 'java', 'go', 'python'];
@@ -39,7 +41,8 @@ const { values } = parseArgs({
     version: { type: 'string' },
     runs: { type: 'string', default: '20' },
     'size-runs': { type: 'string' },
-    sizes: { type: 'string', default: '1,2,5,10' },
+    /** Default: 1,2,5,10, or with --adds-to the sizes of the calibration it adds to. */
+    sizes: { type: 'string' },
     server: { type: 'string' },
     /** Gate fields over the scenario's, as JSON (repeats, criteria, concurrency, workload, timeScale...): the CI form's shorter gates. */
     gate: { type: 'string' },
@@ -73,12 +76,13 @@ function options() {
   };
   const runs = count('runs', values.runs!, values['adds-to'] === undefined ? 1 : 0);
   const sizeRuns = count('size-runs', values['size-runs'] ?? values.runs!, 0);
-  const sizes = values.sizes!.split(',').map((s) => {
+  if (runs + sizeRuns === 0) fail('runs', 'and --size-runs are both 0: no gate would run');
+  const sizes = values.sizes?.split(',').map((s) => {
     const n = Number(s.trim());
     if (!(n > 0 && n <= 1000)) fail('sizes', `must be percentages above 0 and at most 1000, separated by commas, not "${values.sizes}"`);
     return n;
   });
-  if (new Set(sizes).size !== sizes.length) fail('sizes', `names a size twice ("${values.sizes}")`);
+  if (sizes && new Set(sizes).size !== sizes.length) fail('sizes', `names a size twice ("${values.sizes}")`);
   let overrides: Record<string, unknown> = {};
   if (values.gate !== undefined) {
     try {
@@ -93,16 +97,40 @@ function options() {
   const budget = values['budget-minutes'] === undefined ? Number.POSITIVE_INFINITY : Number(values['budget-minutes']);
   if (!(budget > 0)) fail('budget-minutes', `must be a number of minutes above 0, not "${values['budget-minutes']}"`);
   const addsTo = values['adds-to'];
-  if (addsTo !== undefined && !/^[a-z0-9]{1,40}$/.test(addsTo)) fail('adds-to', `must be a stored calibration's id (lower-case letters and digits), not "${addsTo}"`);
-  return { budgetMs: budget * 60_000, scenario, language, version, runs, sizeRuns, sizes: [...sizes].sort((a, b) => a - b), overrides, injection, addsTo };
+  if (addsTo !== undefined && !STORED_ID.test(addsTo)) fail('adds-to', `must be a stored calibration's id (lower-case letters and digits), not "${addsTo}"`);
+  return { budgetMs: budget * 60_000, scenario, language, version, runs, sizeRuns, sizes: sizes && [...sizes].sort((a, b) => a - b), overrides, injection, addsTo };
 }
 
-/** A stored calibration as GET /api/gate-calibrations/<id> answers it. */
+/** A stored calibration as GET /api/gate-calibrations/<id> answers it, validated. */
 async function storedCalibration(server: string, id: string): Promise<GateCalibration> {
-  const res = await fetch(new URL(`/api/gate-calibrations/${id}`, server));
-  const body = (await res.json().catch(() => ({}))) as GateCalibration & { error?: string };
-  if (!res.ok) throw new CliError(`--adds-to ${id}: ${body.error ?? `HTTP ${res.status}`}`);
-  return body;
+  const body = await getJson<Record<string, unknown>>(new URL(`/api/gate-calibrations/${id}`, server)).catch((e: Error) => fail('adds-to', `${id}: ${e.message}`));
+  const { id: storedId, createdAt, ...stored } = body;
+  const parsed = parseGateCalibration(stored);
+  if (!parsed.ok || storedId !== id || typeof createdAt !== 'string') fail('adds-to', `${id}: the server's answer is not a calibration`);
+  return { ...parsed.value, id, createdAt };
+}
+
+/**
+ * Why these gates cannot be added to `earlier`, known before any runs: what the server will make of the
+ * gate fields (the shared gate parser: repeats, criteria, the judged operation) and this machine.
+ */
+function plannedProblem(earlier: GateCalibration, o: ReturnType<typeof options>): string | null {
+  const gate = parseGateSpec({ scenario: o.scenario, language: o.language, baseline: o.version, candidate: o.version, ...o.overrides });
+  if (!gate.ok) fail('gate', gate.issues.map((i) => `${i.path}: ${i.message}`).join('; '));
+  const { repeats, criteria, operation } = gate.value;
+  return additionProblem(earlier, {
+    scenario: o.scenario as GateCalibration['scenario'],
+    language: o.language as GateCalibration['language'],
+    version: o.version,
+    repeats,
+    criteria,
+    ...(operation && { operation }),
+    injection: o.injection,
+    machine: os.hostname(),
+    cores: os.availableParallelism(),
+    ...(Object.keys(o.overrides).length && { overrides: o.overrides }),
+    sizes: [],
+  });
 }
 
 /** The first gate that ran (an A/A one unless only A/B gates were asked for): what every gate's spec shares. */
@@ -199,16 +227,18 @@ async function main(): Promise<void> {
     base = stack.base;
     say(`embedded stack at ${base}`);
   }
-  const server = base;
+  try {
+    await calibrate(o, base);
+  } finally {
+    await stack?.stop();
+  }
+}
+
+async function calibrate(o: ReturnType<typeof options>, server: string): Promise<void> {
   const earlier = o.addsTo === undefined ? undefined : await storedCalibration(server, o.addsTo);
-  if (earlier)
-    for (const [k, v] of [
-      ['scenario', o.scenario],
-      ['language', o.language],
-      ['version', o.version],
-      ['injection', o.injection],
-    ] as const)
-      if (earlier[k] !== v) fail('adds-to', `names calibration ${earlier.id} of ${k} ${earlier[k]}, not ${v}: only the same gates' counts add up`);
+  const problem = earlier && plannedProblem(earlier, o);
+  if (earlier && problem) fail('adds-to', `names calibration ${earlier.id}, whose gates are not these: ${problem}; only the same gates' counts add up`);
+  const sizesAsked = o.sizes ?? (earlier ? earlier.sizes.map((s) => s.pct) : [...DEFAULT_CALIBRATION_SIZES]);
   const started = Date.now();
   // The commit measured, as it is when the gates start.
   const commit = commitOf();
@@ -226,9 +256,7 @@ async function main(): Promise<void> {
     });
     const cells: GateCell[] = [];
     const { verdict } = await waitForVerdict(server, created, { timeoutMs: 120 * 60_000, onCell: (c) => cells.push(c) });
-    const res = await fetch(new URL(`/api/gates/${created.id}`, server));
-    if (!res.ok) throw new CliError(`GET /api/gates/${created.id}: HTTP ${res.status}`);
-    const answer = (await res.json()) as GateAnswer;
+    const answer = await getJson<GateAnswer>(new URL(`/api/gates/${created.id}`, server));
     const p50 = answer.evaluation?.metrics.filter((m) => m.metric === 'p50Ms') ?? [];
     // The p50 change of every cell with a result, harness-bound ones too (the gate may leave those out),
     // at the lowest concurrency (where the delay was sized): the candidates' median over the baselines'.
@@ -255,16 +283,17 @@ async function main(): Promise<void> {
 
   const aa: GateOutcome[] = [];
   const bySize = new Map<number, { delayMs: number; label: string; artifact: string; outcomes: GateOutcome[] }>();
-  try {
+  {
     // The first A/A gate measures the baseline p50 that sizes every injected delay; gates added to a
     // stored calibration keep its sizing (the same builds), so that their counts add up.
     if (o.runs > 0 && !earlier) aa.push(await oneGate('A/A 1', { candidate: o.version }));
     const baselineP50 = earlier?.baselineP50Ms ?? median(aa[0]!.baselineP50s);
     if (!(baselineP50 > 0)) throw new CliError(`the first A/A gate measured no baseline p50 (verdict ${aa[0]!.verdict}: ${aa[0]!.answer.reasons.join('; ')})`);
-    say(`baseline p50 ${baselineP50.toFixed(2)} ms${earlier ? ` (calibration ${earlier.id}'s)` : ''}: delays ${o.sizes.map((s) => `+${s}% = ${((baselineP50 * s) / 100).toFixed(2)} ms`).join(', ')}`);
+    const delayOf = (pct: number) => earlier?.sizes.find((s) => s.pct === pct)?.delayMs ?? onGrid((baselineP50 * pct) / 100);
+    say(`baseline p50 ${baselineP50.toFixed(2)} ms${earlier ? ` (calibration ${earlier.id}'s)` : ''}: delays ${sizesAsked.map((s) => `+${s}% = ${delayOf(s)} ms`).join(', ')}`);
     if (o.sizeRuns > 0)
-      for (const pct of o.sizes) {
-        const delayMs = earlier?.sizes.find((s) => s.pct === pct)?.delayMs ?? onGrid((baselineP50 * pct) / 100);
+      for (const pct of sizesAsked) {
+        const delayMs = delayOf(pct);
         const build = await slowed(delayMs);
         const label = `${o.version} +${pct}% (${delayMs} ms ${o.injection === 'busy' ? 'of CPU ' : ''}per query)`;
         const uploaded = await uploadBuild(server, build.bytes, o.language, label);
@@ -357,8 +386,6 @@ async function main(): Promise<void> {
         }
       }
     }
-  } finally {
-    await stack?.stop();
   }
 }
 

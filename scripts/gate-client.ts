@@ -90,9 +90,10 @@ export interface CreatedGate {
   jobId: string;
 }
 
-async function getJson<T>(url: URL): Promise<T> {
+/** GET `url` as JSON with the token; a refusal is a CliError carrying the server's `error`. */
+export async function getJson<T>(url: URL): Promise<T> {
   const res = await fetch(url, { headers: auth(), signal: AbortSignal.timeout(30_000) });
-  if (!res.ok) throw new CliError(`GET ${url.pathname}: HTTP ${res.status} ${await res.text()}`);
+  if (!res.ok) throw new CliError(`GET ${url.pathname}: HTTP ${res.status}: ${(await jsonOrError(res)).error ?? ''}`);
   return (await res.json()) as T;
 }
 

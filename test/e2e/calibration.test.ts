@@ -1,8 +1,9 @@
 // A gate scenario's calibration in its smallest honest form (issue 38): `npm run bench:calibrate`
 // against `npm start`'s stack (uploads on), Node 9.0.0 on steady-select1 shrunk to C=5, 3 repeats of
-// 1 s: one A/A gate and one A/B gate against 9.0.0 patched to wait 50% of the A/A baseline's p50 before
-// every query (the full form: `npm run bench:calibrate`, 20 A/A runs and sizes 1-10% of the p50 at the
-// scenario's own gate). Then the stored calibration is what the gate's API, Markdown and page show.
+// 1 s: one A/A gate, then, added to it (`--adds-to`, a top-up), one A/B gate against 9.0.0 patched to
+// wait 50% of the A/A baseline's p50 before every query (the full form: `npm run bench:calibrate`, 20 A/A
+// runs and sizes 1-10% of the p50 at the scenario's own gate). Then the stored sum is what the gate's API,
+// Markdown and page show.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
@@ -64,39 +65,41 @@ test('bad options are refused naming the option, before anything runs', async ()
   assert.doesNotMatch(r.out + s.out + j.out + a.out, /\n\s+at /);
 });
 
-test('a Node calibration: an A/A gate and a +50% build, stored and shown beside the verdict', async () => {
+test('a Node calibration: an A/A gate, then a +50% build added to it (--adds-to), stored and shown beside the verdict', async () => {
   const gate = { repeats: 3, concurrency: [5], workload: { operation: 'select1', warmupOps: 20, durationSeconds: 1 } };
-  const r = await calibrate([
-    '--server',
-    stack.baseUrl,
-    '--scenario',
-    'steady-select1',
-    '--language',
-    'node',
-    '--version',
-    '9.0.0',
-    '--runs',
-    '1',
-    '--sizes',
-    '50',
-    '--size-runs',
-    '1',
-    '--findings',
-    '-',
-    '--gate',
-    JSON.stringify(gate),
-  ]);
-  assert.equal(r.code, 0, r.out);
-  assert.match(r.out, /stored calibration \w+/);
-  assert.match(r.out, /\| A\/A \(9\.0\.0 vs itself\): false alarms \| 1 \| [01] \| [01] \|/);
-  const gates = [...r.out.matchAll(/\/gates\/(\w+)\)/g)].map((m) => m[1]!);
-  assert.equal(gates.length, 2, r.out);
+  const args = (...more: string[]) => ['--server', stack.baseUrl, '--scenario', 'steady-select1', '--language', 'node', '--version', '9.0.0', '--findings', '-', ...more];
+  const first = await calibrate(args('--runs', '1', '--size-runs', '0', '--gate', JSON.stringify(gate)));
+  assert.equal(first.code, 0, first.out);
+  const id = /stored calibration (\w+)/.exec(first.out)?.[1];
+  assert.ok(id, first.out);
+  assert.match(first.out, /\| A\/A \(9\.0\.0 vs itself\): false alarms \| 1 \| [01] \| [01] \|/);
 
-  // The API: every gate of the scenario and language carries the calibration just stored.
-  const answer = (await (await fetch(`${stack.baseUrl}/api/gates/${gates[0]}`)).json()) as { calibration: StoredCalibration | null };
+  // Read back by its id (what `--adds-to <id>` continues); gates unlike it, or an id stored nowhere, are
+  // refused before any runs.
+  const byId = (await (await fetch(`${stack.baseUrl}/api/gate-calibrations/${id}`)).json()) as StoredCalibration & { id: string };
+  assert.deepEqual([byId.id, byId.aaRuns, byId.sizes, byId.overrides], [id, 1, [], gate]);
+  assert.equal((await fetch(`${stack.baseUrl}/api/gate-calibrations/nosuch0`)).status, 404);
+  const [other, unknown] = await Promise.all([calibrate(args('--adds-to', id, '--gate', JSON.stringify({ ...gate, repeats: 4 }))), calibrate(args('--adds-to', 'nosuch0'))]);
+  assert.equal(other.code, 2, other.out);
+  assert.match(other.out, new RegExp(`--adds-to names calibration ${id}, whose gates are not these: its repeats is 3, these gates' 4; only the same gates' counts add up`));
+  assert.equal(unknown.code, 2, unknown.out);
+  assert.match(unknown.out, /--adds-to nosuch0: GET \/api\/gate-calibrations\/nosuch0: HTTP 404: no calibration with id "nosuch0"/);
+  assert.doesNotMatch(other.out + unknown.out, /\/gates\//);
+
+  // The +50% build's gate, added to the A/A one: the same gate fields in another key order (the stored
+  // ones come back from a JSON column in its own), the stored baseline p50 sizing the delay.
+  const { workload, concurrency, repeats } = gate;
+  const added = await calibrate(args('--adds-to', id, '--runs', '0', '--size-runs', '1', '--sizes', '50', '--gate', JSON.stringify({ workload, concurrency, repeats })));
+  assert.equal(added.code, 0, added.out);
+  assert.match(added.out, new RegExp(`baseline p50 ${byId.baselineP50Ms.toFixed(2)} ms \\(calibration ${id}'s\\)`));
+  const gates = [...added.out.matchAll(/\/gates\/(\w+)\)/g)].map((m) => m[1]!);
+  assert.equal(gates.length, 1, added.out);
+
+  // The API: every gate of the scenario and language carries the newest calibration, the sum.
+  const answer = (await (await fetch(`${stack.baseUrl}/api/gates/${gates[0]}`)).json()) as { calibration: (StoredCalibration & { addsTo?: string }) | null };
   const c = answer.calibration;
   assert.ok(c, 'GET /api/gates/<id> has the calibration');
-  assert.equal(c.aaRuns, 1);
+  assert.deepEqual([c.aaRuns, c.aaP50ChangesPct, c.baselineP50Ms, c.addsTo], [1, byId.aaP50ChangesPct, byId.baselineP50Ms, id]);
   assert.deepEqual(c.overrides, gate);
   assert.equal(c.sizes.length, 1);
   assert.equal(c.sizes[0]!.pct, 50);
@@ -108,25 +111,10 @@ test('a Node calibration: an A/A gate and a +50% build, stored and shown beside 
   const injected = c.sizes[0]!.p50ChangesPct[0]!;
   assert.ok(injected > Math.max(...c.aaP50ChangesPct), `+50% build: p50 ${injected}%, A/A ${c.aaP50ChangesPct.join(', ')}%`);
 
-  // Read back by its id (what `--adds-to <id>` continues), and more gates unlike it are refused before any runs.
-  const id = /stored calibration (\w+)/.exec(r.out)![1]!;
-  const byId = (await (await fetch(`${stack.baseUrl}/api/gate-calibrations/${id}`)).json()) as StoredCalibration & { id: string };
-  assert.deepEqual([byId.id, byId.aaRuns, byId.sizes, byId.baselineP50Ms], [id, 1, c.sizes, c.baselineP50Ms]);
-  assert.equal((await fetch(`${stack.baseUrl}/api/gate-calibrations/nosuch0`)).status, 404);
-  const [other, unknown] = await Promise.all([
-    calibrate(['--server', stack.baseUrl, '--scenario', 'steady-select1', '--language', 'node', '--version', '8.0.0', '--adds-to', id, '--findings', '-']),
-    calibrate(['--server', stack.baseUrl, '--scenario', 'steady-select1', '--language', 'node', '--version', '9.0.0', '--adds-to', 'nosuch0', '--findings', '-']),
-  ]);
-  assert.equal(other.code, 2, other.out);
-  assert.match(other.out, new RegExp(`--adds-to names calibration ${id} of version 9\\.0\\.0, not 8\\.0\\.0: only the same gates' counts add up`));
-  assert.equal(unknown.code, 2, unknown.out);
-  assert.match(unknown.out, /--adds-to nosuch0: no calibration with id "nosuch0"/);
-  assert.doesNotMatch(other.out + unknown.out, /\/gates\//);
-
   // The Markdown and the page say it beside the verdict.
-  const md = await (await fetch(`${stack.baseUrl}/api/gates/${gates[1]}/markdown`)).text();
+  const md = await (await fetch(`${stack.baseUrl}/api/gates/${gates[0]}/markdown`)).text();
   assert.match(md, new RegExp(`Calibration: false alarms ${c.aaFalseAlarms} of 1 A/A runs \\(\\d+–\\d+%(; 1 inconclusive)?\\); detects a 50% p50 regression ${c.sizes[0]!.detections} of 1 times`));
   assert.match(md, /the scenario overridden by/);
-  const page = await (await fetch(`${stack.baseUrl}/gates/${gates[1]}`)).text();
+  const page = await (await fetch(`${stack.baseUrl}/gates/${gates[0]}`)).text();
   assert.match(page, /data-testid="calibration"[^>]*>Calibration: false alarms/);
 });

@@ -231,10 +231,11 @@ test('a reproduction as a gate scenario from the form: its client is picked, the
     const form = page.locator('form[aria-label="new gate"]');
     // Go's reproduction (1.79.0 waits for the held trailers, 1.80.0 ends on the last part): the form starts
     // on Node, so the language it shows is the one the pick set. The job is Go 1.79.0 and 1.96.1, as Node's
-    // was 8.0.0 and 9.0.0 (reproductions.test.ts runs Node's as a gate through the queue).
+    // was 8.0.0 and 9.0.0 (reproductions.test.ts runs Node's as a gate through the queue). The baseline,
+    // 1.33.0, is neither: the candidate runs in the fixed release's place, not the baseline's.
     await form.locator('select[name=scenario]').selectOption('go-waits-for-trailers');
     assert.equal(await form.locator('select[name=language]').inputValue(), 'go', "the reproduction's client");
-    await form.locator('input[name=baseline]').fill('1.80.0');
+    await form.locator('input[name=baseline]').fill('1.33.0');
     await form.locator('input[name=candidate]').fill('1.96.1');
     await form.locator('button[type=submit]').click();
     await page.waitForURL(/\/gates\/[0-9a-z]+$/, { timeout: 30_000 });
@@ -247,7 +248,7 @@ test('a reproduction as a gate scenario from the form: its client is picked, the
     assert.match(reasons, /go-waits-for-trailers: 1\.96\.1 behaves as 1\.80\.0 did/);
     assert.match(reasons, /1\.79\.0 waits for the trailers held 100 ms: p50 of 1\.79\.0 is [\d.]+ ms: expected at least 90\.0 ms — met/);
     assert.equal(await page.locator('[data-testid=gate-table]').count(), 0, 'judged by expectations, not per metric');
-    assert.match((await page.locator('[data-testid=markdown]').textContent()) ?? '', /scenario reproduction go-waits-for-trailers: the candidate in place of 1\.80\.0/);
+    assert.match((await page.locator('[data-testid=markdown]').textContent()) ?? '', /\(candidate, after 1\.33\.0\) · scenario reproduction go-waits-for-trailers: the candidate in place of 1\.80\.0/);
     await page.screenshot({ path: path.join(ARTIFACTS, 'reproduction-gate.png'), fullPage: true });
   } finally {
     await browser.close();

@@ -3,7 +3,7 @@
 import { GateCalibrationInputSchema, parseStored, type GateCalibration, type GateCalibrationInput } from '@scb/shared';
 import type { Db } from './client';
 import type { GateCalibration as Row, Prisma } from '../generated/prisma/client';
-import { newJobId } from './jobs';
+import { isStoredId, newJobId } from './jobs';
 
 /** Stores a validated calibration; returns its id and time. */
 export async function storeGateCalibration(db: Db, c: GateCalibrationInput, createdBy: string | null = null): Promise<{ id: string; createdAt: Date }> {
@@ -69,6 +69,7 @@ export async function latestGateCalibration(db: Db, q: { scenario: string; langu
 
 /** One stored calibration by its id, or null when there is none (or it no longer parses). */
 export async function gateCalibrationById(db: Db, id: string): Promise<GateCalibration | null> {
+  if (!isStoredId(id)) return null;
   const row = await db.gateCalibration.findUnique({ where: { id } });
   return row ? fromRow(row) : null;
 }

@@ -12,6 +12,7 @@ import {
   JobEnvironmentSchema,
   isUnfinishedJob,
   RAN_CELL_STATUSES,
+  STORED_ID,
   UNFINISHED_JOB_STATUSES,
   type FieldIssue,
   parseJobSpec,
@@ -30,9 +31,7 @@ import { enqueueJobIn, ensureQueue } from './queue';
 import { ColumnParser, type Read } from './read';
 
 /** Short, URL-safe, unguessable enough for a permanent link. */
-/** What a stored job or gate id can be: anything else (a NUL, %00 decoded, a path) names nothing and never reaches a query. */
-const ID = /^[0-9a-z]{1,40}$/;
-export const isStoredId = (id: string): boolean => ID.test(id);
+export const isStoredId = (id: string): boolean => STORED_ID.test(id);
 
 export function newJobId(): string {
   const alphabet = '0123456789abcdefghijkmnpqrstuvwxyz';

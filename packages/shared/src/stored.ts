@@ -8,6 +8,9 @@ import { OperationResultSchema, TimelinePointSchema } from './protocol';
 import { startedByRunner, type Target } from './targets/index';
 import { OPERATIONS, toFieldIssues, type FieldIssue, type Language, type ParseResult } from './job/spec';
 
+/** What a stored job, gate, watch or calibration id can be: anything else (a NUL, %00 decoded, a path) names nothing and never reaches a query. */
+export const STORED_ID = /^[0-9a-z]{1,40}$/;
+
 /** Where a job ran (Job.environment), as the runner records it; rows written by hand may lack fields. */
 export const JobEnvironmentSchema = z.looseObject({
   host: z.string().optional(),

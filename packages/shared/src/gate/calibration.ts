@@ -5,6 +5,8 @@
 // their intervals here: no measuring, no formatting beyond the one sentence a verdict carries.
 import { z } from 'zod';
 import { LanguageSchema, OPERATIONS, SEMVER, parseSpecWith, type ParseResult } from '../job/spec';
+import { canonicalJson } from '../canonical-json';
+import { STORED_ID } from '../stored';
 import { CriteriaSchema, GATE_SCENARIO_IDS, type GateSpec } from './gate';
 
 /** The regressions injected unless the command says otherwise, in percent of the baseline's p50. */
@@ -97,19 +99,24 @@ export function parseGateCalibration(input: unknown): ParseResult<GateCalibratio
 /** A stored calibration. */
 export type GateCalibration = GateCalibrationInput & { id: string; createdAt: string };
 
-/** What more gates of a calibration must share with the stored one they are added to, to be counted together. */
-const SAME_GATES = ['scenario', 'language', 'version', 'repeats', 'operation', 'injection'] as const;
+/** What more gates of a calibration must share with the stored one they are added to, to be counted together: the same gates on the same machine. */
+const SAME_GATES = ['scenario', 'language', 'version', 'repeats', 'operation', 'injection', 'machine', 'cores'] as const;
+
+/** What of a calibration decides whether more gates may be added to it: known before any gate runs (bench:calibrate checks it first, and again on what the gates stored). */
+export type CalibratedGates = Pick<GateCalibrationInput, (typeof SAME_GATES)[number] | 'criteria' | 'overrides' | 'sizes'>;
 
 /**
  * Why `more` (gates measured later) cannot be added to `earlier`, or null: they must be the same gates
- * (scenario, language, release, repeats, criteria, judged operation, injection, overrides) and every size
- * of `more` a size of `earlier` with the same delay (the later gates reuse the earlier baseline's sizing).
+ * (scenario, language, release, repeats, criteria, judged operation, injection, overridden fields) on
+ * the same machine, and every size both have the same delay (the later gates reuse the earlier
+ * baseline's sizing; a size only `more` has is a new row).
  */
-export function additionProblem(earlier: GateCalibrationInput, more: GateCalibrationInput): string | null {
+export function additionProblem(earlier: CalibratedGates, more: CalibratedGates): string | null {
   for (const k of SAME_GATES) if (earlier[k] !== more[k]) return `its ${k} is ${JSON.stringify(earlier[k] ?? null)}, these gates' ${JSON.stringify(more[k] ?? null)}`;
   if (!sameCriteria(earlier.criteria, more.criteria)) return `its criteria are ${JSON.stringify(earlier.criteria)}, these gates' ${JSON.stringify(more.criteria)}`;
-  if (JSON.stringify(earlier.overrides ?? {}) !== JSON.stringify(more.overrides ?? {}))
-    return `its gates override ${JSON.stringify(earlier.overrides ?? {})}, these ${JSON.stringify(more.overrides ?? {})}`;
+  // Key order aside: a stored calibration's fields come back from a JSON column in the column's order.
+  const [a, b] = [canonicalJson(earlier.overrides ?? {}), canonicalJson(more.overrides ?? {})];
+  if (a !== b) return `its gates override ${a}, these ${b}`;
   for (const s of more.sizes) {
     const e = earlier.sizes.find((x) => x.pct === s.pct);
     if (e && e.delayMs !== s.delayMs) return `its +${s.pct}% build added ${e.delayMs} ms, this one ${s.delayMs} ms`;
@@ -296,7 +303,7 @@ export function calibrationMarkdown(c: GateCalibration, text: (s: string) => str
   const sized = [...c.sizes].sort((a, b) => a.pct - b.pct);
   const best = smallestDetected(c);
   return [
-    `### ${text(c.scenario)}, ${c.language} ${text(c.version)} (${c.createdAt.slice(0, 10)})`,
+    `### ${text(c.scenario)}, ${c.language} ${text(c.version)} (${c.createdAt.slice(0, 10)}, calibration ${text(c.id)})`,
     '',
     `Machine ${text(c.machine)} (${c.cores} cores), commit ${text(c.commit)}; ${c.repeats} repeats per arm; criteria ${text(JSON.stringify(c.criteria))}` +
       `${c.operation ? `; judged on ${c.operation}` : ''}${c.overrides ? `; gate fields over the scenario's: ${text(JSON.stringify(c.overrides))}` : ''}. ` +

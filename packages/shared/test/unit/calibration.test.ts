@@ -194,7 +194,8 @@ test('gates added to a stored calibration: counts and changes add per arm and si
   });
   const more = measured({
     commit: 'def5678',
-    baselineP50Ms: 72.4,
+    // What a first A/A gate of these would have measured: the stored calibration's sizing is kept.
+    baselineP50Ms: 70.1,
     aaRuns: 6,
     aaFalseAlarms: 1,
     aaInconclusive: 2,
@@ -207,7 +208,7 @@ test('gates added to a stored calibration: counts and changes add per arm and si
   });
   assert.equal(additionProblem(earlier, more), null);
   const sum = addCalibration(earlier, more);
-  assert.deepEqual([sum.aaRuns, sum.aaFalseAlarms, sum.aaInconclusive, sum.aaP50ChangesPct, sum.commit, sum.addsTo], [16, 1, 3, [0.5, -0.3, 1.1], 'def5678', 'c1']);
+  assert.deepEqual([sum.aaRuns, sum.aaFalseAlarms, sum.aaInconclusive, sum.aaP50ChangesPct, sum.commit, sum.addsTo, sum.baselineP50Ms], [16, 1, 3, [0.5, -0.3, 1.1], 'def5678', 'c1', 72.4]);
   assert.deepEqual(sum.sizes, [
     { pct: 10, delayMs: 7.24, runs: 4, detections: 3, inconclusive: 1, p50ChangesPct: [10.2, 9.8, 8.7] },
     { pct: 20, delayMs: 14.48, runs: 1, detections: 1, inconclusive: 0, p50ChangesPct: [21] },
@@ -217,6 +218,7 @@ test('gates added to a stored calibration: counts and changes add per arm and si
   const parsed = parseGateCalibration(sum);
   assert.ok(parsed.ok);
   const md = calibrationMarkdown({ ...parsed.value, id: 'c2', createdAt: '2026-11-28T08:00:00.000Z' });
+  assert.match(md, /^### steady-select1, node 9\.0\.0 \(2026-11-28, calibration c2\)$/m);
   assert.match(md, /the counts include calibration c1's gates/);
   assert.match(md, /\| A\/A \(9\.0\.0 vs itself\): false alarms \| 16 \| 1 \| 3 \|/);
 });
@@ -228,6 +230,11 @@ test('gates unlike the stored ones are not added to them, naming what differs', 
   assert.match(additionProblem(earlier, calibration({ injection: 'busy' })) ?? '', /its injection is "wait", these gates' "busy"/);
   assert.match(additionProblem(earlier, calibration({ criteria: { ...earlier.criteria, p50RisePct: (earlier.criteria.p50RisePct ?? 0) + 1 } })) ?? '', /its criteria are/);
   assert.match(additionProblem(earlier, calibration({ overrides: { timeScale: 2 } })) ?? '', /its gates override \{\}, these \{"timeScale":2\}/);
+  assert.match(additionProblem(earlier, calibration({ cores: 16 })) ?? '', /its cores is 2, these gates' 16/);
+  assert.match(additionProblem(earlier, calibration({ machine: 'bench-2' })) ?? '', /its machine is "bench-1"/);
+  // The same overridden fields in another key order (a JSON column gives them back in its own) are the same gates.
+  const overridden = calibration({ overrides: { repeats: 3, workload: { warmupOps: 20, durationSeconds: 1 }, concurrency: [5] } });
+  assert.equal(additionProblem(overridden, calibration({ overrides: { concurrency: [5], repeats: 3, workload: { durationSeconds: 1, warmupOps: 20 } } })), null);
   const resized = calibration({ sizes: [{ pct: 10, delayMs: 8, runs: 1, detections: 1, inconclusive: 0, p50ChangesPct: [] }] });
   assert.match(additionProblem(earlier, resized) ?? '', /its \+10% build added 7\.24 ms, this one 8 ms/);
 });
