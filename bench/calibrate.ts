@@ -283,107 +283,105 @@ async function calibrate(o: ReturnType<typeof options>, server: string): Promise
 
   const aa: GateOutcome[] = [];
   const bySize = new Map<number, { delayMs: number; label: string; artifact: string; outcomes: GateOutcome[] }>();
-  {
-    // The first A/A gate measures the baseline p50 that sizes every injected delay; gates added to a
-    // stored calibration keep its sizing (the same builds), so that their counts add up.
-    if (o.runs > 0 && !earlier) aa.push(await oneGate('A/A 1', { candidate: o.version }));
-    const baselineP50 = earlier?.baselineP50Ms ?? median(aa[0]!.baselineP50s);
-    if (!(baselineP50 > 0)) throw new CliError(`the first A/A gate measured no baseline p50 (verdict ${aa[0]!.verdict}: ${aa[0]!.answer.reasons.join('; ')})`);
-    const delayOf = (pct: number) => earlier?.sizes.find((s) => s.pct === pct)?.delayMs ?? onGrid((baselineP50 * pct) / 100);
-    say(`baseline p50 ${baselineP50.toFixed(2)} ms${earlier ? ` (calibration ${earlier.id}'s)` : ''}: delays ${sizesAsked.map((s) => `+${s}% = ${delayOf(s)} ms`).join(', ')}`);
-    if (o.sizeRuns > 0)
-      for (const pct of sizesAsked) {
-        const delayMs = delayOf(pct);
-        const build = await slowed(delayMs);
-        const label = `${o.version} +${pct}% (${delayMs} ms ${o.injection === 'busy' ? 'of CPU ' : ''}per query)`;
-        const uploaded = await uploadBuild(server, build.bytes, o.language, label);
-        bySize.set(pct, { delayMs, label, artifact: uploaded.id, outcomes: [] });
-        say(`build ${uploaded.id.slice(0, 19)}: ${label}`);
-      }
-    // Interleaved rounds: an A/A gate and one gate per size each, so a slow spell of the shared machine falls on all alike.
-    const unfinished = () => aa.length < o.runs || [...bySize.values()].some((s) => s.outcomes.length < o.sizeRuns);
-    const inBudget = () => {
-      const ok = Date.now() - started < o.budgetMs;
-      if (!ok) say(`--budget-minutes ${values['budget-minutes']} spent: no more gates`);
-      return ok;
-    };
-    rounds: while (unfinished()) {
-      if (aa.length < o.runs) {
-        if (!inBudget()) break;
-        aa.push(await oneGate(`A/A ${aa.length + 1}`, { candidate: o.version }));
-      }
-      for (const [pct, s] of bySize)
-        if (s.outcomes.length < o.sizeRuns) {
-          if (!inBudget()) break rounds;
-          s.outcomes.push(await oneGate(`A/B +${pct}% ${s.outcomes.length + 1}`, { candidateArtifact: s.artifact, candidateLabel: s.label }));
-        }
+  // The first A/A gate measures the baseline p50 that sizes every injected delay; gates added to a
+  // stored calibration keep its sizing (the same builds), so that their counts add up.
+  if (o.runs > 0 && !earlier) aa.push(await oneGate('A/A 1', { candidate: o.version }));
+  const baselineP50 = earlier?.baselineP50Ms ?? median(aa[0]!.baselineP50s);
+  if (!(baselineP50 > 0)) throw new CliError(`the first A/A gate measured no baseline p50 (verdict ${aa[0]!.verdict}: ${aa[0]!.answer.reasons.join('; ')})`);
+  const delayOf = (pct: number) => earlier?.sizes.find((s) => s.pct === pct)?.delayMs ?? onGrid((baselineP50 * pct) / 100);
+  say(`baseline p50 ${baselineP50.toFixed(2)} ms${earlier ? ` (calibration ${earlier.id}'s)` : ''}: delays ${sizesAsked.map((s) => `+${s}% = ${delayOf(s)} ms`).join(', ')}`);
+  if (o.sizeRuns > 0)
+    for (const pct of sizesAsked) {
+      const delayMs = delayOf(pct);
+      const build = await slowed(delayMs);
+      const label = `${o.version} +${pct}% (${delayMs} ms ${o.injection === 'busy' ? 'of CPU ' : ''}per query)`;
+      const uploaded = await uploadBuild(server, build.bytes, o.language, label);
+      bySize.set(pct, { delayMs, label, artifact: uploaded.id, outcomes: [] });
+      say(`build ${uploaded.id.slice(0, 19)}: ${label}`);
     }
+  // Interleaved rounds: an A/A gate and one gate per size each, so a slow spell of the shared machine falls on all alike.
+  const unfinished = () => aa.length < o.runs || [...bySize.values()].some((s) => s.outcomes.length < o.sizeRuns);
+  const inBudget = () => {
+    const ok = Date.now() - started < o.budgetMs;
+    if (!ok) say(`--budget-minutes ${values['budget-minutes']} spent: no more gates`);
+    return ok;
+  };
+  rounds: while (unfinished()) {
+    if (aa.length < o.runs) {
+      if (!inBudget()) break;
+      aa.push(await oneGate(`A/A ${aa.length + 1}`, { candidate: o.version }));
+    }
+    for (const [pct, s] of bySize)
+      if (s.outcomes.length < o.sizeRuns) {
+        if (!inBudget()) break rounds;
+        s.outcomes.push(await oneGate(`A/B +${pct}% ${s.outcomes.length + 1}`, { candidateArtifact: s.artifact, candidateLabel: s.label }));
+      }
+  }
 
-    const first = firstGate(aa, bySize).answer.spec;
-    const sizes: CalibrationSize[] = [...bySize].map(([pct, s]) => ({
-      pct,
-      delayMs: s.delayMs,
-      runs: s.outcomes.length,
-      detections: s.outcomes.filter((x) => x.verdict === 'fail').length,
-      inconclusive: s.outcomes.filter((x) => x.verdict === 'inconclusive').length,
-      p50ChangesPct: s.outcomes.map((x) => x.p50ChangePct).filter(Number.isFinite),
-    }));
-    const all = [...aa, ...[...bySize.values()].flatMap((s) => s.outcomes)];
-    const measured = {
-      scenario: o.scenario,
-      language: o.language,
-      version: o.version,
-      machine: os.hostname(),
-      cores: os.availableParallelism(),
-      commit,
-      repeats: first.repeats,
-      criteria: first.criteria,
-      ...(first.operation && { operation: first.operation }),
-      baselineP50Ms: baselineP50,
-      aaRuns: aa.length,
-      aaFalseAlarms: aa.filter((x) => x.verdict === 'fail').length,
-      aaInconclusive: aa.filter((x) => x.verdict === 'inconclusive').length,
-      aaP50ChangesPct: aa.map((x) => x.p50ChangePct).filter(Number.isFinite),
-      sizes,
-      gateMinutes: median(all.map((x) => x.minutes)),
-      injection: o.injection,
-      command: `npm run bench:calibrate -- ${process.argv.slice(2).join(' ')}`,
-      ...(Object.keys(o.overrides).length && { overrides: o.overrides }),
-    };
-    let parsed = parseGateCalibration(measured);
-    if (!parsed.ok) throw new CliError(`the calibration does not validate: ${parsed.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`);
-    if (earlier) {
-      const problem = additionProblem(earlier, parsed.value);
-      if (problem) throw new CliError(`--adds-to ${earlier.id}: ${problem}; these gates' counts are not added (the gates are on the server)`);
-      parsed = parseGateCalibration(addCalibration(earlier, parsed.value));
-      if (!parsed.ok) throw new CliError(`the added calibration does not validate: ${parsed.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`);
-    }
-    const saved = path.join(os.tmpdir(), `scb-calibration-${o.scenario}-${o.language}-${Date.now()}.json`);
-    writeFileSync(saved, JSON.stringify(parsed.value, null, 2));
-    const res = await fetch(new URL('/api/gate-calibrations', server), {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(process.env.SCB_TOKEN && { authorization: `Bearer ${process.env.SCB_TOKEN}` }) },
-      body: JSON.stringify(parsed.value),
-    });
-    const body = (await res.json().catch(() => ({}))) as { id?: string; createdAt?: string; error?: string };
-    if (!res.ok || !body.id) throw new CliError(`the server did not store the calibration (HTTP ${res.status} ${body.error ?? ''}); it is in ${saved}`);
-    say(`stored calibration ${body.id} (also in ${saved})`);
-    const table = calibrationMarkdown({ ...parsed.value, id: body.id, createdAt: body.createdAt ?? new Date().toISOString() });
-    process.stdout.write(`\n${table}\n`);
-    if (values.findings !== '-') {
-      const file = path.resolve(values.findings!);
-      const before = existsSync(file) ? readFileSync(file, 'utf8') : '# Gate calibration\n';
-      const head = before.includes('\n## Calibration\n') ? '' : '\n## Calibration\n';
-      writeFileSync(file, `${before.trimEnd()}\n${head}\n${table}\n`);
-      say(`appended to ${path.relative(process.cwd(), file)}`);
-      // Aligned by the repository's formatter, as npm test's lint wants every Markdown file of it.
-      const biome = path.join(ROOT, 'node_modules', '@biomejs', `cli-${process.platform}-${process.arch}`, 'biome');
-      if (file.startsWith(`${ROOT}${path.sep}`) && existsSync(biome)) {
-        try {
-          execFileSync(biome, ['format', '--write', file], { stdio: 'ignore' });
-        } catch {
-          say(`${path.relative(process.cwd(), file)} is not formatted: npm run format formats it`);
-        }
+  const first = firstGate(aa, bySize).answer.spec;
+  const sizes: CalibrationSize[] = [...bySize].map(([pct, s]) => ({
+    pct,
+    delayMs: s.delayMs,
+    runs: s.outcomes.length,
+    detections: s.outcomes.filter((x) => x.verdict === 'fail').length,
+    inconclusive: s.outcomes.filter((x) => x.verdict === 'inconclusive').length,
+    p50ChangesPct: s.outcomes.map((x) => x.p50ChangePct).filter(Number.isFinite),
+  }));
+  const all = [...aa, ...[...bySize.values()].flatMap((s) => s.outcomes)];
+  const measured = {
+    scenario: o.scenario,
+    language: o.language,
+    version: o.version,
+    machine: os.hostname(),
+    cores: os.availableParallelism(),
+    commit,
+    repeats: first.repeats,
+    criteria: first.criteria,
+    ...(first.operation && { operation: first.operation }),
+    baselineP50Ms: baselineP50,
+    aaRuns: aa.length,
+    aaFalseAlarms: aa.filter((x) => x.verdict === 'fail').length,
+    aaInconclusive: aa.filter((x) => x.verdict === 'inconclusive').length,
+    aaP50ChangesPct: aa.map((x) => x.p50ChangePct).filter(Number.isFinite),
+    sizes,
+    gateMinutes: median(all.map((x) => x.minutes)),
+    injection: o.injection,
+    command: `npm run bench:calibrate -- ${process.argv.slice(2).join(' ')}`,
+    ...(Object.keys(o.overrides).length && { overrides: o.overrides }),
+  };
+  let parsed = parseGateCalibration(measured);
+  if (!parsed.ok) throw new CliError(`the calibration does not validate: ${parsed.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`);
+  if (earlier) {
+    const problem = additionProblem(earlier, parsed.value);
+    if (problem) throw new CliError(`--adds-to ${earlier.id}: ${problem}; these gates' counts are not added (the gates are on the server)`);
+    parsed = parseGateCalibration(addCalibration(earlier, parsed.value));
+    if (!parsed.ok) throw new CliError(`the added calibration does not validate: ${parsed.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`);
+  }
+  const saved = path.join(os.tmpdir(), `scb-calibration-${o.scenario}-${o.language}-${Date.now()}.json`);
+  writeFileSync(saved, JSON.stringify(parsed.value, null, 2));
+  const res = await fetch(new URL('/api/gate-calibrations', server), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(process.env.SCB_TOKEN && { authorization: `Bearer ${process.env.SCB_TOKEN}` }) },
+    body: JSON.stringify(parsed.value),
+  });
+  const body = (await res.json().catch(() => ({}))) as { id?: string; createdAt?: string; error?: string };
+  if (!res.ok || !body.id) throw new CliError(`the server did not store the calibration (HTTP ${res.status} ${body.error ?? ''}); it is in ${saved}`);
+  say(`stored calibration ${body.id} (also in ${saved})`);
+  const table = calibrationMarkdown({ ...parsed.value, id: body.id, createdAt: body.createdAt ?? new Date().toISOString() });
+  process.stdout.write(`\n${table}\n`);
+  if (values.findings !== '-') {
+    const file = path.resolve(values.findings!);
+    const before = existsSync(file) ? readFileSync(file, 'utf8') : '# Gate calibration\n';
+    const head = before.includes('\n## Calibration\n') ? '' : '\n## Calibration\n';
+    writeFileSync(file, `${before.trimEnd()}\n${head}\n${table}\n`);
+    say(`appended to ${path.relative(process.cwd(), file)}`);
+    // Aligned by the repository's formatter, as npm test's lint wants every Markdown file of it.
+    const biome = path.join(ROOT, 'node_modules', '@biomejs', `cli-${process.platform}-${process.arch}`, 'biome');
+    if (file.startsWith(`${ROOT}${path.sep}`) && existsSync(biome)) {
+      try {
+        execFileSync(biome, ['format', '--write', file], { stdio: 'ignore' });
+      } catch {
+        say(`${path.relative(process.cwd(), file)} is not formatted: npm run format formats it`);
       }
     }
   }

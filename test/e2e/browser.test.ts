@@ -14,7 +14,7 @@ let stack: Stack;
 let browser: Browser;
 /**
  * The one page the tests share, each loading what it reads (goto): a page of its own each was a browser
- * context and window each, and Chromium started a renderer for every window's top-chrome WebUI (0.55-0.75 s
+ * context and window each, and Chromium started a renderer for every window's top-chrome WebUI (a median 0.6 s
  * of CPU apiece, ten of them in a CI run's samples) beside the page's own, cold, with an empty HTTP cache.
  */
 let page: Page;

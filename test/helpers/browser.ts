@@ -14,7 +14,7 @@ export function launchChromium(): Promise<Browser> {
  * The file's stack (`npm start`'s, as startStack starts it), one Chromium and one page in it: started
  * before its tests, closed after them. The tests share the page (each loads what it reads with goto): a
  * page of its own each was a browser context and window each, and Chromium starts a renderer for a
- * window's top-chrome WebUI (0.55-0.75 s of CPU apiece in a CI run's samples) beside the page's own,
+ * window's top-chrome WebUI (a median 0.6 s of CPU apiece in a CI run's samples) beside the page's own,
  * which started cold, with an empty HTTP cache.
  */
 export function useStackAndBrowser(): { readonly stack: Stack; readonly browser: Browser; readonly page: Page } {

@@ -156,7 +156,7 @@ test('private means private: every page and route of the app answers an anonymou
  * the provider's of an earlier sign-in are cleared first, as in a browser that never signed in. Where the
  * provider sent it back to (the page stays there), and the app's cookies then. One page, not a context and
  * page each: every page was a window of its own, and Chromium started a renderer for each window's
- * top-chrome WebUI (0.55-0.75 s of CPU apiece in a CI run's samples) beside the page's own.
+ * top-chrome WebUI (a median 0.6 s of CPU apiece in a CI run's samples) beside the page's own.
  */
 async function signIn(login: string): Promise<{ landed: string; cookie: string }> {
   await page.context().clearCookies();
