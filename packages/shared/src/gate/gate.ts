@@ -250,6 +250,12 @@ export const GATE_SCENARIOS: GateScenario[] = [
     // scheduling, the fake's own wake-up up to 8 ms late at its p99 (a fifth of Node's p99), never the
     // client's alone. A gate may still set a limit of it.
     criteria: { qpsDropPct: 15, p99RisePct: null, cpuPer1kRowsRisePct: 15, firstRowP50RisePct: 20 },
+    languages: {
+      node: {
+        repeats: 10,
+        why: "Node's qps and CPU per 1,000 rows varied by 8-11% between fresh processes, its p50 by 11-14%: at 5 repeats a side 1 of 10 A/A gates failed (CPU per 1,000 rows +16%) and 4 were inconclusive, the gates' notes asking about 10 a side (findings/gate-calibration.md, 2026-11-28).",
+      },
+    },
   },
 ];
 

@@ -408,6 +408,11 @@ test("a language's own repeats and limits: over its scenario's, a level's merged
     assert.ok(mine.ok && mine.value.repeats === 4 && mine.value.criteria.p50RisePct === 3);
   }
   assert.notDeepEqual(scenarioFor(steady, 'node'), scenarioFor(steady, 'go'), "steady-select1's Node gates run on their own limits (findings/gate-calibration.md)");
+  // A language's own repeats reach its gates: Node's result-set-decode runs more a side than Java's (its noise).
+  const decode = (language: 'node' | 'java') => parseGateSpec({ scenario: 'result-set-decode', language, baseline: '9.0.0', candidate: '9.0.0' });
+  const [nodeDecode, javaDecode] = [decode('node'), decode('java')];
+  assert.ok(nodeDecode.ok && javaDecode.ok);
+  assert.ok(nodeDecode.value.repeats! > javaDecode.value.repeats!, "Node's result-set-decode gates run more repeats a side");
 });
 
 test("a level's own limit judges that level's metric: the same +4% p50 at C=50 fails against 2% and passes against 6%", () => {
