@@ -128,6 +128,6 @@ async function main(): Promise<void> {
 }
 
 main().catch(async (e) => {
-  log('start', `failed: ${(e as Error).message}`);
+  log('start', `failed: ${e instanceof Error ? e.message : String(e)}`);
   await shutdown(1);
 });

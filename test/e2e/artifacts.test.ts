@@ -153,7 +153,7 @@ test('the CI steps: an unchanged build passes a gate against its release, one wi
 
 /**
  * An unchanged build against its release: PASS, or INCONCLUSIVE only because a cell was left out as
- * harness-bound and too few repeats remained to judge (3 a side for Go here: one left out leaves 2; two of three
+ * harness-bound (whole, or at p99 only) and too few repeats remained to judge (3 a side for Go here: one left out leaves 2; two of three
  * CI runs had one such Go cell at 30 ms queries). Never FAIL, never a metric beyond its limit or too noisy.
  */
 function assertAaHolds(code: number | null, markdown: string, stderr: string): void {
@@ -163,7 +163,9 @@ function assertAaHolds(code: number | null, markdown: string, stderr: string): v
     return;
   }
   assert.equal(code, 2, why);
-  assert.match(markdown, /cells? were harness-bound and left out .*; too few repeats remain to judge/, why);
+  // Left out whole (every metric), or at p99 only (the fake's own wake-up a tenth of the client's p99): either way too few remain.
+  assert.match(markdown, /cells? were harness-bound and left out .*; too few repeats remain to judge|cells? were harness-bound at p99 only and left out of p99/, why);
+  assert.match(markdown, /too few repeats (remain )?to judge/, why);
   assert.doesNotMatch(markdown, /too noisy| fell | rose /, why);
 }
 

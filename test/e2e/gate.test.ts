@@ -67,7 +67,7 @@ test('a gate whose candidate is slower fails through the queue, naming the metri
 
   // The Markdown summary names the failing metric with its change and interval.
   assert.match(cli.stdout, /\*\*Verdict: FAIL\*\*/);
-  assert.match(cli.stdout, /- qps at C=150 fell \d+% \(90% CI −\d+%\.\.−\d+%; median \d+ qps vs \d+ qps\), more than the allowed 10%/);
+  assert.match(cli.stdout, /- qps at C=150 fell [\d.]+% \(90% CI −[\d.]+%\.\.−[\d.]+%; median \d+ qps vs \d+ qps\), more than the allowed 10%/);
   assert.match(cli.stdout, /\| qps \| 150 \| \d+ \| \d+ \| −\d+% \|/);
 
   // The API: status, verdict, reasons, the per-metric evaluation, links to its job.

@@ -57,6 +57,13 @@ test('a new embedded cluster: postgres:postgres is refused, the random password 
     assert.equal(await login(port, file.password, 'bench'), 'accepted');
     // What `npm run token` uses to reach the running cluster of `npm start`.
     assert.equal(embeddedDatabaseUrl(dataDir, port), db.url);
+    // A second server on a data dir in use exits at once: the start fails naming the server's own reason.
+    const lines: string[] = [];
+    await assert.rejects(startEmbeddedPostgres({ dataDir, port: await freePort(), database: 'bench', log: (l) => lines.push(l) }), (e: Error) => {
+      assert.match(e.message, /^embedded PostgreSQL did not start: .*lock file "postmaster\.pid" already exists/);
+      return true;
+    });
+    assert.equal(lines.filter((l) => /start \d of 3 failed/.test(l)).length, 2, lines.join('\n'));
   } finally {
     await db.stop();
   }

