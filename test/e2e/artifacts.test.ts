@@ -2,9 +2,9 @@
 // Candidate builds end to end (issue 37): the CI shell steps (examples/ci/build-candidate.sh and
 // gate-candidate.sh) against `npm start`'s stack with uploads on. @google-cloud/spanner 9.0.0 from
 // `npm pack`, unpacked and packed again unchanged, passes a gate against the published 9.0.0 (A/A); the
-// same with a 20 ms wait added to Database.run fails it, naming p50; and so for Go's v1.96.1 module zip
-// and a 20 ms sleep in Query. Each in its smallest decisive form (below): the injected waits are a third
-// of the queries' latency, far beyond the criteria, so 1 s cells decide. The full form, A/A runs and
+// same with a 40 ms wait added to Database.run fails it, naming p50; and so for Go's v1.96.1 module zip
+// and a 40 ms sleep in Query. Each in its smallest decisive form (below): the injected waits are a third
+// to two thirds of the queries' latency, far beyond the criteria, so 1 s cells decide. The full form, A/A runs and
 // builds slowed by 1-10% of the p50 judged against the scenario's own gate, is `npm run bench:calibrate`
 // (Node and Go). The uploads' refusals and records and a Java fragment's resolving, which do not judge
 // the machine, are in artifact-uploads.test.ts beside other files; the Java fragment's A/A gate is
@@ -69,13 +69,16 @@ function sh(script: string, args: string[], env: Record<string, string>): Promis
 // compiles in the sandbox): 80 warm-up operations keep the client's first calls out. Node's repeats of one
 // build differ by up to 4% on p50 on a quiet machine, but beside npm test's idle cgroup two of five
 // repeats of the unchanged build reached 76-79 ms against 68-73 (+3.0%, its 90% interval to +14%): it is
-// allowed +15%; the 20 ms wait on a timer adds a third.
+// allowed +15%. A 20 ms wait on a timer added a third there, but only +15% (85.2 -> 97.8 ms) on a slower
+// machine whose client time at C=8 is 25 ms, where the other agents' work fills part of the wait: 40 ms.
 // A 1 s cell has about 100 queries, so its p99 is nearly its slowest query and one stall moves a repeat's
 // qps: a CI run's A/A had one candidate repeat at p99 125 ms against 83-93 ms (90% interval to +51%) and
 // one at 100 qps against 107-112 (to −11%), inconclusive at +30% and −10%. The slowed builds are judged on
 // p50, so p99 and qps are allowed what a stall does here.
 const LATENCY_MS = 60;
-const WAIT_MS = 20;
+const WAIT_MS = 40;
+/** Go's sleep in Query, at its own 120 ms queries (below). */
+const GO_SLEEP_MS = 40;
 const GATE = {
   scenario: 'steady-select1',
   target: { kind: 'fake', latencyMs: LATENCY_MS },
@@ -115,7 +118,7 @@ async function gate(build: string, label: string, over: Record<string, unknown> 
   return { ...r, markdown };
 }
 
-test('the CI steps: an unchanged build passes a gate against its release, one with a 20 ms wait in Database.run fails naming p50', async () => {
+test('the CI steps: an unchanged build passes a gate against its release, one with a 40 ms wait in Database.run fails naming p50', async () => {
   const same = await sh('build-candidate.sh', ['node', await checkout('same'), path.join(dir, 'same.tgz')], {});
   assert.equal(same.code, 0, same.stderr);
   const aa = await gate(path.join(dir, 'same.tgz'), 'PR 1 @ unchanged', NODE_AA);
@@ -126,7 +129,7 @@ test('the CI steps: an unchanged build passes a gate against its release, one wi
   const file = path.join(patched, 'build/src/database.js');
   const source = readFileSync(file, 'utf8');
   assert.ok(source.includes('    run(query, optionsOrCallback, cb) {\n'), 'Database.run is where 9.0.0 has it');
-  // A wait on a timer (as bench:calibrate's slowed builds): the same 20 ms per query whatever the load,
+  // A wait on a timer (as bench:calibrate's slowed builds): the same 40 ms per query whatever the load,
   // where a busy loop on the driver's one event loop would queue the other agents behind it.
   writeFileSync(file, source + nodeDelaySnippet({ Database: ['run'] }, WAIT_MS));
   const built = await sh('build-candidate.sh', ['node', patched, path.join(dir, 'patched.tgz')], {});
@@ -204,7 +207,7 @@ test('go: the v1.96.1 module zip unchanged passes against 1.96.1; built from its
   const source = readFileSync(file, 'utf8');
   const at = 'func (t *txReadOnly) Query(ctx context.Context, statement Statement) *RowIterator {\n';
   assert.ok(source.includes(at), 'txReadOnly.Query is where v1.96.1 has it');
-  writeFileSync(file, source.replace(at, `${at}\ttime.Sleep(${2 * WAIT_MS} * time.Millisecond)\n`));
+  writeFileSync(file, source.replace(at, `${at}\ttime.Sleep(${GO_SLEEP_MS} * time.Millisecond)\n`));
   const built = await sh('build-candidate.sh', ['go', folder, path.join(dir, 'go-slow.tar.gz')], {});
   assert.equal(built.code, 0, built.stderr);
   const slow = await gateWithBuild('go', '1.96.1', path.join(dir, 'go-slow.tar.gz'), 'go slower', { ...tight, repeats: 5 });
