@@ -225,23 +225,23 @@ test('links come from SCB_PUBLIC_URL, never from forwarded headers', async () =>
   await request('POST', `/api/jobs/${created.body.id}/cancel`, { 'content-type': 'application/json', authorization: `Bearer ${token}` }, '{}');
 });
 
-test('browser sign-in through the OpenID Connect provider, then a job from the form is recorded under the user', { timeout: 180_000 }, async () => {
+test('browser sign-in through the OpenID Connect provider, then a job from the form is recorded under the user', { timeout: 300_000 }, async () => {
   const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
   await page.goto(`${appOrigin}/`);
   assert.match(await page.getByTestId('identity').innerText(), /Sign in/);
   // The form refuses to write without an identity.
   await page.goto(`${appOrigin}/jobs/new`);
-  await page.getByText(/published versions, newest first/).waitFor({ timeout: 60_000 });
+  await page.getByText(/published versions, newest first/).waitFor();
   await page.selectOption('#versions', ['9.0.0']);
   await page.click('button[type=submit]');
-  await page.getByText(/writing needs an identity/).waitFor({ timeout: 15_000 });
+  await page.getByText(/writing needs an identity/).waitFor();
 
   await page.getByTestId('identity').getByRole('link', { name: 'Sign in' }).click();
   await page.getByRole('button', { name: /Test SSO/ }).click();
   // The provider's own pages: login (any name), then consent.
   await page
     .locator('input[name=login]')
-    .waitFor({ timeout: 15_000 })
+    .waitFor()
     .catch(async () => {
       assert.fail(`no login form at ${page.url()}: ${(await page.locator('body').innerText()).slice(0, 500)}\n${stack.output.slice(-15).join('\n')}`);
     });
@@ -249,20 +249,20 @@ test('browser sign-in through the OpenID Connect provider, then a job from the f
   await page.fill('input[name=password]', 'any');
   await page.click('button[type=submit]');
   await page.getByRole('button', { name: 'Continue' }).click();
-  await page.waitForURL(`${appOrigin}/**`, { timeout: 30_000 });
+  await page.waitForURL(`${appOrigin}/**`);
   await page.goto(`${appOrigin}/`);
   assert.match(await page.getByTestId('identity').innerText(), /alice@example\.com/);
 
   await page.goto(`${appOrigin}/jobs/new`);
-  await page.getByText(/published versions, newest first/).waitFor({ timeout: 60_000 });
+  await page.getByText(/published versions, newest first/).waitFor();
   await page.selectOption('#versions', ['9.0.0']);
   await page.fill('#minCores', '1024');
   await page.click('button[type=submit]');
-  await page.waitForURL(/\/jobs\/(?!new$)[0-9a-z]+$/, { timeout: 30_000 });
+  await page.waitForURL(/\/jobs\/(?!new$)[0-9a-z]+$/);
   const id = page.url().split('/').pop()!;
   assert.match(await page.getByTestId('created-by').innerText(), /by alice@example\.com/);
   await page.getByRole('button', { name: 'Cancel job' }).click();
-  await page.getByText(/Cancelled\./).waitFor({ timeout: 15_000 });
+  await page.getByText(/Cancelled\./).waitFor();
   const job = (await request('GET', `/api/jobs/${id}`, {})).body;
   assert.deepEqual([job.createdBy, job.cancelledBy, job.status], ['alice@example.com', 'alice@example.com', 'cancelled']);
   // The session cookie is the identity on the other write routes too.

@@ -79,7 +79,7 @@ test('a watch from the form backfills its gate; timeline, chip, gate, feed, badg
   // Small: 3 repeats of 1 s at C=10.
   await form.locator('input[name=settings]').fill('{"repeats": 3, "concurrency": [10], "workload": {"operation": "select1", "warmupOps": 50, "durationSeconds": 1}}');
   await form.getByRole('button', { name: 'Watch' }).click();
-  await page.waitForURL(/\/watch\/[a-z0-9]+$/, { timeout: 30_000 }).catch(async (e) => {
+  await page.waitForURL(/\/watch\/[a-z0-9]+$/).catch(async (e) => {
     throw new Error(`the watch was not created: ${await page.getByRole('alert').allTextContents()}`, { cause: e });
   });
   const id = page.url().split('/').pop()!;

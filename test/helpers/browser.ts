@@ -2,12 +2,27 @@ import { after, before } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startStack, type Stack } from './stack';
 
-/** Debian's chromium, headless, without the background traffic of a fresh profile. */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
+/**
+ * How long a page's action or navigation may take: a yielding file's browser, stack and test run in an
+ * idle cgroup beside files that keep both cores busy, and may wait seconds for a turn (Playwright's own 30 s
+ * is for a machine with cores to spare). What a test waits for still has to happen.
+ */
+const PAGE_TIMEOUT_MS = 120_000;
+
+/** Debian's chromium, headless, without the background traffic of a fresh profile; its pages wait PAGE_TIMEOUT_MS. */
+export async function launchChromium(): Promise<Browser> {
+  const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
+  // browser.newPage() makes its context with this.newContext().
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    context.setDefaultTimeout(PAGE_TIMEOUT_MS);
+    return context;
+  };
+  return browser;
 }
 
 /**

@@ -113,7 +113,7 @@ test('malformed query parameters and path ids: pages say what is wrong, API rout
   }
 });
 
-test('security headers on a page, an API route, a feed, the badge, a static file and a refusal', { timeout: 120_000 }, async () => {
+test('security headers on a page, an API route, a feed, the badge, a static file and a refusal; idle connections kept 65 s', { timeout: 120_000 }, async () => {
   // A watch stored as the API stores one (no registry read: it gates nothing yet), for a real badge.
   const spec = parseWatchSpec({ language: 'go', scenarios: ['steady-select1'] });
   assert.ok(spec.ok);
@@ -138,8 +138,10 @@ test('security headers on a page, an API route, a feed, the badge, a static file
     row(
       `headers: ${what}`,
       res.status,
-      `CSP ${h('content-security-policy') ? 'yes' : 'NO'}, XFO ${h('x-frame-options') || 'NO'}, nosniff ${h('x-content-type-options') || 'NO'}, referrer ${h('referrer-policy') || 'NO'}`,
+      `CSP ${h('content-security-policy') ? 'yes' : 'NO'}, XFO ${h('x-frame-options') || 'NO'}, nosniff ${h('x-content-type-options') || 'NO'}, referrer ${h('referrer-policy') || 'NO'}, keep-alive ${h('keep-alive') || 'NO'}`,
     );
+    // Not Node's 5 s (server.mjs): a client whose loop was busy that long reused a closed connection (write EPIPE).
+    assert.equal(h('keep-alive'), 'timeout=65', what);
     assert.match(h('content-security-policy'), /default-src 'self'/, what);
     assert.match(h('content-security-policy'), /frame-ancestors 'none'/, what);
     assert.match(h('content-security-policy'), /object-src 'none'/, what);
