@@ -1,7 +1,7 @@
 // test: alone — four gates judge the machine's timing of an injected wait; other files beside them would be noise.
 // Candidate builds end to end (issue 37): the CI shell steps (examples/ci/build-candidate.sh and
 // gate-candidate.sh) against `npm start`'s stack with uploads on. @google-cloud/spanner 9.0.0 from
-// `npm pack`, unpacked and packed again unchanged, passes a gate against the published 9.0.0 (A/A); the
+// `npm pack`, unpacked and packed again unchanged, does not fail a gate against the published 9.0.0 (A/A); the
 // same with a 40 ms wait added to Database.run fails it, naming p50; and so for Go's v1.96.1 module zip
 // and a 40 ms sleep in Query. Each in its smallest decisive form (below): the injected waits are a third
 // to two thirds of the queries' latency, far beyond the criteria, so 1 s cells decide. The full form, A/A runs and
@@ -118,7 +118,7 @@ async function gate(build: string, label: string, over: Record<string, unknown> 
   return { ...r, markdown };
 }
 
-test('the CI steps: an unchanged build passes a gate against its release, one with a 40 ms wait in Database.run fails naming p50', async () => {
+test('the CI steps: an unchanged build does not fail a gate against its release, one with a 40 ms wait in Database.run fails naming p50', async () => {
   const same = await sh('build-candidate.sh', ['node', await checkout('same'), path.join(dir, 'same.tgz')], {});
   assert.equal(same.code, 0, same.stderr);
   const aa = await gate(path.join(dir, 'same.tgz'), 'PR 1 @ unchanged', NODE_AA);
@@ -155,9 +155,13 @@ test('the CI steps: an unchanged build passes a gate against its release, one wi
 });
 
 /**
- * An unchanged build against its release: PASS, or INCONCLUSIVE only because a cell was left out as
- * harness-bound (whole, or at p99 only) and too few repeats remained to judge (3 a side for Go here: one left out leaves 2; two of three
- * CI runs had one such Go cell at 30 ms queries). Never FAIL, never a metric beyond its limit or too noisy.
+ * An unchanged build against its release: PASS, or INCONCLUSIVE, never FAIL (only a FAIL is a false alarm)
+ * and never a metric beyond its limit. INCONCLUSIVE because a cell was left out as harness-bound (whole, or
+ * at p99 only) and too few repeats remained to judge (3 a side for Go here: one left out leaves 2; two of
+ * three CI runs had one such Go cell at 30 ms queries), or because a metric was too noisy to rule out its
+ * limit: Node's repeats here vary by about 14% on the slower machine, where a run's A/A had p50 +4.5%,
+ * its interval to +17% against 15% (the scenario's own A/A gates: 4 of 20 inconclusive, none failed,
+ * docs/findings/gate-calibration.md). The slowed builds' gates are what must fail.
  */
 function assertAaHolds(code: number | null, markdown: string, stderr: string): void {
   const why = `A/A holds:\n${stderr}\n${markdown}`;
@@ -166,10 +170,10 @@ function assertAaHolds(code: number | null, markdown: string, stderr: string): v
     return;
   }
   assert.equal(code, 2, why);
-  // Left out whole (every metric), or at p99 only (the fake's own wake-up a tenth of the client's p99): either way too few remain.
-  assert.match(markdown, /cells? were harness-bound and left out .*; too few repeats remain to judge|cells? were harness-bound at p99 only and left out of p99/, why);
-  assert.match(markdown, /too few repeats (remain )?to judge/, why);
-  assert.doesNotMatch(markdown, /too noisy| fell | rose /, why);
+  assert.match(markdown, /\*\*Verdict: INCONCLUSIVE\*\*/, why);
+  // Left out whole (every metric), or at p99 only (the fake's own wake-up a tenth of the client's p99): either way too few remain; or a metric too noisy.
+  assert.match(markdown, /too few repeats (remain )?to judge|too noisy to rule out more than the allowed/, why);
+  assert.doesNotMatch(markdown, / fell | rose /, why);
 }
 
 const CACHE_DIR = path.resolve(process.env.SCB_CACHE_DIR ?? path.join(ROOT, '.cache'));
@@ -183,7 +187,7 @@ async function gateWithBuild(language: string, baseline: string, build: string, 
   return r;
 }
 
-test('go: the v1.96.1 module zip unchanged passes against 1.96.1; built from its folder with a 40 ms sleep in Query it fails naming p50', async () => {
+test('go: the v1.96.1 module zip unchanged does not fail against 1.96.1; built from its folder with a 40 ms sleep in Query it fails naming p50', async () => {
   // The module zip as the proxy serves it, from the product's module cache (which a runner's cache cap
   // may have emptied since the published version's driver was built: go fetches it again then).
   await prepareDriver({ language: 'go', version: '1.96.1' }, { cacheDir: CACHE_DIR, log: () => {} });
