@@ -44,8 +44,9 @@ const serve = (peer) => (req, res) => {
  * An idle keep-alive connection is closed after KEEP_ALIVE_MS, not Node's 5 s: at 5 s a client that
  * reuses it (Node's fetch keeps one for the server's hint less 2 s, timed by a clock that advances a
  * half-second per tick of its own, so a client starved of CPU runs late) can send its request as the
- * server closes the socket, and gets EPIPE or ECONNRESET for a request the server never saw. 65 s outlasts the 60 s idle timeout of common proxies and load
- * balancers, so the one in front closes first; a request's headers may take as long.
+ * server closes the socket, and gets EPIPE or ECONNRESET for a request the server never saw. 65 s
+ * outlasts the 60 s idle timeout of common proxies and load balancers, so the one in front closes first;
+ * a request's headers may take as long.
  */
 const KEEP_ALIVE_MS = 65_000;
 const listener = (peer) => Object.assign(http.createServer(serve(peer)), { keepAliveTimeout: KEEP_ALIVE_MS, headersTimeout: KEEP_ALIVE_MS + 1000 });
