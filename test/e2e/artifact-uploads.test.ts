@@ -5,7 +5,7 @@
 // Java Maven fragment of 6.104.0 relabelled 6.104.1-SNAPSHOT resolves from the fragment and runs, its
 // record listing the job, beside the calibration's build of 6.104.0 that waits 30 ms per query; so does
 // PyPI's wheel of google-cloud-spanner 3.71.0 relabelled 3.72.0.dev0. The gates that judge a build
-// against its release (Node, Go) are in artifacts.test.ts, alone. This file's Java fragment runs as a job, not a gate: its A/A gate against
+// against its release (Node, Go) are in gate.test.ts, alone. This file's Java fragment runs as a job, not a gate: its A/A gate against
 // 6.104.0 in full (affinity-burst, the scenario's repeats) is `npm run bench:candidate-builds -- --from 6.104.0`.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';

@@ -16,6 +16,13 @@ const VERSIONS: Record<Language, string> = { node: '9.0.0', java: '6.123.0', go:
 /** The data RPC select1 costs on the fake, exactly one per operation. */
 const SELECT1_RPC = 'ExecuteStreamingSql';
 const LATENCY_MS = 5;
+/**
+ * The languages whose driver's timed phase (its timeline's buckets covering the phase) runner.test.ts's
+ * job of every language checks on its own cells instead: a closed loop measured for 2 s through these
+ * drivers at the versions above, results as the runner stores them (a driver start fewer each). A
+ * language added later, and Python, which that job does not run, are checked here.
+ */
+const TIMED_PHASE_IN_RUNNER_TEST: readonly Language[] = ['node', 'java', 'go'];
 
 /** `duringMeasure`: called once, with the fake, when the measured phase begins. */
 async function conformingRun(language: Language, budget: Budget, concurrency: number, latencyMs = LATENCY_MS, duringMeasure?: (fake: FakeSpanner) => void) {
@@ -87,26 +94,28 @@ for (const language of languagePlugins().map((p) => p.language)) {
     assert.equal(last?.done, 200, 'the last progress line of the measured phase has every operation done');
   });
 
-  test(`${language} driver: a measured phase by time has a timeline whose buckets cover the phase`, { timeout: 10 * 60_000 }, async () => {
-    // At 50 ms: about 250 operations over the phase's seconds, as many buckets as at 5 ms.
-    const { result } = await conformingRun(language, { warmupOps: 20, durationSeconds: 2.5 }, 5, 50);
-    assert.ok(result.elapsedMs >= 2500, `ran ${result.elapsedMs} ms of 2500`);
-    assert.ok(result.timeline.length >= 2 && result.timeline.length <= 4, `${result.timeline.length} buckets`);
-    const covered = result.timeline.reduce((a, p) => a + (p.ms ?? 0), 0);
-    assert.ok(Math.abs(covered - result.elapsedMs) <= 0.05 * result.elapsedMs, `buckets cover ${covered} ms of ${result.elapsedMs} ms`);
-    // Full buckets are closed by a one-second ticker: the k-th ends no earlier than k s into the phase
-    // (a late tick ends it later, and fixed-rate tickers then shorten the next, so no per-bucket window).
-    let closedAt = 0;
-    result.timeline.slice(0, -1).forEach((p, i) => {
-      closedAt += p.ms!;
-      assert.ok(closedAt > (i + 1) * 1000 - 100, `full bucket ${i + 1} closed ${closedAt.toFixed(0)} ms into the phase`);
+  if (!TIMED_PHASE_IN_RUNNER_TEST.includes(language)) {
+    test(`${language} driver: a measured phase by time has a timeline whose buckets cover the phase`, { timeout: 10 * 60_000 }, async () => {
+      // At 50 ms: about 250 operations over the phase's seconds, as many buckets as at 5 ms.
+      const { result } = await conformingRun(language, { warmupOps: 20, durationSeconds: 2.5 }, 5, 50);
+      assert.ok(result.elapsedMs >= 2500, `ran ${result.elapsedMs} ms of 2500`);
+      assert.ok(result.timeline.length >= 2 && result.timeline.length <= 4, `${result.timeline.length} buckets`);
+      const covered = result.timeline.reduce((a, p) => a + (p.ms ?? 0), 0);
+      assert.ok(Math.abs(covered - result.elapsedMs) <= 0.05 * result.elapsedMs, `buckets cover ${covered} ms of ${result.elapsedMs} ms`);
+      // Full buckets are closed by a one-second ticker: the k-th ends no earlier than k s into the phase
+      // (a late tick ends it later, and fixed-rate tickers then shorten the next, so no per-bucket window).
+      let closedAt = 0;
+      result.timeline.slice(0, -1).forEach((p, i) => {
+        closedAt += p.ms!;
+        assert.ok(closedAt > (i + 1) * 1000 - 100, `full bucket ${i + 1} closed ${closedAt.toFixed(0)} ms into the phase`);
+      });
+      assert.equal(
+        result.timeline.reduce((a, p) => a + p.count, 0),
+        result.count,
+      );
+      assert.equal(result.operations.select1?.count, result.count);
     });
-    assert.equal(
-      result.timeline.reduce((a, p) => a + p.count, 0),
-      result.count,
-    );
-    assert.equal(result.operations.select1?.count, result.count);
-  });
+  }
 
   test(`${language} driver: a timed phase ends on time though agents think past its end`, { timeout: 10 * 60_000 }, async () => {
     // 1 s of think time in a 1.5 s phase: each agent runs one operation at about 1 s, then its next

@@ -250,7 +250,9 @@ test('slow-session-creation: the first second of a cold client waits for its 600
 });
 
 // Go 1.33.0, which refreshes at expiry and stalls, is launched from the form in test/e2e/field-presets.test.ts
-// (one agent, tokens living 14 s there); here the client that refreshes in the background.
+// (one agent, tokens living 14 s there); here the client that refreshes in the background. This cell is
+// also credentials.test.ts's check of Go 1.96.1 with short-lived tokens (every operation served, token
+// requests marked, no second waiting for one): the same path, so that file runs no Go cell of its own for it.
 test('token-refresh: a client that refreshes in the background asks the token endpoint often and no second waits for it', { timeout: 900_000 }, async () => {
   const spec = preset('token-refresh');
   spec.clients = [{ language: 'go', version: '1.96.1' }];
@@ -263,7 +265,8 @@ test('token-refresh: a client that refreshes in the background asks the token en
     const marks = (CellEventsSchema.parse(c.result!.events) ?? []).filter((e) => e.kind === 'schedule-change' && e.text.startsWith('token request answered in'));
     console.log(`# go ${c.clientVersion}: token requests at ${marks.map((m) => (m.atMs / 1000).toFixed(1)).join(', ')} s; per-second p99 ${timeline.map((t) => t.p99Ms.toFixed(0)).join(', ')} ms`);
     const stalled = timeline.filter((t) => t.p99Ms >= 900).map((t) => t.second);
-    // Stored with the cell: every RPC carried a valid token.
+    // Stored with the cell: every operation served, every RPC with a valid token.
+    assert.deepEqual(c.result!.errors, {});
     const tokens = CellTokensSchema.parse(c.result!.tokens);
     assert.ok(tokens && tokens.valid > c.result!.count && tokens.missing + tokens.expired + tokens.invalid === 0, JSON.stringify(tokens));
     assert.ok(marks.length >= 5, `1.96.1 refreshes in the background, often at this short life (${marks.length})`);

@@ -103,7 +103,11 @@ test('Go, Java and Node in one job: Go (newest, 1.33.0, 0.37.0 on grpc-go 1.17.0
         { language: 'go', version: '1.999.0' },
       ],
       configurations: [{ label: 'client default' }],
-      concurrency: [20],
+      // Ten agents, not 20: what these cells assert is relative to their own C (throughput against C /
+      // latency, the warm-up's RPCs), so half the operations ask the same (half the fake's RPCs in this
+      // process, and of the JVMs' work). The Node job above keeps C = 20, whose warm-up the per-agent
+      // count sets (400; here 200 is both the minimum and 20 per agent).
+      concurrency: [10],
       target: { kind: 'fake', latencyMs: 50 },
       // Enough warm-up for the JVM's JIT (20 calls per worker).
       workload: { warmupOps: { min: 200, perConcurrency: 20 }, durationSeconds: 2 },
@@ -135,6 +139,26 @@ test('Go, Java and Node in one job: Go (newest, 1.33.0, 0.37.0 on grpc-go 1.17.0
     assert.ok(r.p50Ms >= 50, `${client(cell)}: p50 ${r.p50Ms}`);
     // Each ran its whole measured phase, whatever failed beside it.
     assert.ok(r.elapsedMs >= 2000, `${client(cell)}: measured ${r.elapsedMs} ms of 2000`);
+    // A measured phase by time has a timeline whose buckets cover the phase: driver-conformance.test.ts
+    // leaves this check of the Go, Java and Node drivers to these cells (its own were a driver start
+    // each). Full buckets are closed by a one-second ticker: the k-th ends no earlier than k s into the
+    // phase (a late tick ends it later, and fixed-rate tickers then shorten the next, so no per-bucket
+    // window); the last is what was left.
+    const timeline = r.timeline as { count: number; ms: number }[];
+    assert.ok(timeline.length >= 2 && timeline.length <= 4, `${client(cell)}: ${timeline.length} buckets`);
+    const covered = timeline.reduce((a, t) => a + t.ms, 0);
+    assert.ok(Math.abs(covered - r.elapsedMs) <= 0.05 * r.elapsedMs, `${client(cell)}: buckets cover ${covered} ms of ${r.elapsedMs} ms`);
+    let closedAt = 0;
+    timeline.slice(0, -1).forEach((t, i) => {
+      closedAt += t.ms;
+      assert.ok(closedAt > (i + 1) * 1000 - 100, `${client(cell)}: full bucket ${i + 1} closed ${closedAt.toFixed(0)} ms into the phase`);
+    });
+    assert.equal(
+      timeline.reduce((a, t) => a + t.count, 0),
+      r.count,
+      `${client(cell)}: the timeline adds up to the count`,
+    );
+    assert.equal((r.operations as Record<string, { count: number }>).select1?.count, r.count, `${client(cell)}: select1 is every operation`);
     assert.ok(r.serverRpcs !== null, 'the fake target counts RPCs');
     assert.equal(countedBy(cell.channels, 'fake').rpcs, r.serverRpcs, `${client(cell)}: channel stats add up to the RPCs served`);
     if (cell.clientLanguage === 'java') {

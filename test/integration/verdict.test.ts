@@ -5,9 +5,10 @@
 // saturate is client-bound, one beside processes that keep every core busy is harness-bound; and a
 // gate whose cells were harness-bound is inconclusive, never pass or fail. Short cells: the quiet ones
 // 3 s (their p99 is what the fake's added time is weighed against), the stream-limit one 2 s (a share of
-// its ceiling), the others 1 s (a saturated loop, cores kept busy, the wire's time per RPC: each shows in
-// any second of it; this file runs with nothing beside it, so its seconds are the schedule's); the same
-// cells over rising concurrency, with their figures, are `npm run bench:verdicts`.
+// its ceiling), the others 1 s (a saturated loop, cores kept busy: each shows in any second of it; this
+// file runs with nothing beside it, so its seconds are the schedule's). The cell beside busy cores is
+// measured on the wire too, and is the wire test's cell: one driver fewer. The same cells over rising
+// concurrency, with their figures, are `npm run bench:verdicts`.
 import assert from 'node:assert/strict';
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -26,22 +27,28 @@ import { useTestDatabase } from '../helpers/postgres';
 const cores = os.availableParallelism();
 const t = useTestDatabase();
 
-/** The spec of a Node 9.0.0 cell on the fake. */
-function nodeSpec(latencyMs: number, concurrency: number, seconds: number, configuration: object = { label: 'client default' }, warmupOps = 200) {
+/** The spec of a Node 9.0.0 cell on the fake (`onWire`: measured on the wire too, through the tap). */
+function nodeSpec(latencyMs: number, concurrency: number, seconds: number, configuration: object = { label: 'client default' }, warmupOps = 200, onWire = false) {
   const parsed = parseJobSpec({
     clients: [{ language: 'node', version: '9.0.0' }],
     configurations: [configuration],
     concurrency: [concurrency],
-    target: { kind: 'fake', latencyMs },
+    target: { kind: 'fake', latencyMs, ...(onWire ? { measureOnWire: true } : {}) },
     workload: { warmupOps, durationSeconds: seconds },
   });
   assert.ok(parsed.ok);
   return parsed.value;
 }
 
-/** One Node 9.0.0 cell on the fake, measured for `seconds` after `warmupOps` (200), with `hogs` busy-loop processes beside it (in `idle`, an idle cgroup, if given). */
-async function nodeCell(latencyMs: number, concurrency: number, seconds: number, hogs = 0, configuration?: object, idle?: IdleCgroup, warmupOps?: number): Promise<CellResultInput> {
-  const spec = nodeSpec(latencyMs, concurrency, seconds, configuration, warmupOps);
+/**
+ * One Node 9.0.0 cell on the fake, measured for `seconds` after `warmupOps` (200), with `hogs` busy-loop
+ * processes beside it (in `idle`, an idle cgroup, if given). The hogs start at the driver's first progress
+ * line, once it has loaded its client (most of the second or so of CPU a Node driver's start costs), and
+ * run until it has ended: every operation, warm-up and measured, runs beside them, and they burn no cores
+ * while the driver loads, which nothing here judges.
+ */
+async function nodeCell(latencyMs: number, concurrency: number, seconds: number, hogs = 0, configuration?: object, idle?: IdleCgroup, warmupOps?: number, onWire = false): Promise<CellResultInput> {
+  const spec = nodeSpec(latencyMs, concurrency, seconds, configuration, warmupOps, onWire);
   const [plan] = planCells(spec);
   const launch = await prepareDriver(plan!.client, { cacheDir: CACHE_DIR, log: () => {} });
   const hog = (): ChildProcess => {
@@ -49,9 +56,12 @@ async function nodeCell(latencyMs: number, concurrency: number, seconds: number,
     const [command, args] = idle.wrap([process.execPath, '-e', 'for(;;){}']);
     return spawn(command, args, { stdio: 'ignore' });
   };
-  const busy = Array.from({ length: hogs }, hog);
+  const busy: ChildProcess[] = [];
+  const startHogs = () => {
+    if (busy.length < hogs) busy.push(...Array.from({ length: hogs }, hog));
+  };
   try {
-    return cellResultOf(await runCell(spec, plan!, launch));
+    return cellResultOf(await runCell(spec, plan!, launch, { onProgress: startHogs }));
   } finally {
     for (const b of busy) b.kill('SIGKILL');
     // Ended before the caller goes on (an idle group with processes left in it cannot be removed).
@@ -82,28 +92,6 @@ test("Node with grpc-gcp off at C=300 is configuration-bound: one connection's 1
   assert.ok(ceiling!.qps < ceiling!.noLimitsQps / 2, 'the stream limit, not C / L, is its ceiling');
   assert.equal(verdict.kind, 'configuration-bound', `${verdictReasons(verdict)} ${figures(r)}`);
   assert.match(verdictReasons(verdict), /^held at the stream limit: 1 connection × 100 streams \(at most \d+ ops\/s, \d+% reached\)$/);
-});
-
-test("a fake measured on the wire: the tap's time per RPC is stored beside the fake's own, and sees at least what the fake's clock sees", { timeout: 300_000 }, async () => {
-  const parsed = parseJobSpec({
-    clients: [{ language: 'node', version: '9.0.0' }],
-    configurations: [{ label: 'client default' }],
-    concurrency: [10],
-    target: { kind: 'fake', latencyMs: 20, measureOnWire: true },
-    // One second, some 300 RPCs: each is timed by the fake's clock inside the wire's interval, inside the
-    // client's, so the medians keep that order however few there are.
-    workload: { warmupOps: 200, durationSeconds: 1 },
-  });
-  assert.ok(parsed.ok);
-  const [plan] = planCells(parsed.value);
-  const r = cellResultOf(await runCell(parsed.value, plan!, await prepareDriver(plan!.client, { cacheDir: CACHE_DIR, log: () => {} })));
-  console.log(`# fake's own added p50/p99 ${r.targetAddedP50Ms}/${r.targetAddedP99Ms} ms; on the wire ${r.targetWireAddedP50Ms}/${r.targetWireAddedP99Ms} ms; client p50 ${r.p50Ms} ms`);
-  assert.ok(r.targetWireAddedP50Ms != null && r.targetWireAddedP99Ms != null, 'measured on the wire');
-  // The wire's time holds everything the fake's own clock holds, and its HTTP/2 layer besides.
-  assert.ok(r.targetWireAddedP50Ms >= r.targetAddedP50Ms!, `wire ${r.targetWireAddedP50Ms} ms, own ${r.targetAddedP50Ms} ms at p50`);
-  // And the client sees the wire's time and more: the RPC's way there and back.
-  assert.ok(r.p50Ms >= 20 + r.targetWireAddedP50Ms, `client p50 ${r.p50Ms} ms`);
-  assert.equal(r.channels.filter((c) => c.source === 'fake').reduce((a, c) => a + c.rpcs, 0) > 0, true, 'the fake still counts its connections');
 });
 
 let harnessBound: CellResultInput;
@@ -157,9 +145,10 @@ test('a Node driver whose event loop saturates is client-bound', { timeout: 300_
 });
 
 test('a cell beside processes that keep every core busy is harness-bound, naming the machine', { timeout: 300_000 }, async () => {
-  // The busy loops start before the driver and fill every core until it has ended, so a short warm-up
-  // and one measured second show it (65 ms queries at C=10; the gates below judge six copies of its figures).
-  harnessBound = await nodeCell(65, 10, 1, cores, undefined, undefined, 20);
+  // The busy loops start once the driver has loaded its client and fill every core until it has ended, so
+  // a short warm-up and one measured second show it (65 ms queries at C=10; the gates below judge six
+  // copies of its figures, and the test after it reads its wire figures: it is measured on the wire too).
+  harnessBound = await nodeCell(65, 10, 1, cores, undefined, undefined, 20, true);
   const v = judgeCell(harnessBound, cores);
   assert.equal(v.kind, 'harness-bound', `${verdictReasons(v)} ${figures(harnessBound)}`);
   assert.ok(
@@ -167,6 +156,21 @@ test('a cell beside processes that keep every core busy is harness-bound, naming
     verdictReasons(v),
   );
   assert.match(verdictReasons(v), /other processes used \d+% of the machine|machine \d+% busy/);
+});
+
+test("a fake measured on the wire: the tap's time per RPC is stored beside the fake's own, and sees at least what the fake's clock sees", { timeout: 60_000 }, () => {
+  // The cell of the test before, beside busy cores, not a quiet cell of its own: each RPC is timed by the
+  // fake's clock inside the wire's interval, inside the client's, so the medians keep that order however
+  // few RPCs there are and however busy the machine (a starved tap or client only widens the outer ones).
+  assert.ok(harnessBound, 'the harness-bound cell of the test before');
+  const r = harnessBound;
+  console.log(`# fake's own added p50/p99 ${r.targetAddedP50Ms}/${r.targetAddedP99Ms} ms; on the wire ${r.targetWireAddedP50Ms}/${r.targetWireAddedP99Ms} ms; client p50 ${r.p50Ms} ms`);
+  assert.ok(r.targetWireAddedP50Ms != null && r.targetWireAddedP99Ms != null, 'measured on the wire');
+  // The wire's time holds everything the fake's own clock holds, and its HTTP/2 layer besides.
+  assert.ok(r.targetWireAddedP50Ms >= r.targetAddedP50Ms!, `wire ${r.targetWireAddedP50Ms} ms, own ${r.targetAddedP50Ms} ms at p50`);
+  // And the client sees the wire's time and more: the RPC's way there and back (65 ms queries).
+  assert.ok(r.p50Ms >= 65 + r.targetWireAddedP50Ms, `client p50 ${r.p50Ms} ms`);
+  assert.equal(r.channels.filter((c) => c.source === 'fake').reduce((a, c) => a + c.rpcs, 0) > 0, true, 'the fake still counts its connections');
 });
 
 // An idle cgroup (cpu.idle 1) is where an operator keeps background work beside a runner: the kernel
