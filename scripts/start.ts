@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { keepAlive, migrate, startEmbeddedPostgres, type EmbeddedDb } from '@scb/db/setup';
 import { env as scriptEnv } from './env';
 import { markWebBuilt, NEXT_BIN, restoreCachedWebBuild, WEB, webBuildIsStale } from './web-build';
-import { nodeArgs } from './test-sources.mjs';
+import { COMPILE_CACHE_PRELOAD, nodeArgs } from './test-sources.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { PORT, HOST, SCB_PG_PORT: PG_PORT } = scriptEnv;
@@ -121,7 +121,7 @@ async function main(): Promise<void> {
     markWebBuilt();
   }
   start('runner', [...nodeArgs('apps/runner/src/main.ts'), ...(embedded ? ['--recover'] : [])], { cwd: ROOT, env });
-  start('web', [path.join(WEB, 'server.mjs')], { cwd: WEB, env: { ...env, NODE_ENV: 'production', PORT: String(PORT), HOST } });
+  start('web', ['--import', COMPILE_CACHE_PRELOAD, path.join(WEB, 'server.mjs')], { cwd: WEB, env: { ...env, NODE_ENV: 'production', PORT: String(PORT), HOST } });
   const url = `http://${HOST === '0.0.0.0' || HOST === '127.0.0.1' ? 'localhost' : HOST}:${PORT}`;
   await waitHealthy(`http://127.0.0.1:${PORT}/api/health`, 60_000);
   log('start', `spanner-client-bench is ready: ${url}  (Ctrl-C stops it)`);

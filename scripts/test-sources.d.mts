@@ -9,5 +9,7 @@ export function sourceOf(file: string): string;
 export function sourceOf(file: string | undefined): string | undefined;
 /** The bundle of a source (absolute, or from the repository's root) under TEST_BUNDLES. */
 export function bundleOf(source: string): string;
+/** Loaded first by the product's own Node processes: their CommonJS modules compile from code caches. */
+export const COMPILE_CACHE_PRELOAD: string;
 /** Node's arguments that run a TypeScript command: its bundle under `npm test`, else the source through tsx. */
 export function nodeArgs(source: string): string[];

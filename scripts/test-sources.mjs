@@ -27,12 +27,18 @@ export function bundleOf(source) {
 }
 
 /**
+ * Loaded first by the product's own Node processes (the commands below, the web server, the test files):
+ * the CommonJS modules they load compile from code caches kept in the client cache.
+ */
+export const COMPILE_CACHE_PRELOAD = path.join(ROOT, 'packages', 'languages', 'src', 'node', 'compile-cache-preload.mjs');
+
+/**
  * Node's arguments that run a TypeScript command (`source`, absolute or from the repository's root): its
  * bundle where `npm test` built one for this run (BUNDLED_ENV set), else the source through tsx.
  */
 export function nodeArgs(source) {
   const file = path.resolve(ROOT, source);
   const bundle = bundleOf(file);
-  if (process.env[BUNDLED_ENV] === TEST_BUNDLES && existsSync(bundle)) return ['--enable-source-maps', bundle];
-  return ['--import', 'tsx', file];
+  if (process.env[BUNDLED_ENV] === TEST_BUNDLES && existsSync(bundle)) return ['--import', COMPILE_CACHE_PRELOAD, '--enable-source-maps', bundle];
+  return ['--import', COMPILE_CACHE_PRELOAD, '--import', 'tsx', file];
 }

@@ -21,7 +21,7 @@ import { migrate, startEmbeddedPostgres } from '@scb/db/setup';
 import { CACHE_DIR, createIdleCgroup, freePort, idleCgroupsCpuMs, SHORT_CELL_OPTIONS, type IdleCgroup } from '@scb/languages/local';
 import { TEST_CLUSTER_ENV, TEST_TEMPLATE } from '../test/helpers/postgres';
 import { bundleTestFiles } from './test-bundles';
-import { BUNDLED_ENV, TEST_BUNDLES } from './test-sources.mjs';
+import { BUNDLED_ENV, COMPILE_CACHE_PRELOAD, TEST_BUNDLES } from './test-sources.mjs';
 import { markWebBuilt, NEXT_BIN, restoreCachedWebBuild, WEB, webBuildIsStale } from './web-build';
 
 const TIERS = ['unit', 'integration', 'e2e'] as const;
@@ -430,6 +430,8 @@ function runFiles(
   // From their bundles where every file has one (scripts/test-bundles.ts), else from the sources through tsx.
   const bundled = files.every((f) => BUNDLES.has(f));
   const args = [
+    '--import',
+    COMPILE_CACHE_PRELOAD,
     ...(bundled ? ['--enable-source-maps'] : ['--import', 'tsx']),
     '--import',
     path.resolve('scripts/cpu-probe.mjs'),
