@@ -2,8 +2,9 @@
 // The Node driver's compile cache (src/node/compile-cache.mjs), in processes of its own: a second process
 // takes every module's code from the first one's cache, a module changed to a source of the same length
 // is compiled again (V8 checks only a source's length), a module that calls import() is left to Node and
-// its import works, and a cache that cannot be written costs nothing but the attempt. Then a Node driver's
-// cell leaves its cache beside the client it loaded.
+// its import works, and a cache that cannot be written costs nothing but the attempt. The preload of the
+// product's own processes keeps one cache per kind under SCB_CACHE_DIR. Then a Node driver's cell leaves
+// its cache beside the client it loaded.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -93,6 +94,33 @@ test('a cache folder that cannot be made: the modules load, nothing is thrown', 
   const run = load(path.join(blocked, 'cache'));
   assert.equal(run.value, 'a+two');
   assert.deepEqual(run.stats, { fromCache: 0, compiled: 2, byNode: 1 }, 'compiled as with a cache, its writing given up');
+});
+
+test("the preload of the product's own processes: one cache per kind of process under SCB_CACHE_DIR, a second process takes its modules from it", () => {
+  // The preload enables the cache at its import, under the cache dir it reads from SCB_CACHE_DIR, scoped by the entry's name.
+  const cacheDir = path.join(dir, 'preload-cache');
+  const preload = path.resolve(import.meta.dirname, '../../src/node/compile-cache-preload.mjs');
+  writeFileSync(
+    path.join(dir, 'entry.test.mjs'),
+    `import { createRequire } from 'node:module';
+import { compileCacheStats } from ${JSON.stringify(MODULE)};
+createRequire(import.meta.url)('./p.cjs');
+console.log(JSON.stringify(compileCacheStats()));
+`,
+  );
+  writeFileSync(path.join(dir, 'p.cjs'), "module.exports = require('./q.cjs') + 1;\n");
+  writeFileSync(path.join(dir, 'q.cjs'), 'module.exports = 41;\n');
+  const run = () =>
+    JSON.parse(
+      execFileSync(process.execPath, ['--import', preload, path.join(dir, 'entry.test.mjs')], { cwd: dir, encoding: 'utf8', env: { ...process.env, SCB_CACHE_DIR: cacheDir } }),
+    ) as Run['stats'];
+  const first = run();
+  assert.ok(first.compiled === 2 && first.fromCache === 0, JSON.stringify(first));
+  // Every test file shares one cache: an entry named *.test.* is of the kind "test".
+  assert.deepEqual(readdirSync(path.join(cacheDir, 'compile-cache')), [`${cacheScope('test', [])}-node-${process.version}.bin`]);
+  const second = run();
+  assert.equal(second.compiled, 0, JSON.stringify(second));
+  assert.equal(second.fromCache, first.compiled);
 });
 
 test("a Node driver's cell leaves the client's compile cache beside it", async () => {
