@@ -104,7 +104,7 @@ test("the preload of the product's own processes: one cache per kind of process 
     path.join(dir, 'entry.test.mjs'),
     `import { createRequire } from 'node:module';
 import { compileCacheStats } from ${JSON.stringify(MODULE)};
-createRequire(import.meta.url)('./p.cjs');
+createRequire(${JSON.stringify(path.join(dir, 'entry.test.mjs'))})('./p.cjs');
 console.log(JSON.stringify(compileCacheStats()));
 `,
   );
