@@ -19,9 +19,8 @@ import type { Browser, Page } from 'playwright-core';
 import { nodeDelaySnippet, prepareDriver, unpackArtifact } from '@scb/languages';
 import { goEnv } from '../../packages/languages/src/go/install';
 import { launchChromium } from '../helpers/browser';
-import { gateCli, TEST_GATE_POLL_ENV } from '../helpers/gate-cli';
+import { gateCli, repoCommand, TEST_GATE_POLL_ENV } from '../helpers/gate-cli';
 import { startStack, type Stack } from '../helpers/stack';
-import { nodeArgs } from '../../scripts/test-sources.mjs';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -496,18 +495,10 @@ test('go: the v1.96.1 module zip unchanged does not fail against 1.96.1; built f
 // runs and sizes 1-10% of the p50 at the scenario's own gate). Then the stored sum is what the gate's API,
 // Markdown and page show. Last in the file: the gates of Node on steady-select1 after it carry it.
 
-function calibrate(args: string[]): Promise<{ code: number | null; out: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [...nodeArgs('bench/calibrate.ts'), ...args], {
-      cwd: ROOT,
-      env: { ...process.env, ...TEST_GATE_POLL_ENV },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (out += d));
-    child.on('exit', (code) => resolve({ code, out }));
-  });
+/** `npm run bench:calibrate -- ...`: its exit code and its output, stdout then stderr. */
+async function calibrate(args: string[]): Promise<{ code: number | null; out: string }> {
+  const { code, stdout, stderr } = await repoCommand('bench/calibrate.ts', args);
+  return { code, out: stdout + stderr };
 }
 
 interface StoredCalibration {
