@@ -123,7 +123,9 @@ async function main(): Promise<void> {
   start('runner', [...nodeArgs('apps/runner/src/main.ts'), ...(embedded ? ['--recover'] : [])], { cwd: ROOT, env });
   start('web', ['--import', COMPILE_CACHE_PRELOAD, path.join(WEB, 'server.mjs')], { cwd: WEB, env: { ...env, NODE_ENV: 'production', PORT: String(PORT), HOST } });
   const url = `http://${HOST === '0.0.0.0' || HOST === '127.0.0.1' ? 'localhost' : HOST}:${PORT}`;
-  await waitHealthy(`http://127.0.0.1:${PORT}/api/health`, 60_000);
+  // Three minutes: a web server starting on a machine whose cores others keep busy takes long to listen
+  // (a test stack in an idle cgroup took 67 s); one that exits fails the start at once all the same.
+  await waitHealthy(`http://127.0.0.1:${PORT}/api/health`, 180_000);
   log('start', `spanner-client-bench is ready: ${url}  (Ctrl-C stops it)`);
 }
 
