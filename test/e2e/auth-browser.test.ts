@@ -96,7 +96,7 @@ async function writeAll(c: Caller) {
 const matrix: string[] = [];
 const row = (caller: string, a: { jobs: number; cancel: number; rerun: number; gates: number }) => matrix.push(`${caller}: jobs ${a.jobs}, cancel ${a.cancel}, rerun ${a.rerun}, gates ${a.gates}`);
 
-test('the auth matrix: every write route refuses anonymous, revoked-token and untrusted-proxy callers and records who wrote', { timeout: 180_000 }, async () => {
+test('the auth matrix: every write route refuses anonymous, revoked-token and untrusted-proxy callers and records who wrote', { timeout: 600_000 }, async () => {
   const created = tokenCli('create', 'ci-bot');
   assert.equal(created.code, 0, created.stderr);
   assert.match(created.stdout, /^scb_[A-Za-z0-9_-]{43}$/, 'the token is printed once, alone on stdout');
@@ -225,7 +225,7 @@ test('links come from SCB_PUBLIC_URL, never from forwarded headers', async () =>
   await request('POST', `/api/jobs/${created.body.id}/cancel`, { 'content-type': 'application/json', authorization: `Bearer ${token}` }, '{}');
 });
 
-test('browser sign-in through the OpenID Connect provider, then a job from the form is recorded under the user', { timeout: 300_000 }, async () => {
+test('browser sign-in through the OpenID Connect provider, then a job from the form is recorded under the user', { timeout: 600_000 }, async () => {
   const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
   await page.goto(`${appOrigin}/`);
   assert.match(await page.getByTestId('identity').innerText(), /Sign in/);

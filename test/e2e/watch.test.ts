@@ -62,7 +62,7 @@ const api = (p: string) => fetch(stack.baseUrl + p);
 
 type Watch = { releases: { version: string; publishedAt: string | null; state: string; runSeconds: number; gates: { gateId: string; state: string; verdict: string | null; status: string }[] }[] };
 
-test('a watch from the form backfills its gate; timeline, chip, gate, feed, badge and webhook agree on the verdict', { timeout: 300_000 }, async () => {
+test('a watch from the form backfills its gate; timeline, chip, gate, feed, badge and webhook agree on the verdict', { timeout: 600_000 }, async () => {
   const page = await browser.newPage();
   await page.goto(`${stack.baseUrl}/watch`);
   const form = page.getByRole('form', { name: 'new watch' });

@@ -126,7 +126,7 @@ function watchNodeDrivers() {
   };
 }
 
-test('a Node Driver run by the Runner sees none of its secrets, and its failure is stored redacted', { timeout: 240_000 }, async () => {
+test('a Node Driver run by the Runner sees none of its secrets, and its failure is stored redacted', { timeout: 600_000 }, async () => {
   const watch = watchNodeDrivers();
   let drivers: Record<string, string>[];
   let job: Awaited<ReturnType<typeof stack.runSpec>>;

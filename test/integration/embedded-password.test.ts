@@ -42,7 +42,7 @@ function passwordFileOf(dataDir: string) {
   return { mode: (statSync(file).mode & 0o777).toString(8), password: readFileSync(file, 'utf8').trim() };
 }
 
-test('a new embedded cluster: postgres:postgres is refused, the random password is in a 0600 file', { timeout: 120_000 }, async () => {
+test('a new embedded cluster: postgres:postgres is refused, the random password is in a 0600 file', { timeout: 600_000 }, async () => {
   const dataDir = tempDir();
   const port = await freePort();
   const db = await startEmbeddedPostgres({ dataDir, port, database: 'bench' });
@@ -73,7 +73,7 @@ test('a new embedded cluster: postgres:postgres is refused, the random password 
   assert.equal(passwordFileOf(dataDir).password, new URL(again.url).password);
 });
 
-test('a data dir made with postgres:postgres gets a random password on its next start and keeps its rows', { timeout: 120_000 }, async () => {
+test('a data dir made with postgres:postgres gets a random password on its next start and keeps its rows', { timeout: 600_000 }, async () => {
   const dataDir = tempDir();
   const port = await freePort();
   // As the code before this change made it: superuser postgres, password postgres.

@@ -25,7 +25,7 @@ async function storedJob() {
   return createJob(t.db, t.url, parsed.value);
 }
 
-test('the runner runs the stored cell rows, not a new plan of the spec', { timeout: 240_000 }, async () => {
+test('the runner runs the stored cell rows, not a new plan of the spec', { timeout: 600_000 }, async () => {
   const id = await storedJob();
   // The spec says C=1; the stored row says 4, and a label of its own.
   await t.db.cell.updateMany({ where: { jobId: id }, data: { concurrency: 4, configLabel: 'as stored', config: { label: 'as stored' } } });
@@ -41,7 +41,7 @@ test('the runner runs the stored cell rows, not a new plan of the spec', { timeo
   );
 });
 
-test('a stored cell row that no longer parses fails the job, naming the field', { timeout: 60_000 }, async () => {
+test('a stored cell row that no longer parses fails the job, naming the field', { timeout: 600_000 }, async () => {
   const id = await storedJob();
   await t.db.cell.updateMany({ where: { jobId: id }, data: { clientVersion: 'latest; rm -rf /', config: { grpcGcp: 'sometimes' } } });
   await runJob(t.db, id, { log: (l) => logs.push(l) });

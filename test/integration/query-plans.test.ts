@@ -74,7 +74,7 @@ async function seqScans(client: pg.Client, q: { query: string; params: unknown[]
   return out;
 }
 
-test("no query of a page or API route scans every stored cell, result or channel stat, nor a watch's or reproduction's whole history", { timeout: 60_000 }, async () => {
+test("no query of a page or API route scans every stored cell, result or channel stat, nor a watch's or reproduction's whole history", { timeout: 600_000 }, async () => {
   const parsed = parseJobSpec({ clients: [{ language: 'java', version: '6.104.0' }], configurations: [{ label: 'on', grpcGcp: 'on' }], concurrency: [10, 50], workload: { durationSeconds: 1 } });
   assert.ok(parsed.ok);
   const id = await createJob(t.db, t.url, parsed.value);

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import { publishedVersions } from '@scb/languages';
 import { releasePairs } from '@scb/shared';
 
-test('npm, Maven Central and the Go module proxy list the releases a watch pairs with their predecessors', { timeout: 120_000 }, async () => {
+test('npm, Maven Central and the Go module proxy list the releases a watch pairs with their predecessors', { timeout: 600_000 }, async () => {
   const pair = async (language: string, version: string) => releasePairs(await publishedVersions(language, { fresh: true }), { since: version, until: version, prereleases: false })[0];
   const [node, java, go] = await Promise.all([pair('node', '9.0.0'), pair('java', '6.105.0'), pair('go', '1.96.1')]);
   console.log(`# node ${JSON.stringify(node)}, java ${JSON.stringify(java)}, go ${JSON.stringify(go)}`);

@@ -44,7 +44,7 @@ after(() => {
   for (const r of rows) console.log(`# ${r}`);
 });
 
-test('with the registries down, 20 callers per language cost one look-up each', { timeout: 120_000 }, async () => {
+test('with the registries down, 20 callers per language cost one look-up each', { timeout: 600_000 }, async () => {
   for (const language of ['node', 'java', 'go'] as const) {
     const refused = (await burst(10, () => publishedVersions(language))) + (await burst(10, () => publishedVersions(language)));
     // A look-up asks npm once, Maven once, the Go proxy once per module (it stops at the first failure).
@@ -60,7 +60,7 @@ test('with the registries down, 20 callers per language cost one look-up each', 
   assert.equal(asked.node, 2, 'one more `npm view` for the dates');
 });
 
-test('the runner still asks (fresh); a registry that answers is asked once for the next callers', { timeout: 120_000 }, async () => {
+test('the runner still asks (fresh); a registry that answers is asked once for the next callers', { timeout: 600_000 }, async () => {
   const before = asked.node;
   // Down: a fresh look-up asks again although the failure is remembered.
   await assert.rejects(publishedVersions('node', { fresh: true }), RegistryError);

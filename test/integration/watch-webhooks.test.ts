@@ -74,7 +74,7 @@ async function settled(watchId: string, timeoutMs = 240_000) {
   }
 }
 
-test('a verdict reaches the webhook once after two refused attempts, each retry later than the last', { timeout: 300_000 }, async () => {
+test('a verdict reaches the webhook once after two refused attempts, each retry later than the last', { timeout: 600_000 }, async () => {
   const { watchId, gateId } = await watchGate(['ci']);
   await storeGateVerdict(t.db, gateId, evaluation('fail'));
   // A verdict is stored once (the database refuses a second), and its deliveries with it.
@@ -112,7 +112,7 @@ test('a verdict reaches the webhook once after two refused attempts, each retry 
   assert.equal(received.filter((r) => r.path === '/hook').length, 3, 'nothing is sent after it was taken');
 });
 
-test('a webhook that never takes it is given up after its attempts, saying why without its URL; a gate of a watch without webhooks sends nothing', { timeout: 300_000 }, async () => {
+test('a webhook that never takes it is given up after its attempts, saying why without its URL; a gate of a watch without webhooks sends nothing', { timeout: 600_000 }, async () => {
   const { watchId, gateId } = await watchGate(['down']);
   await storeGateVerdict(t.db, gateId, evaluation('pass'));
   const [d] = await settled(watchId);

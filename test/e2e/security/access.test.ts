@@ -96,7 +96,7 @@ function appRoutes(): { template: string; kind: 'page' | 'route' }[] {
   return out;
 }
 
-test('private means private: every page and route of the app answers an anonymous request with a sign-in redirect or 401 and no data', { timeout: 180_000 }, async () => {
+test('private means private: every page and route of the app answers an anonymous request with a sign-in redirect or 401 and no data', { timeout: 600_000 }, async () => {
   const token = await stackToken(stack, 'reader');
   const job = await call('POST', '/api/jobs', bearer(token), JOB);
   assert.equal(job.status, 201, JSON.stringify(job.body));
@@ -165,7 +165,7 @@ async function signIn(login: string): Promise<{ landed: string; cookie: string }
   return { landed: page.url(), cookie };
 }
 
-test('identities nobody can borrow: no verified e-mail, no sign-in; no display name, token or proxy user stands for an admin or another identity', { timeout: 240_000 }, async () => {
+test('identities nobody can borrow: no verified e-mail, no sign-in; no display name, token or proxy user stands for an admin or another identity', { timeout: 600_000 }, async () => {
   const bobToken = await stackToken(stack, 'bob');
   const victim = async () => {
     const r = await call('POST', '/api/jobs', bearer(bobToken), JOB);
@@ -249,7 +249,7 @@ test('identities nobody can borrow: no verified e-mail, no sign-in; no display n
   }
 });
 
-test('the peer address cannot be forged: not through the start command, the web package start or server.mjs, and next start refuses team mode', { timeout: 180_000 }, async () => {
+test('the peer address cannot be forged: not through the start command, the web package start or server.mjs, and next start refuses team mode', { timeout: 600_000 }, async () => {
   const forged: Record<string, string>[] = [{ 'x-scb-peer-address': PROXY }, { 'x-scb-peer-': PROXY }, { 'x-forwarded-for': PROXY }, { forwarded: `for=${PROXY}` }];
   const probe = async (base: string, label: string) => {
     for (const h of forged) {

@@ -35,7 +35,7 @@ after(async () => {
   for (const [probe, status] of rows) console.log(`# ${probe.padEnd(60)} ${status}`);
 });
 
-test('20 anonymous GET /api/versions?language=node with the registry down cost one npm view', { timeout: 120_000 }, async () => {
+test('20 anonymous GET /api/versions?language=node with the registry down cost one npm view', { timeout: 600_000 }, async () => {
   const ask = () => Promise.all(Array.from({ length: 10 }, () => fetch(`${stack.baseUrl}/api/versions?language=node`)));
   const answers = [...(await ask()), ...(await ask())];
   const statuses = [...new Set(answers.map((r) => r.status))];
@@ -46,7 +46,7 @@ test('20 anonymous GET /api/versions?language=node with the registry down cost o
   assert.equal(npmAsked, 1, 'one look-up for 20 requests within the failure TTL');
 });
 
-test('the embedded PostgreSQL refuses postgres:postgres; its password file is 0600; npm run token reaches it', { timeout: 120_000 }, async () => {
+test('the embedded PostgreSQL refuses postgres:postgres; its password file is 0600; npm run token reaches it', { timeout: 600_000 }, async () => {
   const c = new pg.Client({ host: '127.0.0.1', port: Number(stack.env.SCB_PG_PORT), user: 'postgres', password: 'postgres', database: 'bench', connectionTimeoutMillis: 5000 });
   const login = await c.connect().then(
     () => 'accepted',

@@ -41,7 +41,7 @@ const get = (p: string) => fetch(stack.baseUrl + p, { redirect: 'manual' });
 const post = (p: string, body: unknown) => fetch(stack.baseUrl + p, { method: 'POST', headers: { 'content-type': 'application/json', ...auth }, body: JSON.stringify(body) });
 type Issues = { error?: string; issues?: { path: string; message: string }[] };
 
-test('malformed query parameters and path ids: pages say what is wrong, API routes answer 400 naming it, nothing answers 500', { timeout: 120_000 }, async () => {
+test('malformed query parameters and path ids: pages say what is wrong, API routes answer 400 naming it, nothing answers 500', { timeout: 600_000 }, async () => {
   // Pages: the list is replaced by a message naming the parameter (a page cannot answer 400 in Next.js).
   const pages: [string, RegExp][] = [
     ['/?by=%00', /<code>by<\/code> must not contain control characters/],
@@ -113,7 +113,7 @@ test('malformed query parameters and path ids: pages say what is wrong, API rout
   }
 });
 
-test('security headers on a page, an API route, a feed, the badge, a static file and a refusal; idle connections kept 65 s', { timeout: 120_000 }, async () => {
+test('security headers on a page, an API route, a feed, the badge, a static file and a refusal; idle connections kept 65 s', { timeout: 600_000 }, async () => {
   // A watch stored as the API stores one (no registry read: it gates nothing yet), for a real badge.
   const spec = parseWatchSpec({ language: 'go', scenarios: ['steady-select1'] });
   assert.ok(spec.ok);
@@ -183,7 +183,7 @@ async function postJob(target: unknown): Promise<{ status: number; body: Issues 
   return { status: res.status, body };
 }
 
-test('the policy: loopback emulators only at SCB_EMULATOR_PORTS, Cloud Spanner caps under the ceilings, webhooks by their own names', { timeout: 120_000 }, async () => {
+test('the policy: loopback emulators only at SCB_EMULATOR_PORTS, Cloud Spanner caps under the ceilings, webhooks by their own names', { timeout: 600_000 }, async () => {
   const unlisted = await postJob({ kind: 'emulator', emulatorHost: '127.0.0.1:5432' });
   row('POST /api/jobs emulatorHost 127.0.0.1:5432 (unlisted port)', unlisted.status, unlisted.body.issues?.[0]?.path ?? '');
   assert.equal(unlisted.status, 400);
@@ -223,7 +223,7 @@ test('the policy: loopback emulators only at SCB_EMULATOR_PORTS, Cloud Spanner c
   }
 });
 
-test('uploads: an identity first in team mode, then the operator switch; raw bytes only from this origin', { timeout: 60_000 }, async () => {
+test('uploads: an identity first in team mode, then the operator switch; raw bytes only from this origin', { timeout: 600_000 }, async () => {
   const upload = (headers: Record<string, string>) =>
     fetch(`${stack.baseUrl}/api/artifacts?language=node`, { method: 'POST', headers: { 'content-type': 'application/octet-stream', ...headers }, body: new Uint8Array(Buffer.from('a build')) });
   const anonymous = await upload({});

@@ -64,7 +64,7 @@ const watches = async () => (await call('GET', '/api/watches')).body.watches as 
 const unfinished = async (who: string) =>
   ((await call('GET', '/api/jobs')).body.jobs as { createdBy: string; status: string }[]).filter((j) => j.createdBy === who && ['queued', 'running'].includes(j.status)).length;
 
-test('a watch counts against SCB_MAX_QUEUED_JOBS and SCB_MAX_WATCHES; only its creator or an admin deletes it, which cancels its queued gates', { timeout: 120_000 }, async () => {
+test('a watch counts against SCB_MAX_QUEUED_JOBS and SCB_MAX_WATCHES; only its creator or an admin deletes it, which cancels its queued gates', { timeout: 600_000 }, async () => {
   const alice = as(await stackToken(stack, 'alice'));
   const bob = as(await stackToken(stack, 'bob'));
   const ops = as(await stackToken(stack, 'ops', true));

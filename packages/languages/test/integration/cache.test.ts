@@ -65,7 +65,7 @@ test('preparing a driver stamps its installed version as used', { timeout: 600_0
   assert.ok(statSync(path.join(launch.dir, '.used')).mtimeMs > first);
 });
 
-test('two processes installing into one folder take turns: the second waits for the first, then finds its work done', { timeout: 60_000 }, async () => {
+test('two processes installing into one folder take turns: the second waits for the first, then finds its work done', { timeout: 600_000 }, async () => {
   const root = mkdtempSync(path.join(os.tmpdir(), 'scb-lock-'));
   const dir = path.join(root, 'clients', 'java', '1.0.0');
   const log = path.join(root, 'log');

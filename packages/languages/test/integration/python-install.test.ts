@@ -13,7 +13,7 @@ import { ensurePythonClient, pipRefusal, pythonToolchain } from '../../src/pytho
 
 const hasPython = (await pythonToolchain()) !== null;
 
-test('PyPI lists google-cloud-spanner oldest first as plain semver, dated by its upload time', { timeout: 120_000 }, async () => {
+test('PyPI lists google-cloud-spanner oldest first as plain semver, dated by its upload time', { timeout: 600_000 }, async () => {
   const versions = await publishedVersions('python', { fresh: true });
   assert.ok(versions.includes('3.71.0') && versions.includes('1.17.0'), 'the releases the product was built around');
   assert.ok(versions.indexOf('1.17.0') < versions.indexOf('3.71.0'), 'oldest first');
@@ -25,7 +25,7 @@ test('PyPI lists google-cloud-spanner oldest first as plain semver, dated by its
   assert.ok(Date.parse(dates['1.17.0']!) < Date.parse(dates['3.71.0']!), JSON.stringify(dates));
 });
 
-test('a version that is not plain semver, or not published, never reaches pip', { timeout: 120_000 }, async () => {
+test('a version that is not plain semver, or not published, never reaches pip', { timeout: 600_000 }, async () => {
   const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'scb-python-'));
   try {
     const ctx = installContext('python', { cacheDir });
