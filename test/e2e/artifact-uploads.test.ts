@@ -86,12 +86,44 @@ type Cell = {
   client: { version: string; artifact?: string; label?: string };
   status: string;
   error: string | null;
-  result: { count: number; errorCount: number; p50Ms: number } | null;
+  result: { count: number; errorCount: number; errors?: Record<string, number>; p50Ms: number; verdict?: { kind: string } } | null;
 };
 type Job = { status: string; error: string | null; cells: Cell[] };
 
-/** A job of the release and uploaded builds, one short cell each on the fake; every cell succeeds, each build's with its own version. */
-async function runBesideRelease(language: string, release: string, builds: { id: string; label: string; version: string }[]): Promise<{ id: string; cells: Cell[] }> {
+/**
+ * A cell whose every operation failed at once with DEADLINE_EXCEEDED on a machine the cell itself
+ * judged too busy to measure: Java 6.104.0 creates its one multiplexed session once, with a 30 s limit,
+ * and keeps that failure for every later query (no second try before 6.106.0); this file yields, so its
+ * fake can be preempted that long. That is the starved stack, not the build the test is about.
+ */
+const starvedSessionCreation = (c: Cell) => c.result?.verdict?.kind === 'harness-bound' && c.result.count === 0 && Object.keys(c.result.errors ?? {}).join() === 'DEADLINE_EXCEEDED';
+
+/**
+ * A job of the release and uploaded builds, one short cell each on the fake; every cell succeeds, each
+ * build's with its own version. A job with a cell failed by a starved stack (above) is run once more;
+ * `ids` lists every job run.
+ */
+async function runBesideRelease(language: string, release: string, builds: { id: string; label: string; version: string }[]): Promise<{ id: string; ids: string[]; cells: Cell[] }> {
+  const ids: string[] = [];
+  for (;;) {
+    const { id, job } = await runJob(language, release, builds);
+    ids.push(id);
+    if (ids.length === 1 && job.status === 'succeeded' && job.cells.some(starvedSessionCreation)) {
+      console.log(`# job ${id}: ${job.cells.filter(starvedSessionCreation).length} cell(s) failed every operation with DEADLINE_EXCEEDED, harness-bound (a starved stack); run once more`);
+      continue;
+    }
+    assert.equal(job.status, 'succeeded', JSON.stringify(job));
+    assert.deepEqual(
+      job.cells.map((c) => [c.client.version, c.client.artifact ?? null, c.status]),
+      [[release, null, 'succeeded'], ...builds.map((b) => [b.version, b.id, 'succeeded'])],
+      JSON.stringify(job.cells.map((c) => c.error)),
+    );
+    for (const c of job.cells) assert.ok(c.result && c.result.count >= 60 && c.result.errorCount === 0, JSON.stringify(c.result));
+    return { id, ids, cells: job.cells };
+  }
+}
+
+async function runJob(language: string, release: string, builds: { id: string; label: string; version: string }[]): Promise<{ id: string; job: Job }> {
   const created = await postJob({
     name: `test: ${builds.map((b) => b.label).join(', ')} beside the release`,
     clients: [{ language, version: release }, ...builds.map((b) => ({ language, artifact: b.id, label: b.label }))],
@@ -108,14 +140,7 @@ async function runBesideRelease(language: string, release: string, builds: { id:
     if (['succeeded', 'failed', 'cancelled'].includes(job.status)) break;
     await new Promise((r) => setTimeout(r, 1000));
   }
-  assert.equal(job.status, 'succeeded', JSON.stringify(job));
-  assert.deepEqual(
-    job.cells.map((c) => [c.client.version, c.client.artifact ?? null, c.status]),
-    [[release, null, 'succeeded'], ...builds.map((b) => [b.version, b.id, 'succeeded'])],
-    JSON.stringify(job.cells.map((c) => c.error)),
-  );
-  for (const c of job.cells) assert.ok(c.result && c.result.count >= 60 && c.result.errorCount === 0, JSON.stringify(c.result));
-  return { id, cells: job.cells };
+  return { id, job };
 }
 
 test('java: a fragment of 6.104.0 relabelled 6.104.1-SNAPSHOT (spanner and its sibling modules) resolves from the fragment and runs beside 6.104.0, and so does the calibration build that waits 30 ms per query', {
@@ -137,7 +162,7 @@ test('java: a fragment of 6.104.0 relabelled 6.104.1-SNAPSHOT (spanner and its s
 
   // The release and the fragments in one job, one short cell each: neither 6.104.1-SNAPSHOT nor
   // 6.104.0-slowed.30000us is on a public repository, so their cells run only from the fragments.
-  const { id, cells } = await runBesideRelease('java', '6.104.0', [
+  const { ids, cells } = await runBesideRelease('java', '6.104.0', [
     { id: build.id, label: 'java 6.104.0 relabelled', version: '6.104.1-SNAPSHOT' },
     { id: slow.id, label: 'java 6.104.0 +30 ms', version: slow.version },
   ]);
@@ -147,12 +172,9 @@ test('java: a fragment of 6.104.0 relabelled 6.104.1-SNAPSHOT (spanner and its s
   const [releaseP50, relabelledP50, slowedP50] = cells.map((c) => c.result!.p50Ms);
   console.log(`# java p50: 6.104.0 ${releaseP50!.toFixed(1)} ms, relabelled ${relabelledP50!.toFixed(1)} ms, +30 ms build ${slowedP50!.toFixed(1)} ms`);
   assert.ok(slowedP50! >= 35, `the +30 ms build's p50 ${slowedP50} ms (the release's ${releaseP50} ms)`);
-  // The build's record lists the job that ran it.
+  // The build's record lists the jobs that ran it.
   const record = (await (await fetch(`${stack.baseUrl}/api/artifacts/${build.id}`)).json()) as { jobs: { url: string }[]; contents?: unknown };
-  assert.deepEqual(
-    record.jobs.map((j) => j.url.split('/').pop()),
-    [id],
-  );
+  assert.deepEqual(record.jobs.map((j) => j.url.split('/').pop()).sort(), [...ids].sort());
 });
 
 test('python: PyPI’s wheel of 3.71.0 relabelled 3.72.0.dev0 installs from the upload (wheels only) and runs beside 3.71.0', { timeout: 600_000 }, async () => {
