@@ -80,11 +80,13 @@ const figures = (r: CellResultInput) =>
 
 test("Node with grpc-gcp off at C=300 is configuration-bound: one connection's 100 streams held it at its ceiling, and it says so", { timeout: 300_000 }, async () => {
   const off = { label: 'grpc-gcp off', grpcGcp: 'off' };
-  // 200 ms queries: the stream limit holds it at 100 / 0.2 s = 500 ops/s, where the Node client's loop is
-  // about a third busy (at 65 ms, 1,538 ops/s, it was 65-85% busy from run to run: client-bound past 80%;
-  // at 130 ms, 769 ops/s, about half, but 81% once in a packed CI run).
-  const r = await nodeCell(200, 300, 2, 0, off);
-  const { verdict, ceiling } = judgeCellWithCeiling(nodeSpec(200, 300, 2, off), { concurrency: 300, client: { language: 'node' }, configuration: {}, channels: r.channels }, r, cores);
+  // 400 ms queries: the stream limit holds it at 100 / 0.4 s = 250 ops/s, well under what the Node client
+  // reaches by itself (at 65 ms, 1,538 ops/s, its loop was 65-85% busy from run to run: client-bound past
+  // 80%; at 130 ms, 769 ops/s, 81% once in a packed CI run; at 200 ms, 500 ops/s, a slower machine's client
+  // reached 348-392 ops/s with its loop 56-75% busy, 70-79% of the ceiling, where 70% is the rule). Over
+  // 4 s it reached 82-87% of this one with its loop 39-48% busy, three runs by itself; over 2 s 76-77%.
+  const r = await nodeCell(400, 300, 4, 0, off);
+  const { verdict, ceiling } = judgeCellWithCeiling(nodeSpec(400, 300, 4, off), { concurrency: 300, client: { language: 'node' }, configuration: {}, channels: r.channels }, r, cores);
   console.log(
     `# ${r.qps.toFixed(0)} qps; ceiling ${ceiling?.qps.toFixed(0)} (${ceiling?.limit}), no limits ${ceiling?.noLimitsQps.toFixed(0)}; ${verdict.kind}: ${verdictReasons(verdict)} ${figures(r)}`,
   );
